@@ -1,0 +1,71 @@
+# tracewise: the single entry point. `make run` builds and serves the app; `make test` runs every
+# test suite. Both install what is missing (apt, npm) and rebuild only what is stale.
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+.PHONY: run test build deps native asan wasm site test-native test-asan test-golden test-wasm test-e2e bench clean
+
+APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium
+PORT ?= 8000
+export NODE_PATH := /usr/share/nodejs
+EMCMAKE_FLAGS := -DCMAKE_CROSSCOMPILING_EMULATOR="/usr/bin/node;--no-experimental-fetch" \
+  -DCMAKE_CXX_LINKER_LAUNCHER="env;NODE_PATH=/usr/share/nodejs" -DTW_MARCH=
+
+CORE_SOURCES := $(shell find core cli wasm -name '*.cc' -o -name '*.h' 2>/dev/null) CMakeLists.txt
+WEB_SOURCES := $(shell find web public -type f 2>/dev/null)
+
+# --- dependencies ----------------------------------------------------------------------------
+build/.apt-ok: Makefile
+	@mkdir -p build
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done; \
+	  command -v node >/dev/null || echo nodejs; command -v npm >/dev/null || echo npm); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:" $$missing; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@touch $@
+
+node_modules/.package-lock.json: package.json package-lock.json build/.apt-ok
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+deps: build/.apt-ok node_modules/.package-lock.json
+
+# --- native: core library, CLI, doctest tests ----------------------------------------------------
+build/native/build.ninja: CMakeLists.txt | deps
+	cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+native: deps build/native/build.ninja
+	@ninja -C build/native --quiet tracewise tw_tests
+
+build/asan/build.ninja: CMakeLists.txt | deps
+	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTW_SANITIZE=ON >/dev/null
+
+asan: deps build/asan/build.ninja
+	@ninja -C build/asan --quiet tw_tests tracewise
+
+# --- wasm: core + Embind bindings ------------------------------------------------------------------
+build/wasm/build.ninja: CMakeLists.txt | deps
+	emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release $(EMCMAKE_FLAGS) >/dev/null
+
+wasm: deps build/wasm/build.ninja
+	@ninja -C build/wasm --quiet tracewise_wasm
+
+# --- site: static files in build/site ------------------------------------------------------------
+site: wasm
+	@node web/build.mjs
+
+build: native wasm site
+
+# --- the two commands --------------------------------------------------------------------------------
+run: build
+	@echo "tracewise: serving build/site on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
+	@node web/serve.mjs build/site $(PORT)
+
+test: build asan
+	@bash tests/run_all.sh
+
+bench: native wasm
+	@bash bench/run.sh
+
+clean:
+	rm -rf build

@@ -1,0 +1,90 @@
+#include "cli/file_reader.h"
+
+#include <zlib.h>
+
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+namespace tw {
+
+namespace {
+
+constexpr size_t kChunk = size_t(4) << 20;
+
+struct FileCloser {
+  void operator()(FILE* f) const { if (f) std::fclose(f); }
+};
+
+}  // namespace
+
+ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink) {
+  ReadResult r;
+  std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  if (!f) {
+    r.ok = false;
+    r.error = "cannot open " + path;
+    return r;
+  }
+  std::vector<char> in(kChunk), out(kChunk);
+  size_t n = std::fread(in.data(), 1, in.size(), f.get());
+  r.file_bytes += n;
+  r.gzip = n >= 2 && static_cast<unsigned char>(in[0]) == 0x1f && static_cast<unsigned char>(in[1]) == 0x8b;
+  if (!r.gzip) {
+    while (n > 0) {
+      sink(in.data(), n);
+      n = std::fread(in.data(), 1, in.size(), f.get());
+      r.file_bytes += n;
+    }
+    if (std::ferror(f.get())) r.ok = false, r.error = "read error on " + path;
+    return r;
+  }
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 16) != Z_OK) {
+    r.ok = false;
+    r.error = "zlib init failed";
+    return r;
+  }
+  bool ended = false;
+  while (n > 0) {
+    z.next_in = reinterpret_cast<Bytef*>(in.data());
+    z.avail_in = static_cast<uInt>(n);
+    while (z.avail_in > 0) {
+      z.next_out = reinterpret_cast<Bytef*>(out.data());
+      z.avail_out = static_cast<uInt>(out.size());
+      int rc = inflate(&z, Z_NO_FLUSH);
+      size_t produced = out.size() - z.avail_out;
+      if (produced) sink(out.data(), produced);
+      if (rc == Z_STREAM_END) {
+        ended = true;
+        // Concatenated gzip members continue after the end of one member.
+        if (z.avail_in > 0) {
+          inflateReset(&z);
+          ended = false;
+        }
+        continue;
+      }
+      if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        inflateEnd(&z);
+        r.gzip_truncated = true;  // corrupt data: keep what was decompressed
+        r.error = std::string("gzip data is corrupt: ") + (z.msg ? z.msg : "inflate failed");
+        return r;
+      }
+      if (rc == Z_BUF_ERROR && produced == 0) break;
+    }
+    n = std::fread(in.data(), 1, in.size(), f.get());
+    r.file_bytes += n;
+    if (n > 0 && ended) {
+      inflateReset(&z);
+      ended = false;
+    }
+  }
+  inflateEnd(&z);
+  if (!ended) {
+    r.gzip_truncated = true;
+    r.error = "gzip stream is truncated";
+  }
+  return r;
+}
+
+}  // namespace tw

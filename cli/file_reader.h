@@ -1,0 +1,19 @@
+// Streams a file in chunks to a callback, decompressing gzip (detected by magic bytes, not by name).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace tw {
+
+struct ReadResult {
+  bool ok = true;
+  std::string error;
+  uint64_t file_bytes = 0;   // bytes on disk
+  bool gzip = false;
+  bool gzip_truncated = false;
+};
+
+ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink);
+
+}  // namespace tw

@@ -1,0 +1,79 @@
+// tracewise CLI: `tracewise summarize [--hta-compat] FILE...` prints the summary JSON;
+// `tracewise info FILE` prints a human-readable overview. Exit codes: 0 ok, 1 unreadable input, 2 usage.
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/file_reader.h"
+#include "cli/info.h"
+#include "core/session.h"
+
+namespace {
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: tracewise summarize [--hta-compat] FILE...\n"
+               "       tracewise info FILE\n");
+  return 2;
+}
+
+std::string base_name(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Imports one file; returns null (with a message on stderr) when it is unreadable or not a trace.
+std::unique_ptr<tw::Session> load(const std::string& path) {
+  auto session = std::make_unique<tw::Session>(base_name(path));
+  tw::ReadResult r = tw::stream_file(path, [&](const char* p, size_t n) { session->push(p, n); });
+  if (!r.ok) {
+    std::fprintf(stderr, "tracewise: %s\n", r.error.c_str());
+    return nullptr;
+  }
+  session->finish();
+  if (session->failed()) {
+    std::fprintf(stderr, "tracewise: %s: %s\n", path.c_str(), session->error().c_str());
+    return nullptr;
+  }
+  if (r.gzip_truncated) std::fprintf(stderr, "tracewise: %s: %s; loaded what was complete\n", path.c_str(), r.error.c_str());
+  session->set_file_bytes(r.file_bytes);
+  return session;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage();
+  std::string cmd = argv[1];
+  tw::SummaryOptions opts;
+  std::vector<std::string> files;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--hta-compat") == 0) opts.hta_compat = true;
+    else if (argv[i][0] == '-' && argv[i][1] != '\0') return usage();
+    else files.push_back(argv[i]);
+  }
+  if (files.empty()) return usage();
+  if (cmd == "summarize") {
+    std::vector<nlohmann::json> summaries;
+    for (const std::string& f : files) {
+      auto s = load(f);
+      if (!s) return 1;
+      summaries.push_back(s->file_summary(opts));
+    }
+    std::string out = tw::dump_json(tw::summary_document(summaries));
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fputc('\n', stdout);
+    return 0;
+  }
+  if (cmd == "info") {
+    if (files.size() != 1) return usage();
+    auto s = load(files[0]);
+    if (!s) return 1;
+    std::string text = tw::info_text(*s);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  }
+  return usage();
+}

@@ -1,0 +1,34 @@
+// StringPool: interns strings to dense uint32 ids. Id 0 is always the empty string, so a zeroed
+// column means "no string". Storage is chunked so views stay valid while the pool grows.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace tw {
+
+using StringId = uint32_t;
+
+class StringPool {
+ public:
+  StringPool();
+  StringId intern(std::string_view s);
+  // Returns the id if the string is already interned, otherwise 0 (and "" is id 0 too).
+  StringId find(std::string_view s) const;
+  std::string_view get(StringId id) const { return views_[id]; }
+  size_t size() const { return views_.size(); }
+  size_t memory_bytes() const;
+
+ private:
+  std::string_view store(std::string_view s);
+  std::vector<std::unique_ptr<char[]>> chunks_;
+  size_t chunk_used_ = 0;
+  size_t chunk_size_ = 0;
+  size_t stored_bytes_ = 0;
+  std::vector<std::string_view> views_;
+  std::unordered_map<std::string_view, StringId> index_;
+};
+
+}  // namespace tw

@@ -1,0 +1,277 @@
+#include "core/import/event_decoder.h"
+
+#include "core/base/decimal.h"
+
+namespace tw {
+
+using simdjson::ondemand::json_type;
+
+namespace {
+
+std::string_view trim_token(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// Reads a string or number field as text (numbers: their literal text).
+bool read_scalar_text(simdjson::ondemand::value& v, json_type t, std::string_view& out) {
+  if (t == json_type::string) {
+    auto r = v.get_string(true);
+    if (r.error()) return false;
+    out = r.value_unsafe();
+    return true;
+  }
+  if (t == json_type::number) {
+    out = trim_token(v.raw_json_token());
+    return true;
+  }
+  return false;
+}
+
+// ts/dur: numbers or strings holding numbers, in microseconds.
+void read_time(simdjson::ondemand::value& v, bool& has, bool& ok, int64_t& out) {
+  has = true;
+  ok = false;
+  json_type t;
+  if (v.type().get(t)) return;
+  std::string_view text;
+  if (!read_scalar_text(v, t, text)) return;
+  ok = parse_us_to_ns(text, out);
+}
+
+void read_id(simdjson::ondemand::value& v, RawId& id) {
+  id.present = true;
+  json_type t;
+  if (v.type().get(t)) return;
+  if (t == json_type::object) {
+    // Trace-event id2: {"local": ...} or {"global": ...}.
+    simdjson::ondemand::object o;
+    if (v.get_object().get(o)) return;
+    for (auto f : o) {
+      simdjson::ondemand::value fv;
+      if (f.value().get(fv)) return;
+      read_id(fv, id);
+      return;
+    }
+    return;
+  }
+  std::string_view text;
+  if (!read_scalar_text(v, t, text)) return;
+  id.is_string = t == json_type::string;
+  id.text = text;
+  id.numeric = parse_int64(text, id.value);
+}
+
+bool read_bool(simdjson::ondemand::value& v) {
+  bool b = false;
+  if (!v.get_bool().get(b)) return b;
+  return false;
+}
+
+void read_args(simdjson::ondemand::value& v, RawEvent& e) {
+  simdjson::ondemand::object o;
+  if (v.get_object().get(o)) return;
+  e.has_args = true;
+  for (auto fr : o) {
+    simdjson::ondemand::field f;
+    if (std::move(fr).get(f)) return;
+    if (e.n_args >= kMaxArgs) {
+      e.args_overflow = true;
+      continue;
+    }
+    RawArg& a = e.args[e.n_args];
+    if (f.unescaped_key(true).get(a.key)) return;
+    simdjson::ondemand::value av = f.value();
+    json_type t;
+    if (av.type().get(t)) return;
+    a.n_ints = 0;
+    a.text = std::string_view();
+    switch (t) {
+      case json_type::number:
+        a.type = ArgType::kNumber;
+        if (!read_scalar_text(av, t, a.text)) return;
+        break;
+      case json_type::string:
+        a.type = ArgType::kString;
+        if (!read_scalar_text(av, t, a.text)) return;
+        break;
+      case json_type::boolean:
+        a.type = ArgType::kBool;
+        a.text = read_bool(av) ? "true" : "false";
+        break;
+      case json_type::null:
+        a.type = ArgType::kNull;
+        break;
+      case json_type::object:
+        a.type = ArgType::kObject;
+        break;
+      case json_type::array: {
+        a.type = ArgType::kArray;
+        simdjson::ondemand::array arr;
+        if (av.get_array().get(arr)) return;
+        for (auto el : arr) {
+          simdjson::ondemand::value ev;
+          if (el.get(ev)) return;
+          json_type et;
+          if (ev.type().get(et) || et != json_type::number || a.n_ints >= 3) break;
+          std::string_view txt;
+          int64_t x = 0;
+          txt = ev.raw_json_token();
+          if (!parse_int64(trim_token(txt), x)) break;
+          a.ints[a.n_ints++] = x;
+        }
+        break;
+      }
+    }
+    ++e.n_args;
+  }
+}
+
+// Bits for duplicate-key detection among the keys we read.
+enum : uint32_t {
+  kKPh = 1, kKName = 2, kKCat = 4, kKTs = 8, kKDur = 16, kKPid = 32, kKTid = 64, kKId = 128,
+  kKArgs = 256, kKS = 512, kKBp = 1024, kKBind = 2048,
+};
+
+}  // namespace
+
+void repair_utf8(std::string& s) {
+  size_t i = 0, n = s.size();
+  auto* u = reinterpret_cast<unsigned char*>(s.data());
+  while (i < n) {
+    unsigned char c = u[i];
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    bool ok = len > 0 && i + len <= n;
+    for (size_t k = 1; ok && k < len; ++k) ok = (u[i + k] & 0xC0) == 0x80;
+    if (ok && len == 2) ok = c >= 0xC2;
+    if (ok && len == 3) {
+      uint32_t cp = ((c & 0x0F) << 12) | ((u[i + 1] & 0x3F) << 6) | (u[i + 2] & 0x3F);
+      ok = cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF);
+    }
+    if (ok && len == 4) {
+      uint32_t cp = ((c & 0x07) << 18) | ((u[i + 1] & 0x3F) << 12) | ((u[i + 2] & 0x3F) << 6) | (u[i + 3] & 0x3F);
+      ok = cp >= 0x10000 && cp <= 0x10FFFF;
+    }
+    if (!ok) {
+      u[i] = '?';
+      ++i;
+    } else {
+      i += len;
+    }
+  }
+}
+
+DecodeResult EventDecoder::decode(const char* data, size_t size, size_t capacity, RawEvent& out) {
+  DecodeResult r = decode_once(data, size, capacity, out);
+  if (r != DecodeResult::kJsonError || simdjson::validate_utf8(data, size)) return r;
+  fixed_.assign(data, size);
+  repair_utf8(fixed_);
+  size_t used = fixed_.size();
+  fixed_.append(simdjson::SIMDJSON_PADDING, ' ');
+  r = decode_once(fixed_.data(), used, fixed_.size(), out);
+  return r == DecodeResult::kOk ? DecodeResult::kInvalidUtf8Fixed : r;
+}
+
+DecodeResult EventDecoder::decode_once(const char* data, size_t size, size_t capacity, RawEvent& e) {
+  e = RawEvent();
+  simdjson::ondemand::document doc;
+  auto err = parser_.iterate(data, size, capacity).get(doc);
+  if (err) return err == simdjson::DEPTH_ERROR ? DecodeResult::kTooDeep : DecodeResult::kJsonError;
+  simdjson::ondemand::object obj;
+  if (doc.get_object().get(obj)) return DecodeResult::kNotObject;
+  uint32_t seen = 0;
+  auto mark = [&](uint32_t bit) {
+    if (seen & bit) e.duplicate_key = true;
+    seen |= bit;
+  };
+  for (auto fr : obj) {
+    simdjson::ondemand::field f;
+    if ((err = std::move(fr).get(f))) return err == simdjson::DEPTH_ERROR ? DecodeResult::kTooDeep : DecodeResult::kJsonError;
+    std::string_view key;
+    if (f.unescaped_key(true).get(key)) return DecodeResult::kJsonError;
+    simdjson::ondemand::value v = f.value();
+    json_type t;
+    if (key.empty() || key.size() > 8) {
+      continue;
+    }
+    switch (key[0]) {
+      case 'p':
+        if (key == "ph") {
+          mark(kKPh);
+          e.has_ph = true;
+          if (v.type().get(t) || !read_scalar_text(v, t, e.ph)) e.ph = std::string_view();
+        } else if (key == "pid") {
+          mark(kKPid);
+          read_id(v, e.pid);
+        }
+        break;
+      case 'n':
+        if (key == "name") {
+          mark(kKName);
+          e.has_name = true;
+          if (v.type().get(t) || !read_scalar_text(v, t, e.name)) e.name = std::string_view();
+        }
+        break;
+      case 'c':
+        if (key == "cat") {
+          mark(kKCat);
+          if (v.type().get(t) || !read_scalar_text(v, t, e.cat)) e.cat = std::string_view();
+        }
+        break;
+      case 't':
+        if (key == "ts") {
+          mark(kKTs);
+          read_time(v, e.has_ts, e.ts_ok, e.ts_ns);
+        } else if (key == "tid") {
+          mark(kKTid);
+          read_id(v, e.tid);
+        }
+        break;
+      case 'd':
+        if (key == "dur") {
+          mark(kKDur);
+          read_time(v, e.has_dur, e.dur_ok, e.dur_ns);
+        }
+        break;
+      case 'i':
+        if (key == "id" || key == "id2") {
+          mark(kKId);
+          read_id(v, e.id);
+        }
+        break;
+      case 'a':
+        if (key == "args") {
+          mark(kKArgs);
+          read_args(v, e);
+        }
+        break;
+      case 's':
+        if (key == "s") {
+          mark(kKS);
+          if (v.type().get(t) || !read_scalar_text(v, t, e.scope)) e.scope = std::string_view();
+        }
+        break;
+      case 'b':
+        if (key == "bp") {
+          mark(kKBp);
+          if (v.type().get(t) || !read_scalar_text(v, t, e.bp)) e.bp = std::string_view();
+        } else if (key == "bind_id") {
+          mark(kKBind);
+          read_id(v, e.bind_id);
+        }
+        break;
+      case 'f':
+        if (key == "flow_in") e.flow_in = read_bool(v);
+        else if (key == "flow_out") e.flow_out = read_bool(v);
+        break;
+      default:
+        break;
+    }
+  }
+  // Surface errors hidden in skipped values (e.g. a malformed number we never read).
+  if (!doc.at_end()) return DecodeResult::kJsonError;
+  return DecodeResult::kOk;
+}
+
+}  // namespace tw

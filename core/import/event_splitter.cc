@@ -1,0 +1,340 @@
+#include "core/import/event_splitter.h"
+
+#include <cstring>
+
+namespace tw {
+
+namespace {
+
+constexpr size_t kFlushBytes = size_t(2) << 20;
+
+inline bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+std::string describe_start(const char* data, size_t n, size_t i) {
+  const unsigned char* u = reinterpret_cast<const unsigned char*>(data);
+  if (n - i >= 2 && u[i] == 0x1f && u[i + 1] == 0x8b) return "it is gzip-compressed data that was not decompressed";
+  if (n - i >= 4 && u[i] == 0x89 && u[i + 1] == 'P' && u[i + 2] == 'N' && u[i + 3] == 'G') return "it is a PNG image";
+  if (n - i >= 2 && u[i] == 'P' && u[i + 1] == 'K') return "it looks like a zip archive";
+  return "it does not start with '{' or '['";
+}
+
+}  // namespace
+
+EventSplitter::EventSplitter(EventSplitterSink* sink, ImportStats* stats) : sink_(sink), stats_(stats) {
+  batch_.reserve(kFlushBytes + (1 << 16));
+}
+
+void EventSplitter::fail(const std::string& message, uint64_t offset) {
+  stats_->fatal = true;
+  stats_->fatal_message = message + " (at byte " + std::to_string(offset) + ")";
+  state_ = State::kStopped;
+}
+
+// A syntax error after events were read keeps what was read; before that it is fatal.
+void EventSplitter::syntax_problem(uint64_t offset) {
+  if (!any_event_ && !saw_events_array_) {
+    fail("Not a trace: the file is not valid JSON", offset);
+    return;
+  }
+  stats_->problem("syntax_error", offset);
+  state_ = State::kStopped;
+}
+
+void EventSplitter::begin_value(char first) {
+  depth_ = 0;
+  in_string_ = false;
+  escape_ = false;
+  value_done_ = false;
+  scalar_ = !(first == '{' || first == '[' || first == '"');
+}
+
+size_t EventSplitter::scan_value(const char* data, size_t i, size_t n) {
+  if (scalar_) {
+    while (i < n) {
+      char c = data[i];
+      if (c == ',' || c == ']' || c == '}' || is_ws(c)) {
+        value_done_ = true;
+        return i;
+      }
+      ++i;
+    }
+    return i;
+  }
+  while (i < n) {
+    if (in_string_) {
+      if (escape_) {
+        escape_ = false;
+        ++i;
+        continue;
+      }
+      // Fast skip over ordinary string bytes.
+      while (i < n && data[i] != '"' && data[i] != '\\') ++i;
+      if (i >= n) return i;
+      if (data[i] == '\\') {
+        escape_ = true;
+        ++i;
+        continue;
+      }
+      in_string_ = false;
+      ++i;
+      if (depth_ == 0) {
+        value_done_ = true;
+        return i;
+      }
+      continue;
+    }
+    // Outside strings: only quotes and brackets matter.
+    while (i < n) {
+      char c = data[i];
+      if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']') break;
+      ++i;
+    }
+    if (i >= n) return i;
+    char c = data[i++];
+    if (c == '"') {
+      in_string_ = true;
+    } else if (c == '{' || c == '[') {
+      ++depth_;
+    } else {
+      if (--depth_ <= 0) {
+        value_done_ = true;
+        return i;
+      }
+    }
+  }
+  return i;
+}
+
+void EventSplitter::append_element(const char* p, size_t len) {
+  if (element_oversize_) return;
+  if (batch_.size() - element_begin_ + len > kMaxEventBytes) {
+    element_oversize_ = true;
+    batch_.resize(element_begin_);
+    return;
+  }
+  batch_.insert(batch_.end(), p, p + len);
+}
+
+void EventSplitter::end_element() {
+  any_event_ = true;
+  if (element_oversize_) {
+    stats_->events++;
+    stats_->problem("event_too_large", element_offset_);
+    element_oversize_ = false;
+    batch_.resize(element_begin_);
+    return;
+  }
+  refs_.push_back(EventRef{static_cast<uint32_t>(element_begin_),
+                           static_cast<uint32_t>(batch_.size() - element_begin_), element_offset_});
+  if (batch_.size() >= kFlushBytes) flush_batch();
+}
+
+void EventSplitter::flush_batch() {
+  if (refs_.empty()) {
+    batch_.clear();
+    return;
+  }
+  size_t used = batch_.size();
+  batch_.insert(batch_.end(), kBatchPadding, ' ');
+  EventBatch b{batch_.data(), used, &refs_};
+  sink_->on_batch(b);
+  batch_.clear();
+  refs_.clear();
+}
+
+void EventSplitter::push(const char* data, size_t n) {
+  size_t i = 0;
+  stats_->bytes += n;
+  if (!bom_checked_ && n > 0 && state_ == State::kStart) {
+    // A UTF-8 byte order mark may precede the document.
+    static const char kBom[] = "\xEF\xBB\xBF";
+    if (n >= 3 && std::memcmp(data, kBom, 3) == 0) i = 3;
+    bom_checked_ = true;
+  }
+  while (i < n) {
+    switch (state_) {
+      case State::kStopped:
+        i = n;
+        break;
+      case State::kStart: {
+        while (i < n && is_ws(data[i])) ++i;
+        if (i >= n) break;
+        char c = data[i];
+        if (c == '{') {
+          object_form_ = true;
+          state_ = State::kObjExpectKey;
+          ++i;
+        } else if (c == '[') {
+          saw_events_array_ = true;
+          state_ = State::kArray;
+          ++i;
+        } else {
+          fail("Not a trace: " + describe_start(data, n, i), base_ + i);
+          i = n;
+        }
+        break;
+      }
+      case State::kObjExpectKey: {
+        while (i < n && (is_ws(data[i]) || data[i] == ',')) ++i;
+        if (i >= n) break;
+        char c = data[i++];
+        if (c == '}') {
+          state_ = State::kDone;
+        } else if (c == '"') {
+          key_.clear();
+          key_escape_ = false;
+          state_ = State::kObjKey;
+        } else {
+          syntax_problem(base_ + i - 1);
+        }
+        break;
+      }
+      case State::kObjKey: {
+        while (i < n) {
+          char c = data[i++];
+          if (key_escape_) {
+            key_escape_ = false;
+            key_.push_back(c);
+          } else if (c == '\\') {
+            key_escape_ = true;
+            key_.push_back(c);
+          } else if (c == '"') {
+            state_ = State::kObjColon;
+            break;
+          } else if (key_.size() < 4096) {
+            key_.push_back(c);
+          }
+        }
+        break;
+      }
+      case State::kObjColon: {
+        while (i < n && is_ws(data[i])) ++i;
+        if (i >= n) break;
+        if (data[i] != ':') {
+          syntax_problem(base_ + i);
+          break;
+        }
+        ++i;
+        state_ = State::kObjValue;
+        break;
+      }
+      case State::kObjValue: {
+        while (i < n && is_ws(data[i])) ++i;
+        if (i >= n) break;
+        char c = data[i];
+        if (key_ == "traceEvents" && c == '[' && !saw_events_array_) {
+          saw_events_array_ = true;
+          state_ = State::kArray;
+          ++i;
+          break;
+        }
+        if (c == ',' || c == '}' || c == ']' || c == ':') {
+          syntax_problem(base_ + i);
+          break;
+        }
+        top_value_.clear();
+        top_value_oversize_ = false;
+        top_value_offset_ = base_ + i;
+        begin_value(c);
+        state_ = State::kTopValue;
+        break;
+      }
+      case State::kTopValue: {
+        size_t start = i;
+        i = scan_value(data, i, n);
+        if (!top_value_oversize_) {
+          if (top_value_.size() + (i - start) > kMaxTopLevelValueBytes) {
+            top_value_oversize_ = true;
+            top_value_.clear();
+          } else {
+            top_value_.append(data + start, i - start);
+          }
+        }
+        if (value_done_) {
+          if (top_value_oversize_) {
+            stats_->problem("top_level_value_too_large", top_value_offset_);
+          } else {
+            sink_->on_top_level_value(key_, top_value_, top_value_offset_);
+          }
+          top_value_.clear();
+          state_ = State::kObjExpectKey;
+        }
+        break;
+      }
+      case State::kArray: {
+        while (i < n && (is_ws(data[i]) || data[i] == ',')) ++i;
+        if (i >= n) break;
+        char c = data[i];
+        if (c == ']') {
+          ++i;
+          events_done_ = true;
+          flush_batch();
+          state_ = object_form_ ? State::kObjExpectKey : State::kDone;
+        } else if (c == '{') {
+          element_offset_ = base_ + i;
+          element_begin_ = batch_.size();
+          element_oversize_ = false;
+          begin_value(c);
+          state_ = State::kElement;
+        } else if (c == '}' || c == ':') {
+          syntax_problem(base_ + i);
+        } else {
+          stats_->problem("skipped_non_object", base_ + i);
+          begin_value(c);
+          state_ = State::kSkipElement;
+        }
+        break;
+      }
+      case State::kElement: {
+        size_t start = i;
+        i = scan_value(data, i, n);
+        append_element(data + start, i - start);
+        if (value_done_) {
+          end_element();
+          state_ = State::kArray;
+        }
+        break;
+      }
+      case State::kSkipElement: {
+        i = scan_value(data, i, n);
+        if (value_done_) state_ = State::kArray;
+        break;
+      }
+      case State::kDone: {
+        while (i < n && is_ws(data[i])) ++i;
+        if (i >= n) break;
+        stats_->problem("trailing_data", base_ + i);
+        state_ = State::kStopped;
+        i = n;
+        break;
+      }
+    }
+  }
+  base_ += n;
+}
+
+void EventSplitter::finish() {
+  if (state_ == State::kElement) {
+    // The last event was cut off: it is not loaded.
+    batch_.resize(element_begin_);
+    stats_->problem("truncated_event", element_offset_);
+  }
+  flush_batch();
+  if (stats_->fatal) return;
+  if (state_ == State::kStart) {
+    fail(stats_->bytes == 0 ? "Not a trace: the file is empty" : "Not a trace: the file holds only whitespace",
+         base_);
+    return;
+  }
+  if (!saw_events_array_) {
+    if (state_ == State::kDone) {
+      fail("Not a trace: the JSON object has no \"traceEvents\" array", 0);
+    } else {
+      fail("Not a trace: the file ends before any \"traceEvents\" array", base_);
+    }
+    return;
+  }
+  if (state_ != State::kDone && state_ != State::kStopped) stats_->truncated = true;
+}
+
+}  // namespace tw

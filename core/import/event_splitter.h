@@ -1,0 +1,111 @@
+// EventSplitter: finds whole trace events in a byte stream pushed in chunks of any size.
+//
+// Scope: the JSON Trace Event Format (object form {"traceEvents": [...], ...} with other top-level
+// keys before or after the events, or the bare array form [...]), as written by Chrome, Kineto and
+// hand-written tools. Spec: https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU
+// It never holds the whole document: complete event objects are copied into a batch (a few MB) that
+// is handed to the sink, partial ones are carried to the next push. Other top-level values are kept
+// (up to a cap) for the metadata parser. Truncated input, trailing commas and stray whitespace are
+// tolerated; everything else unusual is counted as a problem in ImportStats.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/import/import_stats.h"
+
+namespace tw {
+
+struct EventRef {
+  uint32_t begin;   // offset in the batch buffer
+  uint32_t length;
+  uint64_t offset;  // offset in the input stream
+};
+
+// Events are laid out back to back in `data`, which has at least kBatchPadding readable bytes after
+// the last event (simdjson reads ahead).
+struct EventBatch {
+  const char* data = nullptr;
+  size_t size = 0;
+  const std::vector<EventRef>* events = nullptr;
+};
+
+constexpr size_t kBatchPadding = 64;
+constexpr size_t kMaxEventBytes = size_t(64) << 20;      // larger events are skipped and counted
+constexpr size_t kMaxTopLevelValueBytes = size_t(16) << 20;
+
+class EventSplitterSink {
+ public:
+  virtual ~EventSplitterSink() = default;
+  virtual void on_batch(const EventBatch& batch) = 0;
+  // A top-level key other than traceEvents, with its raw JSON value.
+  virtual void on_top_level_value(std::string_view key, std::string_view raw_value, uint64_t offset) = 0;
+};
+
+class EventSplitter {
+ public:
+  EventSplitter(EventSplitterSink* sink, ImportStats* stats);
+  void push(const char* data, size_t size);
+  void finish();
+  bool saw_events_array() const { return saw_events_array_; }
+  bool is_object_form() const { return object_form_; }
+  bool stopped() const { return state_ == State::kStopped; }
+
+ private:
+  enum class State : uint8_t {
+    kStart,         // before the first byte of the document
+    kObjExpectKey,  // inside the top-level object, before a key, ',' or '}'
+    kObjKey,        // inside a top-level key string
+    kObjColon,      // after a key, before ':'
+    kObjValue,      // before a top-level value
+    kTopValue,      // inside a top-level value other than traceEvents
+    kArray,         // inside the events array, between elements
+    kElement,       // inside an event object
+    kSkipElement,   // inside a non-object element of the events array
+    kDone,          // after the end of the document
+    kStopped,       // after a syntax error or fatal problem; input is ignored
+  };
+
+  // Scans a JSON value from data[i]; returns the index after the consumed bytes. Sets
+  // value_done_ when the value ended (scalars end before their delimiter, which is not consumed).
+  size_t scan_value(const char* data, size_t i, size_t n);
+  void begin_value(char first);
+  void fail(const std::string& message, uint64_t offset);
+  void syntax_problem(uint64_t offset);
+  void flush_batch();
+  void append_element(const char* p, size_t len);
+  void end_element();
+
+  EventSplitterSink* sink_;
+  ImportStats* stats_;
+  State state_ = State::kStart;
+  uint64_t base_ = 0;  // stream offset of the current chunk's first byte
+
+  // value scanner
+  int64_t depth_ = 0;
+  bool in_string_ = false;
+  bool escape_ = false;
+  bool scalar_ = false;
+  bool value_done_ = false;
+
+  bool object_form_ = false;
+  bool saw_events_array_ = false;
+  bool events_done_ = false;
+  bool any_event_ = false;
+  bool bom_checked_ = false;
+
+  std::string key_;
+  bool key_escape_ = false;
+  std::string top_value_;
+  bool top_value_oversize_ = false;
+  uint64_t top_value_offset_ = 0;
+
+  uint64_t element_offset_ = 0;
+  size_t element_begin_ = 0;  // in batch_
+  bool element_oversize_ = false;
+  std::vector<char> batch_;
+  std::vector<EventRef> refs_;
+};
+
+}  // namespace tw

@@ -1,0 +1,487 @@
+#include "core/import/import_state.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/base/decimal.h"
+#include "core/import/kineto_fields.h"
+
+namespace tw {
+
+namespace {
+
+uint64_t id_bits(const RawId& id, StringPool& pool) {
+  if (!id.present) return 0;
+  if (id.numeric) return static_cast<uint64_t>(id.value);
+  return (uint64_t(1) << 63) | pool.intern(id.text);
+}
+
+}  // namespace
+
+ImportState::ImportState() : splitter(this, &stats) {}
+
+void ImportState::on_batch(const EventBatch& batch) {
+  for (const EventRef& r : *batch.events) {
+    const char* p = batch.data + r.begin;
+    size_t capacity = batch.size + kBatchPadding - r.begin;
+    stats.events++;
+    DecodeResult res = decoder_.decode(p, r.length, capacity, ev_);
+    switch (res) {
+      case DecodeResult::kOk:
+        break;
+      case DecodeResult::kInvalidUtf8Fixed:
+        stats.problem("invalid_utf8", r.offset);
+        break;
+      case DecodeResult::kTooDeep:
+        stats.problem("nesting_too_deep", r.offset);
+        continue;
+      case DecodeResult::kNotObject:
+      case DecodeResult::kJsonError:
+        stats.problem("invalid_json_event", r.offset);
+        continue;
+    }
+    if (ev_.duplicate_key) stats.problem("duplicate_key", r.offset);
+    handle_event(r.offset, r.length);
+  }
+}
+
+void ImportState::note_time(int64_t ts) {
+  if (!any_time_) {
+    model.min_ts_ns = model.max_ts_ns = ts;
+    any_time_ = true;
+    return;
+  }
+  model.min_ts_ns = std::min(model.min_ts_ns, ts);
+  model.max_ts_ns = std::max(model.max_ts_ns, ts);
+}
+
+bool ImportState::require_ts(uint64_t off) {
+  if (!ev_.has_ts) {
+    stats.problem("missing_ts", off);
+    return false;
+  }
+  if (!ev_.ts_ok) {
+    stats.problem("bad_ts", off);
+    return false;
+  }
+  return true;
+}
+
+void ImportState::handle_event(uint64_t off, uint32_t len) {
+  std::string_view ph = ev_.ph;
+  stats.phases[std::string(ph)]++;
+  if (!ev_.has_ph) {
+    stats.problem("missing_ph", off);
+    return;
+  }
+  if (ph.size() != 1) {
+    stats.problem("unknown_phase", off);
+    return;
+  }
+  switch (ph[0]) {
+    case 'X': on_complete(off, len); break;
+    case 'B': on_begin(off, len); break;
+    case 'E': on_end(off); break;
+    case 'i': case 'I': case 'R': on_instant(off, len); break;
+    case 'C': on_counter(off); break;
+    case 'M': on_metadata(off); break;
+    case 's': case 't': case 'f': on_flow_v1(off); break;
+    case 'b': case 'e': case 'n': on_async(off, len); break;
+    case 'P': case 'O': case 'N': case 'D': case 'S': case 'T': case 'F': case 'p': case 'c':
+      stats.problem("unsupported_phase", off);  // samples, objects, legacy async: counted only
+      break;
+    default:
+      stats.problem("unknown_phase", off);
+      break;
+  }
+}
+
+EventKind ImportState::kind_of(StringId cat) {
+  if (cat < kind_by_cat_.size() && kind_by_cat_[cat] != EventKind::kOther) return kind_by_cat_[cat];
+  if (cat >= kind_by_cat_.size()) kind_by_cat_.resize(cat + 1, EventKind::kOther);
+  EventKind k = kineto_kind_from_category(model.strings.get(cat));
+  kind_by_cat_[cat] = k;
+  return k;
+}
+
+uint32_t ImportState::process_for(const RawId& pid) {
+  if (pid.numeric || !pid.present) {
+    int64_t v = pid.present ? pid.value : 0;
+    auto it = pid_num_.find(v);
+    if (it != pid_num_.end()) return it->second;
+    uint32_t idx = static_cast<uint32_t>(model.processes.size());
+    Process p;
+    p.pid = v;
+    model.processes.push_back(p);
+    pid_num_.emplace(v, idx);
+    return idx;
+  }
+  StringId label = model.strings.intern(pid.text);
+  auto it = pid_str_.find(label);
+  if (it != pid_str_.end()) return it->second;
+  uint32_t idx = static_cast<uint32_t>(model.processes.size());
+  Process p;
+  p.pid = -1;
+  p.pid_label = label;
+  model.processes.push_back(p);
+  pid_str_.emplace(label, idx);
+  return idx;
+}
+
+uint32_t ImportState::thread_track(uint32_t process, const RawId& tid) {
+  IdKey key{process, id_bits(tid, model.strings)};
+  auto it = threads_.find(key);
+  if (it != threads_.end()) return it->second;
+  uint32_t idx = static_cast<uint32_t>(model.tracks.size());
+  Track t;
+  t.process = process;
+  t.tid = tid.numeric ? tid.value : 0;
+  if (tid.present && !tid.numeric) t.tid_label = model.strings.intern(tid.text);
+  model.tracks.push_back(t);
+  open_b_.emplace_back();
+  threads_.emplace(key, idx);
+  return idx;
+}
+
+uint32_t ImportState::async_track(uint32_t process, StringId name) {
+  IdKey key{process, name};
+  auto it = async_tracks_.find(key);
+  if (it != async_tracks_.end()) return it->second;
+  uint32_t idx = static_cast<uint32_t>(model.tracks.size());
+  Track t;
+  t.kind = TrackKind::kAsync;
+  t.process = process;
+  t.name = name;
+  model.tracks.push_back(t);
+  open_b_.emplace_back();
+  async_tracks_.emplace(key, idx);
+  return idx;
+}
+
+uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringId name, StringId cat,
+                                EventKind kind, uint8_t flags, int64_t corr, int64_t ext, uint64_t off,
+                                uint32_t len) {
+  SliceTable& s = model.slices;
+  uint32_t idx = static_cast<uint32_t>(s.size());
+  s.ts_ns.push_back(ts);
+  s.dur_ns.push_back(dur);
+  s.track.push_back(track);
+  s.name.push_back(name);
+  s.cat.push_back(cat);
+  s.kind.push_back(kind);
+  s.flags.push_back(flags);
+  s.depth.push_back(0);
+  s.correlation.push_back(corr);
+  s.external_id.push_back(ext);
+  s.src_offset.push_back(off);
+  s.src_length.push_back(len);
+  note_time(ts);
+  note_time(ts + dur);
+  return idx;
+}
+
+void ImportState::on_complete(uint64_t off, uint32_t len) {
+  if (!require_ts(off)) return;
+  int64_t dur = 0;
+  uint8_t flags = 0;
+  if (!ev_.has_dur) {
+    flags |= kSliceNoDur;
+  } else if (!ev_.dur_ok) {
+    stats.problem("bad_dur", off);
+    flags |= kSliceNoDur;
+  } else if (ev_.dur_ns < 0) {
+    stats.problem("negative_dur", off);
+  } else {
+    dur = ev_.dur_ns;
+  }
+  if (ev_.ts_ns > INT64_MAX - dur) {
+    stats.problem("bad_ts", off);
+    return;
+  }
+  uint32_t track = thread_track(process_for(ev_.pid), ev_.tid);
+  StringId cat = model.strings.intern(ev_.cat);
+  EventKind kind = kind_of(cat);
+  KinetoIds ids = read_kineto_ids(ev_);
+  uint32_t slice = add_slice(track, ev_.ts_ns, dur, model.strings.intern(ev_.name), cat, kind, flags,
+                             ids.correlation, ids.external_id, off, len);
+  if (ids.overflow) stats.problem("integer_beyond_int64", off);
+  if (is_gpu_kind(kind)) add_gpu_op(slice, track);
+  if (ev_.bind_id.present) note_flow_v2(slice);
+}
+
+void ImportState::add_gpu_op(uint32_t slice, uint32_t track) {
+  Track& t = model.tracks[track];
+  t.kind = TrackKind::kGpuStream;
+  GpuFields g = read_gpu_fields(ev_, model.strings);
+  if (t.device < 0 && g.device >= 0) t.device = g.device;
+  if (t.stream < 0 && g.stream >= 0) t.stream = g.stream;
+  GpuOpTable& o = model.gpu_ops;
+  o.slice.push_back(slice);
+  o.device.push_back(g.device >= 0 ? g.device : static_cast<int32_t>(model.processes[t.process].pid));
+  o.stream.push_back(g.stream >= 0 ? g.stream : t.tid);
+  o.bytes.push_back(g.bytes);
+  o.collective.push_back(g.collective);
+  o.in_nelems.push_back(g.in_nelems);
+  o.out_nelems.push_back(g.out_nelems);
+  o.group_size.push_back(g.group_size);
+  o.dtype.push_back(g.dtype);
+  o.pg_name.push_back(g.pg_name);
+  for (int k = 0; k < 3; ++k) {
+    o.grid[k].push_back(g.grid[k]);
+    o.block[k].push_back(g.block[k]);
+  }
+}
+
+void ImportState::note_flow_v2(uint32_t slice) {
+  if (!ev_.flow_in && !ev_.flow_out) return;
+  StringId id = model.strings.intern(ev_.bind_id.text);
+  if (ev_.flow_out) links_.flows_v2.push_back(FlowV2Mark{id, slice, true});
+  if (ev_.flow_in) links_.flows_v2.push_back(FlowV2Mark{id, slice, false});
+}
+
+void ImportState::on_begin(uint64_t off, uint32_t len) {
+  if (!require_ts(off)) return;
+  uint32_t track = thread_track(process_for(ev_.pid), ev_.tid);
+  StringId cat = model.strings.intern(ev_.cat);
+  KinetoIds ids = read_kineto_ids(ev_);
+  open_b_[track].push_back(OpenSlice{ev_.ts_ns, model.strings.intern(ev_.name), cat, kind_of(cat),
+                                     ids.correlation, ids.external_id, off, len});
+  note_time(ev_.ts_ns);
+}
+
+void ImportState::on_end(uint64_t off) {
+  if (!require_ts(off)) return;
+  uint32_t track = thread_track(process_for(ev_.pid), ev_.tid);
+  auto& stack = open_b_[track];
+  if (stack.empty()) {
+    stats.problem("unmatched_end", off);
+    return;
+  }
+  OpenSlice b = stack.back();
+  stack.pop_back();
+  int64_t dur = ev_.ts_ns - b.ts_ns;
+  if (dur < 0) {
+    stats.problem("negative_dur", off);
+    dur = 0;
+  }
+  uint32_t slice = add_slice(track, b.ts_ns, dur, b.name, b.cat, b.kind, kSliceFromBE, b.correlation,
+                             b.external_id, b.src_offset, b.src_length);
+  (void)slice;
+}
+
+void ImportState::on_instant(uint64_t off, uint32_t len) {
+  if (!require_ts(off)) return;
+  uint32_t track = thread_track(process_for(ev_.pid), ev_.tid);
+  InstantScope scope = InstantScope::kThread;
+  if (ev_.ph == "R") scope = InstantScope::kProcess;  // mark events are process-wide
+  if (ev_.scope == "g") scope = InstantScope::kGlobal;
+  else if (ev_.scope == "p") scope = InstantScope::kProcess;
+  InstantTable& t = model.instants;
+  t.ts_ns.push_back(ev_.ts_ns);
+  t.track.push_back(track);
+  StringId name = model.strings.intern(ev_.name);
+  t.name.push_back(name);
+  t.cat.push_back(model.strings.intern(ev_.cat));
+  t.scope.push_back(scope);
+  t.src_offset.push_back(off);
+  t.src_length.push_back(len);
+  note_time(ev_.ts_ns);
+  if (ev_.name == "[memory]") add_memory_sample(off);
+}
+
+void ImportState::add_memory_sample(uint64_t off) {
+  MemorySample m;
+  if (!read_memory_fields(ev_, m)) {
+    stats.problem("memory_event_without_totals", off);
+    return;
+  }
+  model.memory.ts_ns.push_back(ev_.ts_ns);
+  model.memory.device.push_back(m.device);
+  model.memory.total_allocated.push_back(m.total_allocated);
+  model.memory.total_reserved.push_back(m.total_reserved);
+  model.memory.bytes.push_back(m.bytes);
+}
+
+void ImportState::on_counter(uint64_t off) {
+  if (!require_ts(off)) return;
+  uint32_t process = process_for(ev_.pid);
+  std::string base(ev_.name);
+  if (ev_.id.present && !ev_.id.text.empty()) base += " " + std::string(ev_.id.text);
+  bool any = false;
+  for (int i = 0; i < ev_.n_args; ++i) {
+    const RawArg& a = ev_.args[i];
+    if (a.type != ArgType::kNumber && a.type != ArgType::kString) continue;
+    std::string text(a.text);
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0') {
+      stats.problem("bad_counter_value", off);
+      continue;
+    }
+    // One series per args key, named like Perfetto does ("name key"; just "name" for a lone "value").
+    std::string series = (ev_.n_args == 1 && a.key == "value") ? base : base + " " + std::string(a.key);
+    StringId sname = model.strings.intern(series);
+    IdKey key{process, sname};
+    auto it = counter_series_.find(key);
+    uint32_t idx;
+    if (it == counter_series_.end()) {
+      idx = static_cast<uint32_t>(model.counters.size());
+      CounterSeries cs;
+      cs.process = process;
+      cs.name = sname;
+      model.counters.push_back(std::move(cs));
+      counter_series_.emplace(key, idx);
+    } else {
+      idx = it->second;
+    }
+    model.counters[idx].ts_ns.push_back(ev_.ts_ns);
+    model.counters[idx].value.push_back(v);
+    any = true;
+  }
+  if (!any) stats.problem("counter_without_values", off);
+  note_time(ev_.ts_ns);
+}
+
+void ImportState::on_metadata(uint64_t off) {
+  uint32_t process = process_for(ev_.pid);
+  Process& p = model.processes[process];
+  const RawArg* a = nullptr;
+  if (ev_.name == "process_name") {
+    if ((a = ev_.arg("name"))) p.name = model.strings.intern(a->text);
+  } else if (ev_.name == "process_labels") {
+    if ((a = ev_.arg("labels"))) p.labels = model.strings.intern(a->text);
+  } else if (ev_.name == "process_sort_index") {
+    if ((a = ev_.arg("sort_index")) && parse_int64(a->text, p.sort_index)) p.has_sort_index = true;
+  } else if (ev_.name == "thread_name") {
+    uint32_t track = thread_track(process, ev_.tid);
+    if ((a = ev_.arg("name"))) model.tracks[track].name = model.strings.intern(a->text);
+  } else if (ev_.name == "thread_sort_index") {
+    Track& t = model.tracks[thread_track(process, ev_.tid)];
+    if ((a = ev_.arg("sort_index")) && parse_int64(a->text, t.sort_index)) t.has_sort_index = true;
+  } else {
+    stats.problem("unknown_metadata", off);
+    return;
+  }
+  if (!a) stats.problem("metadata_without_value", off);
+}
+
+void ImportState::on_flow_v1(uint64_t off) {
+  if (!require_ts(off)) return;
+  uint32_t track = thread_track(process_for(ev_.pid), ev_.tid);
+  StringId cat = model.strings.intern(ev_.cat);
+  StringId name = model.strings.intern(ev_.name);
+  FlowPoint p;
+  p.key = IdKey{id_bits(ev_.id, model.strings), (uint64_t(cat) << 32) | name};
+  p.ep = FlowEndpoint{track, ev_.ts_ns, !(ev_.ph[0] == 'f' && ev_.bp != "e")};
+  p.order = ev_.ph[0] == 's' ? 0 : ev_.ph[0] == 't' ? 1 : 2;
+  p.offset = off;
+  flow_points_.push_back(p);
+  note_time(ev_.ts_ns);
+}
+
+// Files do not list flow events in time order (Kineto writes a kernel's "f" before its launch's
+// "s"), so endpoints are paired after the last event: per (id, cat, name), in time order.
+void ImportState::pair_flows() {
+  std::sort(flow_points_.begin(), flow_points_.end(), [](const FlowPoint& a, const FlowPoint& b) {
+    if (a.key.a != b.key.a) return a.key.a < b.key.a;
+    if (a.key.b != b.key.b) return a.key.b < b.key.b;
+    if (a.ep.ts_ns != b.ep.ts_ns) return a.ep.ts_ns < b.ep.ts_ns;
+    return a.order < b.order;
+  });
+  const FlowPoint* open = nullptr;
+  for (size_t i = 0; i < flow_points_.size(); ++i) {
+    const FlowPoint& p = flow_points_[i];
+    if (open && !(open->key == p.key)) {
+      stats.problem("flow_without_end", open->offset);
+      open = nullptr;
+    }
+    if (p.order == 0) {
+      if (open) stats.problem("flow_without_end", open->offset);
+      open = &p;
+      continue;
+    }
+    if (!open) {
+      stats.problem("flow_without_start", p.offset);
+      continue;
+    }
+    links_.flows_v1.push_back(PendingFlow{open->ep, p.ep, static_cast<StringId>(p.key.b >> 32),
+                                          static_cast<StringId>(p.key.b & 0xffffffffu)});
+    open = p.order == 1 ? &p : nullptr;
+  }
+  if (open) stats.problem("flow_without_end", open->offset);
+  flow_points_.clear();
+  flow_points_.shrink_to_fit();
+}
+
+void ImportState::on_async(uint64_t off, uint32_t len) {
+  if (!require_ts(off)) return;
+  uint32_t process = process_for(ev_.pid);
+  StringId cat = model.strings.intern(ev_.cat);
+  StringId name = model.strings.intern(ev_.name);
+  IdKey key{id_bits(ev_.id, model.strings), (uint64_t(process) << 32) | cat};
+  char ph = ev_.ph[0];
+  note_time(ev_.ts_ns);
+  if (ph == 'b') {
+    open_async_[key].push_back(OpenSlice{ev_.ts_ns, name, cat, kind_of(cat), kNoId, kNoId, off, len});
+    return;
+  }
+  if (ph == 'n') {
+    InstantTable& t = model.instants;
+    t.ts_ns.push_back(ev_.ts_ns);
+    t.track.push_back(async_track(process, name));
+    t.name.push_back(name);
+    t.cat.push_back(cat);
+    t.scope.push_back(InstantScope::kThread);
+    t.src_offset.push_back(off);
+    t.src_length.push_back(len);
+    return;
+  }
+  auto it = open_async_.find(key);
+  if (it == open_async_.end() || it->second.empty()) {
+    stats.problem("unmatched_async_end", off);
+    return;
+  }
+  OpenSlice b = it->second.back();
+  it->second.pop_back();
+  int64_t dur = ev_.ts_ns - b.ts_ns;
+  if (dur < 0) {
+    stats.problem("negative_dur", off);
+    dur = 0;
+  }
+  add_slice(async_track(process, b.name), b.ts_ns, dur, b.name, b.cat, b.kind, kSliceFromBE, kNoId, kNoId,
+            b.src_offset, b.src_length);
+}
+
+void ImportState::finish() {
+  splitter.finish();
+  if (stats.fatal) return;
+  if (stats.events == 0 && stats.problems.count("skipped_non_object")) {
+    stats.fatal = true;
+    stats.fatal_message = "Not a trace: the events array holds no event objects (first element at byte " +
+                          std::to_string(stats.problems["skipped_non_object"].first_offset) + ")";
+    return;
+  }
+  // Close what is still open at the end of the trace, so nothing loaded is lost.
+  for (uint32_t t = 0; t < open_b_.size(); ++t) {
+    for (const OpenSlice& b : open_b_[t]) {
+      stats.problem("unclosed_begin", b.src_offset);
+      add_slice(t, b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name, b.cat, b.kind,
+                kSliceFromBE | kSliceUnclosed, b.correlation, b.external_id, b.src_offset, b.src_length);
+    }
+    open_b_[t].clear();
+  }
+  for (auto& [key, stack] : open_async_) {
+    for (const OpenSlice& b : stack) {
+      stats.problem("unclosed_async_begin", b.src_offset);
+      uint32_t process = static_cast<uint32_t>(key.b >> 32);
+      add_slice(async_track(process, b.name), b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name,
+                b.cat, b.kind, kSliceFromBE | kSliceUnclosed, kNoId, kNoId, b.src_offset, b.src_length);
+    }
+  }
+  open_async_.clear();
+  pair_flows();
+  finalize_model(model, links_, stats);
+}
+
+}  // namespace tw

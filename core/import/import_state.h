@@ -1,0 +1,95 @@
+// ImportState: everything the streaming importer keeps between events. Split over a few files:
+// import_state.cc (event dispatch by phase), kineto_fields.cc (PyTorch args), top_level.cc
+// (metadata outside the events array), and model/model_finalize.cc (sorting and linking).
+#pragma once
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/import/event_decoder.h"
+#include "core/import/event_splitter.h"
+#include "core/import/import_stats.h"
+#include "core/model/finalize.h"
+#include "core/model/trace_model.h"
+
+namespace tw {
+
+struct IdKey {
+  uint64_t a;
+  uint64_t b;
+  bool operator==(const IdKey& o) const { return a == o.a && b == o.b; }
+};
+struct IdKeyHash {
+  size_t operator()(const IdKey& k) const { return std::hash<uint64_t>()(k.a * 0x9E3779B97F4A7C15ULL ^ k.b); }
+};
+
+// An open B (or async b) waiting for its E.
+struct OpenSlice {
+  int64_t ts_ns;
+  StringId name, cat;
+  EventKind kind;
+  int64_t correlation, external_id;
+  uint64_t src_offset;
+  uint32_t src_length;
+};
+
+struct FlowPoint {
+  IdKey key;
+  FlowEndpoint ep;
+  uint8_t order;  // s = 0, t = 1, f = 2
+  uint64_t offset;
+};
+
+class ImportState : public EventSplitterSink {
+ public:
+  ImportState();
+  void on_batch(const EventBatch& batch) override;
+  void on_top_level_value(std::string_view key, std::string_view raw_value, uint64_t offset) override;
+  void finish();
+
+  TraceModel model;
+  ImportStats stats;
+  EventSplitter splitter;
+
+ private:
+  void handle_event(uint64_t offset, uint32_t length);
+  void on_complete(uint64_t off, uint32_t len);
+  void on_begin(uint64_t off, uint32_t len);
+  void on_end(uint64_t off);
+  void on_instant(uint64_t off, uint32_t len);
+  void on_counter(uint64_t off);
+  void on_metadata(uint64_t off);
+  void on_flow_v1(uint64_t off);
+  void on_async(uint64_t off, uint32_t len);
+  void pair_flows();
+  void note_flow_v2(uint32_t slice);
+  void add_gpu_op(uint32_t slice, uint32_t track);
+  void add_memory_sample(uint64_t off);
+
+  uint32_t process_for(const RawId& pid);
+  uint32_t thread_track(uint32_t process, const RawId& tid);
+  uint32_t async_track(uint32_t process, StringId name);
+  EventKind kind_of(StringId cat);
+  uint32_t add_slice(uint32_t track, int64_t ts, int64_t dur, StringId name, StringId cat, EventKind kind,
+                     uint8_t flags, int64_t corr, int64_t ext, uint64_t off, uint32_t len);
+  void note_time(int64_t ts);
+  bool require_ts(uint64_t off);
+
+  EventDecoder decoder_;
+  RawEvent ev_;
+  std::unordered_map<int64_t, uint32_t> pid_num_;
+  std::unordered_map<StringId, uint32_t> pid_str_;
+  std::unordered_map<IdKey, uint32_t, IdKeyHash> threads_;
+  std::unordered_map<IdKey, uint32_t, IdKeyHash> async_tracks_;
+  std::vector<std::vector<OpenSlice>> open_b_;  // per track
+  std::unordered_map<IdKey, std::vector<OpenSlice>, IdKeyHash> open_async_;
+  std::unordered_map<IdKey, uint32_t, IdKeyHash> async_track_of_;
+  std::unordered_map<IdKey, uint32_t, IdKeyHash> counter_series_;
+  std::vector<EventKind> kind_by_cat_;
+  std::vector<FlowPoint> flow_points_;
+  PendingLinks links_;
+  bool any_time_ = false;
+};
+
+}  // namespace tw

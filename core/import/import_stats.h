@@ -1,0 +1,30 @@
+// ImportStats: what the importer saw. Per-event problems are counted by name with the byte offset of
+// the first example, and import carries on; only a fatal problem (not JSON, not a trace) stops it.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace tw {
+
+struct ProblemCount {
+  uint64_t count = 0;
+  uint64_t first_offset = 0;
+};
+
+struct ImportStats {
+  uint64_t bytes = 0;           // input bytes seen
+  uint64_t events = 0;          // objects in the events array
+  std::map<std::string, uint64_t> phases;  // ph -> count ("" when missing)
+  std::map<std::string, ProblemCount> problems;
+  bool truncated = false;
+  bool fatal = false;
+  std::string fatal_message;
+
+  void problem(const std::string& name, uint64_t offset) {
+    ProblemCount& p = problems[name];
+    if (p.count++ == 0) p.first_offset = offset;
+  }
+};
+
+}  // namespace tw

@@ -1,0 +1,106 @@
+#include "core/import/kineto_fields.h"
+
+#include <cctype>
+#include <string>
+
+#include "core/base/decimal.h"
+
+namespace tw {
+
+namespace {
+
+bool arg_int(const RawEvent& e, std::string_view key, int64_t& out, bool* overflow = nullptr) {
+  const RawArg* a = e.arg(key);
+  if (!a || (a->type != ArgType::kNumber && a->type != ArgType::kString)) return false;
+  if (parse_int64(a->text, out)) return true;
+  // Floats that hold integers (e.g. 7.0) are accepted; huge integers are reported.
+  int64_t scaled = 0;
+  if (parse_decimal_scaled(a->text, 0, scaled)) {
+    out = scaled;
+    return true;
+  }
+  if (overflow) *overflow = true;
+  return false;
+}
+
+}  // namespace
+
+EventKind kineto_kind_from_category(std::string_view cat) {
+  std::string c(cat);
+  for (char& ch : c) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (c == "kernel") return EventKind::kKernel;
+  if (c == "gpu_memcpy" || c == "memcpy") return EventKind::kMemcpy;
+  if (c == "gpu_memset" || c == "memset") return EventKind::kMemset;
+  if (c == "cuda_runtime" || c == "runtime") return EventKind::kCudaRuntime;
+  if (c == "cuda_driver") return EventKind::kCudaDriver;
+  if (c == "cpu_op" || c == "operator") return EventKind::kCpuOp;
+  if (c == "user_annotation") return EventKind::kUserAnnotation;
+  if (c == "gpu_user_annotation") return EventKind::kGpuUserAnnotation;
+  if (c == "python_function") return EventKind::kPythonFunction;
+  if (c == "cuda_sync") return EventKind::kCudaSync;
+  return EventKind::kOther;
+}
+
+const char* event_kind_name(EventKind k) {
+  switch (k) {
+    case EventKind::kKernel: return "kernel";
+    case EventKind::kMemcpy: return "gpu_memcpy";
+    case EventKind::kMemset: return "gpu_memset";
+    case EventKind::kCudaRuntime: return "cuda_runtime";
+    case EventKind::kCudaDriver: return "cuda_driver";
+    case EventKind::kCpuOp: return "cpu_op";
+    case EventKind::kUserAnnotation: return "user_annotation";
+    case EventKind::kGpuUserAnnotation: return "gpu_user_annotation";
+    case EventKind::kPythonFunction: return "python_function";
+    case EventKind::kCudaSync: return "cuda_sync";
+    case EventKind::kOther: break;
+  }
+  return "other";
+}
+
+KinetoIds read_kineto_ids(const RawEvent& e) {
+  KinetoIds ids;
+  if (!e.has_args) return ids;
+  arg_int(e, "correlation", ids.correlation, &ids.overflow);
+  arg_int(e, "External id", ids.external_id, &ids.overflow);
+  // Any other integer beyond int64 (e.g. "Comms Id") is kept as text in the source; report it.
+  for (int i = 0; i < e.n_args && !ids.overflow; ++i) {
+    const RawArg& a = e.args[i];
+    int64_t v;
+    if (a.type == ArgType::kNumber && a.text.find_first_of(".eE") == std::string_view::npos &&
+        !parse_int64(a.text, v))
+      ids.overflow = true;
+  }
+  return ids;
+}
+
+GpuFields read_gpu_fields(const RawEvent& e, StringPool& pool) {
+  GpuFields g;
+  if (!e.has_args) return g;
+  int64_t v = 0;
+  if (arg_int(e, "device", v)) g.device = static_cast<int32_t>(v);
+  arg_int(e, "stream", g.stream);
+  arg_int(e, "bytes", g.bytes);
+  if (const RawArg* a = e.arg("Collective name")) g.collective = pool.intern(a->text);
+  arg_int(e, "In msg nelems", g.in_nelems);
+  arg_int(e, "Out msg nelems", g.out_nelems);
+  if (arg_int(e, "Group size", v)) g.group_size = static_cast<int32_t>(v);
+  if (const RawArg* a = e.arg("dtype")) g.dtype = pool.intern(a->text);
+  if (const RawArg* a = e.arg("Process Group Name")) g.pg_name = pool.intern(a->text);
+  if (const RawArg* a = e.arg("grid"))
+    for (int k = 0; k < a->n_ints; ++k) g.grid[k] = static_cast<uint32_t>(a->ints[k]);
+  if (const RawArg* a = e.arg("block"))
+    for (int k = 0; k < a->n_ints; ++k) g.block[k] = static_cast<uint32_t>(a->ints[k]);
+  return g;
+}
+
+bool read_memory_fields(const RawEvent& e, MemorySample& out) {
+  int64_t v = 0;
+  if (!arg_int(e, "Total Allocated", out.total_allocated)) return false;
+  arg_int(e, "Total Reserved", out.total_reserved);
+  arg_int(e, "Bytes", out.bytes);
+  if (arg_int(e, "Device Id", v)) out.device = static_cast<int32_t>(v);
+  return true;
+}
+
+}  // namespace tw

@@ -1,0 +1,53 @@
+// RawEvent: one trace event as decoded from JSON, before it becomes rows in the model. String views
+// point into the decoder's buffers and are valid only until the next event is decoded.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+namespace tw {
+
+enum class ArgType : uint8_t { kNumber, kString, kBool, kNull, kObject, kArray };
+
+struct RawArg {
+  std::string_view key;
+  ArgType type;
+  std::string_view text;  // number text, unescaped string, "true"/"false"; empty for containers
+  // For small arrays of numbers (Kineto grid/block): up to 3 values.
+  uint8_t n_ints = 0;
+  int64_t ints[3] = {0, 0, 0};
+};
+
+// A pid/tid/id as written: a number or a string.
+struct RawId {
+  bool present = false;
+  bool is_string = false;
+  bool numeric = false;  // value holds the number (also for strings that are integers)
+  int64_t value = 0;
+  std::string_view text;
+};
+
+constexpr int kMaxArgs = 48;
+
+struct RawEvent {
+  std::string_view ph, name, cat, scope, bp;
+  bool has_ph = false, has_name = false;
+  bool has_ts = false, ts_ok = false;
+  int64_t ts_ns = 0;
+  bool has_dur = false, dur_ok = false;
+  int64_t dur_ns = 0;
+  RawId pid, tid, id, bind_id;
+  bool flow_in = false, flow_out = false;
+  bool has_args = false;
+  int n_args = 0;
+  bool args_overflow = false;
+  RawArg args[kMaxArgs];
+  bool duplicate_key = false;
+
+  const RawArg* arg(std::string_view key) const {
+    for (int i = 0; i < n_args; ++i)
+      if (args[i].key == key) return &args[i];
+    return nullptr;
+  }
+};
+
+}  // namespace tw

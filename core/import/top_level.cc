@@ -1,0 +1,84 @@
+// Metadata outside the events array: Kineto's distributedInfo and deviceProperties (or the 2021
+// schema's computeProperties), displayTimeUnit, baseTimeNanoseconds, traceName, schemaVersion.
+// These values are small, so they are parsed with nlohmann, without exceptions.
+#include <nlohmann/json.hpp>
+
+#include "core/import/import_state.h"
+
+namespace tw {
+
+namespace {
+
+bool get_int(const nlohmann::json& j, const char* key, int64_t& out) {
+  auto it = j.find(key);
+  if (it == j.end()) return false;
+  if (it->is_number_integer() || it->is_number_unsigned()) {
+    out = it->is_number_unsigned() ? static_cast<int64_t>(it->get<uint64_t>()) : it->get<int64_t>();
+    return true;
+  }
+  if (it->is_number_float()) {
+    out = static_cast<int64_t>(it->get<double>());
+    return true;
+  }
+  return false;
+}
+
+std::string get_str(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+void read_devices(const nlohmann::json& j, TraceMeta& meta) {
+  if (!j.is_array()) return;
+  for (const auto& d : j) {
+    if (!d.is_object()) continue;
+    DeviceInfo info;
+    get_int(d, "id", info.id);
+    info.name = get_str(d, "name");
+    get_int(d, "totalGlobalMem", info.total_global_mem);
+    int64_t v = 0;
+    if (get_int(d, "computeMajor", v)) info.compute_major = static_cast<int32_t>(v);
+    if (get_int(d, "computeMinor", v)) info.compute_minor = static_cast<int32_t>(v);
+    if (get_int(d, "numSms", v)) info.num_sms = static_cast<int32_t>(v);
+    meta.devices.push_back(std::move(info));
+  }
+}
+
+}  // namespace
+
+void ImportState::on_top_level_value(std::string_view key, std::string_view raw, uint64_t offset) {
+  static const char* kKnown[] = {"distributedInfo", "deviceProperties", "computeProperties", "displayTimeUnit",
+                                 "baseTimeNanoseconds", "traceName", "schemaVersion"};
+  bool known = false;
+  for (const char* k : kKnown) known = known || key == k;
+  if (!known) return;  // other keys (INFO, record_shapes, ...) are not needed
+  nlohmann::json j = nlohmann::json::parse(raw.begin(), raw.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    stats.problem("bad_top_level_value", offset);
+    return;
+  }
+  TraceMeta& meta = model.meta;
+  if (key == "distributedInfo") {
+    if (!j.is_object()) return;
+    meta.has_rank = get_int(j, "rank", meta.rank);
+    meta.has_world_size = get_int(j, "world_size", meta.world_size);
+    meta.backend = get_str(j, "backend");
+    auto it = j.find("pg_config");
+    if (it != j.end()) meta.pg_config_json = it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  } else if (key == "deviceProperties" || key == "computeProperties") {
+    read_devices(j, meta);
+  } else if (key == "displayTimeUnit") {
+    if (j.is_string()) meta.display_time_unit = j.get<std::string>();
+  } else if (key == "baseTimeNanoseconds") {
+    if (j.is_number_integer() || j.is_number_unsigned()) {
+      meta.base_time_ns = j.is_number_unsigned() ? static_cast<int64_t>(j.get<uint64_t>()) : j.get<int64_t>();
+      meta.has_base_time = true;
+    }
+  } else if (key == "traceName") {
+    if (j.is_string()) meta.trace_name = j.get<std::string>();
+  } else if (key == "schemaVersion") {
+    if (j.is_number_integer()) meta.schema_version = j.get<int64_t>();
+  }
+}
+
+}  // namespace tw

@@ -1,0 +1,21 @@
+#include "core/import/trace_importer.h"
+
+#include "core/import/import_state.h"
+
+namespace tw {
+
+TraceImporter::TraceImporter() : state_(std::make_unique<ImportState>()) {}
+TraceImporter::~TraceImporter() = default;
+
+void TraceImporter::push(const void* data, size_t size) {
+  if (state_->stats.fatal) return;
+  state_->splitter.push(static_cast<const char*>(data), size);
+}
+
+void TraceImporter::finish() { state_->finish(); }
+
+const ImportStats& TraceImporter::stats() const { return state_->stats; }
+
+TraceModel& TraceImporter::model() { return state_->model; }
+
+}  // namespace tw

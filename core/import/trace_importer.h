@@ -1,0 +1,35 @@
+// TraceImporter: the streaming importer. push() bytes in chunks of any size, then finish().
+// Memory grows with the model only, never with the raw file: complete events are decoded batch by
+// batch and turned into rows (see EventSplitter for what input is accepted).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "core/import/import_stats.h"
+#include "core/model/trace_model.h"
+
+namespace tw {
+
+class ImportState;
+
+class TraceImporter {
+ public:
+  TraceImporter();
+  ~TraceImporter();
+  TraceImporter(const TraceImporter&) = delete;
+  TraceImporter& operator=(const TraceImporter&) = delete;
+
+  void push(const void* data, size_t size);
+  // Ends the import: closes open slices, sorts and indexes the model, links launches to kernels.
+  void finish();
+
+  const ImportStats& stats() const;
+  // Valid after finish(). Moving it out leaves the importer empty.
+  TraceModel& model();
+
+ private:
+  std::unique_ptr<ImportState> state_;
+};
+
+}  // namespace tw

@@ -1,0 +1,190 @@
+// TraceModel: the imported trace as struct-of-arrays tables with interned strings.
+// Analyses and the timeline read only this; they never see JSON. Per-event fields that analyses need
+// are columns; everything else (the full args) is re-read from the event's byte range on demand.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/base/string_pool.h"
+
+namespace tw {
+
+// What a track holds, decided from the categories of its events (Kineto puts GPU work on
+// pid = device, tid = stream) and from process names.
+enum class TrackKind : uint8_t { kThread = 0, kGpuStream = 1, kAsync = 2, kCounter = 3 };
+
+// Event class derived from the Kineto category at import time, so analyses test a byte.
+enum class EventKind : uint8_t {
+  kOther = 0,
+  kKernel,
+  kMemcpy,
+  kMemset,
+  kCudaRuntime,
+  kCudaDriver,
+  kCpuOp,
+  kUserAnnotation,
+  kGpuUserAnnotation,
+  kPythonFunction,
+  kCudaSync,
+};
+const char* event_kind_name(EventKind k);
+
+struct Process {
+  int64_t pid = 0;
+  StringId pid_label = 0;  // the pid as written when it was not a number
+  StringId name = 0;
+  StringId labels = 0;
+  int64_t sort_index = 0;
+  bool has_sort_index = false;
+};
+
+struct Track {
+  TrackKind kind = TrackKind::kThread;
+  uint32_t process = 0;  // index into processes
+  int64_t tid = 0;
+  StringId tid_label = 0;  // tid as written when it was not a number
+  StringId name = 0;
+  int64_t sort_index = 0;
+  bool has_sort_index = false;
+  // For GPU streams: device and stream from the kernel args, -1 if unknown.
+  int32_t device = -1;
+  int64_t stream = -1;
+  uint32_t max_depth = 0;
+  // Slices of this track occupy [slice_begin, slice_end) of the sorted slice table.
+  uint32_t slice_begin = 0;
+  uint32_t slice_end = 0;
+};
+
+constexpr int64_t kNoId = INT64_MIN;
+
+// Slice flags.
+enum : uint8_t {
+  kSliceFromBE = 1,        // built from a B/E pair
+  kSliceUnclosed = 2,      // B without E: closed at the end of the trace
+  kSliceOverlapping = 4,   // partially overlaps an earlier slice on its track (not nested)
+  kSliceNoDur = 8,         // X without dur: treated as zero length
+};
+
+// Slices (X, matched B/E, async b/e), sorted by (track, ts, longer first) after import.
+struct SliceTable {
+  std::vector<int64_t> ts_ns;
+  std::vector<int64_t> dur_ns;
+  std::vector<uint32_t> track;
+  std::vector<StringId> name;
+  std::vector<StringId> cat;
+  std::vector<EventKind> kind;
+  std::vector<uint8_t> flags;
+  std::vector<uint16_t> depth;
+  std::vector<int64_t> correlation;   // Kineto "correlation", kNoId when absent
+  std::vector<int64_t> external_id;   // Kineto "External id", kNoId when absent
+  std::vector<uint64_t> src_offset;   // byte offset of the event object in the input
+  std::vector<uint32_t> src_length;   // its length in bytes
+  size_t size() const { return ts_ns.size(); }
+  int64_t end_ns(size_t i) const { return ts_ns[i] + dur_ns[i]; }
+};
+
+// GPU-side details, one row per kernel / memcpy / memset slice (sparse: most slices are CPU).
+struct GpuOpTable {
+  std::vector<uint32_t> slice;
+  std::vector<int32_t> device;
+  std::vector<int64_t> stream;
+  std::vector<int64_t> bytes;          // memcpy/memset "bytes", -1 if absent
+  std::vector<StringId> collective;    // "Collective name"
+  std::vector<int64_t> in_nelems;      // "In msg nelems", -1 if absent
+  std::vector<int64_t> out_nelems;
+  std::vector<int32_t> group_size;
+  std::vector<StringId> dtype;
+  std::vector<StringId> pg_name;
+  std::vector<uint32_t> grid[3];
+  std::vector<uint32_t> block[3];
+  size_t size() const { return slice.size(); }
+};
+
+enum class InstantScope : uint8_t { kThread = 0, kProcess = 1, kGlobal = 2 };
+
+struct InstantTable {
+  std::vector<int64_t> ts_ns;
+  std::vector<uint32_t> track;  // thread track (process/global scope instants keep the emitting thread)
+  std::vector<StringId> name;
+  std::vector<StringId> cat;
+  std::vector<InstantScope> scope;
+  std::vector<uint64_t> src_offset;
+  std::vector<uint32_t> src_length;
+  size_t size() const { return ts_ns.size(); }
+};
+
+// Counter series: one per (process, counter name, args key).
+struct CounterSeries {
+  uint32_t process = 0;
+  StringId name = 0;  // "<event name>" or "<event name>.<key>" when the event has several keys
+  std::vector<int64_t> ts_ns;
+  std::vector<double> value;
+};
+
+// Kineto "[memory]" instants: allocator state after each event.
+struct MemoryTable {
+  std::vector<int64_t> ts_ns;
+  std::vector<int32_t> device;  // "Device Id" (-1 = CPU)
+  std::vector<int64_t> total_allocated;
+  std::vector<int64_t> total_reserved;
+  std::vector<int64_t> bytes;  // signed change of this event
+  size_t size() const { return ts_ns.size(); }
+};
+
+struct Flow {
+  uint32_t from_slice = UINT32_MAX;  // UINT32_MAX when the endpoint bound to no slice
+  uint32_t to_slice = UINT32_MAX;
+  StringId cat = 0;
+  StringId name = 0;
+};
+
+// CPU launch -> GPU op, matched by correlation id (Kineto), so analyses need no flow resolution.
+struct LaunchLink {
+  uint32_t launch_slice;
+  uint32_t gpu_slice;
+};
+
+struct DeviceInfo {
+  int64_t id = 0;
+  std::string name;
+  int64_t total_global_mem = 0;
+  int32_t compute_major = 0;
+  int32_t compute_minor = 0;
+  int32_t num_sms = 0;
+};
+
+struct TraceMeta {
+  bool has_rank = false;
+  int64_t rank = 0;
+  bool has_world_size = false;
+  int64_t world_size = 0;
+  std::string backend;
+  std::string pg_config_json;  // distributedInfo.pg_config as compact JSON
+  std::vector<DeviceInfo> devices;
+  std::string display_time_unit;  // "ms" (default) or "ns"
+  bool has_base_time = false;
+  int64_t base_time_ns = 0;
+  std::string trace_name;
+  int64_t schema_version = -1;
+};
+
+struct TraceModel {
+  StringPool strings;
+  std::vector<Process> processes;
+  std::vector<Track> tracks;
+  SliceTable slices;
+  GpuOpTable gpu_ops;
+  InstantTable instants;
+  std::vector<CounterSeries> counters;
+  MemoryTable memory;
+  std::vector<Flow> flows;
+  std::vector<LaunchLink> launches;
+  TraceMeta meta;
+  int64_t min_ts_ns = 0;  // over all timed events, 0 when there are none
+  int64_t max_ts_ns = 0;
+
+  size_t memory_bytes() const;
+};
+
+}  // namespace tw

@@ -1,0 +1,38 @@
+// Session: one opened trace file. The facade that both the wasm bindings and the native CLI use:
+// push bytes, finish, then ask for the summary, timeline windows and single events.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "core/import/trace_importer.h"
+#include "core/summary/summary.h"
+
+namespace tw {
+
+class Session {
+ public:
+  explicit Session(std::string name = "trace", uint64_t file_bytes = 0)
+      : name_(std::move(name)), file_bytes_(file_bytes) {}
+
+  void push(const void* data, size_t size) { importer_.push(data, size); }
+  void finish() { importer_.finish(); finished_ = true; }
+
+  bool failed() const { return importer_.stats().fatal; }
+  const std::string& error() const { return importer_.stats().fatal_message; }
+  const ImportStats& stats() const { return importer_.stats(); }
+  const TraceModel& model() { return importer_.model(); }
+  // The size shown in the summary: the file as given (compressed size for .gz).
+  void set_file_bytes(uint64_t n) { file_bytes_ = n; }
+
+  nlohmann::json file_summary(const SummaryOptions& opts = {});
+  // The whole summary document for this one file.
+  std::string summary_json(const SummaryOptions& opts = {});
+
+ private:
+  TraceImporter importer_;
+  std::string name_;
+  uint64_t file_bytes_;
+  bool finished_ = false;
+};
+
+}  // namespace tw

@@ -1,0 +1,32 @@
+// Summary: the deterministic JSON document that the CLI prints and the web app shows
+// (schema "tracewise.summary/1", documented in docs/summary-schema.md). Keys are sorted (nlohmann's
+// std::map objects) and numbers are integers or nlohmann's shortest round-trip doubles, so the
+// native and the wasm builds produce the same bytes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/import/import_stats.h"
+#include "core/model/trace_model.h"
+
+namespace tw {
+
+struct SummaryOptions {
+  bool hta_compat = false;  // compute analyses with HTA's exact rules
+};
+
+struct FileInput {
+  std::string name;
+  uint64_t bytes = 0;  // size of the file as given (compressed size for .gz)
+  const TraceModel* model = nullptr;
+  const ImportStats* stats = nullptr;
+};
+
+nlohmann::json file_summary(const FileInput& in, const SummaryOptions& opts);
+nlohmann::json summary_document(const std::vector<nlohmann::json>& files);
+std::string dump_json(const nlohmann::json& j);
+
+}  // namespace tw

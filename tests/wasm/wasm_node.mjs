@@ -1,0 +1,51 @@
+// Loads the Emscripten 3.1.6 ES6 module in Node 20 (it expects `require` and `__dirname`, and is
+// given the wasm bytes directly) and imports files through the same Session API as the web worker.
+import { createRequire } from 'node:module';
+import { readFileSync, openSync, readSync, closeSync, fstatSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { createReadStream } from 'node:fs';
+import { dirname, join, basename } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const WASM_DIR = join(here, '..', '..', 'build', 'wasm');
+
+export async function loadModule(dir = WASM_DIR) {
+  globalThis.require ??= createRequire(import.meta.url);
+  globalThis.__dirname ??= dir;
+  const { default: create } = await import(pathToFileURL(join(dir, 'tracewise.mjs')).href);
+  return create({ wasmBinary: readFileSync(join(dir, 'tracewise.wasm')) });
+}
+
+function pushChunk(mod, session, chunk) {
+  const ptr = session.stagingBuffer(chunk.length);
+  mod.HEAPU8.set(chunk, Number(ptr));
+  session.pushStaged(chunk.length);
+}
+
+// Imports one file (plain or gzip, detected by magic bytes); returns the finished session.
+export async function importFile(mod, path, chunkBytes = 4 << 20) {
+  const fd = openSync(path, 'r');
+  const size = fstatSync(fd).size;
+  const head = Buffer.alloc(2);
+  readSync(fd, head, 0, 2, 0);
+  const session = new mod.Session(basename(path));
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    closeSync(fd);
+    const stream = createReadStream(path).pipe(createGunzip());
+    for await (const chunk of stream) pushChunk(mod, session, chunk);
+  } else {
+    const buf = Buffer.alloc(chunkBytes);
+    let pos = 0;
+    for (;;) {
+      const n = readSync(fd, buf, 0, chunkBytes, pos);
+      if (n <= 0) break;
+      pushChunk(mod, session, buf.subarray(0, n));
+      pos += n;
+    }
+    closeSync(fd);
+  }
+  session.setFileBytes(size);
+  session.finish();
+  return session;
+}
