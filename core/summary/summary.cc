@@ -1,5 +1,7 @@
 #include "core/summary/summary.h"
 
+#include "core/summary/analysis_sections.h"
+
 namespace tw {
 
 namespace {
@@ -61,7 +63,6 @@ nlohmann::json model_section(const TraceModel& m) {
 }  // namespace
 
 nlohmann::json file_summary(const FileInput& in, const SummaryOptions& opts) {
-  (void)opts;
   const TraceModel& m = *in.model;
   nlohmann::json f = nlohmann::json::object();
   f["name"] = in.name;
@@ -72,6 +73,7 @@ nlohmann::json file_summary(const FileInput& in, const SummaryOptions& opts) {
   f["devices"] = devices_section(m);
   f["model"] = model_section(m);
   f["display_time_unit"] = m.meta.display_time_unit.empty() ? "ms" : m.meta.display_time_unit;
+  add_analysis_sections(f, m, opts);
   return f;
 }
 

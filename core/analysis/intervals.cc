@@ -1,0 +1,94 @@
+#include "core/analysis/intervals.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace tw {
+
+IntervalSet IntervalSet::union_of(std::vector<Interval> raw) {
+  std::sort(raw.begin(), raw.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
+  IntervalSet s;
+  for (const Interval& iv : raw) {
+    if (iv.end <= iv.begin) continue;
+    if (!s.v_.empty() && iv.begin <= s.v_.back().end) {
+      s.v_.back().end = std::max(s.v_.back().end, iv.end);
+    } else {
+      s.v_.push_back(iv);
+    }
+  }
+  return s;
+}
+
+int64_t IntervalSet::total() const {
+  int64_t t = 0;
+  for (const Interval& iv : v_) t += iv.length();
+  return t;
+}
+
+IntervalSet IntervalSet::unite(const IntervalSet& o) const {
+  std::vector<Interval> all;
+  all.reserve(v_.size() + o.v_.size());
+  std::merge(v_.begin(), v_.end(), o.v_.begin(), o.v_.end(), std::back_inserter(all),
+             [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
+  IntervalSet s;
+  for (const Interval& iv : all) {
+    if (!s.v_.empty() && iv.begin <= s.v_.back().end) s.v_.back().end = std::max(s.v_.back().end, iv.end);
+    else s.v_.push_back(iv);
+  }
+  return s;
+}
+
+IntervalSet IntervalSet::intersect(const IntervalSet& o) const {
+  IntervalSet s;
+  size_t i = 0, j = 0;
+  while (i < v_.size() && j < o.v_.size()) {
+    int64_t b = std::max(v_[i].begin, o.v_[j].begin);
+    int64_t e = std::min(v_[i].end, o.v_[j].end);
+    if (b < e) s.v_.push_back({b, e});
+    if (v_[i].end < o.v_[j].end) ++i;
+    else ++j;
+  }
+  return s;
+}
+
+IntervalSet IntervalSet::subtract(const IntervalSet& o) const {
+  IntervalSet s;
+  size_t j = 0;
+  for (Interval iv : v_) {
+    while (j < o.v_.size() && o.v_[j].end <= iv.begin) ++j;
+    size_t k = j;
+    int64_t cur = iv.begin;
+    while (k < o.v_.size() && o.v_[k].begin < iv.end) {
+      if (o.v_[k].begin > cur) s.v_.push_back({cur, o.v_[k].begin});
+      cur = std::max(cur, o.v_[k].end);
+      ++k;
+    }
+    if (cur < iv.end) s.v_.push_back({cur, iv.end});
+  }
+  return s;
+}
+
+IntervalSet IntervalSet::clip(int64_t begin, int64_t end) const {
+  IntervalSet s;
+  auto it = std::lower_bound(v_.begin(), v_.end(), begin, [](const Interval& a, int64_t t) { return a.end <= t; });
+  for (; it != v_.end() && it->begin < end; ++it) {
+    int64_t b = std::max(it->begin, begin), e = std::min(it->end, end);
+    if (b < e) s.v_.push_back({b, e});
+  }
+  return s;
+}
+
+int64_t IntervalSet::total_within(int64_t begin, int64_t end) const {
+  int64_t t = 0;
+  auto it = std::lower_bound(v_.begin(), v_.end(), begin, [](const Interval& a, int64_t x) { return a.end <= x; });
+  for (; it != v_.end() && it->begin < end; ++it) t += std::min(it->end, end) - std::max(it->begin, begin);
+  return t;
+}
+
+IntervalSet IntervalSet::gaps(int64_t begin, int64_t end) const {
+  IntervalSet whole;
+  if (begin < end) whole.v_.push_back({begin, end});
+  return whole.subtract(*this);
+}
+
+}  // namespace tw
