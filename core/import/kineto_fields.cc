@@ -28,10 +28,12 @@ bool arg_int(const RawEvent& e, std::string_view key, int64_t& out, bool* overfl
 EventKind kineto_kind_from_category(std::string_view cat) {
   std::string c(cat);
   for (char& ch : c) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (c == "kernel") return EventKind::kKernel;
+  // MTIA (Meta's accelerator) writes its device work and runtime calls under its own categories;
+  // HTA treats them as kernels and runtime launches, and so do we.
+  if (c == "kernel" || c == "mtia_ccp_events") return EventKind::kKernel;
   if (c == "gpu_memcpy" || c == "memcpy") return EventKind::kMemcpy;
   if (c == "gpu_memset" || c == "memset") return EventKind::kMemset;
-  if (c == "cuda_runtime" || c == "runtime") return EventKind::kCudaRuntime;
+  if (c == "cuda_runtime" || c == "runtime" || c == "mtia_runtime") return EventKind::kCudaRuntime;
   if (c == "cuda_driver") return EventKind::kCudaDriver;
   if (c == "cpu_op" || c == "operator") return EventKind::kCpuOp;
   if (c == "user_annotation") return EventKind::kUserAnnotation;
