@@ -1,0 +1,40 @@
+// HTA compatibility: the event selection Holistic Trace Analysis (0.6.1) makes before its
+// breakdowns, so that --hta-compat reproduces its numbers (without its microsecond rounding).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/model/trace_model.h"
+
+namespace tw {
+
+struct HtaSelection {
+  std::vector<uint8_t> kept;  // one flag per model.gpu_ops row
+  int step_names = 0;         // distinct "ProfilerStep" names HTA saw
+  bool last_step_dropped = false;
+  int64_t cutoff_ns = 0;      // CPU events starting before (2+ steps) / at or before this are kept
+  bool has_cutoff = false;
+};
+
+// HTA's trimming rule (TraceCollection._filter_irrelevant_gpu_kernels):
+//  - "step names" are the DISTINCT names containing "ProfilerStep";
+//  - with 2+ step names: keep the non-GPU events (everything but GPU ops with a correlation id)
+//    that START BEFORE the start of the last step: the last step and what follows it are dropped,
+//    what precedes the first step is kept;
+//  - with 0 or 1 step names: keep the non-GPU events starting at or before the end of the last
+//    step (all of them when there is no step);
+//  - a GPU op is kept only when a kept non-GPU event (normally its cudaLaunchKernel) carries its
+//    correlation id: GPU ops without a CPU-side launch are dropped in every case.
+HtaSelection hta_select_gpu_ops(const TraceModel& m);
+
+// HTA's default timestamp handling (without HTA_DISABLE_NS_ROUNDING): the start is rounded up and
+// the end down to whole microseconds. Used only to check HTA's own test-suite numbers.
+inline void hta_round_to_us(int64_t* begin_ns, int64_t* end_ns) {
+  auto ceil_div = [](int64_t a) { return a >= 0 ? (a + 999) / 1000 : -((-a) / 1000); };
+  auto floor_div = [](int64_t a) { return a >= 0 ? a / 1000 : -((-a + 999) / 1000); };
+  *begin_ns = ceil_div(*begin_ns) * 1000;
+  *end_ns = floor_div(*end_ns) * 1000;
+  if (*end_ns < *begin_ns) *end_ns = *begin_ns;
+}
+
+}  // namespace tw
