@@ -10,13 +10,15 @@ constexpr size_t kFlushBytes = size_t(2) << 20;
 
 inline bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-std::string describe_start(const char* data, size_t n, size_t i) {
-  const unsigned char* u = reinterpret_cast<const unsigned char*>(data);
-  if (n - i >= 2 && u[i] == 0x1f && u[i + 1] == 0x8b) return "it is gzip-compressed data that was not decompressed";
-  if (n - i >= 4 && u[i] == 0x89 && u[i + 1] == 'P' && u[i + 2] == 'N' && u[i + 3] == 'G') return "it is a PNG image";
-  if (n - i >= 2 && u[i] == 'P' && u[i + 1] == 'K') return "it looks like a zip archive";
+// Judged from the first byte only, so the message does not depend on how the input was chunked.
+std::string describe_start(unsigned char first) {
+  if (first == 0x1f) return "it looks like gzip-compressed data that was not decompressed";
+  if (first == 0x89) return "it looks like a PNG image";
+  if (first == 'P') return "it looks like a zip archive";
   return "it does not start with '{' or '['";
 }
+
+const char kBom[] = "\xEF\xBB\xBF";  // a UTF-8 byte order mark may precede the document
 
 }  // namespace
 
@@ -145,19 +147,14 @@ void EventSplitter::flush_batch() {
 void EventSplitter::push(const char* data, size_t n) {
   size_t i = 0;
   stats_->bytes += n;
-  if (!bom_checked_ && n > 0 && state_ == State::kStart) {
-    // A UTF-8 byte order mark may precede the document.
-    static const char kBom[] = "\xEF\xBB\xBF";
-    if (n >= 3 && std::memcmp(data, kBom, 3) == 0) i = 3;
-    bom_checked_ = true;
-  }
   while (i < n) {
     switch (state_) {
       case State::kStopped:
         i = n;
         break;
       case State::kStart: {
-        while (i < n && is_ws(data[i])) ++i;
+        // The byte order mark is matched by stream offset: it may arrive split over pushes.
+        while (i < n && (is_ws(data[i]) || (base_ + i < 3 && data[i] == kBom[base_ + i]))) ++i;
         if (i >= n) break;
         char c = data[i];
         if (c == '{') {
@@ -169,7 +166,7 @@ void EventSplitter::push(const char* data, size_t n) {
           state_ = State::kArray;
           ++i;
         } else {
-          fail("Not a trace: " + describe_start(data, n, i), base_ + i);
+          fail("Not a trace: " + describe_start(static_cast<unsigned char>(c)), base_ + i);
           i = n;
         }
         break;

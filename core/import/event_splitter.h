@@ -93,7 +93,6 @@ class EventSplitter {
   bool saw_events_array_ = false;
   bool events_done_ = false;
   bool any_event_ = false;
-  bool bom_checked_ = false;
 
   std::string key_;
   bool key_escape_ = false;

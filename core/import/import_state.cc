@@ -1,6 +1,7 @@
 #include "core/import/import_state.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -233,11 +234,18 @@ void ImportState::add_gpu_op(uint32_t slice, uint32_t track) {
   }
 }
 
+// A slice's flow_in is recorded before its flow_out: a slice that both receives and sends on one
+// bind_id continues the chain (A -> slice -> C), it does not link to itself.
 void ImportState::note_flow_v2(uint32_t slice) {
   if (!ev_.flow_in && !ev_.flow_out) return;
   StringId id = model.strings.intern(ev_.bind_id.text);
-  if (ev_.flow_out) links_.flows_v2.push_back(FlowV2Mark{id, slice, true});
   if (ev_.flow_in) links_.flows_v2.push_back(FlowV2Mark{id, slice, false});
+  if (ev_.flow_out) links_.flows_v2.push_back(FlowV2Mark{id, slice, true});
+}
+
+void ImportState::note_flow_v2(uint32_t slice, const OpenSlice& b) {
+  if (b.flow_in) links_.flows_v2.push_back(FlowV2Mark{b.bind_id, slice, false});
+  if (b.flow_out) links_.flows_v2.push_back(FlowV2Mark{b.bind_id, slice, true});
 }
 
 void ImportState::on_begin(uint64_t off, uint32_t len) {
@@ -247,6 +255,12 @@ void ImportState::on_begin(uint64_t off, uint32_t len) {
   KinetoIds ids = read_kineto_ids(ev_);
   open_b_[track].push_back(OpenSlice{ev_.ts_ns, model.strings.intern(ev_.name), cat, kind_of(cat),
                                      ids.correlation, ids.external_id, off, len});
+  if (ev_.bind_id.present && (ev_.flow_in || ev_.flow_out)) {
+    OpenSlice& b = open_b_[track].back();
+    b.bind_id = model.strings.intern(ev_.bind_id.text);
+    b.flow_in = ev_.flow_in;
+    b.flow_out = ev_.flow_out;
+  }
   note_time(ev_.ts_ns);
 }
 
@@ -267,7 +281,7 @@ void ImportState::on_end(uint64_t off) {
   }
   uint32_t slice = add_slice(track, b.ts_ns, dur, b.name, b.cat, b.kind, kSliceFromBE, b.correlation,
                              b.external_id, b.src_offset, b.src_length);
-  (void)slice;
+  note_flow_v2(slice, b);
 }
 
 void ImportState::on_instant(uint64_t off, uint32_t len) {
@@ -315,7 +329,7 @@ void ImportState::on_counter(uint64_t off) {
     std::string text(a.text);
     char* end = nullptr;
     double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0') {
+    if (text.empty() || *end != '\0' || !std::isfinite(v)) {  // "NaN", "inf", 1e400 are not values
       stats.problem("bad_counter_value", off);
       continue;
     }
@@ -466,8 +480,10 @@ void ImportState::finish() {
   for (uint32_t t = 0; t < open_b_.size(); ++t) {
     for (const OpenSlice& b : open_b_[t]) {
       stats.problem("unclosed_begin", b.src_offset);
-      add_slice(t, b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name, b.cat, b.kind,
-                kSliceFromBE | kSliceUnclosed, b.correlation, b.external_id, b.src_offset, b.src_length);
+      uint32_t slice = add_slice(t, b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name, b.cat,
+                                 b.kind, kSliceFromBE | kSliceUnclosed, b.correlation, b.external_id,
+                                 b.src_offset, b.src_length);
+      note_flow_v2(slice, b);
     }
     open_b_[t].clear();
   }

@@ -32,6 +32,9 @@ struct OpenSlice {
   int64_t correlation, external_id;
   uint64_t src_offset;
   uint32_t src_length;
+  // Flow v2 on a B event: marks the slice once its E arrives.
+  StringId bind_id = 0;
+  bool flow_in = false, flow_out = false;
 };
 
 struct FlowPoint {
@@ -64,6 +67,7 @@ class ImportState : public EventSplitterSink {
   void on_async(uint64_t off, uint32_t len);
   void pair_flows();
   void note_flow_v2(uint32_t slice);
+  void note_flow_v2(uint32_t slice, const OpenSlice& b);
   void add_gpu_op(uint32_t slice, uint32_t track);
   void add_memory_sample(uint64_t off);
 

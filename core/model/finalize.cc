@@ -111,17 +111,26 @@ void resolve_flows(TraceModel& m, PendingLinks& links, const std::vector<uint32_
     if (flow.from_slice == UINT32_MAX || flow.to_slice == UINT32_MAX) stats.problem("flow_unbound", 0);
     m.flows.push_back(flow);
   }
+  // v2: walk the marks in time order (stable: file order for equal times, and a slice's flow_in
+  // before its flow_out). A flow_in comes from the latest flow_out on its bind_id, and one flow_out
+  // may feed several flow_ins (as Perfetto resolves them).
+  std::vector<FlowV2Mark>& marks = links.flows_v2;
+  for (FlowV2Mark& mk : marks) mk.slice = new_index[mk.slice];
+  std::stable_sort(marks.begin(), marks.end(), [&m](const FlowV2Mark& a, const FlowV2Mark& b) {
+    return m.slices.ts_ns[a.slice] < m.slices.ts_ns[b.slice];
+  });
   std::unordered_map<StringId, uint32_t> out_of;
-  for (const FlowV2Mark& mk : links.flows_v2)
-    if (mk.out) out_of[mk.bind_id] = new_index[mk.slice];
-  for (const FlowV2Mark& mk : links.flows_v2) {
-    if (mk.out) continue;
-    auto it = out_of.find(mk.bind_id);
-    if (it == out_of.end()) {
-      stats.problem("flow_without_start", 0);
+  for (const FlowV2Mark& mk : marks) {
+    if (mk.out) {
+      out_of[mk.bind_id] = mk.slice;
       continue;
     }
-    m.flows.push_back(Flow{it->second, new_index[mk.slice], 0, 0});
+    auto it = out_of.find(mk.bind_id);
+    if (it == out_of.end()) {
+      stats.problem("flow_without_start", m.slices.src_offset[mk.slice]);
+      continue;
+    }
+    m.flows.push_back(Flow{it->second, mk.slice, 0, 0});
   }
   links.flows_v1.clear();
   links.flows_v2.clear();
