@@ -1,0 +1,78 @@
+// Shared by the browser tests: a static server for the built site, a headless Debian Chromium
+// through playwright-core (never a downloaded browser), and ways to open traces in the page.
+import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../../web/serve.mjs';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SITE = resolve(ROOT, process.env.TW_SITE_DIR || 'build/site');
+export const TRACES = resolve(ROOT, '..', 'shared', 'traces');
+export const CLI = resolve(ROOT, process.env.TW_CLI || 'build/native/tracewise');
+
+export const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+// Starts the server and a browser; returns {page, url, close}.
+export async function start() {
+  const server = await serve(SITE, 0);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const userDir = mkdtempSync(join(tmpdir(), 'tw-e2e-'));
+  const context = await chromium.launchPersistentContext(userDir, {
+    executablePath: '/usr/bin/chromium', args: ARGS, headless: true, viewport: { width: 1400, height: 900 },
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(url);
+  return {
+    page, url, context, pageErrors,
+    async close() {
+      await context.close();
+      await new Promise((ok) => server.close(ok));
+      rmSync(userDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function trace(rel) { return join(TRACES, rel); }
+
+export async function waitSettled(page, timeout = 45_000) {
+  await page.waitForFunction(() => window.__tracewise && window.__tracewise.ready === true, null, { timeout, polling: 50 });
+  return page.evaluate(() => ({ summary: window.__tracewise.summary, error: window.__tracewise.error }));
+}
+
+// Opens files through the header's file input.
+export async function openViaInput(page, paths) {
+  await page.evaluate(() => { window.__tracewise.ready = false; });
+  await page.setInputFiles('#file-input', paths);
+  return waitSettled(page);
+}
+
+// Opens files through a synthetic drop event carrying a DataTransfer with the files' bytes.
+export async function openViaDrop(page, paths) {
+  const files = paths.map((p) => ({ name: basename(p), b64: readFileSync(p).toString('base64') }));
+  await page.evaluate(() => { window.__tracewise.ready = false; });
+  await page.evaluate((files) => {
+    const dt = new DataTransfer();
+    for (const f of files) {
+      const bin = atob(f.b64);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      dt.items.add(new File([bytes], f.name));
+    }
+    document.body.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true }));
+    document.body.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files);
+  return waitSettled(page);
+}
+
+// The CLI's summary of the same files (the page must show the identical document).
+export function cliSummary(paths, { htaCompat = false } = {}) {
+  const args = ['summarize', ...(htaCompat ? ['--hta-compat'] : []), ...paths];
+  return JSON.parse(execFileSync(CLI, args, { maxBuffer: 1 << 28 }).toString());
+}

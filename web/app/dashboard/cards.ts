@@ -1,0 +1,112 @@
+// The headline cards: the few numbers people look at first. Each card reads the summary
+// defensively and is left out when its section is absent (analyses may not apply to a trace).
+import { h } from '../dom';
+import { fmtCount, fmtDuration, fmtPct } from '../format';
+
+export interface Card { id: string; label: string; value: string; raw: number | string; path: string; sub?: string; tone?: 'good' | 'warn' | 'bad' }
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+function stepCard(f: any): Card | null {
+  const steps = Array.isArray(f.steps) ? f.steps : Array.isArray(f.steps?.steps) ? f.steps.steps : null;
+  if (!steps || steps.length === 0) return null;
+  const durs = steps.map((s: any) => num(s.duration_ns) ?? ((num(s.end_ns) ?? 0) - (num(s.begin_ns) ?? 0))).filter((d: number) => d > 0);
+  if (!durs.length) return null;
+  const mean = durs.reduce((a: number, b: number) => a + b, 0) / durs.length;
+  return { id: 'step-time', label: 'Step time', value: fmtDuration(mean), raw: mean, path: 'steps[].duration_ns (mean)',
+    sub: `mean of ${durs.length} step${durs.length === 1 ? '' : 's'}` };
+}
+
+function busyCard(f: any): Card | null {
+  const t = f.temporal;
+  const span = num(t?.span_ns), idle = num(t?.idle_ns);
+  if (span === null || idle === null || span <= 0) return null;
+  const pct = (100 * (span - idle)) / span;
+  return { id: 'gpu-busy', label: 'GPU busy', value: fmtPct(pct), raw: pct, path: 'temporal.span_ns,idle_ns',
+    sub: `idle ${fmtDuration(idle)} of ${fmtDuration(span)}`, tone: pct >= 80 ? 'good' : pct >= 50 ? 'warn' : 'bad' };
+}
+
+function exposedCommCard(f: any): Card | null {
+  const t = f.temporal, o = f.overlap;
+  const span = num(t?.span_ns);
+  if (span === null || span <= 0) return null;
+  let exposed = num(t?.exposed_communication_ns) ?? num(t?.exposed_comm_ns);
+  let path = 'temporal.exposed_communication_ns';
+  if (exposed === null && num(o?.communication_ns) !== null && num(o?.overlapped_ns) !== null) {
+    exposed = o.communication_ns - o.overlapped_ns;
+    path = 'overlap.communication_ns-overlapped_ns';
+  }
+  if (exposed === null) return null;
+  const pct = (100 * exposed) / span;
+  return { id: 'exposed-comm', label: 'Exposed communication', value: fmtPct(pct), raw: pct, path,
+    sub: `${fmtDuration(exposed)} not hidden by compute`, tone: pct <= 5 ? 'good' : pct <= 10 ? 'warn' : 'bad' };
+}
+
+function overlapCard(f: any): Card | null {
+  const o = f.overlap;
+  if (!o || typeof o !== 'object') return null;
+  const pct = num(o.pct);
+  if (pct === null) {
+    if (num(o.communication_ns) === 0) return { id: 'overlap', label: 'Comm/compute overlap', value: '–', raw: 'null', path: 'overlap.pct', sub: 'no communication kernels' };
+    return null;
+  }
+  return { id: 'overlap', label: 'Comm/compute overlap', value: fmtPct(pct), raw: pct, path: 'overlap.pct',
+    sub: num(o.communication_ns) !== null ? `of ${fmtDuration(o.communication_ns)} communication` : undefined,
+    tone: pct >= 70 ? 'good' : pct >= 30 ? 'warn' : 'bad' };
+}
+
+// The idle time split by cause (host wait / kernel wait / other), summed over streams when per-stream.
+export function idleCauses(f: any): Record<string, number> | null {
+  const idle = f.idle;
+  if (!idle || typeof idle !== 'object') return null;
+  const out: Record<string, number> = {};
+  const add = (o: any) => {
+    for (const [k, v] of Object.entries(o ?? {})) {
+      if (typeof v === 'number' && /_ns$/.test(k) && /wait|other|host|kernel/.test(k) && !/total|gap|longest/.test(k)) out[k] = (out[k] ?? 0) + v;
+    }
+  };
+  const base = idle.total ?? idle.totals ?? idle.causes;
+  if (base && typeof base === 'object') add(base);
+  else if (Array.isArray(idle.streams)) for (const s of idle.streams) add(s.causes ?? s);
+  else add(idle);
+  return Object.keys(out).length ? out : null;
+}
+
+function idleCard(f: any): Card | null {
+  const causes = idleCauses(f);
+  if (!causes) return null;
+  const total = Object.values(causes).reduce((a, b) => a + b, 0);
+  const [top, v] = Object.entries(causes).sort((a, b) => b[1] - a[1])[0];
+  const label = top.replace(/_ns$/, '').replace(/_/g, ' ');
+  return { id: 'idle-causes', label: 'Idle causes', value: total > 0 ? label : 'none', raw: total,
+    path: 'idle', sub: total > 0 ? `${fmtPct((100 * v) / total)} of ${fmtDuration(total)} GPU idle` : 'no idle time' };
+}
+
+function spanCard(f: any): Card | null {
+  const m = f.model;
+  if (num(m?.first_ts_ns) === null || num(m?.last_ts_ns) === null) return null;
+  const span = m.last_ts_ns - m.first_ts_ns;
+  return { id: 'span', label: 'Trace span', value: fmtDuration(span), raw: span, path: 'model.last_ts_ns-first_ts_ns',
+    sub: `${fmtCount(f.import?.events ?? 0)} events` };
+}
+
+function kernelsCard(f: any): Card | null {
+  const n = num(f.model?.gpu_ops);
+  if (n === null) return null;
+  return { id: 'gpu-ops', label: 'GPU ops', value: fmtCount(n), raw: n, path: 'model.gpu_ops',
+    sub: `${fmtCount(f.model?.gpu_stream_tracks ?? 0)} streams · ${fmtCount(f.model?.launch_links ?? 0)} launches linked` };
+}
+
+export function headlineCards(f: any): Card[] {
+  return [stepCard, busyCard, exposedCommCard, overlapCard, idleCard, spanCard, kernelsCard]
+    .map((fn) => { try { return fn(f); } catch { return null; } })
+    .filter((c): c is Card => c !== null);
+}
+
+export function renderCards(cards: Card[]): HTMLElement {
+  return h('div', { class: 'cards' }, ...cards.map((c) =>
+    h('div', { class: `card${c.tone ? ` tone-${c.tone}` : ''}`, 'data-card': c.id },
+      h('div', { class: 'card-label' }, c.label),
+      h('div', { class: 'card-value', 'data-path': c.path, 'data-raw': String(c.raw) }, c.value),
+      c.sub ? h('div', { class: 'card-sub' }, c.sub) : null)));
+}

@@ -1,0 +1,91 @@
+// The summary dashboard of the opened files: a rank picker when several files are open, the
+// file's facts, headline cards, the time breakdown of every rank, charts, recommendations, the
+// big tables, and every other summary section rendered generically.
+import { h, clear } from '../dom';
+import { fmtBytes, fmtCount, fmtDuration, labelOf } from '../format';
+import type { OpenedFile } from '../files';
+import { headlineCards, renderCards } from './cards';
+import { renderValue } from './generic';
+import type { Links } from './links';
+import { breakdownPanel } from './breakdown';
+import { chartPanels } from './series';
+import { recommendationsPanel } from './recommendations';
+
+// Sections with their own view (or shown in the header), in the order the dashboard shows them.
+const kTableSections = ['kernels', 'operators', 'collectives', 'idle', 'launches', 'memory', 'steps', 'step_breakdown'];
+const kHandled = new Set(['name', 'bytes', 'rank', 'world_size', 'devices', 'display_time_unit', 'model', 'import',
+  'recommendations', 'temporal', 'overlap', 'kernel_classes_ns']);
+
+export function section(title: string, id: string, ...body: Array<Node | null>): HTMLElement {
+  return h('section', { class: 'panel', 'data-section': id }, h('h2', null, title), ...body);
+}
+
+function fileFacts(f: any, file: OpenedFile): HTMLElement {
+  const facts: Array<[string, string]> = [];
+  if (f.rank !== null && f.rank !== undefined) facts.push(['Rank', f.world_size ? `${f.rank} of ${f.world_size}` : String(f.rank)]);
+  const devs = Array.isArray(f.devices) ? f.devices : [];
+  if (devs.length) {
+    const names = new Map<string, number>();
+    for (const d of devs) names.set(String(d.name), (names.get(String(d.name)) ?? 0) + 1);
+    facts.push(['Devices', [...names].map(([n, c]) => `${n} × ${c}`).join(', ')]);
+  }
+  facts.push(['File', `${fmtBytes(f.bytes)}${file.result?.gzip ? ' gzip' : ''}`]);
+  facts.push(['Events', fmtCount(f.import?.events ?? 0)]);
+  if (f.model) facts.push(['Tracks', `${fmtCount(f.model.thread_tracks)} CPU threads, ${fmtCount(f.model.gpu_stream_tracks)} GPU streams`]);
+  if (file.result) facts.push(['Loaded in', `${file.result.seconds.toFixed(2)} s`]);
+  return h('div', { class: 'facts' }, ...facts.map(([k, v]) => h('span', { class: 'fact' }, h('span', { class: 'muted' }, `${k} `), v)));
+}
+
+function importNotes(f: any): HTMLElement | null {
+  const problems = f.import?.problems;
+  if (!problems || typeof problems !== 'object' || Object.keys(problems).length === 0) return null;
+  const rows = Object.entries(problems as Record<string, number>).map(([k, n]) =>
+    h('li', null, h('strong', null, fmtCount(n)), ` × ${k.replace(/_/g, ' ')}`,
+      f.import?.problem_first_offsets?.[k] !== undefined ? h('span', { class: 'muted' }, ` (first at byte ${fmtCount(f.import.problem_first_offsets[k])})`) : null));
+  return h('details', { class: 'panel notes', 'data-section': 'import' },
+    h('summary', null, `Import notes: ${rows.length} kind${rows.length === 1 ? '' : 's'} of event skipped or repaired`), h('ul', null, ...rows));
+}
+
+export function renderDashboard(root: HTMLElement, files: OpenedFile[], selected: number, links: (file: OpenedFile) => Links,
+  onSelect: (i: number) => void, onDownload: () => void): void {
+  clear(root);
+  if (files.length === 0) return;
+  const file = files[Math.min(selected, files.length - 1)];
+  const f = file.summary;
+  const l = links(file);
+
+  const head = h('div', { class: 'file-head' });
+  if (files.length > 1) {
+    head.append(h('div', { class: 'chips', role: 'tablist' }, ...files.map((x, i) => h('button', {
+      class: `chip${x === file ? ' active' : ''}`, role: 'tab', 'aria-selected': x === file ? 'true' : 'false',
+      onclick: () => onSelect(i),
+    }, x.summary?.rank !== null && x.summary?.rank !== undefined ? `rank ${x.summary.rank}` : x.name))));
+  }
+  head.append(h('div', { class: 'file-title' }, h('h1', { title: f.name }, f.name),
+    h('button', { class: 'btn small', onclick: onDownload, title: 'The summary JSON, as `tracewise summarize` prints it' }, 'Download summary JSON')));
+  head.append(fileFacts(f, file));
+  root.append(head);
+
+  root.append(renderCards(headlineCards(f)));
+  const notes = importNotes(f);
+  if (notes) root.append(notes);
+
+  const rec = recommendationsPanel(f, l);
+  if (rec) root.append(rec);
+  const bd = breakdownPanel(files.map((x) => x.summary), f, l);
+  if (bd) root.append(bd);
+  for (const p of chartPanels(f, l)) root.append(p);
+
+  for (const key of kTableSections) {
+    if (f[key] === undefined || f[key] === null) continue;
+    const body = renderValue(key, f[key], l, key);
+    if (body) root.append(section(labelOf(key), key, body));
+  }
+  for (const [key, v] of Object.entries(f)) {
+    if (kHandled.has(key) || kTableSections.includes(key) || v === null || v === undefined) continue;
+    const body = renderValue(key, v, l, key);
+    if (body) root.append(section(labelOf(key), key, body));
+  }
+  const span = (f.model?.last_ts_ns ?? 0) - (f.model?.first_ts_ns ?? 0);
+  root.append(h('p', { class: 'muted foot-note' }, `Times in ns from the trace, shown relative to its first event (+0 = ${fmtDuration(0)}; span ${fmtDuration(span)}).`));
+}

@@ -1,0 +1,134 @@
+// A sortable, filterable table over an array of summary rows. Column kinds come from the keys
+// (units in the names). Rows with a begin/end (or ts/dur) pair get a link into the timeline, and a
+// `name` column links to a search for that name.
+import { h, clear } from '../dom';
+import { type FieldKind, fmtField, kindOfKey, labelOf } from '../format';
+import { type Links, nameLink, rangeLink } from './links';
+
+export interface Column { key: string; label: string; kind: FieldKind }
+
+const kPage = 50;
+const kBeginKeys = ['begin_ns', 'start_ns', 'ts_ns', 't0_ns'];
+const kEndKeys = ['end_ns', 't1_ns'];
+const kDurKeys = ['dur_ns', 'duration_ns'];
+const kNameKeys = new Set(['name', 'kernel', 'op', 'operator']);
+
+function get(row: any, key: string): unknown {
+  if (!key.includes('.')) return row?.[key];
+  let v = row;
+  for (const part of key.split('.')) v = v?.[part];
+  return v;
+}
+
+export function inferColumns(rows: any[]): Column[] {
+  const seen = new Map<string, unknown>();
+  for (const r of rows.slice(0, 50)) {
+    if (!r || typeof r !== 'object') continue;
+    for (const [k, v] of Object.entries(r)) {
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        for (const [k2, v2] of Object.entries(v as object)) if (v2 === null || typeof v2 !== 'object') {
+          if (!seen.has(`${k}.${k2}`) || seen.get(`${k}.${k2}`) === null) seen.set(`${k}.${k2}`, v2);
+        }
+      } else if (!Array.isArray(v) && (!seen.has(k) || seen.get(k) === null)) seen.set(k, v);
+    }
+  }
+  const cols = [...seen].map(([key, sample]) => ({ key, label: labelOf(key.split('.').pop()!), kind: kindOfKey(key.split('.').pop()!, sample) }));
+  // Names first, then text, then numbers, keeping the summary's order within each group.
+  const rank = (c: Column) => (kNameKeys.has(c.key) ? 0 : c.kind === 'text' ? 1 : 2);
+  return cols.sort((a, b) => rank(a) - rank(b));
+}
+
+export class DataTable {
+  readonly root: HTMLElement;
+  private sortKey: string | null = null;
+  private sortDesc = true;
+  private filter = '';
+  private shown = kPage;
+  private readonly body = h('tbody');
+  private readonly head = h('thead');
+  private readonly foot = h('div', { class: 'table-foot' });
+  private readonly rangeKeys: { begin?: string; end?: string; dur?: string };
+
+  constructor(private readonly rows: any[], private readonly cols: Column[], private readonly links: Links, title?: string, id?: string) {
+    const k = new Set(cols.map((c) => c.key));
+    this.rangeKeys = { begin: kBeginKeys.find((x) => k.has(x)), end: kEndKeys.find((x) => k.has(x)), dur: kDurKeys.find((x) => k.has(x)) };
+    const input = h('input', { type: 'search', class: 'filter', placeholder: 'Filter…', 'aria-label': 'Filter rows' });
+    input.addEventListener('input', () => { this.filter = input.value.toLowerCase(); this.shown = kPage; this.renderBody(); });
+    this.root = h('div', { class: 'table-block', 'data-table': id ?? title ?? '' },
+      h('div', { class: 'table-tools' }, title ? h('h3', null, title) : null, h('span', { class: 'count' }, `${rows.length} rows`), input),
+      h('div', { class: 'table-scroll' }, h('table', { class: 'data' }, this.head, this.body)),
+      this.foot);
+    this.renderHead();
+    this.renderBody();
+  }
+
+  private hasRange(): boolean { return !!this.rangeKeys.begin && !!(this.rangeKeys.end || this.rangeKeys.dur); }
+
+  private renderHead(): void {
+    clear(this.head);
+    const tr = h('tr');
+    for (const c of this.cols) {
+      const arrow = this.sortKey === c.key ? (this.sortDesc ? ' ▾' : ' ▴') : '';
+      tr.append(h('th', {
+        class: c.kind === 'text' ? 'text' : 'num', 'data-key': c.key, title: c.key,
+        onclick: () => {
+          if (this.sortKey === c.key) this.sortDesc = !this.sortDesc;
+          else { this.sortKey = c.key; this.sortDesc = c.kind !== 'text'; }
+          this.renderHead();
+          this.renderBody();
+        },
+      }, c.label + arrow));
+    }
+    if (this.hasRange()) tr.append(h('th', null, ''));
+    this.head.append(tr);
+  }
+
+  private view(): any[] {
+    let rows = this.rows;
+    if (this.filter) {
+      rows = rows.filter((r) => this.cols.some((c) => c.kind === 'text' && String(get(r, c.key) ?? '').toLowerCase().includes(this.filter)));
+    }
+    if (this.sortKey) {
+      const key = this.sortKey;
+      const dir = this.sortDesc ? -1 : 1;
+      rows = [...rows].sort((a, b) => {
+        const x = get(a, key) as any, y = get(b, key) as any;
+        if (x === y) return 0;
+        if (x === null || x === undefined) return 1;
+        if (y === null || y === undefined) return -1;
+        return (x < y ? -1 : 1) * dir;
+      });
+    }
+    return rows;
+  }
+
+  private renderBody(): void {
+    clear(this.body);
+    const rows = this.view();
+    for (const r of rows.slice(0, this.shown)) {
+      const tr = h('tr');
+      for (const c of this.cols) {
+        const v = get(r, c.key);
+        const td = h('td', { class: c.kind === 'text' ? 'text' : 'num' });
+        if (kNameKeys.has(c.key) && typeof v === 'string' && v) td.append(nameLink(this.links, v));
+        else {
+          td.textContent = fmtField(c.kind, v, this.links.originNs);
+          if (typeof v === 'string' && v.length > 40) td.title = v;
+        }
+        tr.append(td);
+      }
+      if (this.hasRange()) {
+        const t0 = Number(get(r, this.rangeKeys.begin!));
+        const t1 = this.rangeKeys.end ? Number(get(r, this.rangeKeys.end)) : t0 + Number(get(r, this.rangeKeys.dur!));
+        const name = typeof r?.name === 'string' ? r.name : undefined;
+        tr.append(h('td', { class: 'link-cell' }, Number.isFinite(t0) && Number.isFinite(t1) ? rangeLink(this.links, t0, t1, 'show ›', name) : null));
+      }
+      this.body.append(tr);
+    }
+    clear(this.foot);
+    if (rows.length > this.shown) {
+      this.foot.append(h('button', { class: 'btn small', onclick: () => { this.shown += 200; this.renderBody(); } },
+        `Show more (${rows.length - this.shown} hidden)`));
+    } else if (this.filter) this.foot.append(`${rows.length} of ${this.rows.length} rows match`);
+  }
+}

@@ -1,0 +1,83 @@
+// Number formatting for the dashboard. Durations arrive as integer nanoseconds and are shown in the
+// largest unit that keeps them readable; counts get thousands separators.
+
+export function fmtCount(n: number): string {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–';
+}
+
+export function fmtNum(n: number): string {
+  if (!Number.isFinite(n)) return '–';
+  if (Number.isInteger(n)) return fmtCount(n);
+  const a = Math.abs(n);
+  return a >= 100 ? n.toFixed(1) : a >= 1 ? n.toFixed(2) : n.toPrecision(3);
+}
+
+export function fmtDuration(ns: number): string {
+  if (!Number.isFinite(ns)) return '–';
+  const a = Math.abs(ns);
+  const fix = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(1) : v.toFixed(2));
+  if (a < 1e3) return `${Math.round(ns)} ns`;
+  if (a < 1e6) return `${fix(ns / 1e3)} µs`;
+  if (a < 1e9) return `${fix(ns / 1e6)} ms`;
+  return `${fix(ns / 1e9)} s`;
+}
+
+// Percentages in the summary are already 0..100.
+export function fmtPct(p: number): string {
+  if (!Number.isFinite(p)) return '–';
+  return `${Math.abs(p) >= 10 ? p.toFixed(1) : p.toFixed(2)} %`;
+}
+
+export function fmtBytes(b: number): string {
+  if (!Number.isFinite(b)) return '–';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = b;
+  let i = 0;
+  while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i++; }
+  return i === 0 ? `${Math.round(v)} B` : `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[i]}`;
+}
+
+export function fmtRate(mbPerSec: number): string {
+  return `${mbPerSec >= 100 ? mbPerSec.toFixed(0) : mbPerSec.toFixed(1)} MB/s`;
+}
+
+export function fmtSeconds(s: number): string {
+  if (!Number.isFinite(s)) return '–';
+  if (s < 60) return `${Math.ceil(s)} s`;
+  return `${Math.floor(s / 60)} min ${Math.ceil(s % 60)} s`;
+}
+
+// How a summary field is shown, decided by its key (units are in the names: *_ns, *_bytes, *pct).
+export type FieldKind = 'ns' | 'ts' | 'pct' | 'bytes' | 'count' | 'num' | 'text' | 'bool';
+
+export function kindOfKey(key: string, sample: unknown): FieldKind {
+  if (typeof sample === 'boolean') return 'bool';
+  if (typeof sample !== 'number') return 'text';
+  const k = key.toLowerCase();
+  if (/(^|_)(ts|begin|start|end|first_ts|last_ts)_ns$/.test(k) || /^(t0|t1)_ns$/.test(k)) return 'ts';
+  if (k.endsWith('_ns') || k === 'ns') return 'ns';
+  if (k.endsWith('pct') || k.includes('percent')) return 'pct';
+  if (k.includes('bytes') || k.endsWith('_mem') || k === 'total_global_mem') return 'bytes';
+  if (Number.isInteger(sample)) return 'count';
+  return 'num';
+}
+
+export function fmtField(kind: FieldKind, v: unknown, originNs = 0): string {
+  if (v === null || v === undefined) return '–';
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v !== 'number') return String(v);
+  switch (kind) {
+    case 'ns': return fmtDuration(v);
+    case 'ts': return `+${fmtDuration(v - originNs)}`;
+    case 'pct': return fmtPct(v);
+    case 'bytes': return fmtBytes(v);
+    case 'count': return fmtCount(v);
+    default: return fmtNum(v);
+  }
+}
+
+// "kernel_wait_ns" -> "Kernel wait"
+export function labelOf(key: string): string {
+  const s = key.replace(/_(ns|pct|bytes)$/, '').replace(/_/g, ' ').trim();
+  return s ? s[0].toUpperCase() + s.slice(1) : key;
+}

@@ -1,0 +1,128 @@
+// The page: opening traces (drop anywhere, file picker, ?url=, the sample button), the loading
+// strip, the Overview (summary dashboard) and Timeline tabs, and the test hook window.__tracewise.
+import 'uplot/dist/uPlot.min.css';
+import './style.css';
+import { byId, clear, h } from './dom';
+import { FileSet, type FileInput, type OpenedFile } from './files';
+import { ProgressView } from './progress_view';
+import { renderDashboard } from './dashboard/dashboard';
+import { TimelineHost } from './timeline_host';
+import type { Links } from './dashboard/links';
+
+interface Hook { ready: boolean; summary: any | null; error: string | null; [k: string]: unknown }
+const hook: Hook = ((window as any).__tracewise ??= { ready: false, summary: null, error: null });
+hook.ready = false;
+hook.summary = null;
+hook.error = null;
+
+const files = new FileSet();
+const progress = new ProgressView(byId('loads'), files);
+const overview = byId('overview');
+const timelineRoot = byId('timeline');
+const empty = byId('empty');
+const timeline = new TimelineHost(timelineRoot);
+let selected = 0;
+let tab: 'overview' | 'timeline' = 'overview';
+let renderedKeys = '';
+
+function setTab(t: typeof tab): void {
+  tab = t;
+  for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]')) b.setAttribute('aria-selected', String(b.dataset.tab === t));
+  const any = files.ready.length > 0;
+  overview.hidden = !any || t !== 'overview';
+  timelineRoot.hidden = !any || t !== 'timeline';
+  if (t === 'timeline' && any) void timeline.show(files.ready[Math.min(selected, files.ready.length - 1)]);
+}
+
+function linksFor(file: OpenedFile): Links {
+  return {
+    originNs: Number(file.summary?.model?.first_ts_ns ?? 0),
+    range: (t0, t1, name) => { setTab('timeline'); void timeline.zoomTo(file, t0, t1, name); },
+    name: (name) => { setTab('timeline'); void timeline.search(file, name); },
+  };
+}
+
+function downloadSummary(): void {
+  const doc = files.document();
+  if (!doc) return;
+  const a = h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: 'application/json' })), download: 'summary.json' });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+function render(): void {
+  progress.render();
+  const ready = files.ready;
+  const keys = ready.map((f) => `${f.key}:${f.summary ? 1 : 0}`).join(',') + `|${selected}|${files.htaCompat}`;
+  if (keys !== renderedKeys) {
+    renderedKeys = keys;
+    timeline.setFiles(files.files);
+    renderDashboard(overview, ready, selected, linksFor, (i) => { selected = i; render(); }, downloadSummary);
+  }
+  empty.hidden = files.files.length > 0;
+  byId('tabs').hidden = ready.length === 0;
+  setTab(tab);
+  // The hook: ready once every opened file has settled and its summary is on screen.
+  const errors = files.files.filter((f) => f.error && f.status === 'error');
+  hook.error = errors.length ? `${errors[errors.length - 1].name}: ${errors[errors.length - 1].error!.message}` : null;
+  hook.summary = files.document();
+  hook.ready = files.files.length > 0 && files.settled;
+}
+
+files.onChange(render);
+
+function open(inputs: FileInput[]): void {
+  if (!inputs.length) return;
+  selected = 0;
+  tab = 'overview';
+  hook.ready = false;
+  hook.error = null;
+  progress.reset();
+  clear(overview);
+  renderedKeys = '';
+  files.open(inputs);
+}
+
+// --- ways to open ------------------------------------------------------------------------------
+for (const id of ['file-input', 'file-input-2']) {
+  const input = byId<HTMLInputElement>(id);
+  input.addEventListener('change', () => {
+    open([...(input.files ?? [])].map((f) => ({ name: f.name, blob: f })));
+    input.value = '';
+  });
+}
+
+const overlay = byId('drop-overlay');
+let dragDepth = 0;
+const hasFiles = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+window.addEventListener('dragenter', (e) => { if (hasFiles(e)) { dragDepth++; overlay.hidden = false; e.preventDefault(); } });
+window.addEventListener('dragleave', () => { dragDepth = Math.max(0, dragDepth - 1); if (dragDepth === 0) overlay.hidden = true; });
+window.addEventListener('dragover', (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer!.dropEffect = 'copy'; } });
+window.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dragDepth = 0;
+  overlay.hidden = true;
+  const dropped = [...(e.dataTransfer?.files ?? [])];
+  open(dropped.map((f) => ({ name: f.name, blob: f })));
+});
+
+const nameOfUrl = (u: string) => { try { return decodeURIComponent(new URL(u, location.href).pathname.split('/').pop() || 'trace'); } catch { return 'trace'; } };
+for (const b of document.querySelectorAll<HTMLButtonElement>('[data-sample]')) {
+  b.addEventListener('click', () => open([{ name: nameOfUrl(b.dataset.sample!), url: new URL(b.dataset.sample!, document.baseURI).href }]));
+}
+
+const urlParams = new URLSearchParams(location.search).getAll('url');
+if (urlParams.length) open(urlParams.map((u) => ({ name: nameOfUrl(u), url: u })));
+
+byId<HTMLInputElement>('hta-compat').addEventListener('change', (e) => {
+  files.htaCompat = (e.target as HTMLInputElement).checked;
+  void files.refreshSummaries();
+});
+
+for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]')) b.addEventListener('click', () => setTab(b.dataset.tab as typeof tab));
+
+// Offline once loaded: a network-first service worker keeps the last copy of the site.
+if ('serviceWorker' in navigator && location.protocol !== 'file:' && !navigator.webdriver) {
+  navigator.serviceWorker.register('sw.js').catch(() => {});
+}
+render();

@@ -1,0 +1,54 @@
+// The page's side of one trace worker: request(kind, payload) -> Promise of the reply, with
+// progress messages routed to a callback. Also the `client` the TimelineView talks through.
+import type { ErrorCode, Progress, Reply } from '../worker/protocol';
+
+export class WorkerError extends Error {
+  constructor(readonly code: ErrorCode, message: string) { super(message); }
+}
+
+export class WorkerClient {
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  private dead = false;
+  onProgress: (p: Progress) => void = () => {};
+
+  constructor() {
+    this.worker = new Worker(new URL('worker.js', document.baseURI), { type: 'module' });
+    this.worker.onmessage = (ev: MessageEvent<Reply>) => this.receive(ev.data);
+    this.worker.onerror = (ev) => {
+      ev.preventDefault();
+      this.failAll(new WorkerError('internal', `The analyzer stopped: ${ev.message || 'worker error'}`));
+    };
+  }
+
+  request(kind: string, payload: Record<string, unknown> = {}, transfer: Transferable[] = []): Promise<any> {
+    if (this.dead) return Promise.reject(new WorkerError('cancelled', 'This file was closed.'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...payload, id, kind }, transfer);
+    });
+  }
+
+  terminate(): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.worker.terminate();
+    this.failAll(new WorkerError('cancelled', 'Loading was cancelled.'));
+  }
+
+  private receive(msg: Reply): void {
+    if (msg.kind === 'progress') { this.onProgress(msg); return; }
+    const p = this.pending.get(msg.id);
+    if (!p) return;
+    this.pending.delete(msg.id);
+    if (msg.kind === 'error') p.reject(new WorkerError(msg.code, msg.message));
+    else p.resolve(msg);
+  }
+
+  private failAll(e: Error): void {
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+}

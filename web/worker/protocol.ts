@@ -1,0 +1,66 @@
+// The messages between the page (web/app) and a trace worker (web/worker). One worker holds one
+// opened file. Requests carry an id; the worker answers each with exactly one `ok` or `error`
+// message carrying the same id, and sends unsolicited `progress` messages while opening.
+
+export type ErrorCode =
+  | 'not_trace'      // the bytes are not a trace (the core's one-sentence message says why)
+  | 'too_large'      // refused before reading: bigger than the browser build can hold
+  | 'out_of_memory'  // the wasm heap (or the browser) ran out of memory while importing
+  | 'cancelled'      // the user pressed cancel
+  | 'network'        // ?url= download failed (HTTP status, unreachable host)
+  | 'cors'           // ?url= download blocked by the other server's CORS policy (most likely)
+  | 'read'           // the browser could not read the file (moved, permission)
+  | 'no_file'        // a request that needs an opened file came first
+  | 'internal';      // a bug: anything else thrown while handling a request
+
+export interface OpenRequest {
+  id: number;
+  kind: 'open';
+  name: string;
+  blob?: Blob;             // File or Blob (read in slices; kept for re-reading event args)
+  buffer?: ArrayBuffer;    // bytes already in memory (transferred)
+  url?: string;            // downloaded by the worker (streamed)
+}
+
+export interface OpenResult {
+  name: string;
+  fileBytes: number;         // as given (compressed size for gzip)
+  inputBytes: number;        // bytes the importer saw (decompressed)
+  events: number;
+  gzip: boolean;
+  seconds: number;
+  modelBytes: number;
+  heapBytes: number;
+  warnings: string[];        // plain sentences (e.g. gzip data ended early)
+}
+
+export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boolean }
+export interface CancelRequest { id: number; kind: 'cancel' }
+// Timeline kinds are handled by web/worker/timeline_handlers.ts; their payloads are its business.
+export interface TimelineRequest { id: number; kind: 'tracks' | 'window' | 'event' | 'search' | 'aggregate'; [k: string]: unknown }
+
+export type Request = OpenRequest | SummaryRequest | CancelRequest | TimelineRequest;
+
+export interface Progress {
+  kind: 'progress';
+  id: number;               // the open request's id
+  phase: 'loading' | 'reading' | 'finishing';
+  bytesRead: number;        // of the file as given (compressed bytes for gzip)
+  totalBytes: number | null;
+  inputBytes: number;       // decompressed bytes handed to the importer
+  events: number;
+  mbPerSec: number;         // file bytes per second so far
+  secondsLeft: number | null;
+}
+
+export interface OkReply { id: number; kind: 'ok'; [k: string]: unknown }
+export interface ErrorReply { id: number; kind: 'error'; code: ErrorCode; message: string }
+export type Reply = OkReply | ErrorReply | Progress;
+
+// What the timeline handlers get from the worker: the wasm module, the finished session, and the
+// source so an event's bytes can be re-read (plain files: Blob.slice at the event's byte range).
+export interface TimelineContext {
+  mod: any;
+  session: any;
+  source: { blob?: Blob; gzip: boolean };
+}
