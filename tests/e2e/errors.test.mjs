@@ -1,0 +1,122 @@
+// Bad input in the page: each problem is said in plain words, nothing from the file is inserted as
+// HTML, and the next file loads normally. Also truncated files, bad URLs and cancelling.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync, createWriteStream, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { start, openViaInput, openViaDrop, waitSettled, cliSummary, trace } from './helpers.mjs';
+
+const GOOD = trace('hta/tests/data/trace_filter/sampled_rank-1.json.gz');
+const NOT_TRACE = trace('hta/tests/data/execution_trace/benchmark_simple_add_et.json.gz');
+const TRUNCATED = trace('speedscope/sample/profiles/trace-event/simple-partial.json');
+
+let s;
+let dir;
+before(async () => { s = await start(); dir = mkdtempSync(join(tmpdir(), 'tw-e2e-files-')); });
+after(async () => { await s?.close(); rmSync(dir, { recursive: true, force: true }); });
+
+async function errorRows() {
+  return s.page.$$eval('.load-row .msg.error', (els) => els.map((e) => e.textContent));
+}
+
+test('a JSON file that is not a trace: plain error, then the next file loads', async () => {
+  const bad = await openViaInput(s.page, [NOT_TRACE]);
+  assert.equal(bad.summary, null);
+  assert.match(bad.error, /Not a trace/);
+  const rows = await errorRows();
+  assert.equal(rows.length, 1);
+  assert.match(rows[0], /^Not a trace: /);
+  assert.equal(await s.page.isVisible('#overview'), false);
+  const good = await openViaInput(s.page, [GOOD]);
+  assert.equal(good.error, null);
+  assert.deepEqual(good.summary, cliSummary([GOOD]));
+  assert.deepEqual(await errorRows(), []);
+});
+
+test('random bytes and a hostile file name: shown as text, never as HTML', async () => {
+  const name = join(dir, '<img src=x onerror="window.__pwned=1">.json');
+  writeFileSync(name, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 0xff, 0xfe]));
+  const res = await openViaDrop(s.page, [name]);
+  assert.match(res.error, /Not a trace/);
+  assert.equal(await s.page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await s.page.$$eval('#loads img', (els) => els.length), 0);
+  assert.match(await s.page.textContent('#loads'), /<img src=x onerror/);
+});
+
+test('one bad and one good file together: the good one loads, the bad one says why', async () => {
+  const res = await openViaInput(s.page, [NOT_TRACE, GOOD]);
+  assert.match(res.error, /Not a trace/);
+  assert.deepEqual(res.summary, cliSummary([GOOD]));
+  assert.equal(await s.page.isVisible('#overview'), true);
+});
+
+test('truncated JSON loads what is complete, with a warning', async () => {
+  const res = await openViaInput(s.page, [TRUNCATED]);
+  assert.equal(res.error, null);
+  assert.equal(res.summary.files[0].import.truncated, true);
+  assert.deepEqual(res.summary, cliSummary([TRUNCATED]));
+  assert.match(await s.page.textContent('#loads .msg.warning'), /truncated/);
+});
+
+test('truncated gzip loads what was decompressed, with a warning', async () => {
+  const whole = readFileSync(trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz'));
+  const cut = join(dir, 'cut.json.gz');
+  writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+  const res = await openViaInput(s.page, [cut]);
+  assert.equal(res.error, null);
+  const f = res.summary.files[0];
+  assert.ok(f.import.events > 1000 && f.import.events < 40573, String(f.import.events));
+  const warnings = await s.page.$$eval('#loads .msg.warning', (els) => els.map((e) => e.textContent));
+  assert.ok(warnings.some((w) => /gzip data ends early/.test(w)), warnings.join('|'));
+});
+
+test('?url= that does not exist: the HTTP status in plain words; a cross-origin URL mentions CORS', async () => {
+  await s.page.goto(`${s.url}?url=${encodeURIComponent('nope/missing.json')}`);
+  let res = await waitSettled(s.page);
+  assert.match(res.error, /Could not download .*404/);
+  await s.page.goto(`${s.url}?url=${encodeURIComponent('http://127.0.0.1:9/trace.json')}`);
+  res = await waitSettled(s.page);
+  assert.match(res.error, /CORS/);
+  await s.page.goto(`${s.url}?url=samples/nccl_data.json.gz`);
+  res = await waitSettled(s.page);
+  assert.equal(res.error, null);
+  assert.equal(res.summary.files[0].import.events, 40573);
+});
+
+test('cancel stops a long load; the next file loads', async () => {
+  // ~80 MB of small X events: long enough to press cancel while it reads.
+  const big = join(dir, 'big.json');
+  const out = createWriteStream(big);
+  out.write('{"traceEvents":[');
+  const ev = (i) => `{"ph":"X","name":"op${i % 97}","pid":1,"tid":${i % 4},"ts":${i},"dur":1,"args":{"pad":"${'x'.repeat(40)}"}},`;
+  let chunk = '';
+  for (let i = 0; i < 800_000; i++) {
+    chunk += ev(i);
+    if (chunk.length > 1 << 20) { if (!out.write(chunk)) await once(out, 'drain'); chunk = ''; }
+  }
+  out.write(chunk + '{"ph":"M","name":"process_name","pid":1,"args":{"name":"p"}}]}');
+  out.end();
+  await once(out, 'finish');
+  await s.page.evaluate(() => { window.__tracewise.ready = false; });
+  await s.page.setInputFiles('#file-input', [big]);
+  await s.page.waitForSelector('.load-row.status-loading button', { timeout: 10_000 });
+  await s.page.click('.load-row.status-loading button');
+  const res = await waitSettled(s.page);
+  assert.equal(res.summary, null);
+  assert.match(await s.page.textContent('#loads'), /Cancelled: Loading was cancelled/);
+  const good = await openViaInput(s.page, [GOOD]);
+  assert.deepEqual(good.summary, cliSummary([GOOD]));
+  assert.deepEqual(s.pageErrors, []);
+});
+
+test('gzip detection is by magic bytes, not by name', async () => {
+  const plain = readFileSync(trace('speedscope/sample/profiles/trace-event/simple.json'));
+  const disguised = join(dir, 'looks-plain.json');
+  writeFileSync(disguised, gzipSync(plain));
+  const res = await openViaInput(s.page, [disguised]);
+  assert.equal(res.error, null);
+  assert.equal(res.summary.files[0].import.events, 6);
+});

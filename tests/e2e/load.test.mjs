@@ -1,0 +1,97 @@
+// Opening real traces in the page: by file input, by a drop event, several ranks at once, the
+// sample button. The page's summary must be the CLI's, and the numbers on screen must be the
+// summary's numbers.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, openViaInput, openViaDrop, waitSettled, cliSummary, trace } from './helpers.mjs';
+
+const NCCL = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
+const DEEPSEEK = trace('deepseek_profile_data/train.json');
+const RANK0 = trace('hta/tests/data/trace_filter/sampled_rank-0.json.gz');
+const RANK1 = trace('hta/tests/data/trace_filter/sampled_rank-1.json.gz');
+
+let s;
+before(async () => { s = await start(); });
+after(async () => { await s?.close(); });
+
+function at(obj, path) {
+  let v = obj;
+  for (const p of path.split('.')) {
+    if (v === null || typeof v !== 'object' || !(p in v)) return undefined;
+    v = v[p];
+  }
+  return v;
+}
+
+// Every value the dashboard shows with a summary path must be that path's value in the CLI summary.
+async function checkShownNumbers(page, file) {
+  const shown = await page.$$eval('#overview [data-path][data-raw]', (els) => els.map((e) => ({ path: e.dataset.path, raw: e.dataset.raw, text: e.textContent })));
+  let checked = 0;
+  for (const { path, raw, text } of shown) {
+    const v = at(file, path);
+    if (v === undefined) continue;  // derived values (cards) are checked separately
+    assert.equal(raw, v === null ? 'null' : String(v), `${path} shown as ${text}`);
+    checked++;
+  }
+  return checked;
+}
+
+test('file input: gzip Kineto trace, summary identical to the CLI, numbers on screen match', async () => {
+  const { summary, error } = await openViaInput(s.page, [NCCL]);
+  assert.equal(error, null);
+  const cli = cliSummary([NCCL]);
+  assert.deepEqual(summary, cli);
+  const f = cli.files[0];
+  const cards = await s.page.$$eval('.card', (els) => Object.fromEntries(els.map((e) => [e.dataset.card, {
+    raw: e.querySelector('.card-value').dataset.raw, text: e.querySelector('.card-value').textContent }])));
+  assert.equal(cards['gpu-ops'].raw, String(f.model.gpu_ops));
+  assert.equal(cards['gpu-ops'].text.replace(/,/g, ''), String(f.model.gpu_ops));
+  assert.equal(Number(cards.span.raw), f.model.last_ts_ns - f.model.first_ts_ns);
+  if (f.temporal && cards['gpu-busy']) {
+    const busy = (100 * (f.temporal.span_ns - f.temporal.idle_ns)) / f.temporal.span_ns;
+    assert.ok(Math.abs(Number(cards['gpu-busy'].raw) - busy) < 1e-9);
+    assert.ok(Math.abs(parseFloat(cards['gpu-busy'].text) - busy) < 0.051, cards['gpu-busy'].text);
+  }
+  if (f.overlap?.pct != null) assert.equal(Number(cards.overlap.raw), f.overlap.pct);
+  const facts = await s.page.textContent('.facts');
+  assert.match(facts, new RegExp(f.import.events.toLocaleString('en-US')));
+  assert.match(facts, /Rank 0 of 2/);
+  await checkShownNumbers(s.page, f);
+});
+
+test('drop event: plain JSON trace (DeepSeek), identical summary', async () => {
+  const { summary, error } = await openViaDrop(s.page, [DEEPSEEK]);
+  assert.equal(error, null);
+  assert.deepEqual(summary, cliSummary([DEEPSEEK]));
+  await checkShownNumbers(s.page, summary.files[0]);
+  assert.equal(await s.page.textContent('.file-title h1'), 'train.json');
+});
+
+test('two ranks at once: one worker each, the document lists both in order', async () => {
+  const { summary, error } = await openViaInput(s.page, [RANK0, RANK1]);
+  assert.equal(error, null);
+  assert.deepEqual(summary, cliSummary([RANK0, RANK1]));
+  assert.deepEqual(await s.page.$$eval('.chip', (els) => els.map((e) => e.textContent)), ['rank 0', 'rank 1']);
+  await s.page.click('.chip >> text=rank 1');
+  await s.page.waitForFunction(() => document.querySelector('.facts')?.textContent.includes('Rank 1 of 128'));
+  await checkShownNumbers(s.page, summary.files[1]);
+});
+
+test('the sample button opens the bundled real trace', async () => {
+  await s.page.evaluate(() => { window.__tracewise.ready = false; });
+  await s.page.click('header [data-sample]');
+  const { summary, error } = await waitSettled(s.page);
+  assert.equal(error, null);
+  assert.deepEqual(summary, cliSummary([NCCL]));
+});
+
+test('HTA-compatible switch gives the CLI --hta-compat summary', async () => {
+  await openViaInput(s.page, [NCCL]);
+  await s.page.check('#hta-compat');
+  await s.page.waitForFunction((want) => JSON.stringify(window.__tracewise.summary) === want,
+    JSON.stringify(cliSummary([NCCL], { htaCompat: true })), { timeout: 20_000 });
+  await s.page.uncheck('#hta-compat');
+  await s.page.waitForFunction((want) => JSON.stringify(window.__tracewise.summary) === want,
+    JSON.stringify(cliSummary([NCCL])), { timeout: 20_000 });
+  assert.deepEqual(s.pageErrors, []);
+});
