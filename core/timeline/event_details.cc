@@ -1,0 +1,133 @@
+#include "core/timeline/event_details.h"
+
+#include <string>
+
+#include "core/import/event_decoder.h"
+
+namespace tw {
+
+namespace {
+
+constexpr size_t kMaxValueChars = 16384;
+
+std::string str(const TraceModel& m, StringId id) { return std::string(m.strings.get(id)); }
+
+std::string id_text(int64_t v) { return v == kNoId ? std::string() : std::to_string(v); }
+
+nlohmann::json slice_ref(const TimelineIndex& index, uint32_t id) {
+  const TraceModel& m = index.model();
+  const SliceTable& s = m.slices;
+  if (id >= s.size()) return nullptr;
+  return {{"id", id},
+          {"name", str(m, s.name[id])},
+          {"lane", index.lane_of_model_track(s.track[id])},
+          {"depth", s.depth[id]},
+          {"startNs", static_cast<double>(s.ts_ns[id] - index.origin_ns())},
+          {"durNs", static_cast<double>(s.dur_ns[id])}};
+}
+
+nlohmann::json gpu_fields(const TraceModel& m, uint32_t r) {
+  const GpuOpTable& g = m.gpu_ops;
+  nlohmann::json j = {{"device", g.device[r]}, {"stream", g.stream[r]}};
+  if (g.bytes[r] >= 0) j["bytes"] = g.bytes[r];
+  if (g.collective[r]) j["collective"] = str(m, g.collective[r]);
+  if (g.in_nelems[r] >= 0) j["inNelems"] = g.in_nelems[r];
+  if (g.out_nelems[r] >= 0) j["outNelems"] = g.out_nelems[r];
+  if (g.group_size[r] > 0) j["groupSize"] = g.group_size[r];
+  if (g.dtype[r]) j["dtype"] = str(m, g.dtype[r]);
+  if (g.pg_name[r]) j["pgName"] = str(m, g.pg_name[r]);
+  if (g.grid[0][r]) j["grid"] = {g.grid[0][r], g.grid[1][r], g.grid[2][r]};
+  if (g.block[0][r]) j["block"] = {g.block[0][r], g.block[1][r], g.block[2][r]};
+  return j;
+}
+
+// nlohmann's parser recurses per nesting level: refuse deep input before parsing untrusted bytes.
+bool nesting_ok(const std::string& t, int limit) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > limit) return false;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return true;
+}
+
+std::string display_text(const nlohmann::ordered_json& v) {
+  std::string t = v.is_string() ? v.get<std::string>()
+                                : v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (t.size() > kMaxValueChars) t = t.substr(0, kMaxValueChars) + "…";
+  return t;
+}
+
+}  // namespace
+
+nlohmann::json event_details(const TimelineIndex& index, uint32_t id) {
+  const TraceModel& m = index.model();
+  const SliceTable& s = m.slices;
+  if (id >= s.size()) return {{"error", "no such event"}};
+  static const char* kClass[] = {"other", "cpu_op", "python", "runtime", "compute", "communication",
+                                 "memory", "annotation", "sync", "comm_hidden", "comm_exposed"};
+  nlohmann::json j = slice_ref(index, id);
+  j["cat"] = str(m, s.cat[id]);
+  j["kind"] = event_kind_name(s.kind[id]);
+  j["class"] = kClass[static_cast<int>(index.slice_class(id))];
+  j["startAbsNs"] = std::to_string(s.ts_ns[id]);
+  j["selfNs"] = static_cast<double>(index.self_ns(id));
+  j["correlation"] = id_text(s.correlation[id]);
+  j["externalId"] = id_text(s.external_id[id]);
+  j["srcOffset"] = static_cast<double>(s.src_offset[id]);
+  j["srcLength"] = s.src_length[id];
+  uint8_t f = s.flags[id];
+  j["unclosed"] = (f & kSliceUnclosed) != 0;
+  j["overlapping"] = (f & kSliceOverlapping) != 0;
+  uint32_t lane = index.lane_of_model_track(s.track[id]);
+  j["laneName"] = lane < index.tracks().size() ? index.tracks()[lane].name : std::string();
+  uint32_t row = index.gpu_op_row(id);
+  if (row != UINT32_MAX) j["gpu"] = gpu_fields(m, row);
+  // Launch <-> GPU op links (by correlation), then flows that are not the same link again.
+  nlohmann::json links = nlohmann::json::array();
+  for (const LaunchLink& l : m.launches) {
+    if (l.launch_slice == id) links.push_back({{"dir", "kernel"}, {"to", slice_ref(index, l.gpu_slice)}});
+    if (l.gpu_slice == id) links.push_back({{"dir", "launch"}, {"to", slice_ref(index, l.launch_slice)}});
+  }
+  for (const Flow& fl : m.flows) {
+    if (fl.from_slice != id && fl.to_slice != id) continue;
+    uint32_t other = fl.from_slice == id ? fl.to_slice : fl.from_slice;
+    if (other >= s.size() || other == id) continue;
+    bool dup = false;
+    for (const auto& l : links) dup = dup || l["to"]["id"] == other;
+    if (dup) continue;
+    links.push_back({{"dir", fl.from_slice == id ? "flow_out" : "flow_in"}, {"to", slice_ref(index, other)}});
+    if (links.size() >= 64) break;
+  }
+  j["links"] = std::move(links);
+  return j;
+}
+
+nlohmann::json event_args(const char* data, size_t size) {
+  std::string text(data, size);
+  repair_utf8(text);
+  if (!nesting_ok(text, 64)) return {{"error", "the event is nested too deeply to show"}};
+  nlohmann::ordered_json ev = nlohmann::ordered_json::parse(text, nullptr, false);
+  if (ev.is_discarded() || !ev.is_object()) return {{"error", "the event's bytes are not a JSON object"}};
+  nlohmann::json args = nlohmann::json::array(), fields = nlohmann::json::array();
+  for (auto it = ev.begin(); it != ev.end(); ++it) {
+    if (it.key() == "args" && it.value().is_object()) {
+      for (auto a = it.value().begin(); a != it.value().end(); ++a) args.push_back({a.key(), display_text(a.value())});
+    } else {
+      fields.push_back({it.key(), display_text(it.value())});
+    }
+  }
+  return {{"args", std::move(args)}, {"fields", std::move(fields)}};
+}
+
+}  // namespace tw

@@ -1,0 +1,151 @@
+// Level-of-detail window query: exactness when zoomed in, merging when zoomed out, representative
+// = longest, bounded output, and cost that does not grow with the number of slices in the window.
+#include <doctest/doctest.h>
+
+#include "core/timeline/lod_query.h"
+#include "tests/core/timeline_test_util.h"
+
+using namespace tw;
+
+namespace {
+
+WindowResult query(const TimelineIndex& idx, std::vector<uint32_t> lanes, double t0, double t1, uint32_t px,
+                   const SearchState* search = nullptr) {
+  WindowQuery q;
+  q.lanes = std::move(lanes);
+  q.t0_ns = t0;
+  q.t1_ns = t1;
+  q.px = px;
+  q.search = search;
+  WindowResult r;
+  query_window(idx, q, r);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("timeline LOD: zoomed in returns every slice exactly, with depth") {
+  test::ModelBuilder b;
+  uint32_t p = b.process(10, "proc");
+  uint32_t t = b.track(p, 1);
+  b.slice(t, 1000, 500, "outer");
+  b.slice(t, 1100, 100, "inner1");
+  b.slice(t, 1300, 50, "inner2");
+  b.slice(t, 2000, 10, "later");
+  TraceModel& m = b.finish();
+  TimelineIndex idx(m);
+  REQUIRE(idx.tracks().size() == 1);
+  CHECK(idx.origin_ns() == 1000);
+  // 1 ns per pixel: nothing merges.
+  WindowResult r = query(idx, {0}, 0, 1010, 1010);
+  REQUIRE(r.items() == 4);
+  CHECK(r.item_offset == std::vector<uint32_t>{0, 4});
+  // Rows come depth by depth, each in time order.
+  CHECK(r.start_ns == std::vector<double>{0, 1000, 100, 300});
+  CHECK(r.dur_ns == std::vector<double>{500, 10, 100, 50});
+  CHECK(r.depth == std::vector<uint16_t>{0, 0, 1, 1});
+  CHECK(std::string(m.strings.get(r.name[2])) == "inner1");
+  CHECK(r.count == std::vector<uint32_t>{1, 1, 1, 1});
+  // A window in the middle only returns what intersects it (the parent that started before it too).
+  r = query(idx, {0}, 250, 280, 30);
+  REQUIRE(r.items() == 1);
+  CHECK(r.start_ns[0] == 0);
+  CHECK(idx.self_ns(test::find_slice(m, "outer")) == 350);
+}
+
+TEST_CASE("timeline LOD: narrow slices merge per pixel column, longest is the representative") {
+  test::ModelBuilder b;
+  uint32_t t = b.track(b.process(1, "p"), 1);
+  // 100 slices of 1..10 ns in [0, 1000), one 80 ns slice at 500.
+  for (int i = 0; i < 100; ++i) {
+    if (i == 50) b.slice(t, 500, 8, "long");
+    else b.slice(t, i * 10, 1 + i % 5, "short" + std::to_string(i % 3));
+  }
+  TraceModel& m = b.finish();
+  TimelineIndex idx(m);
+  // 10 pixel columns of 100 ns: every column merges its 10 slices into one item.
+  WindowResult r = query(idx, {0}, 0, 1000, 10);
+  REQUIRE(r.items() == 10);
+  uint32_t total = 0;
+  for (size_t i = 0; i < r.items(); ++i) {
+    total += r.count[i];
+    CHECK((r.flags[i] & kItemMerged) != 0);
+  }
+  CHECK(total == 100);
+  CHECK(std::string(m.strings.get(r.name[5])) == "long");
+  CHECK(r.start_ns[5] == 500);
+  CHECK(r.dur_ns[5] == 90 + 5);  // from the first start to the last end in the column
+}
+
+TEST_CASE("timeline LOD: at most ~one item per pixel column per row") {
+  test::ModelBuilder b;
+  uint32_t t = b.track(b.process(1, "p"), 1);
+  for (int i = 0; i < 20000; ++i) {
+    int64_t ts = i * 100;
+    b.slice(t, ts, 90, "parent");
+    b.slice(t, ts + 10, 30 + i % 40, "child");
+  }
+  TraceModel& m = b.finish();
+  TimelineIndex idx(m);
+  for (uint32_t px : {1u, 7u, 300u, 1000u, 5000u}) {
+    WindowResult r = query(idx, {0}, 0, 2000000, px);
+    CHECK(r.items() <= 2 * (2 * px + 2));
+    uint64_t merged = 0;
+    for (uint32_t c : r.count) merged += c;
+    CHECK(merged == 40000);  // every slice is in exactly one item
+  }
+}
+
+TEST_CASE("timeline LOD: cost does not grow with the slices in the window (complexity, not timing)") {
+  auto probes_for = [](int n) {
+    test::ModelBuilder b;
+    uint32_t t = b.track(b.process(1, "p"), 1);
+    for (int i = 0; i < n; ++i) b.slice(t, int64_t(i) * 1000, 100 + (i * 7919) % 800, "s");
+    TraceModel& m = b.finish();
+    TimelineIndex idx(m);
+    WindowResult r = query(idx, {0}, 0, double(n) * 1000, 200);
+    CHECK(r.items() <= 2 * 200 + 2);
+    return r.probes;
+  };
+  uint64_t small = probes_for(20000), large = probes_for(640000);
+  INFO("probes for 20k slices: ", small, ", for 640k: ", large);
+  CHECK(large < 2 * small);   // ~logarithmic in n
+  CHECK(large < 640000 / 10);  // far from a scan
+}
+
+TEST_CASE("timeline LOD: windows outside the trace, degenerate and hostile arguments") {
+  test::ModelBuilder b;
+  uint32_t t = b.track(b.process(1, "p"), 1);
+  b.slice(t, 0, 10, "a");
+  TraceModel& m = b.finish();
+  TimelineIndex idx(m);
+  CHECK(query(idx, {0}, 100, 200, 100).items() == 0);
+  CHECK(query(idx, {0}, -200, -100, 100).items() == 0);
+  CHECK(query(idx, {0}, 5, 5, 0).items() == 1);
+  CHECK(query(idx, {0, 99, 0}, 0, 1e300, 100).item_offset.size() == 4);
+  CHECK(query(idx, {0}, std::nan(""), -1e300, 4000000000u).items() <= 1);
+}
+
+TEST_CASE("timeline LOD: counters and memory decimate to min/max per column") {
+  test::ModelBuilder b;
+  uint32_t p = b.process(1, "p");
+  b.slice(b.track(p, 1), 0, 1000, "s");
+  CounterSeries c;
+  c.process = p;
+  c.name = b.m.strings.intern("queue");
+  for (int i = 999; i >= 0; --i) {  // out of order on purpose: the index sorts
+    c.ts_ns.push_back(i);
+    c.value.push_back(i % 10);
+  }
+  b.m.counters.push_back(c);
+  TraceModel& m = b.finish();
+  TimelineIndex idx(m);
+  REQUIRE(idx.tracks().size() == 2);
+  CHECK(idx.tracks()[1].kind == LaneKind::kCounter);
+  WindowResult r = query(idx, {1}, 0, 1000, 10);
+  REQUIRE(r.point_ns.size() == 10);
+  CHECK(r.point_min[3] == 0);
+  CHECK(r.point_max[3] == 9);
+  CHECK(r.point_last[3] == 9);
+  CHECK(r.point_ns[3] == 300);
+}
