@@ -9,7 +9,7 @@ export interface OpenedFile {
   key: number;
   name: string;
   status: FileStatus;
-  client: WorkerClient;
+  client: WorkerClient | null;  // null for a summary JSON opened as such (no trace behind it)
   progress: Progress | null;
   result: OpenResult | null;
   summary: any | null;        // this file's entry of the summary document (files[0] of its worker)
@@ -24,6 +24,7 @@ export class FileSet {
   files: OpenedFile[] = [];
   htaCompat = false;
   private nextKey = 1;
+  private generation = 0;
   private readonly listeners: Array<() => void> = [];
 
   onChange(fn: () => void): void { this.listeners.push(fn); }
@@ -32,15 +33,27 @@ export class FileSet {
   get settled(): boolean { return this.files.every((f) => f.status !== 'loading'); }
   get ready(): OpenedFile[] { return this.files.filter((f) => f.status === 'ready'); }
 
-  // Replaces whatever was open with these inputs.
-  open(inputs: FileInput[]): void {
-    for (const f of this.files) f.client.terminate();
-    this.files = inputs.map((inp) => this.start(inp));
+  // Replaces whatever was open with these inputs. A summary JSON written by `tracewise summarize`
+  // is shown as it is (its dashboard, no timeline); anything else is imported as a trace.
+  async open(inputs: FileInput[]): Promise<void> {
+    for (const f of this.files) f.client?.terminate();
+    this.files = [];
+    const generation = ++this.generation;
+    const docs = await Promise.all(inputs.map((inp) => (inp.blob ? readSummaryDocument(inp.blob) : null)));
+    if (generation !== this.generation) return;  // a newer open replaced this one meanwhile
+    this.files = inputs.flatMap((inp, i) => (docs[i] ? this.fromDocument(inp.name, docs[i]) : [this.start(inp)]));
     this.changed();
   }
 
+  private fromDocument(name: string, doc: any): OpenedFile[] {
+    return doc.files.map((summary: any) => ({
+      key: this.nextKey++, name: String(summary?.name ?? name), status: 'ready', client: null, progress: null, result: null,
+      summary, schema: String(doc.schema), warnings: [`${name} is a saved summary, not a trace: the timeline needs the trace itself.`], error: null,
+    }));
+  }
+
   cancel(file: OpenedFile): void {
-    if (file.status !== 'loading') return;
+    if (file.status !== 'loading' || !file.client) return;
     file.client.request('cancel').catch(() => {});
     // A worker busy inside one long wasm call cannot read the cancel message: stop it outright.
     setTimeout(() => { if (file.status === 'loading') this.fail(file, new WorkerError('cancelled', 'Loading was cancelled.')); }, 1500);
@@ -48,7 +61,7 @@ export class FileSet {
 
   // Asks every ready worker again (e.g. after the HTA-compatible switch changed).
   async refreshSummaries(): Promise<void> {
-    await Promise.all(this.ready.map((f) => this.fetchSummary(f)));
+    await Promise.all(this.ready.filter((f) => f.client).map((f) => this.fetchSummary(f)));
     this.changed();
   }
 
@@ -91,6 +104,7 @@ export class FileSet {
   }
 
   private async fetchSummary(file: OpenedFile): Promise<void> {
+    if (!file.client) return;
     const reply = await file.client.request('summary', { htaCompat: this.htaCompat });
     const doc = JSON.parse(reply.json as string);
     file.summary = doc.files?.[0] ?? null;
@@ -102,7 +116,20 @@ export class FileSet {
     const err = e instanceof WorkerError ? e : new WorkerError('internal', `Internal error: ${String((e as Error)?.message ?? e)}`);
     file.status = err.code === 'cancelled' ? 'cancelled' : 'error';
     file.error = { code: err.code, message: err.message };
-    file.client.terminate();  // a failed import may have left the wasm heap in any state
+    file.client?.terminate();  // a failed import may have left the wasm heap in any state
     this.changed();
+  }
+}
+
+// A summary document (schema "tracewise.summary/N"; keys are sorted, so "schema" comes last), or null.
+async function readSummaryDocument(blob: Blob): Promise<any | null> {
+  if (blob.size > 64 << 20 || blob.size < 20) return null;
+  const tail = await blob.slice(Math.max(0, blob.size - 80)).text();
+  if (!/"schema"\s*:\s*"tracewise\.summary\/\d+"\s*\}\s*$/.test(tail)) return null;
+  try {
+    const doc = JSON.parse(await blob.text());
+    return Array.isArray(doc?.files) && doc.files.every((f: unknown) => f && typeof f === 'object') ? doc : null;
+  } catch {
+    return null;
   }
 }

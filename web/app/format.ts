@@ -56,7 +56,7 @@ export function kindOfKey(key: string, sample: unknown): FieldKind {
   const k = key.toLowerCase();
   if (/(^|_)(ts|begin|start|end|first_ts|last_ts)_ns$/.test(k) || /^(t0|t1)_ns$/.test(k)) return 'ts';
   if (k.endsWith('_ns') || k === 'ns') return 'ns';
-  if (k.endsWith('pct') || k.includes('percent')) return 'pct';
+  if (/(^|_)pct(_|$)/.test(k) || k.includes('percent')) return 'pct';
   if (k.includes('bytes') || k.endsWith('_mem') || k === 'total_global_mem') return 'bytes';
   if (Number.isInteger(sample)) return 'count';
   return 'num';

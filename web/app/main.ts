@@ -80,7 +80,7 @@ function open(inputs: FileInput[]): void {
   progress.reset();
   clear(overview);
   renderedKeys = '';
-  files.open(inputs);
+  void files.open(inputs);
 }
 
 // --- ways to open ------------------------------------------------------------------------------

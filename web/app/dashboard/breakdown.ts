@@ -6,25 +6,28 @@ import { legend, stackedBar, type BarPart } from './charts';
 import type { Links } from './links';
 import { rangeLink } from './links';
 
-const kColors: Record<string, string> = {
-  compute_ns: '--c-compute', computation: '--c-compute',
-  exposed_communication_ns: '--c-comm', communication: '--c-comm', non_compute_ns: '--c-comm',
-  exposed_memory_ns: '--c-mem', memory: '--c-mem',
-  other_ns: '--c-other', other: '--c-other',
-  idle_ns: '--c-idle',
-};
+const kColors: Record<string, string> = { computation: '--c-compute', communication: '--c-comm', memory: '--c-mem', other: '--c-other' };
 
-// The parts that add up to the span: the exposed view when present, else compute / non-compute / idle.
+// The parts that add up to the span: the exposed view (compute + exposed communication + exposed
+// memory + other + idle = span) when present, else compute / non-compute / idle.
+const kExposed: Array<[string, string, string]> = [
+  ['computation_ns', 'Compute', '--c-compute'], ['communication_ns', 'Exposed communication', '--c-comm'],
+  ['memory_ns', 'Exposed memory', '--c-mem'], ['other_ns', 'Other', '--c-other'], ['idle_ns', 'Idle', '--c-idle'],
+];
+const kBasic: Array<[string, string, string]> = [
+  ['compute_ns', 'Compute', '--c-compute'], ['non_compute_ns', 'Non-compute', '--c-comm'], ['idle_ns', 'Idle', '--c-idle'],
+];
+
 function partsOf(t: any): BarPart[] | null {
   if (!t || typeof t !== 'object') return null;
-  const exposed = ['compute_ns', 'exposed_communication_ns', 'exposed_memory_ns', 'other_ns', 'idle_ns'];
-  const basic = ['compute_ns', 'non_compute_ns', 'idle_ns'];
-  const keys = exposed.filter((k) => k !== 'compute_ns' && k !== 'idle_ns').some((k) => typeof t[k] === 'number') ? exposed : basic;
-  if (!keys.some((k) => typeof t[k] === 'number')) return null;
+  const exposed = t.exposed && typeof t.exposed === 'object';
+  const src = exposed ? t.exposed : t;
+  const keys = exposed ? kExposed : kBasic;
+  if (!keys.some(([k]) => typeof src[k] === 'number')) return null;
   const span = typeof t.span_ns === 'number' ? t.span_ns : 0;
-  return keys.filter((k) => typeof t[k] === 'number').map((k) => ({
-    label: labelOf(k), value: t[k], color: kColors[k] ?? '--c-other',
-    title: `${labelOf(k)}: ${fmtDuration(t[k])}${span > 0 ? ` (${fmtPct((100 * t[k]) / span)})` : ''}`,
+  return keys.filter(([k]) => typeof src[k] === 'number').map(([k, label, color]) => ({
+    label, value: src[k], color,
+    title: `${label}: ${fmtDuration(src[k])}${span > 0 ? ` (${fmtPct((100 * src[k]) / span)})` : ''}`,
   }));
 }
 
@@ -42,7 +45,7 @@ export function breakdownPanel(all: any[], f: any, links: Links): HTMLElement | 
     const label = s.rank !== null && s.rank !== undefined ? `rank ${s.rank}` : s.name;
     rows.push(row(s === f ? h('strong', null, label) : label, parts, s.temporal.span_ns, fmtDuration(s.temporal.span_ns ?? 0)));
   }
-  const stepRows = Array.isArray(f?.temporal?.steps) ? f.temporal.steps : Array.isArray(f?.steps) ? f.steps.filter((s: any) => s?.temporal) : [];
+  const stepRows = Array.isArray(f?.steps) ? f.steps.filter((s: any) => s?.temporal) : [];
   for (const st of stepRows) {
     const t = st.temporal ?? st;
     const parts = partsOf(t);

@@ -21,8 +21,9 @@ function busyCard(f: any): Card | null {
   const t = f.temporal;
   const span = num(t?.span_ns), idle = num(t?.idle_ns);
   if (span === null || idle === null || span <= 0) return null;
-  const pct = (100 * (span - idle)) / span;
-  return { id: 'gpu-busy', label: 'GPU busy', value: fmtPct(pct), raw: pct, path: 'temporal.span_ns,idle_ns',
+  const busy = num(t.busy_ns) ?? span - idle;
+  const pct = (100 * busy) / span;
+  return { id: 'gpu-busy', label: 'GPU busy', value: fmtPct(pct), raw: pct, path: 'temporal.busy_ns/span_ns',
     sub: `idle ${fmtDuration(idle)} of ${fmtDuration(span)}`, tone: pct >= 80 ? 'good' : pct >= 50 ? 'warn' : 'bad' };
 }
 
@@ -30,8 +31,8 @@ function exposedCommCard(f: any): Card | null {
   const t = f.temporal, o = f.overlap;
   const span = num(t?.span_ns);
   if (span === null || span <= 0) return null;
-  let exposed = num(t?.exposed_communication_ns) ?? num(t?.exposed_comm_ns);
-  let path = 'temporal.exposed_communication_ns';
+  let exposed = num(t?.exposed?.communication_ns);
+  let path = 'temporal.exposed.communication_ns/span_ns';
   if (exposed === null && num(o?.communication_ns) !== null && num(o?.overlapped_ns) !== null) {
     exposed = o.communication_ns - o.overlapped_ns;
     path = 'overlap.communication_ns-overlapped_ns';

@@ -10,11 +10,12 @@ import type { Links } from './links';
 import { breakdownPanel } from './breakdown';
 import { chartPanels } from './series';
 import { recommendationsPanel } from './recommendations';
+import { stepsPanel } from './steps';
 
 // Sections with their own view (or shown in the header), in the order the dashboard shows them.
-const kTableSections = ['kernels', 'operators', 'collectives', 'idle', 'launches', 'memory', 'steps', 'step_breakdown'];
+const kTableSections = ['kernels', 'operators', 'collectives', 'idle', 'launches', 'memory', 'step_breakdown'];
 const kHandled = new Set(['name', 'bytes', 'rank', 'world_size', 'devices', 'display_time_unit', 'model', 'import',
-  'recommendations', 'temporal', 'overlap', 'kernel_classes_ns']);
+  'recommendations', 'temporal', 'overlap', 'kernel_classes_ns', 'steps', 'steps_source', 'analysis_mode']);
 
 export function section(title: string, id: string, ...body: Array<Node | null>): HTMLElement {
   return h('section', { class: 'panel', 'data-section': id }, h('h2', null, title), ...body);
@@ -33,6 +34,8 @@ function fileFacts(f: any, file: OpenedFile): HTMLElement {
   facts.push(['Events', fmtCount(f.import?.events ?? 0)]);
   if (f.model) facts.push(['Tracks', `${fmtCount(f.model.thread_tracks)} CPU threads, ${fmtCount(f.model.gpu_stream_tracks)} GPU streams`]);
   if (file.result) facts.push(['Loaded in', `${file.result.seconds.toFixed(2)} s`]);
+  const mode = f.analysis_mode;
+  if (mode && typeof mode === 'object') facts.push(['Analysis', `${mode.name === 'hta_compat' ? 'HTA-compatible' : String(mode.name ?? 'default')}, ${String(mode.kernel_rules ?? 'default')} kernel rules`]);
   return h('div', { class: 'facts' }, ...facts.map(([k, v]) => h('span', { class: 'fact' }, h('span', { class: 'muted' }, `${k} `), v)));
 }
 
@@ -75,6 +78,8 @@ export function renderDashboard(root: HTMLElement, files: OpenedFile[], selected
   const bd = breakdownPanel(files.map((x) => x.summary), f, l);
   if (bd) root.append(bd);
   for (const p of chartPanels(f, l)) root.append(p);
+  const steps = stepsPanel(f, l);
+  if (steps) root.append(steps);
 
   for (const key of kTableSections) {
     if (f[key] === undefined || f[key] === null) continue;

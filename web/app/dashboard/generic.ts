@@ -26,16 +26,21 @@ export function renderValue(key: string, value: unknown, links: Links, path: str
   const scalars: Record<string, unknown> = {};
   const nested: Array<[string, unknown]> = [];
   for (const [k, v] of Object.entries(obj)) (isScalar(v) ? (scalars[k] = v) : nested.push([k, v]));
-  // An object whose values are all objects with the same scalar fields reads best as a table.
-  if (Object.keys(scalars).length === 0 && nested.length > 1 &&
-      nested.every(([, v]) => v && typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every(isScalar))) {
-    const rows = nested.map(([k, v]) => ({ name: k, ...(v as object) }));
-    return new DataTable(rows, inferColumns(rows), links, labelOf(key), path).root;
+  // Objects whose values are all scalars (e.g. per-kind stats keyed by kind) read best as one table.
+  const flat = nested.filter(([, v]) => v && typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every(isScalar));
+  let rest = nested;
+  let table: HTMLElement | null = null;
+  if (flat.length > 1) {
+    const rows = flat.map(([k, v]) => ({ name: k, ...(v as object) }));
+    table = new DataTable(rows, inferColumns(rows), links, depth > 0 || Object.keys(scalars).length ? labelOf(key) : undefined, path).root;
+    rest = nested.filter((e) => !flat.includes(e));
+    if (!rest.length && !Object.keys(scalars).length) return table;
   }
   const box = h('div', { class: depth === 0 ? 'section-body' : 'subsection' });
   if (depth > 0) box.append(h('h4', null, labelOf(key)));
   if (Object.keys(scalars).length) box.append(kvGrid(scalars, links, path));
-  for (const [k, v] of nested) {
+  if (table) box.append(table);
+  for (const [k, v] of rest) {
     const el = depth < 4 ? renderValue(k, v, links, `${path}.${k}`, depth + 1) : null;
     if (el) box.append(el);
   }

@@ -21,18 +21,24 @@ function get(row: any, key: string): unknown {
 }
 
 export function inferColumns(rows: any[]): Column[] {
-  const seen = new Map<string, unknown>();
+  const seen = new Map<string, { label: string; leaf: string; sample: unknown }>();
+  const note = (key: string, label: string, leaf: string, v: unknown) => {
+    const prev = seen.get(key);
+    if (!prev || prev.sample === null) seen.set(key, { label, leaf, sample: v });
+  };
   for (const r of rows.slice(0, 50)) {
     if (!r || typeof r !== 'object') continue;
     for (const [k, v] of Object.entries(r)) {
       if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        for (const [k2, v2] of Object.entries(v as object)) if (v2 === null || typeof v2 !== 'object') {
-          if (!seen.has(`${k}.${k2}`) || seen.get(`${k}.${k2}`) === null) seen.set(`${k}.${k2}`, v2);
+        // One level of nesting is flattened: {"classes_ns": {"memory": 5}} -> "Classes memory" in ns.
+        const unit = /_(ns|bytes|pct)$/.exec(k)?.[0] ?? '';
+        for (const [k2, v2] of Object.entries(v as object)) {
+          if (v2 === null || typeof v2 !== 'object') note(`${k}.${k2}`, `${labelOf(k)} ${labelOf(k2).toLowerCase()}`, k2.endsWith(unit) ? k2 : k2 + unit, v2);
         }
-      } else if (!Array.isArray(v) && (!seen.has(k) || seen.get(k) === null)) seen.set(k, v);
+      } else if (!Array.isArray(v)) note(k, labelOf(k), k, v);
     }
   }
-  const cols = [...seen].map(([key, sample]) => ({ key, label: labelOf(key.split('.').pop()!), kind: kindOfKey(key.split('.').pop()!, sample) }));
+  const cols = [...seen].map(([key, c]) => ({ key, label: c.label, kind: kindOfKey(c.leaf, c.sample) }));
   // Names first, then text, then numbers, keeping the summary's order within each group.
   const rank = (c: Column) => (kNameKeys.has(c.key) ? 0 : c.kind === 'text' ? 1 : 2);
   return cols.sort((a, b) => rank(a) - rank(b));
@@ -55,7 +61,7 @@ export class DataTable {
     const input = h('input', { type: 'search', class: 'filter', placeholder: 'Filter…', 'aria-label': 'Filter rows' });
     input.addEventListener('input', () => { this.filter = input.value.toLowerCase(); this.shown = kPage; this.renderBody(); });
     this.root = h('div', { class: 'table-block', 'data-table': id ?? title ?? '' },
-      h('div', { class: 'table-tools' }, title ? h('h3', null, title) : null, h('span', { class: 'count' }, `${rows.length} rows`), input),
+      h('div', { class: 'table-tools' }, title ? h('h3', null, title) : null, h('span', { class: 'count' }, `${rows.length} row${rows.length === 1 ? '' : 's'}`), input),
       h('div', { class: 'table-scroll' }, h('table', { class: 'data' }, this.head, this.body)),
       this.foot);
     this.renderHead();
