@@ -17,6 +17,19 @@ HtaSelection hta_select_gpu_ops(const TraceModel& m) {
     const uint32_t i = g.slice[row];
     if (s.correlation[i] >= 0) is_gpu[i] = 1;
   }
+  // Kineto writes stream -1 on the device-wide syncs ("Event Sync", "Context Sync") and the
+  // stream on the others ("Stream Sync", "Stream Wait Event"); HTA keeps only stream >= 0.
+  const StringId event_sync = m.strings.find("Event Sync");
+  const StringId context_sync = m.strings.find("Context Sync");
+  std::vector<uint32_t> sync;
+  for (uint32_t i = 0; i < s.size(); ++i) {
+    if (s.kind[i] != EventKind::kCudaSync) continue;
+    if (s.name[i] != 0 && (s.name[i] == event_sync || s.name[i] == context_sync)) continue;
+    const Track& t = m.tracks[s.track[i]];
+    if (t.kind != TrackKind::kGpuStream || (t.stream < 0 && t.tid < 0)) continue;
+    is_gpu[i] = 1;  // not a CPU event, and its correlation does not select GPU ops
+    sync.push_back(i);
+  }
 
   // Distinct step names among the events HTA reads, and the last step's start / end.
   std::vector<uint8_t> name_is_step(m.strings.size(), 0);
@@ -54,6 +67,12 @@ HtaSelection hta_select_gpu_ops(const TraceModel& m) {
   for (size_t row = 0; row < g.size(); ++row) {
     const int64_t c = s.correlation[g.slice[row]];
     if (c >= 0 && std::binary_search(corr.begin(), corr.end(), c)) sel.kept[row] = 1;
+  }
+  // HTA does not read a correlation for cuda_sync events, so it treats them as CPU-side events
+  // that happen to carry a stream: kept by the time cutoff, then counted as GPU work (stream >= 0).
+  for (uint32_t i : sync) {
+    if (any_step && (strict ? s.ts_ns[i] >= sel.cutoff_ns : s.ts_ns[i] > sel.cutoff_ns)) continue;
+    sel.extra_slices.push_back(i);
   }
   return sel;
 }

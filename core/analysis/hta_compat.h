@@ -10,6 +10,9 @@ namespace tw {
 
 struct HtaSelection {
   std::vector<uint8_t> kept;  // one flag per model.gpu_ops row
+  // Kept cuda_sync slices that sit on a GPU stream (Stream Sync, Stream Wait Event): HTA counts
+  // every event with a stream >= 0 and a correlation as GPU work.
+  std::vector<uint32_t> extra_slices;
   int step_names = 0;         // distinct "ProfilerStep" names HTA saw
   bool last_step_dropped = false;
   int64_t cutoff_ns = 0;      // CPU events starting before (2+ steps) / at or before this are kept

@@ -67,16 +67,17 @@ KernelRules default_rules() {
 }
 
 KernelRules hta_rules() {
-  // HTA's get_kernel_type(name): communication when the name matches its communication pattern
-  // (hta/common/types.py CommunicateKernelGroupingPattern: ^nccl, ^hccl, ncclKernel anywhere),
-  // else memory when "Memcpy" or "Memset" is in the name, else computation. By name only: the
-  // event category, "Collective name" and DeepEP are ignored.
+  // Python's re.match anchors at the start, so every alternative gets a ^ (".*x" = "x anywhere").
   KernelRules r;
   r.name = "hta";
-  r.rules.push_back({"^nccl|^hccl|ncclKernel", KernelClass::kCommunication, kRuleAnyGpuOp, false,
-                     false, "HTA communication pattern"});
-  r.rules.push_back({"Memcpy|Memset", KernelClass::kMemory, kRuleAnyGpuOp, false, false,
-                     "HTA memory pattern"});
+  r.rules.push_back({"^nccl|^hip|^hccl|ncclKernel", KernelClass::kCommunication, kRuleAnyGpuOp, false, false,
+                     "HTA CommunicateKernelGroupingPattern"});
+  r.rules.push_back({"^(hip)?Memcpy|^(hip)?Memset|^dma", KernelClass::kMemory, kRuleAnyGpuOp, false, false,
+                     "HTA MemoryKernelGroupingPattern"});
+  r.rules.push_back({"^nccl|Memcpy|Memset|dma|Sync|^Stream Wait Event|^cuda.*LaunchKernel|^runFunction|^hip|"
+                     "^job_exe|^packet|^pe_exe|^cpum_exe_subgraph|^hccl|^collective_subgraph_execution",
+                     KernelClass::kOther, kRuleAnyGpuOp, false, false,
+                     "not matched by HTA ComputeKernelGroupingPattern (inverse match)"});
   r.fallback = KernelClass::kComputation;
   return r;
 }
@@ -126,34 +127,58 @@ bool rule_matches(const CompiledRule& c, uint8_t kind, bool has_collective, std:
 
 }  // namespace
 
-std::vector<KernelClass> classify_gpu_ops(const TraceModel& m, const KernelRules& rules,
-                                          std::vector<size_t>* bad_rules) {
-  const std::vector<CompiledRule> compiled = compile(rules, bad_rules);
-  const GpuOpTable& g = m.gpu_ops;
-  std::vector<KernelClass> out(g.size(), rules.fallback);
-  // Memo per (name id, kind bit, has collective): names are few, ops are many.
-  constexpr uint8_t kUnset = 0xff;
-  std::vector<uint8_t> memo(m.strings.size() * 8, kUnset);
-  for (size_t row = 0; row < g.size(); ++row) {
-    const uint32_t s = g.slice[row];
-    const StringId name = m.slices.name[s];
-    const uint8_t kind = kind_bit(m.slices.kind[s]);
-    const bool coll = g.collective[row] != 0;
-    const size_t slot = size_t(name) * 8 + (kind == kRuleKernel ? 0 : kind == kRuleMemcpy ? 1 : 2) +
-                        (coll ? 4 : 0);
-    if (slot >= memo.size()) continue;  // defensive: names always come from the pool
-    if (memo[slot] == kUnset) {
-      KernelClass cls = rules.fallback;
-      const std::string_view text = m.strings.get(name);
-      for (const CompiledRule& c : compiled) {
+namespace {
+
+// Classifies (name, kind, has collective) keys, memoised per key: names are few, ops are many.
+class Classifier {
+ public:
+  Classifier(const TraceModel& m, const KernelRules& rules, std::vector<size_t>* bad)
+      : m_(m), rules_(rules), compiled_(compile(rules, bad)), memo_(m.strings.size() * 6, kUnset) {}
+
+  KernelClass operator()(uint32_t slice, bool coll) {
+    const StringId name = m_.slices.name[slice];
+    const uint8_t kind = kind_bit(m_.slices.kind[slice]);
+    const size_t slot = size_t(name) * 6 + (kind == kRuleKernel ? 0 : kind == kRuleMemcpy ? 1 : 2) + (coll ? 3 : 0);
+    if (slot >= memo_.size()) return rules_.fallback;  // names always come from the pool
+    if (memo_[slot] == kUnset) {
+      KernelClass cls = rules_.fallback;
+      const std::string_view text = m_.strings.get(name);
+      for (const CompiledRule& c : compiled_) {
         if (rule_matches(c, kind, coll, text)) {
           cls = c.rule->cls;
           break;
         }
       }
-      memo[slot] = static_cast<uint8_t>(cls);
+      memo_[slot] = static_cast<uint8_t>(cls);
     }
-    out[row] = static_cast<KernelClass>(memo[slot]);
+    return static_cast<KernelClass>(memo_[slot]);
+  }
+
+ private:
+  static constexpr uint8_t kUnset = 0xff;
+  const TraceModel& m_;
+  const KernelRules& rules_;
+  std::vector<CompiledRule> compiled_;
+  std::vector<uint8_t> memo_;
+};
+
+}  // namespace
+
+std::vector<KernelClass> classify_gpu_ops(const TraceModel& m, const KernelRules& rules,
+                                          std::vector<size_t>* bad_rules) {
+  Classifier classify(m, rules, bad_rules);
+  const GpuOpTable& g = m.gpu_ops;
+  std::vector<KernelClass> out(g.size(), rules.fallback);
+  for (size_t row = 0; row < g.size(); ++row) out[row] = classify(g.slice[row], g.collective[row] != 0);
+  return out;
+}
+
+std::vector<KernelClass> classify_slices(const TraceModel& m, const KernelRules& rules,
+                                         const std::vector<uint32_t>& slices) {
+  Classifier classify(m, rules, nullptr);
+  std::vector<KernelClass> out(slices.size(), rules.fallback);
+  for (size_t i = 0; i < slices.size(); ++i) {
+    if (slices[i] < m.slices.size()) out[i] = classify(slices[i], false);
   }
   return out;
 }

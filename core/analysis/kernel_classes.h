@@ -47,13 +47,22 @@ struct KernelRules {
 // NVSHMEM, DeepEP (dispatch/combine, e.g. `void dpsk::ep::internode::combine<...>`), all-to-all and
 // custom all-reduce kernels are communication; the rest is computation.
 KernelRules default_rules();
-// HTA 0.6.1 (hta/common/types.py, utils.get_kernel_type): by name only; DeepEP counts as computation.
+// HTA 0.6.1 (hta/common/types.py grouping patterns, Python re.match, i.e. anchored at the start):
+// communication ^nccl|^hip|^hccl|.*ncclKernel; memory ^(hip)?Memcpy|^(hip)?Memset|^dma; the names its
+// compute pattern excludes (Sync, Stream Wait Event, Memcpy/Memset/dma anywhere, launches, MTIA
+// executors...) are "other" (HTA counts them as non-compute); the rest is computation. By name
+// only: the event category, "Collective name" and DeepEP are ignored (DeepEP is computation).
 KernelRules hta_rules();
 
 // One class per model.gpu_ops row. Invalid regexes never match (no exceptions in the core); their
 // indices are reported in *bad_rules when given.
 std::vector<KernelClass> classify_gpu_ops(const TraceModel& m, const KernelRules& rules,
                                           std::vector<size_t>* bad_rules = nullptr);
+
+// The same rules for arbitrary slices (HTA also counts cuda_sync events on a stream as GPU work);
+// these never carry "Collective name".
+std::vector<KernelClass> classify_slices(const TraceModel& m, const KernelRules& rules,
+                                         const std::vector<uint32_t>& slices);
 
 // Memory ops in detail, parsed from the Kineto name ("Memcpy HtoD (Pageable -> Device)",
 // "Memset (Device)") and the event kind.

@@ -1,0 +1,103 @@
+#include "core/analysis/overlap.h"
+
+#include <algorithm>
+
+namespace tw {
+
+CommOverlap comm_compute_overlap(const GpuActivity& a) {
+  const IntervalSet& comm = a.of(KernelClass::kCommunication);
+  CommOverlap o;
+  o.communication_ns = comm.total();
+  o.overlapped_ns = comm.intersect(a.of(KernelClass::kComputation)).total();
+  return o;
+}
+
+CommOverlap comm_compute_overlap_in(const GpuActivity& a, int64_t begin_ns, int64_t end_ns) {
+  const IntervalSet comm = a.of(KernelClass::kCommunication).clip(begin_ns, end_ns);
+  CommOverlap o;
+  o.communication_ns = comm.total();
+  // Clip both sides so a step costs O(log n + its own intervals), not O(whole trace).
+  o.overlapped_ns = comm.intersect(a.of(KernelClass::kComputation).clip(begin_ns, end_ns)).total();
+  return o;
+}
+
+StreamOverlapResult stream_overlaps(const TraceModel& m, const std::vector<KernelClass>& cls,
+                                    const std::vector<uint8_t>* kept, size_t max_streams) {
+  StreamOverlapResult r;
+  const GpuOpTable& g = m.gpu_ops;
+  // Group op rows by track without per-op allocation: counting sort on the track index.
+  std::vector<uint32_t> count(m.tracks.size() + 1, 0);
+  for (size_t row = 0; row < g.size(); ++row) {
+    if (kept && (row >= kept->size() || !(*kept)[row])) continue;
+    ++count[m.slices.track[g.slice[row]] + 1];
+  }
+  for (size_t t = 1; t < count.size(); ++t) count[t] += count[t - 1];
+  std::vector<uint32_t> order(count.back());
+  std::vector<uint32_t> fill(count.begin(), count.end() - 1);
+  for (size_t row = 0; row < g.size(); ++row) {
+    if (kept && (row >= kept->size() || !(*kept)[row])) continue;
+    order[fill[m.slices.track[g.slice[row]]]++] = static_cast<uint32_t>(row);
+  }
+  std::vector<IntervalSet> busy;
+  std::vector<Interval> raw, raw_class[kKernelClassCount];
+  for (uint32_t t = 0; t < m.tracks.size(); ++t) {
+    if (count[t + 1] == count[t]) continue;
+    StreamActivity s;
+    s.track = t;
+    s.device = m.tracks[t].device;
+    s.stream = m.tracks[t].stream;
+    raw.clear();
+    for (auto& v : raw_class) v.clear();
+    for (uint32_t k = count[t]; k < count[t + 1]; ++k) {
+      const uint32_t row = order[k];
+      const uint32_t sl = g.slice[row];
+      const Interval iv{m.slices.ts_ns[sl], m.slices.end_ns(sl)};
+      raw.push_back(iv);
+      if (row < cls.size()) raw_class[static_cast<int>(cls[row])].push_back(iv);
+      if (s.device < 0) s.device = g.device[row];
+      if (s.stream < 0) s.stream = g.stream[row];
+    }
+    s.ops = count[t + 1] - count[t];
+    IntervalSet set = IntervalSet::union_of(raw);
+    s.busy_ns = set.total();
+    int best = 0;
+    for (int c = 0; c < kKernelClassCount; ++c) {
+      s.class_ns[c] = IntervalSet::union_of(raw_class[c]).total();
+      if (s.class_ns[c] > s.class_ns[best]) best = c;
+    }
+    s.main_class = static_cast<KernelClass>(best);
+    r.streams.push_back(s);
+    busy.push_back(std::move(set));
+  }
+  // Busiest first; ties by track for determinism.
+  std::vector<size_t> idx(r.streams.size());
+  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::sort(idx.begin(), idx.end(), [&](size_t x, size_t y) {
+    if (r.streams[x].busy_ns != r.streams[y].busy_ns) return r.streams[x].busy_ns > r.streams[y].busy_ns;
+    return r.streams[x].track < r.streams[y].track;
+  });
+  std::vector<StreamActivity> sorted;
+  std::vector<IntervalSet> sorted_busy;
+  for (size_t i : idx) {
+    sorted.push_back(r.streams[i]);
+    sorted_busy.push_back(std::move(busy[i]));
+  }
+  r.streams = std::move(sorted);
+  const size_t n = std::min(max_streams, r.streams.size());
+  r.truncated = r.streams.size() > n;
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = i + 1; j < n; ++j) {
+      // Streams on different devices never share an SM: their overlap is not contention.
+      if (r.streams[i].device != r.streams[j].device) continue;
+      const int64_t ov = sorted_busy[i].intersect(sorted_busy[j]).total();
+      if (ov > 0) r.pairs.push_back({i, j, ov});
+    }
+  }
+  std::sort(r.pairs.begin(), r.pairs.end(), [](const StreamPairOverlap& x, const StreamPairOverlap& y) {
+    if (x.overlap_ns != y.overlap_ns) return x.overlap_ns > y.overlap_ns;
+    return x.a != y.a ? x.a < y.a : x.b < y.b;
+  });
+  return r;
+}
+
+}  // namespace tw
