@@ -95,3 +95,19 @@ test('HTA-compatible switch gives the CLI --hta-compat summary', async () => {
     JSON.stringify(cliSummary([NCCL])), { timeout: 20_000 });
   assert.deepEqual(s.pageErrors, []);
 });
+
+test('a saved summary JSON (tracewise summarize output) opens as a read-only dashboard', async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'tw-e2e-sum-'));
+  const cli = cliSummary([RANK0, RANK1]);
+  const path = join(dir, 'summary.json');
+  writeFileSync(path, JSON.stringify(cli) + '\n');
+  const { summary, error } = await openViaInput(s.page, [path]);
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(error, null);
+  assert.deepEqual(summary, cli);
+  assert.match(await s.page.textContent('#loads'), /saved summary, not a trace/);
+  await checkShownNumbers(s.page, cli.files[0]);
+});

@@ -28,6 +28,7 @@ export class FileSet {
   private readonly listeners: Array<() => void> = [];
 
   onChange(fn: () => void): void { this.listeners.push(fn); }
+  onProgress: (file: OpenedFile) => void = () => {};
   private changed(): void { for (const fn of this.listeners) fn(); }
 
   get settled(): boolean { return this.files.every((f) => f.status !== 'loading'); }
@@ -43,6 +44,16 @@ export class FileSet {
     if (generation !== this.generation) return;  // a newer open replaced this one meanwhile
     this.files = inputs.flatMap((inp, i) => (docs[i] ? this.fromDocument(inp.name, docs[i]) : [this.start(inp)]));
     this.changed();
+  }
+
+  // Shows a summary document without a trace (e.g. from a summary link). False when it is not one.
+  showDocument(doc: any, name: string): boolean {
+    if (!doc || typeof doc !== 'object' || !Array.isArray(doc.files) || !doc.files.every((f: unknown) => f && typeof f === 'object')) return false;
+    for (const f of this.files) f.client?.terminate();
+    ++this.generation;
+    this.files = this.fromDocument(name, doc);
+    this.changed();
+    return true;
   }
 
   private fromDocument(name: string, doc: any): OpenedFile[] {
@@ -82,6 +93,7 @@ export class FileSet {
     let lastPaint = 0;
     client.onProgress = (p) => {
       file.progress = p;
+      this.onProgress(file);
       const now = performance.now();
       if (now - lastPaint > 100) { lastPaint = now; this.changed(); }
     };

@@ -8,6 +8,7 @@ import { ProgressView } from './progress_view';
 import { renderDashboard } from './dashboard/dashboard';
 import { TimelineHost } from './timeline_host';
 import type { Links } from './dashboard/links';
+import { createAppApi, type ViewState } from './app_api';
 
 interface Hook { ready: boolean; summary: any | null; error: string | null; [k: string]: unknown }
 const hook: Hook = ((window as any).__tracewise ??= { ready: false, summary: null, error: null });
@@ -66,10 +67,32 @@ function render(): void {
   const errors = files.files.filter((f) => f.error && f.status === 'error');
   hook.error = errors.length ? `${errors[errors.length - 1].name}: ${errors[errors.length - 1].error!.message}` : null;
   hook.summary = files.document();
+  const wasReady = hook.ready;
   hook.ready = files.files.length > 0 && files.settled;
+  for (const f of errors) if (!announced.has(f.key)) { announced.add(f.key); app.errors.emit(f.name, f.error!.message, f.error!.code); }
+  if (hook.ready && !wasReady && hook.summary) app.loaded.emit(hook.summary);
 }
+const announced = new Set<number>();
 
 files.onChange(render);
+
+function getViewState(): ViewState {
+  const st: ViewState = { tab, file: selected };
+  const tl = timeline.viewState();
+  if (tl !== undefined) st.timeline = tl;
+  return st;
+}
+
+function setViewState(st: Partial<ViewState>): void {
+  if (typeof st.file === 'number' && st.file >= 0 && st.file < files.ready.length) selected = Math.floor(st.file);
+  if (st.tab === 'overview' || st.tab === 'timeline') tab = st.tab;
+  render();
+  if (st.timeline !== undefined) void timeline.setViewState(files.ready[selected] ?? null, st.timeline);
+}
+
+// Extensions (share links, embed mode, export) plug in through this object: see app_api.ts.
+export const app = createAppApi({ files, open: (inputs) => open(inputs), getViewState, setViewState, overview });
+files.onProgress = (f) => { if (f.progress) app.progress.emit(f.name, f.progress); };
 
 function open(inputs: FileInput[]): void {
   if (!inputs.length) return;

@@ -62,6 +62,17 @@ export class TimelineHost {
     if (name) view.highlight({ name, t0_ns: t0, t1_ns: t1 });
   }
 
+  // The current view's own state (range, selection, search...) when the view offers one.
+  viewState(): unknown {
+    const v = this.current ? this.views.get(this.current.key)?.view as unknown as { getViewState?: () => unknown } : undefined;
+    return v?.getViewState?.();
+  }
+
+  async setViewState(file: OpenedFile | null, state: unknown): Promise<void> {
+    const view = (await this.show(file)) as unknown as { setViewState?: (s: unknown) => void } | null;
+    view?.setViewState?.(state);
+  }
+
   async search(file: OpenedFile, name: string): Promise<void> {
     const view = await this.show(file);
     view?.highlight({ name });

@@ -1,0 +1,65 @@
+// AppApi: what other parts of the page (share links, embed mode, export; web/share, web/embed,
+// web/export) may ask of the app shell, so they need no knowledge of its internals.
+//
+//   open(inputs)                open files / URLs / buffers (replaces what is open; several = ranks)
+//   openBuffer(name, buffer)    open bytes the caller already has (e.g. postMessage from a parent page)
+//   showSummary(doc, name)      show a summary document read-only (no trace behind it, no timeline)
+//   getSummary()                the summary document of what is open (same JSON as the CLI), or null
+//   getFiles()                  [{name, status, error, hasTrace}] of what is open
+//   onLoaded(cb) / onProgress(cb) / onError(cb)   subscribe; each returns an unsubscribe function
+//   getViewState() / setViewState(s)              tab, selected file, timeline state (when it has one)
+//   panel(id)                   the element of a dashboard panel ('cards', 'temporal', 'steps', ...)
+import type { FileInput, FileSet } from './files';
+import type { Progress } from '../worker/protocol';
+
+export interface ViewState { tab: 'overview' | 'timeline'; file: number; timeline?: unknown }
+
+export interface AppApi {
+  open(inputs: FileInput[]): void;
+  openBuffer(name: string, buffer: ArrayBuffer): void;
+  showSummary(doc: unknown, name: string): boolean;
+  getSummary(): any | null;
+  getFiles(): Array<{ name: string; status: string; error: string | null; hasTrace: boolean }>;
+  onLoaded(cb: (summary: any) => void): () => void;
+  onProgress(cb: (name: string, p: Progress) => void): () => void;
+  onError(cb: (name: string, message: string, code: string) => void): () => void;
+  getViewState(): ViewState;
+  setViewState(s: Partial<ViewState>): void;
+  panel(id: string): HTMLElement | null;
+}
+
+type Listener<A extends unknown[]> = (...a: A) => void;
+
+export class Emitter<A extends unknown[]> {
+  private fns = new Set<Listener<A>>();
+  on(fn: Listener<A>): () => void { this.fns.add(fn); return () => this.fns.delete(fn); }
+  emit(...a: A): void { for (const fn of this.fns) { try { fn(...a); } catch (e) { console.error(e); } } }
+}
+
+export interface AppInternals {
+  files: FileSet;
+  open(inputs: FileInput[]): void;
+  getViewState(): ViewState;
+  setViewState(s: Partial<ViewState>): void;
+  overview: HTMLElement;
+}
+
+export function createAppApi(app: AppInternals): AppApi & { loaded: Emitter<[any]>; progress: Emitter<[string, Progress]>; errors: Emitter<[string, string, string]> } {
+  const loaded = new Emitter<[any]>();
+  const progress = new Emitter<[string, Progress]>();
+  const errors = new Emitter<[string, string, string]>();
+  return {
+    loaded, progress, errors,
+    open: (inputs) => app.open(inputs),
+    openBuffer: (name, buffer) => app.open([{ name, blob: new Blob([buffer]) }]),
+    showSummary: (doc, name) => app.files.showDocument(doc, name),
+    getSummary: () => app.files.document(),
+    getFiles: () => app.files.files.map((f) => ({ name: f.name, status: f.status, error: f.error?.message ?? null, hasTrace: !!f.client })),
+    onLoaded: (cb) => loaded.on(cb),
+    onProgress: (cb) => progress.on(cb),
+    onError: (cb) => errors.on(cb),
+    getViewState: () => app.getViewState(),
+    setViewState: (s) => app.setViewState(s),
+    panel: (id) => (id === 'cards' ? app.overview.querySelector<HTMLElement>('.cards') : app.overview.querySelector<HTMLElement>(`[data-section="${CSS.escape(id)}"]`)),
+  };
+}
