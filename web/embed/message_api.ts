@@ -1,0 +1,75 @@
+// The postMessage API, for iframes (window.parent) and tabs opened with window.open (window.opener):
+//
+//   parent -> tracewise: {type: 'tracewise.open', name, buffer: ArrayBuffer}
+//                        'PING' (Perfetto), then {perfetto: {buffer, title, fileName?}}
+//   tracewise -> parent: {type: 'tracewise.ready'} once listening (to '*', carries nothing),
+//                        'PONG' in answer to 'PING' (to the sender's origin),
+//                        {type: 'tracewise.progress', name, bytesRead, totalBytes, events, phase},
+//                        {type: 'tracewise.loaded', summary} (the CLI's summary document),
+//                        {type: 'tracewise.error', message}
+// Progress, loaded and error go only to the origin that sent the trace, and only for that trace.
+// Messages from other windows are ignored; from origins not allowed (embed_config.ts) they get an
+// error answer and a visible note.
+import type { AppApi } from '../app/app_api';
+import { rememberTrace } from '../share/trace_inputs';
+import { loadEmbedConfig, originAllowed } from './embed_config';
+
+export interface MessageHook { received: number; opened: string[]; refused: string[] }
+
+const kMaxName = 256;
+
+export function installMessageApi(app: AppApi, notify: (text: string) => void): MessageHook {
+  const hook: MessageHook = { received: 0, opened: [], refused: [] };
+  ((window as any).__tracewise ??= {}).messages = hook;
+  // The window and origin that sent the trace now open: where progress and results go.
+  let client: { win: MessageEventSource; origin: string } | null = null;
+  const send = (msg: unknown) => {
+    if (client) (client.win as Window).postMessage(msg, client.origin);
+  };
+  app.onProgress((name, p) => send({ type: 'tracewise.progress', name, phase: p.phase, bytesRead: p.bytesRead, totalBytes: p.totalBytes, events: p.events }));
+  // One trace, one answer: after it, files the user opens by hand are not reported to the host.
+  app.onLoaded((doc) => {
+    if (!client || !app.getFiles().some((f) => f.hasTrace)) return;
+    send({ type: 'tracewise.loaded', summary: doc });
+    client = null;
+  });
+  app.onError((name, message) => { send({ type: 'tracewise.error', message: `${name}: ${message}` }); client = null; });
+
+  const fromHost = (ev: MessageEvent) => ev.source !== null && ev.source !== window &&
+    (ev.source === window.parent || ev.source === window.opener || (ev.source as Window).opener === window);
+
+  window.addEventListener('message', async (ev: MessageEvent) => {
+    if (!fromHost(ev)) return;
+    const d = ev.data;
+    if (d === 'PING') { (ev.source as Window).postMessage('PONG', ev.origin); return; }
+    const perfetto = d && typeof d === 'object' && d.perfetto && typeof d.perfetto === 'object' ? d.perfetto : null;
+    const ours = d && typeof d === 'object' && d.type === 'tracewise.open' ? d : null;
+    if (!perfetto && !ours) return;
+    hook.received++;
+    const reply = (msg: unknown) => (ev.source as Window).postMessage(msg, ev.origin);
+    if (!originAllowed(ev.origin, await loadEmbedConfig())) {
+      hook.refused.push(ev.origin);
+      notify(`A page at ${ev.origin} tried to open a trace here; that origin is not allowed (see embed-config.json).`);
+      reply({ type: 'tracewise.error', message: `Origin ${ev.origin} is not allowed to open traces in this tracewise page.` });
+      return;
+    }
+    const src = perfetto ?? ours;
+    const buffer = src.buffer instanceof ArrayBuffer ? src.buffer : ArrayBuffer.isView(src.buffer) ? src.buffer.buffer : null;
+    if (!buffer) { reply({ type: 'tracewise.error', message: 'The message has no trace: "buffer" must be an ArrayBuffer.' }); return; }
+    const rawName = perfetto ? (perfetto.fileName ?? perfetto.title) : ours.name;
+    const name = typeof rawName === 'string' && rawName.trim() ? rawName.trim().slice(0, kMaxName) : 'trace.json';
+    client = { win: ev.source as MessageEventSource, origin: ev.origin };
+    hook.opened.push(name);
+    rememberTrace(name, new Blob([buffer]));
+    app.openBuffer(name, buffer);
+  });
+
+  // Tell a waiting parent we listen; PING/PONG covers parents that missed this.
+  const ready = () => {
+    for (const w of new Set([window.parent !== window ? window.parent : null, window.opener as Window | null])) {
+      w?.postMessage({ type: 'tracewise.ready' }, '*');
+    }
+  };
+  if (document.readyState === 'complete') ready(); else window.addEventListener('load', ready, { once: true });
+  return hook;
+}

@@ -1,0 +1,125 @@
+// Summary links: the analysis itself travels in the URL fragment (which browsers never send to a
+// server), so a teammate sees the dashboard without the trace and without any upload.
+//
+//   #s=1.<base64url(deflate-raw(JSON payload))>[&<view state keys>]
+//
+// payload = { tw: "tracewise.link/1", schema, files: [trimmed file summaries],
+//             traces: [{ name, bytes, hash } | null per file], trim: { rows, text, series } }
+//
+// Decoding treats the link as hostile: size limits at every stage (fragment characters, compressed
+// bytes, decompressed bytes, JSON nodes, nesting depth), strict UTF-8, a structural check, and keys
+// that could reach an object's prototype are dropped. Every failure is a ShareError with a sentence.
+import { decodeBase64url, encodeBase64url } from './base64url';
+import { deflateRaw, inflateRaw } from './deflate';
+import { ShareError } from './share_error';
+import { kTrimLevels, trimSummary, type TrimLevel } from './summary_trim';
+
+export const kLinkVersion = '1';
+export const kPayloadTag = 'tracewise.link/1';
+export const kTargetLinkChars = 8000;        // aim: the whole fragment value under ~8 KB
+export const kMaxEncodeChars = 32 * 1024;    // refuse to make links longer than this
+export const kMaxDecodeChars = 64 * 1024;    // refuse to read fragment values longer than this
+export const kMaxInflatedBytes = 2 << 20;
+const kMaxNodes = 200_000;
+const kMaxDepth = 24;
+const kMaxFiles = 1024;
+
+export interface TraceRef { name: string; bytes: number; hash: string }
+
+export interface LinkPayload {
+  tw: typeof kPayloadTag;
+  schema: string;
+  files: Record<string, unknown>[];
+  traces: (TraceRef | null)[];
+  trim: { rows: number; text: number; series: number };
+}
+
+export interface EncodedLink { value: string; level: TrimLevel; payloadBytes: number; cuts: Record<string, number> }
+
+// Encodes `doc` ({files, schema}, the CLI's summary document) into the fragment value of `s=`.
+// Tries the trim levels from the most generous and returns the first that fits kTargetLinkChars,
+// else the smallest one if it fits kMaxEncodeChars.
+export async function encodeSummaryLink(doc: { files?: unknown[]; schema?: unknown }, traces: (TraceRef | null)[]): Promise<EncodedLink> {
+  let best: EncodedLink | null = null;
+  for (const level of kTrimLevels) {
+    const { doc: trimmed, cuts } = trimSummary(doc, level);
+    const payload: LinkPayload = {
+      tw: kPayloadTag, schema: trimmed.schema, files: trimmed.files as Record<string, unknown>[],
+      traces: trimmed.files.map((_, i) => traces[i] ?? null),
+      trim: { rows: level.rows, text: level.text, series: level.series },
+    };
+    const json = new TextEncoder().encode(JSON.stringify(payload));
+    const value = `${kLinkVersion}.${encodeBase64url(await deflateRaw(json))}`;
+    best = { value, level, payloadBytes: json.length, cuts };
+    if (value.length <= kTargetLinkChars) return best;
+  }
+  if (best && best.value.length <= kMaxEncodeChars) return best;
+  throw new ShareError('too_large', 'This summary is too large for a link even when trimmed; use "Download report" instead.');
+}
+
+export async function decodeSummaryLink(value: string): Promise<LinkPayload> {
+  if (value.length > kMaxDecodeChars) {
+    throw new ShareError('too_large', `The link is too long (${value.length} characters; tracewise reads at most ${kMaxDecodeChars}).`);
+  }
+  const dot = value.indexOf('.');
+  const version = dot < 0 ? '' : value.slice(0, dot);
+  if (!/^\d{1,3}$/.test(version)) throw new ShareError('bad_encoding', 'The link is damaged (it does not start with a version number).');
+  if (version !== kLinkVersion) throw new ShareError('unsupported', `The link was made by a newer tracewise (link version ${version}); open it with that version.`);
+  const packed = decodeBase64url(value.slice(dot + 1), kMaxDecodeChars);
+  const raw = await inflateRaw(packed, kMaxInflatedBytes);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw new ShareError('bad_data', 'The link is damaged (its text is not valid UTF-8).');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ShareError('bad_data', 'The link is damaged (its data is not valid JSON).');
+  }
+  return validatePayload(parsed);
+}
+
+function fail(why: string): never {
+  throw new ShareError('bad_data', `The link does not hold a tracewise summary (${why}).`);
+}
+
+// Copies plain JSON data, refusing deep nesting and huge node counts, and dropping prototype keys.
+function cleanJson(v: unknown, depth: number, budget: { nodes: number }): unknown {
+  if (--budget.nodes < 0) fail('too many values');
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : fail('a number is not finite');
+  if (depth > kMaxDepth) fail('nested too deeply');
+  if (Array.isArray(v)) return v.map((x) => cleanJson(x, depth + 1, budget));
+  if (typeof v !== 'object') fail('unexpected value');
+  const o: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
+    o[k] = cleanJson(x, depth + 1, budget);
+  }
+  return o;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function validatePayload(parsed: unknown): LinkPayload {
+  if (!isObj(parsed)) fail('not an object');
+  const p = cleanJson(parsed, 0, { nodes: kMaxNodes }) as Record<string, unknown>;
+  if (p.tw !== kPayloadTag) fail('missing its tag');
+  if (typeof p.schema !== 'string' || !/^tracewise\.summary\/\d+$/.test(p.schema)) fail('unknown summary schema');
+  if (!Array.isArray(p.files) || p.files.length === 0 || p.files.length > kMaxFiles || !p.files.every(isObj)) fail('no file summaries');
+  const files = p.files as Record<string, unknown>[];
+  const tracesIn = Array.isArray(p.traces) ? p.traces : [];
+  const traces = files.map((_, i): TraceRef | null => {
+    const t = tracesIn[i];
+    if (!isObj(t)) return null;
+    const ok = typeof t.name === 'string' && t.name.length <= 1024 && Number.isSafeInteger(t.bytes) && (t.bytes as number) >= 0 &&
+      typeof t.hash === 'string' && /^[0-9a-f]{32}$/.test(t.hash);
+    return ok ? { name: t.name as string, bytes: t.bytes as number, hash: t.hash as string } : null;
+  });
+  const tr = isObj(p.trim) ? p.trim : {};
+  const int = (x: unknown) => (Number.isSafeInteger(x) && (x as number) >= 0 ? (x as number) : 0);
+  return { tw: kPayloadTag, schema: p.schema, files, traces, trim: { rows: int(tr.rows), text: int(tr.text), series: int(tr.series) } };
+}

@@ -1,0 +1,59 @@
+// Trims a summary document to what a link can carry: every headline number (scalars are kept
+// exactly), the first rows of each table (the core writes tables most-important-first), short
+// series, and the recommendations. Bigger levels are tried first; the caller picks the first level
+// whose encoded link fits its budget. The shape of the summary is preserved, so the dashboard renders
+// a trimmed summary with the same code as a full one; `cuts` lists what was shortened or dropped.
+
+export interface TrimLevel {
+  rows: number;     // rows kept per array of objects
+  text: number;     // characters kept per string
+  series: number;   // longest array of numbers kept (longer ones are dropped)
+  depth: number;    // deepest nesting kept
+}
+
+export const kTrimLevels: TrimLevel[] = [
+  { rows: 25, text: 200, series: 512, depth: 8 },
+  { rows: 15, text: 160, series: 256, depth: 8 },
+  { rows: 10, text: 120, series: 128, depth: 7 },
+  { rows: 5, text: 80, series: 64, depth: 6 },
+  { rows: 3, text: 60, series: 0, depth: 5 },
+  { rows: 1, text: 40, series: 0, depth: 4 },
+];
+
+// Recommendations are the point of sharing: keep more of them, and more of their text.
+const kKeepWhole = new Set(['recommendations']);
+
+export interface TrimResult { doc: { files: unknown[]; schema: string }; cuts: Record<string, number> }
+
+export function trimSummary(doc: { files?: unknown[]; schema?: unknown }, level: TrimLevel): TrimResult {
+  const cuts: Record<string, number> = {};
+  const files = Array.isArray(doc.files) ? doc.files : [];
+  const out = files.map((f, i) => trimValue(f, level, 1, `files.${i}`, cuts, false));
+  return { doc: { files: out, schema: String(doc.schema ?? '') }, cuts };
+}
+
+function trimString(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
+}
+
+function trimValue(v: unknown, lv: TrimLevel, depth: number, path: string, cuts: Record<string, number>, whole: boolean): unknown {
+  if (typeof v === 'string') return trimString(v, whole ? Math.max(lv.text * 3, 240) : lv.text);
+  if (v === null || typeof v !== 'object') return v;
+  if (depth > lv.depth) { cuts[path] = -1; return undefined; }
+  if (Array.isArray(v)) {
+    if (v.every((x) => typeof x === 'number' || x === null)) {
+      if (v.length <= lv.series || v.length <= 4) return v;
+      cuts[path] = v.length;
+      return undefined;
+    }
+    const keep = whole ? Math.max(lv.rows, 10) : lv.rows;
+    if (v.length > keep) cuts[path] = v.length;
+    return v.slice(0, keep).map((x, i) => trimValue(x, lv, depth + 1, `${path}.${i}`, cuts, whole));
+  }
+  const o: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const t = trimValue(x, lv, depth + 1, `${path}.${k}`, cuts, whole || kKeepWhole.has(k));
+    if (t !== undefined) o[k] = t;
+  }
+  return o;
+}
