@@ -9,6 +9,7 @@ import { renderDashboard } from './dashboard/dashboard';
 import { TimelineHost } from './timeline_host';
 import type { Links } from './dashboard/links';
 import { createAppApi, type ViewState } from './app_api';
+import { installIntegrations } from '../share/install';
 
 interface Hook { ready: boolean; summary: any | null; error: string | null; [k: string]: unknown }
 const hook: Hook = ((window as any).__tracewise ??= { ready: false, summary: null, error: null });
@@ -145,7 +146,9 @@ byId<HTMLInputElement>('hta-compat').addEventListener('change', (e) => {
 for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]')) b.addEventListener('click', () => setTab(b.dataset.tab as typeof tab));
 
 // Offline once loaded: a network-first service worker keeps the last copy of the site.
-if ('serviceWorker' in navigator && location.protocol !== 'file:' && !navigator.webdriver) {
+if ('serviceWorker' in navigator && location.protocol !== 'file:') {
   navigator.serviceWorker.register('sw.js').catch(() => {});
 }
 render();
+// Share links, embed mode, the postMessage API and exports (web/share, web/embed, web/export).
+installIntegrations(app, { main: document.querySelector('main')!, actions: document.querySelector<HTMLElement>('.topbar .actions')! });
