@@ -28,7 +28,9 @@ std::string track_label(const TraceModel& m, const Track& t) {
     while (!name.empty() && name.back() == ' ') name.pop_back();
     return name.empty() ? stream : name;
   }
-  if (!name.empty()) return name + " " + tid;
+  // Kineto names threads "thread 1166 (python3)": the tid is already in the name.
+  if (!name.empty()) return name.find(tid) != std::string::npos ? name : name + " " + tid;
+  if (t.tid_label) return tid;  // a tid written as text is a name of its own
   return (t.kind == TrackKind::kAsync ? "async " : "thread ") + tid;
 }
 
