@@ -112,6 +112,19 @@ test('cancel stops a long load; the next file loads', async () => {
   assert.deepEqual(s.pageErrors, []);
 });
 
+test('a file too large for the browser is refused before reading it', async () => {
+  const huge = join(dir, 'huge.json');
+  const { truncateSync, closeSync, openSync } = await import('node:fs');
+  closeSync(openSync(huge, 'w'));
+  truncateSync(huge, 11 * 2 ** 30);  // sparse: costs no disk
+  const t0 = Date.now();
+  const res = await openViaInput(s.page, [huge]);
+  assert.match(res.error, /too large for the browser \(11\.0 GiB/);
+  assert.match(await s.page.textContent('#loads .msg.error'), /^Too large: .*tracewise summarize/);
+  assert.ok(Date.now() - t0 < 10_000);
+  rmSync(huge);
+});
+
 test('gzip detection is by magic bytes, not by name', async () => {
   const plain = readFileSync(trace('speedscope/sample/profiles/trace-event/simple.json'));
   const disguised = join(dir, 'looks-plain.json');
