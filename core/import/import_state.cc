@@ -472,7 +472,7 @@ void ImportState::finish() {
   if (stats.fatal) return;
   if (stats.events == 0 && stats.problems.count("skipped_non_object")) {
     stats.fatal = true;
-    stats.fatal_message = "Not a trace: the events array holds no event objects (first element at byte " +
+    stats.fatal_message = "Not a trace: the events array holds no event objects (at byte " +
                           std::to_string(stats.problems["skipped_non_object"].first_offset) + ")";
     return;
   }

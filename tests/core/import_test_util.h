@@ -121,7 +121,8 @@ inline std::string fingerprint(TraceImporter& imp) {
 inline std::string first_difference(const std::string& a, const std::string& b) {
   size_t i = 0;
   while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-  size_t start = a.rfind('\n', i == 0 ? 0 : i - 1);
+  if (i == a.size() && i == b.size()) return "  (identical)";
+  size_t start = i == 0 ? 0 : a.rfind('\n', i - 1);
   start = start == std::string::npos ? 0 : start + 1;
   auto line_at = [start](const std::string& s) {
     size_t end = s.find('\n', start);
@@ -137,8 +138,7 @@ inline ImporterPtr import_all_ways(std::string_view text, size_t byte_limit = 1 
   const std::string expected = fingerprint(*whole);
   auto check = [&](ImporterPtr other, const std::string& how) {
     std::string got = fingerprint(*other);
-    INFO("chunking: ", how, "\n", first_difference(expected, got));
-    CHECK(got == expected);
+    CHECK_MESSAGE(got == expected, "chunking: ", how, "\n", first_difference(expected, got));
   };
   if (text.size() <= byte_limit) check(import_chunked(text, [] { return size_t(1); }), "one byte at a time");
   for (uint32_t seed = 1; seed <= 4; ++seed) {
