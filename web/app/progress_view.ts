@@ -47,7 +47,9 @@ export class ProgressView {
       root.append(name, h('div', { class: 'bar', role: 'progressbar' }, bar), text, cancel);
     } else if (f.status === 'error' || f.status === 'cancelled') {
       const title = kTitles[f.error?.code ?? 'internal'] ?? 'Error';
-      root.append(name, h('span', { class: 'msg error', role: 'alert' }, h('strong', null, `${title}: `), f.error?.message ?? ''));
+      let text = f.error?.message ?? '';
+      if (text.startsWith(`${title}: `)) text = text.slice(title.length + 2);  // the core's messages name it already
+      root.append(name, h('span', { class: 'msg error', role: 'alert' }, h('strong', null, `${title}: `), text));
     } else {
       const r = f.result;
       root.append(name, h('span', { class: 'load-text' },
