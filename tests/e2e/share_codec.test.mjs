@@ -1,0 +1,110 @@
+// Unit tests of the share-link codecs (web/share), run in node on the bundled TS: base64url, view
+// state, summary links (round trip on every shared trace's CLI summary, sizes, hostile input).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { importTs, cliSummary, traces } from './share_support.mjs';
+
+const m = await importTs('web/share/base64url.ts', 'web/share/view_state.ts', 'web/share/summary_link.ts', 'web/share/fragment.ts',
+  'web/share/share_error.ts', 'web/share/deflate.ts');
+
+test('base64url round trip and strictness', () => {
+  for (const n of [0, 1, 2, 3, 4, 5, 255, 1000]) {
+    const b = new Uint8Array(n).map((_, i) => (i * 37 + n) & 255);
+    assert.deepEqual(m.decodeBase64url(m.encodeBase64url(b), 1 << 20), b);
+  }
+  assert.throws(() => m.decodeBase64url('ab$d', 100), /damaged/);
+  assert.throws(() => m.decodeBase64url('abcde', 100), /length/);
+  assert.throws(() => m.decodeBase64url('A'.repeat(400), 100), /more data/);
+});
+
+test('view state: round trip, invalid parts dropped', () => {
+  const v = { tab: 'timeline', file: 2, tl: { t0_ns: '1740461679470630000', t1_ns: '1740461679480630000', search: 'nccl', regex: false } };
+  const p = m.writeViewState(v);
+  assert.deepEqual(m.readViewState(new URLSearchParams(p.toString())).state, v);
+  const bad = m.readViewState(new URLSearchParams('tab=<script>&file=-1&tl={"a":{"b":{"c":{"d":{"e":1}}}}}&t0=5&t1=3'));
+  assert.deepEqual(bad.state, {});
+  assert.deepEqual(bad.problems.sort(), ['file', 't0/t1', 'tab', 'tl']);
+  assert.deepEqual(m.readViewState(new URLSearchParams('t0=10&t1=20')).state, { tl: { t0_ns: '10', t1_ns: '20' } });
+  const f = m.parseFragment('#' + 'x'.repeat(80000));
+  assert.equal(f.tooLong, true);
+});
+
+const manifest = readFileSync(`${traces}/MANIFEST.tsv`, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+const kinetoTraces = manifest.filter((r) => r[8] === 'pytorch/kineto').map((r) => `${traces}/${r[0]}`);
+
+// Every scalar of the original that the trimmed copy still has must be identical.
+function sameScalars(orig, trimmed, path = '') {
+  if (trimmed === null || typeof trimmed !== 'object') { assert.deepEqual(trimmed, orig, path); return; }
+  for (const [k, v] of Object.entries(trimmed)) {
+    if (typeof v === 'string' && typeof orig[k] === 'string' && v.endsWith('…')) continue;
+    sameScalars(orig[k], v, `${path}.${k}`);
+  }
+}
+
+test('summary links of the shared traces: round trip and size', async () => {
+  const sizes = [];
+  for (const file of kinetoTraces) {
+    const doc = cliSummary(file);
+    const enc = await m.encodeSummaryLink(doc, [{ name: 'x.json', bytes: 123, hash: 'ab'.repeat(16) }]);
+    const back = await m.decodeSummaryLink(enc.value);
+    assert.equal(back.schema, doc.schema);
+    assert.equal(back.files.length, doc.files.length);
+    sameScalars(doc.files[0], back.files[0]);
+    assert.deepEqual(back.traces[0], { name: 'x.json', bytes: 123, hash: 'ab'.repeat(16) });
+    assert.ok(enc.value.length <= m.kTargetLinkChars, `${file}: ${enc.value.length} chars`);
+    sizes.push([file.replace(`${traces}/`, ''), enc.value.length, enc.level.rows]);
+  }
+  // Multi-rank: both ranks of a pair in one link.
+  const pair = manifest.filter((r) => /trace_filter\/sampled_rank-[01]/.test(r[0])).map((r) => `${traces}/${r[0]}`);
+  if (pair.length === 2) {
+    const enc = await m.encodeSummaryLink(cliSummary(...pair), []);
+    sizes.push(['trace_filter/sampled_rank-0+1 (2 files)', enc.value.length, enc.level.rows]);
+  }
+  console.log('summary link sizes (chars of the s= value, rows kept):');
+  for (const [f, n, rows] of sizes) console.log(`   ${n}\t${rows}\t${f}`);
+});
+
+test('a fat synthetic summary (500 long kernel names) is trimmed under the target', async () => {
+  const doc = cliSummary(`${traces}/deepseek_profile_data/train.json`);
+  const long = (i) => `void cutlass::device_kernel<flash::FlashAttnBwd<flash::CollectiveMainloopBwd<${i}, cute::tuple<cute::C<1>, cute::C<${i}>>, cutlass::bfloat16_t, float, cutlass::arch::Sm90, true>>>(Params)`;
+  doc.files[0].kernels = { top: Array.from({ length: 500 }, (_, i) => ({ name: long(i), count: i + 1, total_ns: 1e9 - i * 997, mean_ns: 12345 + i })) };
+  doc.files[0].utilization = { bucket_ns: 1000000, begin_ns: 0, busy: Array.from({ length: 2000 }, (_, i) => (i % 100) / 100) };
+  doc.files[0].recommendations = [{ id: 'r1', severity: 'warn', title: 'GPU idle 40% of the step', detail: 'Host waits dominate.' }];
+  const enc = await m.encodeSummaryLink(doc, []);
+  assert.ok(enc.value.length <= m.kTargetLinkChars, `${enc.value.length}`);
+  const back = await m.decodeSummaryLink(enc.value);
+  assert.equal(back.files[0].recommendations[0].title, 'GPU idle 40% of the step');
+  assert.equal(back.files[0].kernels.top[0].total_ns, 1e9);
+  console.log(`   fat synthetic: ${enc.value.length} chars, ${enc.level.rows} rows kept`);
+});
+
+test('hostile summary links are refused with a ShareError', async () => {
+  const doc = cliSummary(`${traces}/hta/tests/data/triton_example/triton_example.json.gz`);
+  const good = (await m.encodeSummaryLink(doc, [])).value;
+  const cases = {
+    tampered: good.slice(0, 20) + (good[20] === 'A' ? 'B' : 'A') + good.slice(21, -3),
+    truncated: good.slice(0, good.length - 7),
+    badchars: good.slice(0, 10) + '!!' + good.slice(12),
+    noversion: good.slice(2),
+    future: '9' + good.slice(1),
+    oversized: '1.' + 'A'.repeat(70000),
+  };
+  for (const [name, value] of Object.entries(cases)) {
+    await assert.rejects(m.decodeSummaryLink(value), (e) => e instanceof m.ShareError && e.message.length > 10, name);
+  }
+  // A zip bomb: 8 MB of zeros compress to a few KB; inflation stops at the limit.
+  const bomb = '1.' + m.encodeBase64url(await m.deflateRaw(new Uint8Array(8 << 20)));
+  await assert.rejects(m.decodeSummaryLink(bomb), /refuses|expands/);
+  // Valid compression of the wrong JSON.
+  const wrong = async (obj) => '1.' + m.encodeBase64url(await m.deflateRaw(new TextEncoder().encode(JSON.stringify(obj))));
+  await assert.rejects(m.decodeSummaryLink(await wrong({ tw: 'tracewise.link/1', schema: 'x', files: [{}] })), /schema/);
+  await assert.rejects(m.decodeSummaryLink(await wrong({ tw: 'tracewise.link/1', schema: 'tracewise.summary/1', files: [] })), /no file/);
+  let deep = {}; for (let i = 0; i < 100; i++) deep = { a: deep };
+  await assert.rejects(m.decodeSummaryLink(await wrong({ tw: 'tracewise.link/1', schema: 'tracewise.summary/1', files: [deep] })), /deeply/);
+  // Prototype keys are dropped, not applied.
+  const proto = await m.decodeSummaryLink('1.' + m.encodeBase64url(await m.deflateRaw(new TextEncoder().encode(
+    '{"tw":"tracewise.link/1","schema":"tracewise.summary/1","files":[{"name":"x","__proto__":{"polluted":1}}]}'))));
+  assert.equal(proto.files[0].polluted, undefined);
+  assert.equal({}.polluted, undefined);
+});

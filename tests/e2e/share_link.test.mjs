@@ -1,0 +1,76 @@
+// Share links in the browser: a summary link made on one page shows the same numbers in a fresh
+// browser (read-only, no trace); dropping the same trace then restores the full view (content hash);
+// tampered and oversized fragments show an error and the page still opens traces.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve } from '../../web/serve.mjs';
+import { site, traces, launch, waitHook, cliSummary } from './share_support.mjs';
+
+const trace = `${traces}/deepseek_profile_data/train.json`;
+let server, base;
+before(async () => { server = await serve(site, 0); base = `http://127.0.0.1:${server.address().port}/`; });
+after(() => server?.close());
+
+const cards = (page) => page.$$eval('#overview [data-card] .card-value', (els) => els.map((e) => `${e.closest('[data-card]').dataset.card}=${e.textContent}`));
+
+async function openTrace(page, file) {
+  await page.setInputFiles('#file-input', file);
+  await waitHook(page, () => window.__tracewise?.ready && window.__tracewise.summary && window.__tracewise.summary.files.length > 0);
+}
+
+test('summary link round trip in a fresh browser, then the same trace restores the full view', { timeout: 60000 }, async () => {
+  const a = await launch();
+  let link, shown;
+  try {
+    const page = await a.ctx.newPage();
+    await page.goto(base);
+    await openTrace(page, trace);
+    assert.deepEqual(await page.evaluate(() => window.__tracewise.summary), cliSummary(trace));
+    shown = await cards(page);
+    assert.ok(shown.length > 0);
+    await page.click('#share-actions >> text=Copy summary link');
+    await waitHook(page, () => window.__tracewise.share?.lastLink?.includes('#s=1.'));
+    link = await page.evaluate(() => window.__tracewise.share.lastLink);
+    console.log(`summary link of train.json: ${link.length} chars`);
+    assert.ok(link.length < 8192);
+  } finally { await a.close(); }
+
+  const b = await launch();
+  try {
+    const page = await b.ctx.newPage();
+    const requests = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(link);
+    await waitHook(page, () => window.__tracewise?.share?.ready && window.__tracewise.share.readOnly);
+    assert.equal(await page.evaluate(() => window.__tracewise.share.error), null);
+    assert.deepEqual(await cards(page), shown);
+    assert.match(await page.textContent('#share-banner'), /Shared summary of train\.json/);
+    assert.ok(!requests.some((u) => u.includes('train.json')), 'the trace is not fetched');
+    await openTrace(page, trace);
+    await waitHook(page, () => window.__tracewise.share.match === 'same');
+    assert.deepEqual(await cards(page), shown);
+  } finally { await b.close(); }
+});
+
+test('tampered and oversized fragments show an error; the page still opens a trace', { timeout: 60000 }, async () => {
+  const b = await launch();
+  try {
+    const page = await b.ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    for (const frag of ['#s=1.AAAAsomething-not-deflate_', '#s=1.' + 'A'.repeat(70000), '#s=7.abc', '#s=1.%00%ff<img src=x onerror=alert(1)>']) {
+      await page.goto(base + frag);
+      await waitHook(page, () => window.__tracewise?.share?.ready && window.__tracewise.share.error);
+      const banner = await page.textContent('#share-banner');
+      assert.match(banner, /cannot be opened|too long|newer tracewise|damaged/);
+      assert.equal(await page.$('#share-banner img'), null);
+    }
+    // A view link with junk keys: what is valid is kept, the rest reported.
+    await page.goto(base + '#tab=nonsense&tl=%7B');
+    await waitHook(page, () => window.__tracewise?.share?.ready);
+    assert.match(await page.textContent('#share-banner'), /ignored: tab, tl/);
+    await openTrace(page, trace);
+    assert.equal(await page.evaluate(() => window.__tracewise.error), null);
+    assert.deepEqual(errors, []);
+  } finally { await b.close(); }
+});
