@@ -17,6 +17,7 @@ struct HtaSelection {
   bool last_step_dropped = false;
   int64_t cutoff_ns = 0;      // CPU events starting before (2+ steps) / at or before this are kept
   bool has_cutoff = false;
+  bool mtia = false;          // HTA's MTIA path (distributedInfo backend mentions mtia)
 };
 
 // HTA's trimming rule (TraceCollection._filter_irrelevant_gpu_kernels):
