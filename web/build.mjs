@@ -36,6 +36,8 @@ await Promise.all([
   build({ ...common, entryPoints: { app: 'web/app/main.ts' }, outdir: out, loader: { '.css': 'css' } }),
   // The worker loads tracewise.mjs at run time (import of a computed URL), so it is not bundled.
   build({ ...common, entryPoints: { worker: 'web/worker/worker.ts' }, outdir: out }),
+  // <tracewise-view> for docs sites: one classic script (document.currentScript gives its base URL).
+  build({ ...common, format: 'iife', entryPoints: { 'tracewise-view': 'web/embed/element.ts' }, outdir: out }),
 ]);
 
 const size = (f) => (statSync(join(out, f)).size / 1024).toFixed(0);
