@@ -8,8 +8,24 @@
 #include <vector>
 
 #include "core/session.h"
+#include "core/timeline/area_aggregate.h"
+#include "core/timeline/event_details.h"
+#include "core/timeline/lod_query.h"
+#include "core/timeline/search.h"
+#include "core/timeline/track_list.h"
 
 namespace {
+
+using emscripten::val;
+
+std::string dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+template <typename T>
+val view(const std::vector<T>& v) {
+  return val(emscripten::typed_memory_view(v.size(), v.data()));
+}
 
 // A Session plus a staging buffer that JS fills through HEAPU8 before calling pushStaged(), so a
 // chunk is copied once into the heap and never kept.
@@ -25,6 +41,7 @@ class WasmSession {
   void pushStaged(size_t size) { session_.push(staging_.data(), size); }
   void finish() {
     session_.finish();
+    finished_ = true;
     std::vector<char>().swap(staging_);
   }
   void setFileBytes(double n) { session_.set_file_bytes(static_cast<uint64_t>(n)); }
@@ -39,9 +56,101 @@ class WasmSession {
   }
   double modelBytes() { return static_cast<double>(session_.model().memory_bytes()); }
 
+  // --- timeline (core/timeline). Times are float64 ns relative to the trace origin. ------------
+  std::string timelineTracks() { return index() ? dump(tw::tracks_json(*index_)) : "{\"error\":\"no trace\"}"; }
+  double timelineIndexBytes() { return index() ? static_cast<double>(index_->memory_bytes()) : 0; }
+  // The window as typed-array VIEWS into the wasm heap: the caller must copy them before calling
+  // into wasm again (memory growth detaches them).
+  val timelineWindow(val lanes, double t0_ns, double t1_ns, double px, bool with_search) {
+    val out = val::object();
+    if (!index()) return out;
+    tw::WindowQuery q;
+    q.lanes = emscripten::convertJSArrayToNumberVector<uint32_t>(lanes);
+    q.t0_ns = t0_ns;
+    q.t1_ns = t1_ns;
+    q.px = px >= 1 && px < 65536 ? static_cast<uint32_t>(px) : 1000;
+    q.search = with_search && search_.active() ? &search_ : nullptr;
+    tw::query_window(*index_, q, window_);
+    const tw::WindowResult& w = window_;
+    out.set("itemOffset", view(w.item_offset));
+    out.set("start", view(w.start_ns));
+    out.set("dur", view(w.dur_ns));
+    out.set("depth", view(w.depth));
+    out.set("name", view(w.name));
+    out.set("cls", view(w.cls));
+    out.set("id", view(w.id));
+    out.set("count", view(w.count));
+    out.set("flags", view(w.flags));
+    out.set("pointOffset", view(w.point_offset));
+    out.set("pointTs", view(w.point_ns));
+    out.set("pointMin", view(w.point_min));
+    out.set("pointMax", view(w.point_max));
+    out.set("pointLast", view(w.point_last));
+    out.set("matchOffset", view(w.match_offset));
+    out.set("matchStart", view(w.match_start_ns));
+    out.set("matchDur", view(w.match_dur_ns));
+    out.set("matchDepth", view(w.match_depth));
+    out.set("matchId", view(w.match_id));
+    return out;
+  }
+  std::string stringAt(double id) {
+    const tw::StringPool& p = session_.model().strings;
+    return id >= 0 && id < p.size() ? std::string(p.get(static_cast<uint32_t>(id))) : std::string();
+  }
+  double stringCount() { return static_cast<double>(session_.model().strings.size()); }
+  // Every interned string as one JSON array (index = id), for name search in the worker.
+  std::string stringsJson() {
+    const tw::StringPool& p = session_.model().strings;
+    nlohmann::json a = nlohmann::json::array();
+    for (uint32_t i = 0; i < p.size(); ++i) a.push_back(std::string(p.get(i)));
+    return dump(a);
+  }
+  std::string timelineEvent(double id) {
+    if (!index() || !(id >= 0 && id < 4294967295.0)) return "{\"error\":\"no such event\"}";
+    return dump(tw::event_details(*index_, static_cast<uint32_t>(id)));
+  }
+  // Args of the event whose bytes were copied into stagingBuffer(size).
+  std::string eventArgsStaged(size_t size) {
+    if (size > staging_.size()) return "{\"error\":\"bad size\"}";
+    return dump(tw::event_args(staging_.data(), size));
+  }
+  double timelineSearch(val name_ids) {
+    if (!index()) return 0;
+    search_.run(*index_, emscripten::convertJSArrayToNumberVector<uint32_t>(name_ids));
+    return static_cast<double>(search_.count());
+  }
+  void timelineSearchClear() { search_.clear(); }
+  // {"index": k, "count": n, "event": {...}} for the next (dir > 0) / previous match from a time or
+  // from the current match id (-1 = none); index -1 when there are no matches.
+  std::string timelineSearchStep(double from_ns, double from_id, int dir) {
+    nlohmann::json j = {{"index", -1}, {"count", search_.count()}};
+    if (!index() || !search_.active()) return dump(j);
+    uint32_t id = from_id >= 0 && from_id < 4294967295.0 ? static_cast<uint32_t>(from_id) : UINT32_MAX;
+    size_t k = search_.step(*index_, tw::to_abs_ns(*index_, from_ns), id, dir);
+    if (k == SIZE_MAX) return dump(j);
+    j["index"] = k;
+    j["event"] = tw::event_details(*index_, search_.match(k));
+    return dump(j);
+  }
+  std::string timelineAggregate(val lanes, double t0_ns, double t1_ns) {
+    if (!index()) return "{\"error\":\"no trace\"}";
+    return dump(tw::area_aggregate(*index_, emscripten::convertJSArrayToNumberVector<uint32_t>(lanes),
+                                   tw::to_abs_ns(*index_, t0_ns), tw::to_abs_ns(*index_, t1_ns)));
+  }
+
  private:
+  // Built on the first timeline call after a successful import.
+  tw::TimelineIndex* index() {
+    if (!index_ && finished_ && !session_.failed()) index_ = std::make_unique<tw::TimelineIndex>(session_.model());
+    return index_.get();
+  }
+
   tw::Session session_;
   std::vector<char> staging_;
+  bool finished_ = false;
+  std::unique_ptr<tw::TimelineIndex> index_;
+  tw::SearchState search_;
+  tw::WindowResult window_;
 };
 
 }  // namespace
@@ -58,5 +167,17 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("eventsSoFar", &WasmSession::eventsSoFar)
       .function("bytesSoFar", &WasmSession::bytesSoFar)
       .function("summaryJson", &WasmSession::summaryJson)
-      .function("modelBytes", &WasmSession::modelBytes);
+      .function("modelBytes", &WasmSession::modelBytes)
+      .function("timelineTracks", &WasmSession::timelineTracks)
+      .function("timelineIndexBytes", &WasmSession::timelineIndexBytes)
+      .function("timelineWindow", &WasmSession::timelineWindow)
+      .function("stringAt", &WasmSession::stringAt)
+      .function("stringCount", &WasmSession::stringCount)
+      .function("stringsJson", &WasmSession::stringsJson)
+      .function("timelineEvent", &WasmSession::timelineEvent)
+      .function("eventArgsStaged", &WasmSession::eventArgsStaged)
+      .function("timelineSearch", &WasmSession::timelineSearch)
+      .function("timelineSearchClear", &WasmSession::timelineSearchClear)
+      .function("timelineSearchStep", &WasmSession::timelineSearchStep)
+      .function("timelineAggregate", &WasmSession::timelineAggregate);
 }

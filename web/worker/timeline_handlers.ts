@@ -1,25 +1,201 @@
 // Timeline requests inside the worker: the bridge between the page's TimelineView and the wasm core
 // (core/timeline via wasm/bindings.cc).
 //
-// API (used by the worker, web/worker/*):
+// API (used by the worker, web/worker/worker.ts):
 //   handleTimelineRequest(ctx, req): Promise<payload>
 //     ctx = { mod, session, source: { blob?: Blob, gzip: boolean } }  (mod = Emscripten module,
 //           session = the finished Embind Session, blob = the file as opened, for re-reading events)
-//     req = { kind: 'tracks' | 'window' | 'event' | 'search' | 'aggregate', ...fields }
+//     req = { kind: 'tracks' | 'window' | 'event' | 'search' | 'aggregate', ...fields } :
+//       tracks    {}                                   -> { originNs, endNs, groups, tracks }
+//       window    { lanes, t0, t1, px, search? }       -> { lanes, t0, t1, px, names, itemOffset, start, dur,
+//                                                          depth, name, cls, id, count, flags, point*, match* }
+//       event     { id }                               -> { details, args, argsSource, argsMs, argsError? }
+//       search    { op: 'run', query, regex?, caseSensitive? } -> { count, nameIds }
+//                 { op: 'next' | 'prev', fromNs, fromId } -> { index, count, event? }
+//                 { op: 'clear' }                      -> { count: 0 }
+//       aggregate { lanes, t0, t1 }                    -> { slices, names, truncated, rows }
 //     The payload is a plain object that may hold typed arrays; pass transferablesOf(payload) as the
 //     postMessage transfer list to avoid a copy (optional: structured clone also works).
 //   Errors are thrown as Error with a readable message (the worker turns them into error replies).
 //
 // Times crossing this boundary are float64 nanoseconds RELATIVE to the trace origin (the trace's
 // first timestamp, `originNs` in the tracks reply, a decimal string), so they stay exact in JS.
+//
+// Event args are not kept in memory: they are re-read from the file. Plain files: Blob.slice at the
+// event's byte range. Gzip files cannot seek, so the file is decompressed again from the start up
+// to the event (DecompressionStream, stopping there), and the decompressed bytes around it are kept
+// (kGzipCacheBytes) so that clicks on nearby events are answered without decompressing again.
 
 export interface TimelineSource { blob?: Blob; gzip: boolean }
 export interface TimelineContext { mod: any; session: any; source: TimelineSource }
 export interface TimelineRequest { kind: string; [key: string]: any }
 
+const kGzipCacheBytes = 16 << 20;
+const kMaxQueryChars = 1000;
+
+interface PerSession {
+  sentNames: Set<number>;
+  strings?: string[];
+  gzipCache?: { start: number; bytes: Uint8Array };
+}
+const state = new WeakMap<object, PerSession>();
+
+function stateOf(session: object): PerSession {
+  let s = state.get(session);
+  if (!s) { s = { sentNames: new Set() }; state.set(session, s); }
+  return s;
+}
+
+function parseJson(text: string): any {
+  const v = JSON.parse(text);
+  if (v && typeof v === 'object' && typeof v.error === 'string') throw new Error(v.error);
+  return v;
+}
+
+function finiteOr(v: unknown, dflt: number): number {
+  const n = Number(v);
+  return Number.isFinite(n) ? n : dflt;
+}
+
+function laneList(v: unknown): number[] {
+  if (!Array.isArray(v)) return [];
+  return v.map((x) => Math.trunc(Number(x))).filter((x) => Number.isInteger(x) && x >= 0 && x < 2 ** 31);
+}
+
 export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineRequest): Promise<any> {
-  void ctx;
-  throw new Error(`timeline request '${req.kind}' is not implemented yet`);
+  const { session } = ctx;
+  if (!session) throw new Error('no trace is loaded in this worker');
+  switch (req.kind) {
+    case 'tracks': return parseJson(session.timelineTracks());
+    case 'window': return windowReply(ctx, req);
+    case 'event': return eventReply(ctx, req);
+    case 'search': return searchReply(ctx, req);
+    case 'aggregate':
+      return parseJson(session.timelineAggregate(laneList(req.lanes), finiteOr(req.t0, 0), finiteOr(req.t1, 0)));
+    default: throw new Error(`unknown timeline request '${String(req.kind)}'`);
+  }
+}
+
+const kColumns = ['itemOffset', 'start', 'dur', 'depth', 'name', 'cls', 'id', 'count', 'flags', 'pointOffset',
+  'pointTs', 'pointMin', 'pointMax', 'pointLast', 'matchOffset', 'matchStart', 'matchDur', 'matchDepth', 'matchId'];
+
+function windowReply(ctx: TimelineContext, req: TimelineRequest): any {
+  const { session } = ctx;
+  const lanes = laneList(req.lanes);
+  const t0 = finiteOr(req.t0, 0), t1 = finiteOr(req.t1, t0 + 1);
+  const px = Math.max(1, Math.min(65535, Math.round(finiteOr(req.px, 1000))));
+  const views = session.timelineWindow(lanes, t0, t1, px, Boolean(req.search));
+  const out: Record<string, any> = { lanes, t0, t1, px };
+  // The views point into the wasm heap: copy them all before the next call into wasm.
+  for (const k of kColumns) out[k] = views[k] ? views[k].slice() : new Uint32Array(0);
+  // Names travel once per session, then by id.
+  const st = stateOf(session);
+  const names: Record<number, string> = {};
+  for (const id of out.name as Uint32Array) {
+    if (id === 0 || st.sentNames.has(id)) continue;
+    st.sentNames.add(id);
+    names[id] = session.stringAt(id);
+  }
+  out.names = names;
+  return out;
+}
+
+async function eventReply(ctx: TimelineContext, req: TimelineRequest): Promise<any> {
+  const { session } = ctx;
+  const id = Math.trunc(finiteOr(req.id, -1));
+  const details = parseJson(session.timelineEvent(id));
+  const t = performance.now();
+  let args: any = null, argsSource = 'unavailable', argsError: string | undefined;
+  try {
+    const bytes = await eventBytes(ctx, Number(details.srcOffset), Number(details.srcLength));
+    if (bytes) {
+      argsSource = ctx.source.gzip ? 'gzip' : 'file';
+      const ptr = Number(session.stagingBuffer(bytes.length));
+      ctx.mod.HEAPU8.set(bytes, ptr);
+      const parsed = JSON.parse(session.eventArgsStaged(bytes.length));
+      if (parsed.error) argsError = String(parsed.error);
+      else args = parsed;
+    } else {
+      argsError = 'the file is no longer available to re-read this event';
+    }
+  } catch (e) {
+    argsError = `could not re-read the event: ${String((e as Error)?.message ?? e)}`;
+  }
+  return { details, args, argsSource, argsMs: performance.now() - t, argsError };
+}
+
+async function eventBytes(ctx: TimelineContext, offset: number, length: number): Promise<Uint8Array | null> {
+  const blob = ctx.source.blob;
+  if (!blob || !(length > 0) || !(offset >= 0)) return null;
+  if (!ctx.source.gzip) {
+    if (offset + length > blob.size) return null;
+    return new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
+  }
+  const st = stateOf(ctx.session);
+  const c = st.gzipCache;
+  if (c && offset >= c.start && offset + length <= c.start + c.bytes.length)
+    return c.bytes.slice(offset - c.start, offset - c.start + length);
+  // Decompress from the start; keep [offset - half, offset + half) of the output for later clicks.
+  const half = Math.max(kGzipCacheBytes / 2, length);
+  const keepStart = Math.max(0, offset - half), keepEnd = offset + Math.max(half, length);
+  const keep = new Uint8Array(keepEnd - keepStart);
+  let kept = 0;
+  const reader = blob.stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  let pos = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || !value) break;
+      const end = pos + value.length;
+      if (end > keepStart && pos < keepEnd) {
+        const a = Math.max(pos, keepStart), b = Math.min(end, keepEnd);
+        keep.set(value.subarray(a - pos, b - pos), a - keepStart);
+        kept = Math.max(kept, b - keepStart);
+      }
+      pos = end;
+      if (pos >= keepEnd) break;
+    }
+  } catch {
+    // A corrupt tail: use what was decompressed.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  st.gzipCache = { start: keepStart, bytes: keep.subarray(0, kept) };
+  if (offset + length > keepStart + kept) return null;
+  return keep.slice(offset - keepStart, offset - keepStart + length);
+}
+
+function searchReply(ctx: TimelineContext, req: TimelineRequest): any {
+  const { session } = ctx;
+  const op = String(req.op ?? 'run');
+  if (op === 'clear') { session.timelineSearchClear(); return { count: 0 }; }
+  if (op === 'next' || op === 'prev') {
+    const r = parseJson(session.timelineSearchStep(finiteOr(req.fromNs, 0), finiteOr(req.fromId, -1), op === 'next' ? 1 : -1));
+    return r;
+  }
+  const query = String(req.query ?? '');
+  if (query.length === 0) { session.timelineSearchClear(); return { count: 0, nameIds: [] }; }
+  if (query.length > kMaxQueryChars) throw new Error(`the search text is too long (over ${kMaxQueryChars} characters)`);
+  let test: (s: string) => boolean;
+  if (req.regex) {
+    let re: RegExp;
+    try { re = new RegExp(query, req.caseSensitive ? '' : 'i'); } catch (e) {
+      throw new Error(`not a valid regular expression: ${String((e as Error)?.message ?? e)}`);
+    }
+    test = (s) => re.test(s);
+  } else if (req.caseSensitive) {
+    test = (s) => s.includes(query);
+  } else {
+    const q = query.toLowerCase();
+    test = (s) => s.toLowerCase().includes(q);
+  }
+  const st = stateOf(session);
+  st.strings ??= JSON.parse(session.stringsJson()) as string[];
+  const nameIds: number[] = [];
+  const strings = st.strings;
+  for (let i = 1; i < strings.length; i++) if (test(strings[i])) nameIds.push(i);
+  const count = session.timelineSearch(nameIds);
+  return { count, nameIds };
 }
 
 // Every distinct ArrayBuffer under `payload` (typed arrays one level deep or nested in objects/arrays).
