@@ -1,0 +1,136 @@
+#include "core/analysis/collectives.h"
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+
+#include "core/analysis/intervals.h"
+
+namespace tw {
+
+namespace {
+
+std::string lower_alnum(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool has(const std::string& s, const char* p) { return s.find(p) != std::string::npos; }
+
+}  // namespace
+
+int dtype_size_bytes(std::string_view dtype) {
+  std::string d = lower_alnum(dtype);
+  if (d.rfind("c10", 0) == 0) d = d.substr(3);
+  if (d.rfind("at", 0) == 0 && d.size() > 2 && d != "at") d = d.substr(2);
+  if (d == "double" || d == "long" || d == "int64" || d == "float64" || d == "complexfloat" || d == "uint64") return 8;
+  if (d == "float" || d == "int" || d == "int32" || d == "float32" || d == "uint32") return 4;
+  if (d == "half" || d == "bfloat16" || d == "short" || d == "int16" || d == "float16" || d == "uint16") return 2;
+  if (d == "byte" || d == "char" || d == "bool" || d == "int8" || d == "uint8" || d.rfind("float8", 0) == 0) return 1;
+  if (d == "complexdouble") return 16;
+  if (d == "complexhalf") return 4;
+  return 0;
+}
+
+std::string collective_type(std::string_view arg, std::string_view kernel) {
+  std::string a = lower_alnum(arg.empty() ? kernel : arg);
+  if (has(a, "allreduce")) return "allreduce";
+  if (has(a, "allgather")) return "allgather";
+  if (has(a, "reducescatter")) return "reducescatter";
+  if (has(a, "alltoall") || has(a, "all2all")) return "alltoall";
+  if (has(a, "broadcast")) return "broadcast";
+  if (has(a, "sendrecv")) return "sendrecv";
+  if (has(a, "barrier")) return "barrier";
+  if (has(a, "dispatch")) return "dispatch";  // DeepEP
+  if (has(a, "combine")) return "combine";    // DeepEP
+  if (has(a, "reduce")) return "reduce";
+  if (has(a, "send")) return "send";
+  if (has(a, "recv")) return "recv";
+  if (has(a, "coalesced")) return "coalesced";
+  return arg.empty() ? "other" : lower_alnum(arg);
+}
+
+double bus_factor(std::string_view type, int32_t n) {
+  if (n <= 1) return 1.0;
+  double f = static_cast<double>(n - 1) / static_cast<double>(n);
+  if (type == "allreduce") return 2 * f;
+  if (type == "allgather" || type == "reducescatter" || type == "alltoall") return f;
+  return 1.0;
+}
+
+CollectivesResult collective_stats(const TraceModel& m, const std::vector<KernelClass>& classes,
+                                   const std::vector<uint8_t>* keep) {
+  CollectivesResult r;
+  const SliceTable& s = m.slices;
+  const GpuOpTable& g = m.gpu_ops;
+  std::vector<Interval> compute, comm;
+  for (uint32_t i = 0; i < g.size() && i < classes.size(); ++i) {
+    if (keep && (i >= keep->size() || !(*keep)[i])) continue;
+    uint32_t sl = g.slice[i];
+    if (classes[i] == KernelClass::kComputation) compute.push_back({s.ts_ns[sl], s.end_ns(sl)});
+    else if (classes[i] == KernelClass::kCommunication) comm.push_back({s.ts_ns[sl], s.end_ns(sl)});
+  }
+  IntervalSet comp_set = IntervalSet::union_of(std::move(compute));
+  IntervalSet comm_set = IntervalSet::union_of(std::move(comm));
+  r.union_ns = comm_set.total();
+  IntervalSet exposed = comm_set.subtract(comp_set);
+  r.exposed_ns = exposed.total();
+  r.worst_exposed = exposed.intervals();
+  auto longer = [](const Interval& a, const Interval& b) {
+    return a.length() != b.length() ? a.length() > b.length() : a.begin < b.begin;
+  };
+  size_t keep_n = std::min<size_t>(5, r.worst_exposed.size());
+  std::partial_sort(r.worst_exposed.begin(), r.worst_exposed.begin() + keep_n, r.worst_exposed.end(), longer);
+  r.worst_exposed.resize(keep_n);
+
+  // Type per (collective arg, kernel name) pair, computed once per distinct pair.
+  std::unordered_map<uint64_t, uint32_t> slot_of;
+  std::unordered_map<std::string, uint32_t> slot_of_type;
+  for (uint32_t i = 0; i < g.size() && i < classes.size(); ++i) {
+    if (classes[i] != KernelClass::kCommunication) continue;
+    if (keep && (i >= keep->size() || !(*keep)[i])) continue;
+    uint32_t sl = g.slice[i];
+    uint64_t key = (uint64_t(g.collective[i]) << 32) | s.name[sl];
+    auto it = slot_of.find(key);
+    if (it == slot_of.end()) {
+      std::string type = collective_type(m.strings.get(g.collective[i]), m.strings.get(s.name[sl]));
+      auto [t, fresh] = slot_of_type.emplace(type, static_cast<uint32_t>(r.by_type.size()));
+      if (fresh) {
+        r.by_type.push_back(CollectiveStat{});
+        r.by_type.back().type = type;
+      }
+      it = slot_of.emplace(key, t->second).first;
+    }
+    CollectiveStat& c = r.by_type[it->second];
+    int64_t ts = s.ts_ns[sl], dur = s.dur_ns[sl];
+    c.count++;
+    c.total_ns += dur;
+    c.exposed_ns += dur - comp_set.total_within(ts, ts + dur);
+    c.group_size = std::max(c.group_size, g.group_size[i]);
+    int64_t nelems = std::max(g.in_nelems[i], g.out_nelems[i]);
+    int elem = dtype_size_bytes(m.strings.get(g.dtype[i]));
+    if (nelems > 0 && elem > 0 && dur > 0) {
+      c.sized++;
+      c.bytes += nelems * elem;
+      c.sized_ns += dur;
+    }
+    r.count++;
+    r.total_ns += dur;
+  }
+  for (CollectiveStat& c : r.by_type) {
+    c.mean_ns = c.count ? static_cast<double>(c.total_ns) / static_cast<double>(c.count) : 0;
+    if (c.sized_ns > 0) {
+      c.algbw_gbps = static_cast<double>(c.bytes) / static_cast<double>(c.sized_ns);
+      c.busbw_gbps = c.algbw_gbps * bus_factor(c.type, c.group_size);
+    }
+  }
+  std::sort(r.by_type.begin(), r.by_type.end(), [](const CollectiveStat& a, const CollectiveStat& b) {
+    if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+    return a.type < b.type;
+  });
+  return r;
+}
+
+}  // namespace tw

@@ -1,0 +1,59 @@
+// Idle time per GPU stream, broken down the way HTA does (BreakdownAnalysis.
+// _analyze_idle_time_for_stream, HTA 0.6.1): ops of a stream in start order; the gap before an op
+// is its start minus the end of the op before it, and is
+//   host wait   when the op's launch (its runtime call, by correlation) STARTED after that end:
+//               the CPU had not even begun to enqueue it;
+//   kernel wait otherwise, when the gap is below a threshold (30 us, HTA's consecutive_kernel_delay):
+//               the cost of launching back-to-back ops;
+//   other       otherwise (waiting on another stream, an event, a host sync...).
+// Default mode measures real gaps: "the op before" is the latest end so far, and gaps <= 0 (ops that
+// overlap on a stream) are not idle. hta_compat reproduces HTA exactly: previous op's end, negative
+// gaps included (HTA reports negative kernel-wait totals on such streams), and only the ops HTA keeps.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/model/trace_model.h"
+
+namespace tw {
+
+enum class IdleCategory : uint8_t { kHostWait = 0, kKernelWait = 1, kOther = 2 };
+constexpr int kIdleCategoryCount = 3;
+const char* idle_category_name(IdleCategory c);  // "host_wait", "kernel_wait", "other"
+
+struct IdleOptions {
+  int64_t kernel_wait_threshold_ns = 30000;
+  size_t longest_gaps = 10;  // per stream
+  bool hta_compat = false;
+  // One flag per model.gpu_ops row; ops with 0 are ignored. Null = every op.
+  const std::vector<uint8_t>* keep = nullptr;
+};
+
+struct IdleGap {
+  int64_t begin_ns = 0;
+  int64_t end_ns = 0;
+  IdleCategory category = IdleCategory::kOther;
+  uint32_t next_slice = 0;  // the op that ended the gap
+  int64_t length_ns() const { return end_ns - begin_ns; }
+};
+
+struct StreamIdle {
+  int32_t device = -1;
+  int64_t stream = -1;
+  uint64_t ops = 0;
+  int64_t first_ns = 0;  // first op start
+  int64_t last_ns = 0;   // last op end
+  int64_t idle_ns = 0;   // sum over categories
+  int64_t time_ns[kIdleCategoryCount] = {0, 0, 0};
+  uint64_t count[kIdleCategoryCount] = {0, 0, 0};
+  std::vector<IdleGap> longest;  // longest gaps first
+};
+
+struct IdleResult {
+  int64_t threshold_ns = 0;
+  std::vector<StreamIdle> streams;  // by (device, stream)
+};
+
+IdleResult idle_breakdown(const TraceModel& m, const IdleOptions& opt = {});
+
+}  // namespace tw

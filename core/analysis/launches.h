@@ -1,0 +1,101 @@
+// Kernel launches: how long the CPU takes to enqueue GPU work and how long the work waits.
+//  - launch delay: GPU op start minus the END of its runtime call (HTA's definition of the term);
+//    negative when the op started before the call returned (reported as 0 delay, and counted).
+//  - short ops: GPU time below the CPU time of their own launch call (HTA's "short kernels"
+//    chart: the launch costs more than the work).
+//  - launch-bound verdict: most launched ops are short AND the CPU spends at least as long in
+//    launch calls as the GPU spends running what they launched.
+//  - queue length per stream (HTA TraceCounters): +1 when a runtime call that has a GPU op starts,
+//    -1 when that op starts; a step function sampled at every change.
+//  - host synchronisations: runtime calls that block the CPU until the GPU catches up
+//    (device/stream/event synchronize, blocking cudaMemcpy / hipMemcpy), with their blocked time and
+//    the operators they were called from.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/model/trace_model.h"
+
+namespace tw {
+
+struct LaunchOptions {
+  int64_t runtime_outlier_ns = 50000;       // HTA runtime_cutoff (50 us)
+  int64_t delay_outlier_ns = 100000;        // HTA launch_delay_cutoff (100 us)
+  size_t top = 10;
+};
+
+struct LaunchRecord {
+  uint32_t launch_slice = 0;
+  uint32_t gpu_slice = 0;
+  int64_t cpu_ns = 0;    // runtime call duration
+  int64_t gpu_ns = 0;    // GPU op duration
+  int64_t delay_ns = 0;  // raw: may be negative
+  int64_t clipped_delay_ns() const { return delay_ns > 0 ? delay_ns : 0; }
+};
+
+struct Distribution {
+  uint64_t count = 0;
+  int64_t min_ns = 0, p50_ns = 0, p90_ns = 0, p99_ns = 0, max_ns = 0;
+  double mean_ns = 0;
+};
+
+struct QueuePoint {
+  int64_t ts_ns;
+  int32_t length;
+};
+
+struct StreamQueue {
+  int32_t device = -1;
+  int64_t stream = -1;
+  std::vector<QueuePoint> series;  // every change, in time order
+  int32_t max_length = 0;
+  double mean = 0;  // over change points, as HTA's describe()
+  double time_weighted_mean = 0;
+  int64_t time_at_max_ns = 0;  // time spent at max_length
+};
+
+struct SyncSite {
+  StringId name = 0;  // innermost operator (or other enclosing slice) of the call; 0 = none
+  uint64_t count = 0;
+  int64_t blocked_ns = 0;
+};
+
+struct SyncKindStat {
+  std::string kind;  // "device_synchronize", "stream_synchronize", "event_synchronize", "blocking_memcpy"
+  uint64_t count = 0;
+  int64_t blocked_ns = 0;
+};
+
+struct LaunchesResult {
+  std::vector<LaunchRecord> records;  // every launch link, in model.launches order
+  Distribution delay;                 // of clipped delays
+  uint64_t negative_delays = 0;
+  uint64_t delay_outliers = 0;        // delay > delay_outlier_ns
+  uint64_t runtime_outliers = 0;      // cpu_ns > runtime_outlier_ns
+  std::vector<uint32_t> worst_delays; // indices into records, longest delay first
+  Distribution cpu;                   // launch call durations
+  uint64_t short_ops = 0;
+  int64_t short_ops_gpu_ns = 0;
+  std::vector<std::pair<StringId, uint64_t>> short_op_names;  // most frequent first
+  int64_t launch_cpu_ns = 0;          // all launch calls
+  int64_t launched_gpu_ns = 0;        // all launched ops
+  bool launch_bound = false;
+  std::vector<StreamQueue> queues;
+  std::vector<SyncKindStat> syncs;
+  uint64_t sync_count = 0;
+  int64_t sync_blocked_ns = 0;
+  std::vector<SyncSite> sync_sites;   // most blocked first
+};
+
+// `parents` from slice_parents(m).
+LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& parents, const LaunchOptions& opt = {});
+
+// HTA's get_time_spent_blocked_on_full_queue: time during which the queue length is >= limit
+// (each change point holds until the next one; the last holds for nothing).
+int64_t queue_time_at_least(const StreamQueue& q, int32_t limit);
+
+// Returns -1 when the name is not a host sync, else an index into the kind names above.
+int host_sync_kind(std::string_view runtime_call_name);
+
+}  // namespace tw

@@ -1,0 +1,57 @@
+#include "core/analysis/memory.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace tw {
+
+MemoryResult memory_usage(const TraceModel& m, size_t max_points) {
+  MemoryResult r;
+  const MemoryTable& t = m.memory;
+  if (t.size() == 0) return r;
+  std::vector<uint32_t> order(t.size());
+  std::iota(order.begin(), order.end(), 0);
+  // File order breaks ties: the allocator's state after the last event at a time is the one that holds.
+  std::stable_sort(order.begin(), order.end(), [&t](uint32_t a, uint32_t b) {
+    if (t.device[a] != t.device[b]) return t.device[a] < t.device[b];
+    return t.ts_ns[a] < t.ts_ns[b];
+  });
+  if (max_points == 0) max_points = 1;
+  size_t i = 0;
+  while (i < order.size()) {
+    DeviceMemory d;
+    d.device = t.device[order[i]];
+    size_t begin = i;
+    while (i < order.size() && t.device[order[i]] == d.device) ++i;
+    int64_t t0 = t.ts_ns[order[begin]], t1 = t.ts_ns[order[i - 1]];
+    d.samples = i - begin;
+    int64_t bucket_ns = std::max<int64_t>(1, (t1 - t0) / static_cast<int64_t>(max_points) + 1);
+    int64_t current_bucket = -1;
+    for (size_t k = begin; k < i; ++k) {
+      uint32_t e = order[k];
+      int64_t ts = t.ts_ns[e], a = t.total_allocated[e], res = t.total_reserved[e];
+      if (k == begin || a > d.peak_allocated) d.peak_allocated = a, d.peak_allocated_ts_ns = ts;
+      if (k == begin || res > d.peak_reserved) d.peak_reserved = res, d.peak_reserved_ts_ns = ts;
+      d.final_allocated = a;
+      d.final_reserved = res;
+      int64_t b = (ts - t0) / bucket_ns;
+      if (b != current_bucket) {
+        d.series.push_back({ts, a, res});
+        current_bucket = b;
+      } else {
+        d.series.back().allocated = std::max(d.series.back().allocated, a);
+        d.series.back().reserved = std::max(d.series.back().reserved, res);
+      }
+    }
+    for (const DeviceInfo& info : m.meta.devices)
+      if (info.id == d.device && info.total_global_mem > 0) d.total_global_mem = info.total_global_mem;
+    if (d.total_global_mem > 0) {
+      d.peak_allocated_share = static_cast<double>(d.peak_allocated) / static_cast<double>(d.total_global_mem);
+      d.peak_reserved_share = static_cast<double>(d.peak_reserved) / static_cast<double>(d.total_global_mem);
+    }
+    r.devices.push_back(std::move(d));
+  }
+  return r;
+}
+
+}  // namespace tw

@@ -1,0 +1,137 @@
+#include "core/analysis/operators.h"
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_map>
+
+#include "core/analysis/slice_parents.h"
+
+namespace tw {
+
+namespace {
+
+constexpr std::string_view kModulePrefix = "nn.Module: ";
+
+// Aggregates rows per interned name through a dense StringId -> slot table.
+class Table {
+ public:
+  explicit Table(size_t names) : slot_(names, UINT32_MAX) {}
+  OperatorStat& at(StringId name) {
+    uint32_t& s = slot_[name];
+    if (s == UINT32_MAX) {
+      s = static_cast<uint32_t>(rows_.size());
+      rows_.push_back(OperatorStat{});
+      rows_.back().name = name;
+      rows_.back().min_depth = UINT16_MAX;
+    }
+    return rows_[s];
+  }
+  std::vector<OperatorStat> sorted() {
+    std::sort(rows_.begin(), rows_.end(), [](const OperatorStat& a, const OperatorStat& b) {
+      if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+      return a.name < b.name;
+    });
+    return std::move(rows_);
+  }
+
+ private:
+  std::vector<uint32_t> slot_;
+  std::vector<OperatorStat> rows_;
+};
+
+}  // namespace
+
+OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>& parents) {
+  OperatorsResult r;
+  const SliceTable& s = m.slices;
+  Table ops(m.strings.size()), modules(m.strings.size());
+  // Which names are modules, decided once per name.
+  std::vector<int8_t> is_module(m.strings.size(), -1);
+  auto module_name = [&](StringId n) {
+    if (is_module[n] < 0) is_module[n] = m.strings.get(n).substr(0, kModulePrefix.size()) == kModulePrefix;
+    return is_module[n] == 1;
+  };
+  auto is_module_slice = [&](uint32_t i) { return s.kind[i] == EventKind::kPythonFunction && module_name(s.name[i]); };
+
+  for (uint32_t i = 0; i < s.size(); ++i) {
+    if (s.kind[i] == EventKind::kCpuOp) {
+      OperatorStat& o = ops.at(s.name[i]);
+      o.calls++;
+      o.total_ns += s.dur_ns[i];
+      o.self_ns += s.dur_ns[i];
+      uint32_t p = parents[i];
+      if (p != kNoParent && s.kind[p] == EventKind::kCpuOp) ops.at(s.name[p]).self_ns -= s.dur_ns[i];
+    } else if (is_module_slice(i)) {
+      OperatorStat& o = modules.at(s.name[i]);
+      o.calls++;
+      o.total_ns += s.dur_ns[i];
+      o.self_ns += s.dur_ns[i];
+      uint16_t depth = 0;
+      for (uint32_t p = parents[i]; p != kNoParent; p = parents[p])
+        if (is_module_slice(p)) ++depth;
+      o.min_depth = std::min(o.min_depth, depth);
+      for (uint32_t p = parents[i]; p != kNoParent; p = parents[p]) {
+        if (is_module_slice(p)) {
+          modules.at(s.name[p]).self_ns -= s.dur_ns[i];
+          break;
+        }
+      }
+    }
+  }
+
+  std::unordered_map<uint64_t, uint32_t> pair_slot;
+  std::unordered_map<int64_t, uint32_t> op_by_external;  // built only when needed
+  bool external_built = false;
+  for (const LaunchLink& l : m.launches) {
+    r.launches++;
+    int64_t dur = s.dur_ns[l.gpu_slice];
+    uint32_t p = parents[l.launch_slice];
+    while (p != kNoParent && s.kind[p] != EventKind::kCpuOp) p = parents[p];
+    if (p == kNoParent && s.external_id[l.launch_slice] != kNoId) {
+      if (!external_built) {
+        for (uint32_t i = 0; i < s.size(); ++i)
+          if (s.kind[i] == EventKind::kCpuOp && s.external_id[i] != kNoId) op_by_external.emplace(s.external_id[i], i);
+        external_built = true;
+      }
+      auto it = op_by_external.find(s.external_id[l.launch_slice]);
+      if (it != op_by_external.end()) {
+        p = it->second;
+        r.launches_by_external_id++;
+      }
+    }
+    if (p != kNoParent) {
+      r.launches_attributed++;
+      OperatorStat& o = ops.at(s.name[p]);
+      o.device_self_ns += dur;
+      o.gpu_ops++;
+      uint64_t key = (uint64_t(s.name[p]) << 32) | s.name[l.gpu_slice];
+      auto [it, fresh] = pair_slot.emplace(key, static_cast<uint32_t>(r.op_kernels.size()));
+      if (fresh) r.op_kernels.push_back(OperatorKernel{s.name[p], s.name[l.gpu_slice], 0, 0, 0, 0});
+      OperatorKernel& ok = r.op_kernels[it->second];
+      ok.count++;
+      ok.gpu_ns += dur;
+      ok.op_to_launch_ns += s.ts_ns[l.launch_slice] - s.ts_ns[p];
+      ok.launch_to_start_ns += s.ts_ns[l.gpu_slice] - s.ts_ns[l.launch_slice];
+    }
+    // Every enclosing operator and module gets the GPU time in its total.
+    for (uint32_t q = p != kNoParent ? p : parents[l.launch_slice]; q != kNoParent; q = parents[q]) {
+      if (s.kind[q] == EventKind::kCpuOp) ops.at(s.name[q]).device_total_ns += dur;
+      else if (is_module_slice(q)) modules.at(s.name[q]).device_total_ns += dur;
+    }
+  }
+  std::sort(r.op_kernels.begin(), r.op_kernels.end(), [](const OperatorKernel& a, const OperatorKernel& b) {
+    if (a.count != b.count) return a.count > b.count;
+    if (a.gpu_ns != b.gpu_ns) return a.gpu_ns > b.gpu_ns;
+    return a.op != b.op ? a.op < b.op : a.kernel < b.kernel;
+  });
+  r.ops = ops.sorted();
+  r.modules = modules.sorted();
+  for (OperatorStat& o : r.ops) {
+    o.self_ns = std::max<int64_t>(0, o.self_ns);
+    o.min_depth = 0;
+  }
+  for (OperatorStat& o : r.modules) o.self_ns = std::max<int64_t>(0, o.self_ns);
+  return r;
+}
+
+}  // namespace tw

@@ -1,0 +1,332 @@
+#include "core/analysis/recommendations.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+namespace tw {
+
+namespace {
+
+std::string pct(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * fraction);
+  return buf;
+}
+
+std::string count_str(uint64_t n) { return std::to_string(n); }
+
+double ratio(int64_t a, int64_t b) { return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+
+std::string severity_for(double value, double medium, double high) {
+  return value >= high ? "high" : value >= medium ? "medium" : "low";
+}
+
+std::string name_of(const TraceModel& m, StringId id) { return id == 0 ? "(no enclosing operator)" : std::string(m.strings.get(id)); }
+
+bool contains_icase(std::string_view hay, std::string_view needle) {
+  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != hay.end();
+}
+
+void data_loading(const RecommendationInputs& in, std::vector<Recommendation>& out) {
+  const StepBreakdown* sb = in.steps;
+  if (!sb || sb->steps.empty() || sb->total_ns <= 0) return;
+  int64_t dl = sb->category_ns[static_cast<int>(StepCategory::kDataLoader)];
+  double share = ratio(dl, sb->total_ns);
+  if (share <= 0.05) return;
+  Recommendation r;
+  r.id = "data_loading";
+  r.severity = severity_for(share, 0.1, 0.2);
+  r.title = "Data loading takes " + pct(share) + " of step time";
+  r.text = "Data loading takes " + pct(share) + " of step time (" + format_duration(dl) + " over " +
+           count_str(sb->steps.size()) + " steps), time in which the training loop waits for the next batch. " +
+           "Use more DataLoader workers (num_workers), pin_memory=True and persistent_workers=True, or prefetch.";
+  r.numbers = {{"dataloader_ns", double(dl)}, {"step_total_ns", double(sb->total_ns)}, {"share", share}};
+  std::vector<const StepTimes*> worst;
+  for (const StepTimes& st : sb->steps) worst.push_back(&st);
+  std::sort(worst.begin(), worst.end(), [](const StepTimes* a, const StepTimes* b) {
+    int k = static_cast<int>(StepCategory::kDataLoader);
+    return a->category_ns[k] != b->category_ns[k] ? a->category_ns[k] > b->category_ns[k] : a->begin_ns < b->begin_ns;
+  });
+  for (size_t i = 0; i < worst.size() && i < 3; ++i) {
+    r.ranges.push_back({worst[i]->begin_ns, worst[i]->end_ns});
+    r.offenders.push_back("ProfilerStep#" + std::to_string(worst[i]->number));
+  }
+  out.push_back(std::move(r));
+}
+
+void exposed_communication(const RecommendationInputs& in, std::vector<Recommendation>& out) {
+  const CollectivesResult* c = in.collectives;
+  if (!c || in.gpu_span_ns <= 0 || c->exposed_ns <= 0) return;
+  double share = ratio(c->exposed_ns, in.gpu_span_ns);
+  if (share <= 0.10) return;
+  Recommendation r;
+  r.id = "exposed_communication";
+  r.severity = severity_for(share, 0.2, 0.3);
+  r.title = "Exposed communication is " + pct(share) + " of GPU time";
+  std::vector<const CollectiveStat*> types;
+  for (const CollectiveStat& t : c->by_type) types.push_back(&t);
+  std::sort(types.begin(), types.end(), [](const CollectiveStat* a, const CollectiveStat* b) {
+    return a->exposed_ns != b->exposed_ns ? a->exposed_ns > b->exposed_ns : a->type < b->type;
+  });
+  std::string list;
+  for (size_t i = 0; i < types.size() && i < 3; ++i) {
+    if (types[i]->exposed_ns <= 0) break;
+    list += (i ? ", " : "") + types[i]->type + " " + format_duration(types[i]->exposed_ns);
+    r.offenders.push_back(types[i]->type);
+  }
+  r.text = "Communication that no computation runs under takes " + format_duration(c->exposed_ns) + ", " +
+           pct(share) + " of the GPU time span" + (list.empty() ? "" : " (" + list + ")") +
+           ". Overlap it with computation (DDP bucket sizes, FSDP prefetching, asynchronous collectives, "
+           "micro-batch interleaving) or send less data (compression, lower precision).";
+  r.numbers = {{"exposed_ns", double(c->exposed_ns)}, {"communication_ns", double(c->union_ns)},
+               {"gpu_span_ns", double(in.gpu_span_ns)}, {"share", share}};
+  r.ranges = c->worst_exposed;
+  out.push_back(std::move(r));
+}
+
+void gpu_idle(const RecommendationInputs& in, std::vector<Recommendation>& out) {
+  if (in.gpu_span_ns <= 0) return;
+  int64_t idle = in.gpu_span_ns - in.gpu_busy_ns;
+  double share = ratio(idle, in.gpu_span_ns);
+  if (share <= 0.20) return;
+  Recommendation r;
+  r.id = "gpu_idle";
+  r.severity = severity_for(share, 0.35, 0.5);
+  r.title = "The GPU is idle " + pct(share) + " of the time";
+  int64_t cat[kIdleCategoryCount] = {0, 0, 0};
+  std::vector<IdleGap> gaps;
+  if (in.idle)
+    for (const StreamIdle& s : in.idle->streams) {
+      for (int k = 0; k < kIdleCategoryCount; ++k) cat[k] += std::max<int64_t>(0, s.time_ns[k]);
+      gaps.insert(gaps.end(), s.longest.begin(), s.longest.end());
+    }
+  int main = 0;
+  for (int k = 1; k < kIdleCategoryCount; ++k)
+    if (cat[k] > cat[main]) main = k;
+  int64_t stream_idle = cat[0] + cat[1] + cat[2];
+  std::string cause;
+  if (stream_idle > 0) {
+    std::string share_main = pct(ratio(cat[main], stream_idle));
+    if (main == 0)
+      cause = " Most stream idle time (" + share_main + ") is host wait: the CPU had not started launching the next "
+              "op when the previous one ended. Look at CPU-side overhead (Python, data loading, synchronisations) "
+              "before the gaps; CUDA graphs or torch.compile reduce launch overhead.";
+    else if (main == 1)
+      cause = " Most stream idle time (" + share_main + ") is kernel wait: short gaps between back-to-back ops. "
+              "Fuse small kernels (torch.compile) or capture them in CUDA graphs.";
+    else
+      cause = " Most stream idle time (" + share_main + ") is neither host nor launch wait: streams wait for other "
+              "streams, events, communication or host synchronisations.";
+  }
+  r.text = "The GPU runs nothing for " + format_duration(idle) + ", " + pct(share) + " of the time between its first "
+           "and last op." + cause;
+  r.numbers = {{"idle_ns", double(idle)}, {"gpu_span_ns", double(in.gpu_span_ns)}, {"share", share},
+               {"host_wait_ns", double(cat[0])}, {"kernel_wait_ns", double(cat[1])}, {"other_ns", double(cat[2])}};
+  r.offenders.push_back(idle_category_name(static_cast<IdleCategory>(main)));
+  std::sort(gaps.begin(), gaps.end(), [](const IdleGap& a, const IdleGap& b) {
+    return a.length_ns() != b.length_ns() ? a.length_ns() > b.length_ns() : a.begin_ns < b.begin_ns;
+  });
+  for (size_t i = 0; i < gaps.size() && i < 5; ++i) r.ranges.push_back({gaps[i].begin_ns, gaps[i].end_ns});
+  out.push_back(std::move(r));
+}
+
+void launch_bound(const RecommendationInputs& in, std::vector<Recommendation>& out) {
+  const LaunchesResult* l = in.launches;
+  if (!l || !l->launch_bound) return;
+  double short_share = ratio(static_cast<int64_t>(l->short_ops), static_cast<int64_t>(l->records.size()));
+  Recommendation r;
+  r.id = "launch_bound";
+  r.severity = severity_for(short_share, 0.6, 0.8);
+  r.title = "Launch-bound: most GPU ops are shorter than their launch";
+  r.text = pct(short_share) + " of the " + count_str(l->records.size()) + " launched GPU ops run for less time than "
+           "their own launch call, and launch calls take " + format_duration(l->launch_cpu_ns) + " of CPU time for " +
+           format_duration(l->launched_gpu_ns) + " of GPU work: the CPU cannot feed the GPU. Capture the step in "
+           "CUDA graphs (torch.compile mode=\"reduce-overhead\"), fuse small ops, or give each op more work (larger batch).";
+  r.numbers = {{"short_ops", double(l->short_ops)}, {"launches", double(l->records.size())},
+               {"launch_cpu_ns", double(l->launch_cpu_ns)}, {"launched_gpu_ns", double(l->launched_gpu_ns)}};
+  for (const auto& [name, n] : l->short_op_names) r.offenders.push_back(std::string(in.model->strings.get(name)));
+  for (size_t i = 0; i < l->worst_delays.size() && i < 3; ++i) {
+    const LaunchRecord& rec = l->records[l->worst_delays[i]];
+    r.ranges.push_back({in.model->slices.end_ns(rec.launch_slice), in.model->slices.ts_ns[rec.gpu_slice]});
+  }
+  out.push_back(std::move(r));
+}
+
+void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out) {
+  const LaunchesResult* l = in.launches;
+  if (!l || l->sync_count == 0) return;
+  int64_t trace_ns = in.model->max_ts_ns - in.model->min_ts_ns;
+  double share = ratio(l->sync_blocked_ns, trace_ns);
+  size_t steps = in.steps ? in.steps->steps.size() : 0;
+  double per_step = steps ? static_cast<double>(l->sync_count) / static_cast<double>(steps) : 0;
+  if (share < 0.05 && per_step < 10) return;
+  Recommendation r;
+  r.id = "host_syncs";
+  r.severity = severity_for(share, 0.1, 0.2);
+  r.title = "Frequent host synchronisations";
+  std::string sites;
+  for (size_t i = 0; i < l->sync_sites.size() && i < 3; ++i) {
+    const SyncSite& s = l->sync_sites[i];
+    sites += (i ? ", " : "") + name_of(*in.model, s.name) + " (" + count_str(s.count) + " calls, " +
+             format_duration(s.blocked_ns) + ")";
+    r.offenders.push_back(name_of(*in.model, s.name));
+  }
+  char per[32];
+  std::snprintf(per, sizeof per, "%.1f", per_step);
+  r.text = count_str(l->sync_count) + " host synchronisations" + (steps ? " (" + std::string(per) + " per step)" : "") +
+           " block the CPU for " + format_duration(l->sync_blocked_ns) + ", " + pct(share) + " of the trace" +
+           (sites.empty() ? "" : "; the main call sites are " + sites) +
+           ". While the CPU waits it queues no work, so the GPU drains and idles. .item(), .cpu(), .tolist(), "
+           "printing tensors and data-dependent shapes synchronise; keep values on the GPU or synchronise once per step.";
+  r.numbers = {{"syncs", double(l->sync_count)}, {"blocked_ns", double(l->sync_blocked_ns)}, {"share", share},
+               {"per_step", per_step}};
+  out.push_back(std::move(r));
+}
+
+void pageable_memcpy(const RecommendationInputs& in, std::vector<Recommendation>& out) {
+  if (in.pageable_copies <= 0) return;
+  Recommendation r;
+  r.id = "pageable_memcpy";
+  r.severity = severity_for(ratio(in.pageable_copy_ns, std::max<int64_t>(1, in.gpu_span_ns)), 0.02, 0.1);
+  r.title = "Copies from pageable host memory";
+  r.text = count_str(static_cast<uint64_t>(in.pageable_copies)) + " host/device copies (" +
+           std::to_string(in.pageable_copy_bytes) + " bytes, " + format_duration(in.pageable_copy_ns) +
+           " on the GPU) use pageable host memory: the driver stages them through a pinned buffer and they cannot "
+           "run asynchronously. Pin the host tensors (DataLoader pin_memory=True, tensor.pin_memory()) and copy "
+           "with non_blocking=True.";
+  r.numbers = {{"copies", double(in.pageable_copies)}, {"copy_ns", double(in.pageable_copy_ns)},
+               {"bytes", double(in.pageable_copy_bytes)}};
+  out.push_back(std::move(r));
+}
+
+void memory_peak(const RecommendationInputs& in, std::vector<Recommendation>& out) {
+  if (!in.memory) return;
+  for (const DeviceMemory& d : in.memory->devices) {
+    if (d.total_global_mem <= 0 || d.peak_reserved_share <= 0.90) continue;
+    Recommendation r;
+    r.id = "memory_peak";
+    r.severity = severity_for(d.peak_reserved_share, 0.95, 0.98);
+    r.title = "Device " + std::to_string(d.device) + " memory peaks at " + pct(d.peak_reserved_share);
+    r.text = "The caching allocator on device " + std::to_string(d.device) + " reserves up to " +
+             std::to_string(d.peak_reserved) + " bytes, " + pct(d.peak_reserved_share) + " of the device's " +
+             std::to_string(d.total_global_mem) + " bytes (allocated peak " + pct(d.peak_allocated_share) +
+             "): the next larger batch or sequence may run out of memory. Reduce activation memory (activation "
+             "checkpointing, smaller micro-batches), shard state (FSDP / ZeRO), or curb fragmentation with "
+             "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.";
+    r.numbers = {{"peak_reserved_bytes", double(d.peak_reserved)}, {"peak_allocated_bytes", double(d.peak_allocated)},
+                 {"total_global_mem_bytes", double(d.total_global_mem)}, {"share", d.peak_reserved_share}};
+    r.ranges.push_back({d.peak_reserved_ts_ns, d.peak_reserved_ts_ns});
+    out.push_back(std::move(r));
+  }
+}
+
+bool is_gemm_like(std::string_view n) {
+  return contains_icase(n, "gemm") || contains_icase(n, "conv") || contains_icase(n, "matmul");
+}
+
+bool is_tensor_core(std::string_view n) {
+  for (const char* marker : {"884", "1688", "16816", "mma", "tensorop", "_tc_"})
+    if (contains_icase(n, marker)) return true;
+  return false;
+}
+
+void no_tensor_cores(const RecommendationInputs& in, std::vector<Recommendation>& out) {
+  if (!in.kernels) return;
+  const DeviceInfo* capable = nullptr;
+  for (const DeviceInfo& d : in.model->meta.devices)
+    if (d.compute_major >= 7) capable = &d;
+  if (!capable) return;
+  uint64_t gemms = 0;
+  int64_t gemm_ns = 0;
+  std::vector<std::string> names;
+  for (const KernelStat& k : in.kernels->by_name) {
+    if (k.kind != EventKind::kKernel) continue;
+    std::string_view n = in.model->strings.get(k.name);
+    if (!is_gemm_like(n)) continue;
+    if (is_tensor_core(n)) return;  // some GEMM already uses tensor cores
+    gemms += k.count;
+    gemm_ns += k.total_ns;
+    if (names.size() < 5) names.emplace_back(n);
+  }
+  if (gemms == 0) return;
+  Recommendation r;
+  r.id = "no_tensor_cores";
+  r.severity = severity_for(ratio(gemm_ns, std::max<int64_t>(1, in.gpu_busy_ns)), 0.2, 0.4);
+  r.title = "GEMMs do not use tensor cores";
+  r.text = "The device (" + capable->name + ", compute capability " + std::to_string(capable->compute_major) + "." +
+           std::to_string(capable->compute_minor) + ") has tensor cores, but none of the " + count_str(gemms) +
+           " matrix-multiply / convolution kernels (" + format_duration(gemm_ns) + ") uses them. Run them in "
+           "FP16/BF16 (torch.autocast) or allow TF32 (torch.backends.cuda.matmul.allow_tf32 = True, "
+           "torch.backends.cudnn.allow_tf32 = True), and keep matrix dimensions multiples of 8.";
+  r.numbers = {{"gemm_kernels", double(gemms)}, {"gemm_ns", double(gemm_ns)}};
+  r.offenders = std::move(names);
+  out.push_back(std::move(r));
+}
+
+void unbalanced_micro_batches(const RecommendationInputs& in, std::vector<Recommendation>& out) {
+  if (!in.streams || in.gpu_span_ns <= 0) return;
+  const StreamActivity* a = nullptr;
+  const StreamActivity* b = nullptr;
+  size_t ia = 0, ib = 0;
+  for (size_t i = 0; i < in.streams->streams.size(); ++i) {
+    const StreamActivity& s = in.streams->streams[i];
+    if (s.main_class != KernelClass::kComputation) continue;
+    if (!a) a = &s, ia = i;
+    else if (!b) b = &s, ib = i;
+  }
+  if (!a || !b) return;
+  // Only streams that each carry a real share of the work count as micro-batches.
+  if (ratio(b->busy_ns, in.gpu_span_ns) < 0.10) return;
+  int64_t overlap = 0;
+  for (const StreamPairOverlap& p : in.streams->pairs)
+    if ((p.a == ia && p.b == ib) || (p.a == ib && p.b == ia)) overlap = p.overlap_ns;
+  double imbalance = 1.0 - ratio(b->busy_ns, a->busy_ns);
+  if (imbalance <= 0.30) return;
+  Recommendation r;
+  r.id = "unbalanced_micro_batches";
+  r.severity = severity_for(imbalance, 0.5, 0.7);
+  r.title = "Unbalanced micro-batch streams";
+  r.text = "The two busiest computation streams (" + std::to_string(a->stream) + " and " + std::to_string(b->stream) +
+           ") are busy " + format_duration(a->busy_ns) + " and " + format_duration(b->busy_ns) + " and run together for " +
+           format_duration(overlap) + ". Overlapping two micro-batches hides at most the shorter one, so " +
+           format_duration(a->busy_ns - b->busy_ns) + " of stream " + std::to_string(a->stream) +
+           " has nothing to overlap with: balance the work between the micro-batches.";
+  r.numbers = {{"busy_a_ns", double(a->busy_ns)}, {"busy_b_ns", double(b->busy_ns)}, {"overlap_ns", double(overlap)},
+               {"imbalance", imbalance}};
+  r.offenders = {"stream " + std::to_string(a->stream), "stream " + std::to_string(b->stream)};
+  out.push_back(std::move(r));
+}
+
+}  // namespace
+
+std::string format_duration(int64_t ns) {
+  char buf[48];
+  double v = static_cast<double>(ns);
+  int64_t mag = ns < 0 ? -ns : ns;
+  if (mag >= 1000000000) std::snprintf(buf, sizeof buf, "%.3f s", v / 1e9);
+  else if (mag >= 1000000) std::snprintf(buf, sizeof buf, "%.3f ms", v / 1e6);
+  else if (mag >= 1000) std::snprintf(buf, sizeof buf, "%.1f us", v / 1e3);
+  else std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
+  return buf;
+}
+
+std::vector<Recommendation> recommend(const RecommendationInputs& in) {
+  std::vector<Recommendation> out;
+  if (!in.model) return out;
+  data_loading(in, out);
+  exposed_communication(in, out);
+  gpu_idle(in, out);
+  launch_bound(in, out);
+  host_syncs(in, out);
+  pageable_memcpy(in, out);
+  memory_peak(in, out);
+  no_tensor_cores(in, out);
+  unbalanced_micro_batches(in, out);
+  return out;
+}
+
+}  // namespace tw

@@ -1,0 +1,65 @@
+// Recommendations: explicit rules with fixed thresholds over the other analyses' results. Each one
+// that fires says what was measured, why it matters and what to try, in plain sentences, with its
+// evidence: the numbers, the top offenders and the worst time ranges.
+//   data_loading            DataLoader time > 5% of step time
+//   exposed_communication   communication not hidden under computation > 10% of the GPU span
+//   gpu_idle                GPU idle > 20% of its span, with the main cause (host wait / kernel wait / other)
+//   launch_bound            most launched ops are shorter than their launch call, and launch calls
+//                           take at least as long on the CPU as their ops on the GPU
+//   host_syncs              host synchronisations block >= 5% of the trace, or >= 10 per step
+//   pageable_memcpy         any HtoD/DtoH copy from / to pageable host memory
+//   memory_peak             reserved memory peak > 90% of a device's memory
+//   no_tensor_cores         a tensor-core capable device (compute capability >= 7) runs GEMM /
+//                           convolution kernels and none of them is a tensor-core kernel
+//   unbalanced_micro_batches two busy computation streams (micro-batches) whose busy times differ by
+//                           more than 30%: overlapping them can hide at most the shorter one
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/analysis/collectives.h"
+#include "core/analysis/idle.h"
+#include "core/analysis/intervals.h"
+#include "core/analysis/kernels.h"
+#include "core/analysis/launches.h"
+#include "core/analysis/memory.h"
+#include "core/analysis/overlap.h"
+#include "core/analysis/step_breakdown.h"
+#include "core/model/trace_model.h"
+
+namespace tw {
+
+struct Recommendation {
+  std::string id;
+  std::string severity;  // "high", "medium", "low"
+  std::string title;
+  std::string text;
+  std::vector<std::pair<std::string, double>> numbers;  // name (with unit suffix) -> value
+  std::vector<std::string> offenders;                   // e.g. operator or kernel names
+  std::vector<Interval> ranges;                         // worst time ranges, ns
+};
+
+struct RecommendationInputs {
+  const TraceModel* model = nullptr;
+  int64_t gpu_span_ns = 0;  // first GPU op start to last end (0: no GPU work)
+  int64_t gpu_busy_ns = 0;  // union of all GPU ops
+  const IdleResult* idle = nullptr;
+  const LaunchesResult* launches = nullptr;
+  const MemoryResult* memory = nullptr;
+  const CollectivesResult* collectives = nullptr;
+  const StepBreakdown* steps = nullptr;
+  const KernelsResult* kernels = nullptr;
+  const StreamOverlapResult* streams = nullptr;
+  int64_t pageable_copies = 0;
+  int64_t pageable_copy_ns = 0;
+  int64_t pageable_copy_bytes = 0;
+};
+
+std::vector<Recommendation> recommend(const RecommendationInputs& in);
+
+// "1.234 ms" / "56.7 us" / "890 ns": how durations are written in the sentences.
+std::string format_duration(int64_t ns);
+
+}  // namespace tw

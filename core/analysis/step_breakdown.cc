@@ -1,0 +1,99 @@
+#include "core/analysis/step_breakdown.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "core/analysis/intervals.h"
+#include "core/analysis/percentile.h"
+
+namespace tw {
+
+const char* step_category_name(StepCategory c) {
+  switch (c) {
+    case StepCategory::kKernel: return "kernel";
+    case StepCategory::kMemcpy: return "memcpy";
+    case StepCategory::kMemset: return "memset";
+    case StepCategory::kCommunication: return "communication";
+    case StepCategory::kRuntime: return "runtime";
+    case StepCategory::kDataLoader: return "dataloader";
+    case StepCategory::kCpuExec: return "cpu_exec";
+    case StepCategory::kOther: break;
+  }
+  return "other";
+}
+
+StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep>& steps,
+                             const std::vector<KernelClass>& classes) {
+  StepBreakdown r;
+  if (steps.empty()) return r;
+  const SliceTable& s = m.slices;
+  constexpr int kBusy = kStepCategoryCount - 1;  // every category but Other has intervals
+  std::vector<Interval> raw[kBusy];
+  const GpuOpTable& g = m.gpu_ops;
+  for (uint32_t i = 0; i < g.size(); ++i) {
+    uint32_t sl = g.slice[i];
+    StepCategory c = StepCategory::kKernel;
+    if (s.kind[sl] == EventKind::kMemcpy) c = StepCategory::kMemcpy;
+    else if (s.kind[sl] == EventKind::kMemset) c = StepCategory::kMemset;
+    else if (i < classes.size() && classes[i] == KernelClass::kCommunication) c = StepCategory::kCommunication;
+    raw[static_cast<int>(c)].push_back({s.ts_ns[sl], s.end_ns(sl)});
+  }
+  // Names decided once per interned string: DataLoader roots and the ProfilerStep slices.
+  std::vector<int8_t> name_class(m.strings.size(), -1);  // 0 plain, 1 dataloader, 2 profiler step
+  auto classify_name = [&](StringId n) {
+    if (name_class[n] < 0) {
+      std::string_view v = m.strings.get(n);
+      int64_t num;
+      name_class[n] = v.substr(0, 21) == "enumerate(DataLoader)" ? 1 : parse_profiler_step_name(v, &num) ? 2 : 0;
+    }
+    return name_class[n];
+  };
+  for (const Track& t : m.tracks) {
+    if (t.kind != TrackKind::kThread) continue;
+    for (uint32_t i = t.slice_begin; i < t.slice_end; ++i) {
+      EventKind k = s.kind[i];
+      if (k == EventKind::kKernel || k == EventKind::kMemcpy || k == EventKind::kMemset ||
+          k == EventKind::kGpuUserAnnotation || k == EventKind::kCudaSync)
+        continue;  // GPU-side rows that landed on a thread track
+      int nc = classify_name(s.name[i]);
+      if (nc == 2) continue;
+      StepCategory c = k == EventKind::kCudaRuntime || k == EventKind::kCudaDriver ? StepCategory::kRuntime
+                       : nc == 1                                                    ? StepCategory::kDataLoader
+                                                                                    : StepCategory::kCpuExec;
+      raw[static_cast<int>(c)].push_back({s.ts_ns[i], s.end_ns(i)});
+    }
+  }
+  // Exclusive sets: each category minus everything of higher priority.
+  IntervalSet exclusive[kBusy];
+  IntervalSet higher;
+  for (int c = 0; c < kBusy; ++c) {
+    IntervalSet set = IntervalSet::union_of(std::move(raw[c]));
+    exclusive[c] = set.subtract(higher);
+    higher = higher.unite(set);
+  }
+  std::vector<int64_t> durs;
+  for (const ProfilerStep& st : steps) {
+    StepTimes t;
+    t.number = st.number;
+    t.begin_ns = st.begin_ns;
+    t.end_ns = st.end_ns;
+    int64_t covered = 0;
+    for (int c = 0; c < kBusy; ++c) {
+      t.category_ns[c] = exclusive[c].total_within(st.begin_ns, st.end_ns);
+      covered += t.category_ns[c];
+    }
+    t.category_ns[kBusy] = std::max<int64_t>(0, st.duration_ns() - covered);
+    for (int c = 0; c < kStepCategoryCount; ++c) r.category_ns[c] += t.category_ns[c];
+    durs.push_back(st.duration_ns());
+    r.total_ns += st.duration_ns();
+    r.steps.push_back(t);
+  }
+  std::sort(durs.begin(), durs.end());
+  r.min_ns = durs.front();
+  r.max_ns = durs.back();
+  r.p50_ns = percentile_sorted(durs, 50);
+  r.mean_ns = r.total_ns / static_cast<int64_t>(durs.size());
+  return r;
+}
+
+}  // namespace tw

@@ -1,0 +1,39 @@
+// Helpers for the detail-section tests: import a hand-written trace or a shared real trace (cached,
+// so several test cases share one import of a large file).
+#pragma once
+#include <doctest/doctest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "cli/file_reader.h"
+#include "core/import/trace_importer.h"
+
+namespace tw::detail_test {
+
+inline std::unique_ptr<TraceImporter> import_text(std::string_view text) {
+  auto imp = std::make_unique<TraceImporter>();
+  imp->push(text.data(), text.size());
+  imp->finish();
+  return imp;
+}
+
+// A shared trace (path relative to the corpus root), imported once per test run.
+inline TraceModel& shared_trace(const std::string& rel) {
+  static std::map<std::string, std::unique_ptr<TraceImporter>> cache;
+  auto it = cache.find(rel);
+  if (it == cache.end()) {
+    auto imp = std::make_unique<TraceImporter>();
+    ReadResult r = stream_file(std::string(TW_SHARED_TRACES) + "/" + rel,
+                               [&](const char* p, size_t n) { imp->push(p, n); });
+    REQUIRE_MESSAGE(r.ok, r.error);
+    imp->finish();
+    REQUIRE(!imp->stats().fatal);
+    it = cache.emplace(rel, std::move(imp)).first;
+  }
+  return it->second->model();
+}
+
+}  // namespace tw::detail_test
