@@ -20,15 +20,18 @@ struct HtaSelection {
   bool mtia = false;          // HTA's MTIA path (distributedInfo backend mentions mtia)
 };
 
-// HTA's trimming rule (TraceCollection._filter_irrelevant_gpu_kernels):
-//  - "step names" are the DISTINCT names containing "ProfilerStep";
-//  - with 2+ step names: keep the non-GPU events (everything but GPU ops with a correlation id)
-//    that START BEFORE the start of the last step: the last step and what follows it are dropped,
-//    what precedes the first step is kept;
-//  - with 0 or 1 step names: keep the non-GPU events starting at or before the end of the last
-//    step (all of them when there is no step);
-//  - a GPU op is kept only when a kept non-GPU event (normally its cudaLaunchKernel) carries its
-//    correlation id: GPU ops without a CPU-side launch are dropped in every case.
+// HTA's event selection (TraceCollection._filter_irrelevant_gpu_kernels):
+//  - "step names" are the DISTINCT names containing "ProfilerStep" among the CPU events;
+//  - with 2+ step names: CPU events (all but GPU ops / stream-bound syncs) that START BEFORE the
+//    start of the last step are kept: the last step and what follows it are dropped, what precedes
+//    the first step is kept; with 0 or 1 step names: those starting at or before the end of the
+//    last step (all of them without steps);
+//  - a GPU op with a correlation id is kept only when a kept CPU event (normally its launch) has
+//    that id, so GPU ops without a CPU-side launch are dropped even without steps;
+//  - events with a stream but no correlation (cuda_sync Stream Sync / Stream Wait Event, GPU ops on
+//    a stream without a correlation id) count as CPU events for the cutoff, yet as GPU work after;
+//  - MTIA traces (distributedInfo backend mentions mtia) take HTA's MTIA path instead (see .cc).
+// Verified against HTA's own numbers on every shared trace (tests/core/analysis_hta_reference_test.cc).
 HtaSelection hta_select_gpu_ops(const TraceModel& m);
 
 // HTA's default timestamp handling (without HTA_DISABLE_NS_ROUNDING): the start is rounded up and
