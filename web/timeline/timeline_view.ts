@@ -4,30 +4,605 @@
 //   const view = new TimelineView(container: HTMLElement, client: { request(kind, payload): Promise<any> })
 //       `client.request` sends {kind, ...payload} to the trace's worker, which answers through
 //       web/worker/timeline_handlers.ts (kinds: 'tracks' | 'window' | 'event' | 'search' | 'aggregate').
+//       The view fills `container` (give it a size; position: relative or absolute).
 //   await view.load()            fetches the track list, fits the whole trace, first paint.
 //   view.zoomTo(t0_ns, t1_ns)    zooms to an ABSOLUTE time range in trace nanoseconds, as written in the
 //                                summary JSON (bigint or decimal string keep full precision; number ok).
 //   view.highlight({ name?, regex?, t0_ns?, t1_ns? })  searches `name` (substring, or regex when
-//                                regex=true), highlights the matches and jumps to the first match at or
-//                                after t0_ns (when given); also zooms to [t0_ns, t1_ns] when both given.
-//   view.fitAll(); view.destroy()
-// Test hook: window.__tracewise.timeline = { ready, visibleRange(), ... } (see timeline_view.ts end).
+//                                regex=true), highlights the matches and selects the first match at or
+//                                after t0_ns (absolute, when given, else from the visible start).
+//   view.fitAll(); view.destroy(); view.getViewState() / view.setViewState(state)  (for share links)
+// Controls: wheel or pinch = zoom, shift+wheel / wheel over the names = scroll, horizontal wheel = pan,
+// drag = pan, shift+drag = select an area (aggregate table), W/S = zoom, A/D = pan, F = fit all,
+// Z = zoom to the area or the selected slice, Esc = clear, click = details, click a group = collapse.
+// Test hook: window.__tracewise.timeline = { ready, idle(), visibleRange(), locate(text), ... } (hook()).
 //
 // Times inside the view are float64 ns relative to the trace origin (originNs from the worker).
+import { DetailsPanel, type SliceRef } from './details_panel';
+import { drawFrame, kGutter, kRulerH, tOf, xOf, yOf, type Frame } from './render';
+import { Layout, type LaneBox, type TracksReply } from './layout';
+import { injectStyle } from './style';
+import { formatDuration } from './time_format';
+import { WindowCache } from './window_cache';
 
 export interface TimelineClient { request(kind: string, payload: any): Promise<any> }
 export type TimeLike = bigint | string | number;
 
+interface Selected { id: number; lane: number; depth: number; startNs: number; durNs: number }
+export interface ViewState { t0: number; t1: number; search?: string; regex?: boolean; colorBy?: 'class' | 'name'; collapsed?: number[]; selected?: number }
+
+const kMinSpanNs = 20;
+
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
 export class TimelineView {
-  private readonly container: HTMLElement;
-  private readonly client: TimelineClient;
-  constructor(container: HTMLElement, client: TimelineClient) {
-    this.container = container;
-    this.client = client;
+  private readonly root = h('div', { class: 'twtl-root' });
+  private readonly stage = h('div', { class: 'twtl-stage', tabindex: '0', 'data-testid': 'timeline-stage' });
+  private readonly canvas = h('canvas', { 'data-testid': 'timeline-canvas' });
+  private readonly tip = h('div', { class: 'twtl-tip' });
+  private readonly searchInput = h('input', { type: 'search', placeholder: 'Search names (Enter = next)', 'aria-label': 'Search slices by name', 'data-testid': 'timeline-search' });
+  private readonly regexBox = h('input', { type: 'checkbox', 'aria-label': 'Regular expression' });
+  private readonly countText = h('span', { class: 'twtl-count', 'data-testid': 'timeline-search-count' });
+  private readonly colorSelect = h('select', { 'aria-label': 'Colour slices by' });
+  private readonly panel: DetailsPanel;
+  private readonly cache: WindowCache;
+  private readonly ctx: CanvasRenderingContext2D;
+
+  private tracks: TracksReply | null = null;
+  private layout: Layout | null = null;
+  private readonly collapsed = new Set<number>();
+  private t0 = 0;
+  private t1 = 1;
+  private scrollY = 0;
+  private width = 0;
+  private height = 0;
+  private dpr = 1;
+  private colorBy: 'class' | 'name' = 'class';
+  private search = { query: '', regex: false, count: 0, index: -1, active: false, ran: '' };
+  private selected: Selected | null = null;
+  private links: SliceRef[] = [];
+  private lastDetails: any = null;
+  private area: { t0: number; t1: number; y0: number; y1: number; lanes: number[] } | null = null;
+  private lastAggregate: any = null;
+  private dirty = true;
+  private raf = 0;
+  private frames = 0;
+  private drawnItems = 0;
+  private ready = false;
+  private pending = 0;  // event / search / aggregate requests in flight
+  private mouse: { x: number; y: number } | null = null;
+  private drag: { x: number; y: number; t0: number; t1: number; scrollY: number; mode: 'pan' | 'area'; moved: boolean } | null = null;
+  private destroyed = false;
+  private readonly resize: ResizeObserver;
+  private readonly onKey = (e: KeyboardEvent) => this.key(e);
+  private colors = { fg: '#222', muted: '#666', line: '#999', bg: '#fff' };
+
+  constructor(private readonly container: HTMLElement, private readonly client: TimelineClient) {
+    injectStyle();
+    this.ctx = this.canvas.getContext('2d')!;
+    this.panel = new DetailsPanel((ref) => this.jumpTo(ref), () => this.clearSelection());
+    this.panel.root.setAttribute('data-testid', 'timeline-details');
+    this.cache = new WindowCache((req) => this.client.request('window', req), () => this.invalidate(),
+      (e) => this.panel.error(`The timeline could not be fetched: ${String((e as Error)?.message ?? e)}`));
+    for (const [v, t] of [['class', 'Colour: class'], ['name', 'Colour: name']]) this.colorSelect.append(h('option', { value: v }, t));
+    const prev = h('button', { title: 'Previous match (Shift+Enter)', 'aria-label': 'Previous match' }, '◀');
+    const next = h('button', { title: 'Next match (Enter)', 'aria-label': 'Next match', 'data-testid': 'timeline-search-next' }, '▶');
+    const fit = h('button', { title: 'Fit all (F)' }, 'Fit');
+    const zoomSel = h('button', { title: 'Zoom to the selection (Z)' }, 'Zoom to selection');
+    const regexLabel = h('label', { title: 'Regular expression' });
+    regexLabel.append(this.regexBox, document.createTextNode(' regex'));
+    const bar = h('div', { class: 'twtl-bar' });
+    bar.append(this.searchInput, regexLabel, prev, next, this.countText, this.colorSelect, fit, zoomSel,
+      h('span', { class: 'twtl-hint' }, 'wheel/W/S zoom · drag/A/D pan · shift+drag aggregate · F fit · click details'));
+    this.stage.append(this.canvas, this.tip);
+    this.tip.hidden = true;
+    this.root.append(bar, this.stage, this.panel.root);
+    container.append(this.root);
+
+    this.searchInput.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') { e.preventDefault(); void this.searchStep(e.shiftKey ? -1 : 1); }
+      if (e.key === 'Escape') { this.searchInput.value = ''; void this.runSearch(); }
+      e.stopPropagation();
+    });
+    this.searchInput.addEventListener('search', () => { if (!this.searchInput.value) void this.runSearch(); });
+    this.regexBox.addEventListener('change', () => { if (this.search.query) void this.runSearch(); });
+    prev.addEventListener('click', () => void this.searchStep(-1));
+    next.addEventListener('click', () => void this.searchStep(1));
+    fit.addEventListener('click', () => this.fitAll());
+    zoomSel.addEventListener('click', () => this.zoomToSelection());
+    this.colorSelect.addEventListener('change', () => { this.colorBy = this.colorSelect.value === 'name' ? 'name' : 'class'; this.invalidate(); });
+
+    this.canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
+    this.canvas.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    this.canvas.addEventListener('pointermove', (e) => this.pointerMove(e));
+    this.canvas.addEventListener('pointerup', (e) => this.pointerUp(e));
+    this.canvas.addEventListener('pointerleave', () => { this.mouse = null; this.tip.hidden = true; });
+    window.addEventListener('keydown', this.onKey);
+    this.resize = new ResizeObserver(() => this.measure());
+    this.resize.observe(this.stage);
+    this.installHook();
   }
-  async load(): Promise<void> { void this.client; void this.container; }
-  zoomTo(t0_ns: TimeLike, t1_ns: TimeLike): void { void t0_ns; void t1_ns; }
-  highlight(opts: { name?: string; regex?: boolean; t0_ns?: TimeLike; t1_ns?: TimeLike }): void { void opts; }
-  fitAll(): void {}
-  destroy(): void {}
+
+  // --- public API --------------------------------------------------------------------------------
+
+  async load(): Promise<void> {
+    const t = (await this.client.request('tracks', {})) as TracksReply;
+    if (this.destroyed) return;
+    this.tracks = t;
+    this.layout = new Layout(t, this.collapsed);
+    this.measure();
+    this.fitAll();
+    await this.whenIdle(20000);
+  }
+
+  zoomTo(t0_ns: TimeLike, t1_ns: TimeLike): void {
+    const a = this.rel(t0_ns), b = this.rel(t1_ns);
+    if (!Number.isFinite(a) || !Number.isFinite(b)) return;
+    const lo = Math.min(a, b), hi = Math.max(a, b);
+    const pad = Math.max((hi - lo) * 0.05, kMinSpanNs / 2);
+    this.setRange(lo - pad, hi + pad);
+  }
+
+  highlight(opts: { name?: string; regex?: boolean; t0_ns?: TimeLike; t1_ns?: TimeLike }): void {
+    if (opts.t0_ns !== undefined && opts.t1_ns !== undefined) this.zoomTo(opts.t0_ns, opts.t1_ns);
+    if (opts.name === undefined) return;
+    this.searchInput.value = opts.name;
+    this.regexBox.checked = Boolean(opts.regex);
+    const from = opts.t0_ns !== undefined ? this.rel(opts.t0_ns) : this.t0;
+    void this.runSearch().then(() => this.searchStep(1, from, true));
+  }
+
+  fitAll(): void {
+    const end = Math.max(this.tracks?.endNs ?? 1, 1000);
+    this.setRange(-end * 0.01, end * 1.01);
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    cancelAnimationFrame(this.raf);
+    this.resize.disconnect();
+    window.removeEventListener('keydown', this.onKey);
+    this.root.remove();
+    const hook = (window as any).__tracewise;
+    if (hook?.timeline?.view === this) delete hook.timeline;
+  }
+
+  getViewState(): ViewState {
+    return { t0: this.t0, t1: this.t1, search: this.search.query || undefined, regex: this.search.regex || undefined,
+      colorBy: this.colorBy, collapsed: [...this.collapsed], selected: this.selected?.id };
+  }
+
+  setViewState(s: ViewState): void {
+    if (!s || typeof s !== 'object') return;
+    if (s.colorBy === 'name' || s.colorBy === 'class') { this.colorBy = s.colorBy; this.colorSelect.value = s.colorBy; }
+    if (Array.isArray(s.collapsed)) {
+      this.collapsed.clear();
+      for (const g of s.collapsed) if (Number.isInteger(g)) this.collapsed.add(g);
+      this.layout?.build();
+    }
+    if (Number.isFinite(s.t0) && Number.isFinite(s.t1) && s.t1 > s.t0) this.setRange(s.t0, s.t1);
+    if (typeof s.search === 'string' && s.search) {
+      this.searchInput.value = s.search;
+      this.regexBox.checked = Boolean(s.regex);
+      void this.runSearch();
+    }
+    if (Number.isInteger(s.selected)) void this.select(s.selected!, false);
+  }
+
+  // --- state changes ----------------------------------------------------------------------------
+
+  private rel(t: TimeLike): number {
+    const origin = this.tracks?.originNs ?? '0';
+    if (typeof t === 'bigint') return Number(t - BigInt(origin));
+    if (typeof t === 'string') {
+      try { return Number(BigInt(t.trim()) - BigInt(origin)); } catch { return Number(t) - Number(origin); }
+    }
+    return t - Number(origin);
+  }
+
+  private setRange(t0: number, t1: number): void {
+    const end = Math.max(this.tracks?.endNs ?? 1, 1000);
+    const maxSpan = end * 4;
+    let span = Math.min(Math.max(t1 - t0, kMinSpanNs), maxSpan);
+    const mid = (t0 + t1) / 2;
+    let a = mid - span / 2;
+    a = Math.min(Math.max(a, -end * 1.5), end * 2.5 - span);
+    this.t0 = a;
+    this.t1 = a + span;
+    this.invalidate();
+  }
+
+  private zoomAround(factor: number, x: number | null): void {
+    const at = x === null ? (this.t0 + this.t1) / 2 : tOf(this.frame(), Math.max(kGutter, x));
+    this.setRange(at - (at - this.t0) * factor, at + (this.t1 - at) * factor);
+  }
+
+  private pan(fraction: number): void {
+    const d = (this.t1 - this.t0) * fraction;
+    this.setRange(this.t0 + d, this.t1 + d);
+  }
+
+  private scrollBy(dy: number): void {
+    const max = Math.max(0, (this.layout?.height ?? 0) - (this.height - kRulerH) + 20);
+    this.scrollY = Math.min(max, Math.max(0, this.scrollY + dy));
+    this.invalidate();
+  }
+
+  private invalidate(): void {
+    this.dirty = true;
+    if (!this.raf && !this.destroyed) this.raf = requestAnimationFrame(() => this.paint());
+  }
+
+  private measure(): void {
+    const r = this.stage.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(kGutter + 50, Math.floor(r.width)), hgt = Math.max(60, Math.floor(r.height));
+    if (w === this.width && hgt === this.height && dpr === this.dpr) return;
+    this.width = w;
+    this.height = hgt;
+    this.dpr = dpr;
+    this.canvas.width = Math.round(w * dpr);
+    this.canvas.height = Math.round(hgt * dpr);
+    this.canvas.style.width = `${w}px`;
+    this.canvas.style.height = `${hgt}px`;
+    const cs = getComputedStyle(this.container);
+    this.colors = { fg: cs.color || '#222', muted: cs.color || '#666', line: 'rgba(128,128,128,0.6)', bg: 'rgba(0,0,0,0)' };
+    this.invalidate();
+  }
+
+  private frame(): Frame {
+    return {
+      width: this.width, height: this.height, t0: this.t0, t1: this.t1, scrollY: this.scrollY, layout: this.layout!,
+      data: this.cache.data, names: this.cache.names, colorBy: this.colorBy, searchActive: this.search.active,
+      selected: this.selected, links: this.links, area: this.area,
+      fg: this.colors.fg, muted: this.colors.muted, line: this.colors.line, bg: this.colors.bg,
+    };
+  }
+
+  // The one rAF callback: draw what is cached, and ask for what is missing.
+  private paint(): void {
+    this.raf = 0;
+    if (this.destroyed || !this.layout || !this.dirty) return;
+    this.dirty = false;
+    const lanes = this.layout.lanesIn(this.scrollY - this.height, this.scrollY + 2 * this.height).map((l) => l.info.id);
+    this.cache.ensure({ t0: this.t0, t1: this.t1, widthPx: this.width - kGutter, lanes, search: this.search.active });
+    this.ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    const stats = drawFrame(this.ctx, this.frame());
+    this.drawnItems = stats.items;
+    this.frames++;
+    if (this.cache.data && !this.cache.inFlight) this.ready = true;
+  }
+
+  private whenIdle(timeoutMs: number): Promise<void> {
+    const start = performance.now();
+    return new Promise((ok) => {
+      const check = () => (this.isIdle() || performance.now() - start > timeoutMs || this.destroyed ? ok() : setTimeout(check, 16));
+      check();
+    });
+  }
+
+  private isIdle(): boolean {
+    return this.ready && !this.dirty && !this.cache.inFlight && this.pending === 0;
+  }
+
+  // --- hit testing ---------------------------------------------------------------------------------
+
+  private itemAt(x: number, y: number): { lane: LaneBox; i: number } | null {
+    const d = this.cache.data;
+    if (!d || !this.layout || x < kGutter || y < kRulerH) return null;
+    const cy = y - kRulerH + this.scrollY;
+    const lane = this.layout.laneAt(cy);
+    if (!lane || lane.info.kind !== 'slices') return null;
+    const k = d.laneIndex.get(lane.info.id);
+    if (k === undefined) return null;
+    const depth = Math.floor((cy - lane.y) / lane.rowH);
+    const t = tOf(this.frame(), x);
+    const slop = ((this.t1 - this.t0) / Math.max(1, this.width - kGutter)) * 2;
+    let best = -1, bestDist = Infinity;
+    for (let i = d.itemOffset[k]; i < d.itemOffset[k + 1]; i++) {
+      if (d.depth[i] !== depth) continue;
+      const a = d.start[i], b = a + d.dur[i];
+      const dist = t < a ? a - t : t > b ? t - b : 0;
+      if (dist <= slop && dist < bestDist) { best = i; bestDist = dist; }
+    }
+    return best < 0 ? null : { lane, i: best };
+  }
+
+  // --- input ---------------------------------------------------------------------------------------
+
+  private local(e: MouseEvent): { x: number; y: number } {
+    const r = this.canvas.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  }
+
+  private wheel(e: WheelEvent): void {
+    e.preventDefault();
+    const p = this.local(e);
+    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? this.height : 1;
+    const dx = e.deltaX * unit, dy = e.deltaY * unit;
+    if (p.x < kGutter || (e.shiftKey && !e.ctrlKey)) { this.scrollBy(e.shiftKey && dx && !dy ? dx : dy); return; }
+    if (Math.abs(dx) > Math.abs(dy)) { this.pan(dx / Math.max(1, this.width - kGutter)); return; }
+    // Pinch arrives as ctrl+wheel with small deltas: zoom a bit faster for it.
+    const factor = Math.exp(dy * (e.ctrlKey ? 0.01 : 0.0025));
+    this.zoomAround(factor, p.x);
+  }
+
+  private pointerDown(e: PointerEvent): void {
+    if (e.button !== 0) return;
+    this.stage.focus({ preventScroll: true });
+    const p = this.local(e);
+    if (p.y >= kRulerH && this.layout) {
+      const g = this.layout.groupHeaderAt(p.y - kRulerH + this.scrollY);
+      if (g) {
+        if (this.collapsed.has(g.index)) this.collapsed.delete(g.index); else this.collapsed.add(g.index);
+        this.layout.build();
+        this.scrollBy(0);
+        return;
+      }
+    }
+    if (p.x < kGutter) return;
+    this.canvas.setPointerCapture(e.pointerId);
+    this.drag = { x: p.x, y: p.y, t0: this.t0, t1: this.t1, scrollY: this.scrollY, mode: e.shiftKey ? 'area' : 'pan', moved: false };
+    this.canvas.style.cursor = e.shiftKey ? 'crosshair' : 'grabbing';
+  }
+
+  private pointerMove(e: PointerEvent): void {
+    const p = this.local(e);
+    this.mouse = p;
+    const d = this.drag;
+    if (!d) { this.hover(p); return; }
+    if (Math.abs(p.x - d.x) + Math.abs(p.y - d.y) > 3) d.moved = true;
+    if (!d.moved) return;
+    this.tip.hidden = true;
+    if (d.mode === 'pan') {
+      const nsPerPx = (d.t1 - d.t0) / Math.max(1, this.width - kGutter);
+      const shift = (d.x - p.x) * nsPerPx;
+      this.t0 = d.t0 + shift;
+      this.t1 = d.t1 + shift;
+      this.scrollY = d.scrollY;
+      this.scrollBy(d.y - p.y);
+    } else {
+      const f = this.frame();
+      const ta = tOf(f, Math.max(kGutter, Math.min(d.x, p.x))), tb = tOf(f, Math.max(kGutter, Math.max(d.x, p.x)));
+      const ya = Math.min(d.y, p.y) - kRulerH + this.scrollY, yb = Math.max(d.y, p.y) - kRulerH + this.scrollY;
+      this.area = { t0: ta, t1: tb, y0: ya, y1: yb, lanes: [] };
+      this.invalidate();
+    }
+  }
+
+  private pointerUp(e: PointerEvent): void {
+    const d = this.drag;
+    this.drag = null;
+    this.canvas.style.cursor = '';
+    if (!d) return;
+    const p = this.local(e);
+    if (!d.moved) {
+      const hit = this.itemAt(p.x, p.y);
+      if (hit) void this.select(this.cache.data!.sliceId[hit.i], false);
+      else this.clearSelection();
+      return;
+    }
+    if (d.mode === 'area' && this.area && this.layout) {
+      const a = this.area;
+      a.lanes = this.layout.lanes.filter((l) => l.y + l.h > a.y0 && l.y < a.y1 && l.info.kind === 'slices').map((l) => l.info.id);
+      void this.aggregate();
+    }
+  }
+
+  private hover(p: { x: number; y: number }): void {
+    const hit = this.itemAt(p.x, p.y);
+    if (!hit) { this.tip.hidden = true; return; }
+    const d = this.cache.data!;
+    const n = d.count[hit.i];
+    this.tip.textContent = `${this.cache.names.get(d.name[hit.i]) ?? ''} — ${formatDuration(d.dur[hit.i])}${n > 1 ? ` (${n} slices merged)` : ''}`;
+    this.tip.hidden = false;
+    this.tip.style.left = `${Math.min(p.x + 12, this.width - 200)}px`;
+    this.tip.style.top = `${p.y + 14}px`;
+  }
+
+  private key(e: KeyboardEvent): void {
+    if (this.destroyed || !this.ready || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (!this.root.isConnected || this.root.offsetParent === null) return;  // hidden tab
+    const t = e.target as HTMLElement | null;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+    const x = this.mouse ? this.mouse.x : null;
+    switch (e.key.toLowerCase()) {
+      case 'w': this.zoomAround(0.8, x); break;
+      case 's': this.zoomAround(1.25, x); break;
+      case 'a': this.pan(-0.15); break;
+      case 'd': this.pan(0.15); break;
+      case 'f': this.fitAll(); break;
+      case 'z': this.zoomToSelection(); break;
+      case 'escape': this.clearSelection(); break;
+      default: return;
+    }
+    e.preventDefault();
+  }
+
+  // --- selection, details, aggregate ------------------------------------------------------------
+
+  private clearSelection(): void {
+    this.selected = null;
+    this.links = [];
+    this.area = null;
+    this.lastDetails = null;
+    this.panel.hide();
+    this.invalidate();
+  }
+
+  private zoomToSelection(): void {
+    if (this.area && this.area.t1 > this.area.t0) this.setRange(this.area.t0, this.area.t1);
+    else if (this.selected) this.zoomToSlice(this.selected, true);
+  }
+
+  private zoomToSlice(s: { startNs: number; durNs: number }, fit: boolean): void {
+    const span = this.t1 - this.t0;
+    if (fit || s.durNs > span * 0.8 || s.durNs < span / 5000) {
+      const w = Math.max(s.durNs, kMinSpanNs);
+      this.setRange(s.startNs - w * 0.25, s.startNs + w * 1.25);
+    } else if (s.startNs < this.t0 || s.startNs + s.durNs > this.t1) {
+      const mid = s.startNs + s.durNs / 2;
+      this.setRange(mid - span / 2, mid + span / 2);
+    }
+  }
+
+  private async select(id: number, reveal: boolean, preloaded?: any): Promise<void> {
+    this.area = null;
+    this.pending++;
+    try {
+      const reply = preloaded && preloaded.args !== undefined ? preloaded : await this.client.request('event', { sliceId: id });
+      if (this.destroyed) return;
+      const d = reply.details;
+      this.selected = { id, lane: d.lane, depth: d.depth, startNs: d.startNs, durNs: d.durNs };
+      this.links = (d.links ?? []).map((l: any) => l.to).filter((x: any) => x);
+      this.lastDetails = reply;
+      this.panel.showEvent(reply, this.tracks?.originNs ?? '0', (lane) => this.tracks?.tracks[lane]?.name ?? '');
+      if (reveal) this.revealLane(d.lane, d.depth);
+      if (reveal) this.zoomToSlice(this.selected, false);
+      this.invalidate();
+    } catch (e) {
+      this.panel.error(`This event could not be shown: ${String((e as Error)?.message ?? e)}`);
+    } finally {
+      this.pending--;
+    }
+  }
+
+  private revealLane(lane: number, depth: number): void {
+    if (!this.layout || !this.tracks) return;
+    const g = this.tracks.tracks[lane]?.group;
+    if (g !== undefined && this.collapsed.delete(g)) this.layout.build();
+    const box = this.layout.byLane.get(lane);
+    if (!box) return;
+    const y = box.y + depth * box.rowH;
+    const view = this.height - kRulerH;
+    if (y < this.scrollY || y + box.rowH > this.scrollY + view) this.scrollBy(y - view / 3 - this.scrollY);
+  }
+
+  private jumpTo(ref: SliceRef): void {
+    this.revealLane(ref.lane, ref.depth);
+    // Keep the current slice in view as well when the two are close enough.
+    const s = this.selected;
+    if (s) {
+      const a = Math.min(s.startNs, ref.startNs), b = Math.max(s.startNs + s.durNs, ref.startNs + ref.durNs);
+      if (b - a < (this.t1 - this.t0) * 4) this.setRange(a - (b - a) * 0.3, b + (b - a) * 0.3);
+      else this.zoomToSlice(ref, true);
+    }
+    void this.select(ref.id, true);
+  }
+
+  private async aggregate(): Promise<void> {
+    const a = this.area;
+    if (!a) return;
+    if (!a.lanes.length) { this.panel.error('The area holds no slice lanes.'); return; }
+    this.pending++;
+    this.panel.loading('Aggregating…');
+    try {
+      const r = await this.client.request('aggregate', { lanes: a.lanes, t0: a.t0, t1: a.t1 });
+      if (this.area !== a) return;
+      this.lastAggregate = r;
+      this.selected = null;
+      this.links = [];
+      this.panel.showAggregate(r, a.t0, a.t1, a.lanes.length);
+    } catch (e) {
+      this.panel.error(`The area could not be aggregated: ${String((e as Error)?.message ?? e)}`);
+    } finally {
+      this.pending--;
+    }
+  }
+
+  // --- search ----------------------------------------------------------------------------------------
+
+  private async runSearch(): Promise<void> {
+    const query = this.searchInput.value;
+    const regex = this.regexBox.checked;
+    const key = `${regex ? 'r' : 's'}:${query}`;
+    if (key === this.search.ran) return;
+    this.pending++;
+    try {
+      const r = await this.client.request('search', { op: 'run', query, regex });
+      this.search = { query, regex, count: r.count ?? 0, index: -1, active: query.length > 0, ran: key };
+      this.countText.textContent = query ? `${this.search.count} match${this.search.count === 1 ? '' : 'es'}` : '';
+      this.cache.invalidate();
+      this.invalidate();
+    } catch (e) {
+      this.search = { query, regex, count: 0, index: -1, active: false, ran: '' };
+      this.countText.textContent = String((e as Error)?.message ?? e);
+    } finally {
+      this.pending--;
+    }
+  }
+
+  private async searchStep(dir: number, fromNs?: number, fromTime = false): Promise<void> {
+    await this.runSearch();
+    if (!this.search.active || this.search.count === 0) return;
+    const cur = !fromTime && this.selected && this.search.index >= 0 ? this.selected : null;
+    const from = cur ? cur.startNs : fromNs ?? this.t0;
+    this.pending++;
+    try {
+      const r = await this.client.request('search', { op: dir > 0 ? 'next' : 'prev', fromNs: from, fromId: cur ? cur.id : -1 });
+      if (r.index < 0 || !r.event) return;
+      this.search.index = r.index;
+      this.countText.textContent = `${r.index + 1} / ${r.count}`;
+      await this.select(r.event.id, true);
+    } finally {
+      this.pending--;
+    }
+  }
+
+  // --- test hook -----------------------------------------------------------------------------------
+
+  private installHook(): void {
+    const w = window as any;
+    const hook = (w.__tracewise ??= {});
+    const self = this;
+    hook.timeline = {
+      view: this,
+      get ready() { return self.ready; },
+      idle: () => self.isIdle(),
+      visibleRange: () => ({ t0: self.t0, t1: self.t1 }),
+      get originNs() { return self.tracks?.originNs ?? null; },
+      get frames() { return self.frames; },
+      get drawnItems() { return self.drawnItems; },
+      get requests() { return self.cache.requests; },
+      get selectedId() { return self.selected?.id ?? null; },
+      get details() { return self.lastDetails; },
+      get aggregate() { return self.lastAggregate; },
+      get searchCount() { return self.search.count; },
+      get lanes() { return self.tracks?.tracks ?? []; },
+      // Client coordinates of the centre of the widest drawn item whose name contains `text`.
+      locate: (text: string) => self.locate(text),
+      // Client coordinates of a time (relative ns) on a lane's row.
+      pointAt: (t: number, lane: number, depth = 0) => {
+        const box = self.layout?.byLane.get(lane);
+        if (!box) return null;
+        const r = self.canvas.getBoundingClientRect();
+        return { x: r.left + xOf(self.frame(), t), y: r.top + yOf(self.frame(), box.y + depth * box.rowH + box.rowH / 2) };
+      },
+    };
+  }
+
+  private locate(text: string): { x: number; y: number; id: number } | null {
+    const d = this.cache.data;
+    if (!d || !this.layout) return null;
+    const f = this.frame();
+    const r = this.canvas.getBoundingClientRect();
+    let best: { x: number; y: number; id: number; w: number } | null = null;
+    for (const lane of this.layout.lanesIn(this.scrollY, this.scrollY + this.height - kRulerH)) {
+      const k = d.laneIndex.get(lane.info.id);
+      if (k === undefined || lane.info.kind !== 'slices') continue;
+      for (let i = d.itemOffset[k]; i < d.itemOffset[k + 1]; i++) {
+        if (!(this.cache.names.get(d.name[i]) ?? '').includes(text)) continue;
+        const x0 = Math.max(kGutter, xOf(f, d.start[i])), x1 = Math.min(this.width, xOf(f, d.start[i] + d.dur[i]));
+        const y = yOf(f, lane.y + d.depth[i] * lane.rowH + lane.rowH / 2);
+        if (x1 - x0 < 1 || y < kRulerH || y > this.height) continue;
+        if (!best || x1 - x0 > best.w) best = { x: r.left + (x0 + x1) / 2, y: r.top + y, id: d.sliceId[i], w: x1 - x0 };
+      }
+    }
+    return best && { x: best.x, y: best.y, id: best.id };
+  }
 }

@@ -8,14 +8,15 @@
 //     req = { kind: 'tracks' | 'window' | 'event' | 'search' | 'aggregate', ...fields } :
 //       tracks    {}                                   -> { originNs, endNs, groups, tracks }
 //       window    { lanes, t0, t1, px, search? }       -> { lanes, t0, t1, px, names, itemOffset, start, dur,
-//                                                          depth, name, cls, id, count, flags, point*, match* }
-//       event     { id }                               -> { details, args, argsSource, argsMs, argsError? }
+//                                                          depth, name, cls, sliceId, count, flags, point*, match* }
+//       event     { sliceId }                             -> { details, args, argsSource, argsMs, argsError? }
 //       search    { op: 'run', query, regex?, caseSensitive? } -> { count, nameIds }
 //                 { op: 'next' | 'prev', fromNs, fromId } -> { index, count, event? }
 //                 { op: 'clear' }                      -> { count: 0 }
 //       aggregate { lanes, t0, t1 }                    -> { slices, names, truncated, rows }
 //     The payload is a plain object that may hold typed arrays; pass transferablesOf(payload) as the
 //     postMessage transfer list to avoid a copy (optional: structured clone also works).
+//   `id` and `kind` are the worker protocol's envelope fields: never used as payload fields here.
 //   Errors are thrown as Error with a readable message (the worker turns them into error replies).
 //
 // Times crossing this boundary are float64 nanoseconds RELATIVE to the trace origin (the trace's
@@ -87,7 +88,8 @@ function windowReply(ctx: TimelineContext, req: TimelineRequest): any {
   const views = session.timelineWindow(lanes, t0, t1, px, Boolean(req.search));
   const out: Record<string, any> = { lanes, t0, t1, px };
   // The views point into the wasm heap: copy them all before the next call into wasm.
-  for (const k of kColumns) out[k] = views[k] ? views[k].slice() : new Uint32Array(0);
+  // `id` and `kind` belong to the worker protocol's envelope: the slice ids travel as `sliceId`.
+  for (const k of kColumns) out[k === 'id' ? 'sliceId' : k] = views[k] ? views[k].slice() : new Uint32Array(0);
   // Names travel once per session, then by id.
   const st = stateOf(session);
   const names: Record<number, string> = {};
@@ -102,7 +104,7 @@ function windowReply(ctx: TimelineContext, req: TimelineRequest): any {
 
 async function eventReply(ctx: TimelineContext, req: TimelineRequest): Promise<any> {
   const { session } = ctx;
-  const id = Math.trunc(finiteOr(req.id, -1));
+  const id = Math.trunc(finiteOr(req.sliceId, -1));
   const details = parseJson(session.timelineEvent(id));
   const t = performance.now();
   let args: any = null, argsSource = 'unavailable', argsError: string | undefined;

@@ -1,0 +1,144 @@
+// The timeline tab in headless Chromium: it draws, a click opens a slice's details (args re-read
+// from the file, plain and gzip), search finds a known kernel, W/S/A/D move the visible range, and
+// shift+drag aggregates an area. Uses the real DeepSeek trace (2 GPU streams of overlapped work).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, openViaInput, trace } from './helpers.mjs';
+
+let t;
+before(async () => { t = await start(); });
+after(async () => { await t?.close(); });
+
+const idle = (page) => page.waitForFunction(() => {
+  const tl = window.__tracewise && window.__tracewise.timeline;
+  return tl && tl.ready && tl.idle();
+}, null, { timeout: 20_000, polling: 50 });
+
+async function showTimeline(page, file) {
+  await openViaInput(page, [trace(file)]);
+  await page.click('[data-tab="timeline"]');
+  await idle(page);
+}
+
+test('timeline draws the DeepSeek trace: lanes, items, non-blank canvas', async () => {
+  const { page } = t;
+  await showTimeline(page, 'deepseek_profile_data/train.json');
+  const info = await page.evaluate(() => {
+    const tl = window.__tracewise.timeline;
+    const c = document.querySelector('[data-testid="timeline-canvas"]');
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let painted = 0;
+    for (let i = 3; i < px.length; i += 4 * 7) if (px[i] > 0) painted++;
+    return { items: tl.drawnItems, lanes: tl.lanes.map((l) => l.name), painted, total: px.length / (4 * 7) };
+  });
+  assert.ok(info.items > 200, `drew ${info.items} items`);
+  assert.ok(info.painted > info.total * 0.1, `painted ${info.painted} of ${info.total} sampled pixels`);
+  for (const name of ['thread 1166 (python3)', 'comm overlap (GPU 0)', 'stream 7', 'stream 27']) assert.ok(info.lanes.includes(name), name);
+  assert.deepEqual(t.pageErrors, []);
+});
+
+test('clicking a known slice opens its details with args re-read from the file', async () => {
+  const { page } = t;
+  const at = await page.evaluate(() => window.__tracewise.timeline.locate('ProfilerStep#1'));
+  assert.ok(at, 'ProfilerStep#1 is drawn');
+  await page.mouse.click(at.x, at.y);
+  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name === 'ProfilerStep#1', null, { timeout: 10_000 });
+  const d = await page.evaluate(() => window.__tracewise.timeline.details);
+  assert.equal(d.argsSource, 'file');
+  assert.ok(d.details.durNs > 1e8 && d.details.selfNs < d.details.durNs);
+  assert.equal(await page.textContent('[data-testid="timeline-details-name"]'), 'ProfilerStep#1');
+  assert.ok(Array.isArray(d.args.fields) && d.args.fields.some(([k, v]) => k === 'ph' && v === 'X'));
+});
+
+test('search finds a known kernel, next/previous walk the matches, the kernel links to its launch', async () => {
+  const { page } = t;
+  await page.fill('[data-testid="timeline-search"]', 'internode::combine<');
+  await page.press('[data-testid="timeline-search"]', 'Enter');
+  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name?.includes('internode::combine<'), null, { timeout: 10_000 });
+  await idle(page);
+  let s = await page.evaluate(() => ({ n: window.__tracewise.timeline.searchCount, d: window.__tracewise.timeline.details }));
+  assert.equal(s.n, 8);
+  assert.equal(await page.textContent('[data-testid="timeline-search-count"]'), '1 / 8');
+  const first = s.d.details.id;
+  assert.equal(s.d.details.class, 'communication');
+  const launch = s.d.details.links.find((l) => l.dir === 'launch');
+  assert.match(launch?.to.name ?? '', /^cudaLaunchKernel/);
+  assert.ok(s.d.args.args.some(([k]) => k === 'correlation'));
+  await page.click('[data-testid="timeline-search-next"]');
+  await page.waitForFunction((id) => window.__tracewise.timeline.details?.details?.id !== id, first, { timeout: 10_000 });
+  assert.equal(await page.textContent('[data-testid="timeline-search-count"]'), '2 / 8');
+  // Regex search: both dispatch kernels.
+  await page.check('.twtl-bar input[type=checkbox]');
+  await page.fill('[data-testid="timeline-search"]', 'internode::dispatch<false, 8, (true|false)');
+  await page.press('[data-testid="timeline-search"]', 'Enter');
+  await page.waitForFunction(() => window.__tracewise.timeline.searchCount === 8 && window.__tracewise.timeline.details?.details?.name?.includes('dispatch<'), null, { timeout: 10_000 });
+  await page.fill('[data-testid="timeline-search"]', '');
+  await page.press('[data-testid="timeline-search"]', 'Escape');
+  await page.uncheck('.twtl-bar input[type=checkbox]');
+});
+
+test('W/S zoom and A/D pan change the visible range; F fits all', async () => {
+  const { page } = t;
+  await page.click('.twtl-bar button[title^="Fit"]');
+  await idle(page);
+  const range = () => page.evaluate(() => window.__tracewise.timeline.visibleRange());
+  await page.mouse.move(10, 10);  // away from the canvas: zoom around the centre
+  const r0 = await range();
+  await page.keyboard.press('w');
+  const r1 = await range();
+  assert.ok(r1.t1 - r1.t0 < (r0.t1 - r0.t0) * 0.9, 'W zooms in');
+  await page.keyboard.press('s');
+  await page.keyboard.press('s');
+  const r2 = await range();
+  assert.ok(r2.t1 - r2.t0 > r1.t1 - r1.t0, 'S zooms out');
+  await page.keyboard.press('w');
+  await page.keyboard.press('w');
+  const r3 = await range();
+  await page.keyboard.press('a');
+  const r4 = await range();
+  assert.ok(r4.t0 < r3.t0 && Math.abs((r4.t1 - r4.t0) - (r3.t1 - r3.t0)) < 1, 'A pans left');
+  await page.keyboard.press('d');
+  await page.keyboard.press('d');
+  const r5 = await range();
+  assert.ok(r5.t0 > r4.t0, 'D pans right');
+  await idle(page);
+  assert.ok(await page.evaluate(() => window.__tracewise.timeline.drawnItems) > 0);
+  await page.keyboard.press('f');
+  const r6 = await range();
+  assert.ok(Math.abs(r6.t0 - r0.t0) < 1 && Math.abs(r6.t1 - r0.t1) < 1, 'F fits all again');
+});
+
+test('shift+drag over the GPU streams aggregates the area', async () => {
+  const { page } = t;
+  await idle(page);
+  const lanes = await page.evaluate(() => window.__tracewise.timeline.lanes);
+  const s7 = lanes.find((l) => l.name === 'stream 7').id, s27 = lanes.find((l) => l.name === 'stream 27').id;
+  const a = await page.evaluate(([l]) => window.__tracewise.timeline.pointAt(0, l), [s7]);
+  const b = await page.evaluate(([l]) => window.__tracewise.timeline.pointAt(140e6, l), [s27]);
+  await page.keyboard.down('Shift');
+  await page.mouse.move(a.x + 1, a.y - 5);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, b.y, { steps: 4 });
+  await page.mouse.move(b.x - 2, b.y + 5, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await page.waitForFunction(() => window.__tracewise.timeline.aggregate, null, { timeout: 10_000 });
+  const agg = await page.evaluate(() => window.__tracewise.timeline.aggregate);
+  assert.ok(agg.slices > 100, `aggregated ${agg.slices} slices`);
+  const combine = agg.rows.find((r) => r.name.includes('internode::combine<'));
+  assert.equal(combine?.count, 8);
+  assert.ok(await page.isVisible('[data-testid="timeline-aggregate"]'));
+});
+
+test('a gzip trace: details args are re-read by decompressing again', async () => {
+  const { page } = t;
+  await showTimeline(page, 'hta/tests/data/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz');
+  await page.fill('[data-testid="timeline-search"]', 'cudaLaunchKernel');
+  await page.press('[data-testid="timeline-search"]', 'Enter');
+  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name === 'cudaLaunchKernel', null, { timeout: 10_000 });
+  const d = await page.evaluate(() => window.__tracewise.timeline.details);
+  assert.equal(d.argsSource, 'gzip');
+  assert.ok(d.args.args.some(([k]) => k === 'correlation'), JSON.stringify(d.args));
+  assert.ok(d.details.links.some((l) => l.dir === 'kernel'));
+  assert.deepEqual(t.pageErrors, []);
+});

@@ -1,0 +1,118 @@
+// The panel under the timeline: details of the clicked slice (every arg, duration, self time,
+// linked launch / kernel) or the aggregate of a dragged area. Trace text only ever goes into
+// textContent, never into HTML.
+import { absoluteNs, formatDuration } from './time_format';
+
+export interface SliceRef { id: number; name: string; lane: number; depth: number; startNs: number; durNs: number }
+export interface Link { dir: string; to: SliceRef }
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function row(table: HTMLTableElement, key: string, value: string | Node): void {
+  const tr = el('tr');
+  tr.append(el('th', undefined, key));
+  const td = el('td');
+  if (typeof value === 'string') td.textContent = value; else td.append(value);
+  tr.append(td);
+  table.append(tr);
+}
+
+const kLinkLabel: Record<string, string> = {
+  kernel: 'Launched GPU op', launch: 'Launched by', flow_out: 'Flow to', flow_in: 'Flow from',
+};
+
+export class DetailsPanel {
+  readonly root = el('div', 'twtl-panel');
+  private readonly body = el('div', 'twtl-panel-body');
+
+  constructor(private readonly onJump: (ref: SliceRef) => void, onClose: () => void) {
+    const close = el('button', 'twtl-close', '×');
+    close.title = 'Close (Esc)';
+    close.setAttribute('aria-label', 'Close details');
+    close.addEventListener('click', onClose);
+    this.root.append(close, this.body);
+    this.root.hidden = true;
+  }
+
+  hide(): void { this.root.hidden = true; this.body.replaceChildren(); }
+
+  loading(title: string): void {
+    this.root.hidden = false;
+    this.body.replaceChildren(el('div', 'twtl-muted', title));
+  }
+
+  error(message: string): void {
+    this.root.hidden = false;
+    this.body.replaceChildren(el('div', 'twtl-error', message));
+  }
+
+  showEvent(reply: any, originNs: string, laneName: (lane: number) => string): void {
+    const d = reply.details ?? {};
+    this.root.hidden = false;
+    const title = el('div', 'twtl-title', String(d.name ?? ''));
+    title.setAttribute('data-testid', 'timeline-details-name');
+    const t = el('table', 'twtl-kv');
+    row(t, 'Duration', formatDuration(d.durNs));
+    row(t, 'Self time', formatDuration(d.selfNs));
+    row(t, 'Start', `${formatDuration(d.startNs)} after the trace start (ts ${d.startAbsNs ?? absoluteNs(originNs, d.startNs)} ns)`);
+    row(t, 'Category', String(d.cat ?? ''));
+    row(t, 'Kind / class', `${d.kind ?? ''} / ${d.class ?? ''}`);
+    row(t, 'Track', `${d.laneName ?? ''} (depth ${d.depth ?? 0})`);
+    if (d.correlation) row(t, 'Correlation', String(d.correlation));
+    if (d.externalId) row(t, 'External id', String(d.externalId));
+    if (d.unclosed) row(t, 'Note', 'never closed: ends at the end of the trace');
+    if (d.overlapping) row(t, 'Note', 'overlaps an earlier slice without nesting in it');
+    if (d.gpu) for (const [k, v] of Object.entries(d.gpu)) row(t, `GPU ${k}`, Array.isArray(v) ? v.join(' × ') : String(v));
+    for (const l of (d.links ?? []) as Link[]) {
+      if (!l.to) continue;
+      const a = el('a', 'twtl-link', `${l.to.name} (${formatDuration(l.to.durNs)}, ${laneName(l.to.lane)})`);
+      a.href = '#';
+      a.addEventListener('click', (e) => { e.preventDefault(); this.onJump(l.to); });
+      row(t, kLinkLabel[l.dir] ?? l.dir, a);
+    }
+    const parts: Node[] = [title, t];
+    const args = reply.args;
+    if (args && Array.isArray(args.args)) {
+      const at = el('table', 'twtl-kv twtl-args');
+      at.setAttribute('data-testid', 'timeline-args');
+      for (const [k, v] of args.args as Array<[string, string]>) row(at, String(k), String(v));
+      if (!args.args.length) row(at, '', '(no args)');
+      parts.push(el('div', 'twtl-subtitle', 'Args'), at);
+      const ft = el('table', 'twtl-kv');
+      for (const [k, v] of (args.fields ?? []) as Array<[string, string]>) row(ft, String(k), String(v));
+      const det = el('details');
+      det.append(el('summary', undefined, 'Event fields'), ft);
+      parts.push(det);
+    } else if (reply.argsError) {
+      parts.push(el('div', 'twtl-muted', `Args: ${reply.argsError}`));
+    }
+    if (reply.argsSource === 'gzip' && typeof reply.argsMs === 'number')
+      parts.push(el('div', 'twtl-muted', `args re-read from the gzip file in ${reply.argsMs.toFixed(0)} ms`));
+    this.body.replaceChildren(...parts);
+  }
+
+  showAggregate(r: any, t0: number, t1: number, lanes: number): void {
+    this.root.hidden = false;
+    const title = el('div', 'twtl-title',
+      `${r.slices} slices, ${r.names} names in ${formatDuration(t1 - t0)} (${formatDuration(t0)} – ${formatDuration(t1)}) on ${lanes} lane${lanes === 1 ? '' : 's'}`);
+    const t = el('table', 'twtl-agg');
+    t.setAttribute('data-testid', 'timeline-aggregate');
+    const head = el('tr');
+    for (const h of ['Name', 'Count', 'Total', 'Self', 'In range']) head.append(el('th', undefined, h));
+    t.append(head);
+    for (const x of r.rows ?? []) {
+      const tr = el('tr');
+      tr.append(el('td', 'twtl-name', String(x.name)), el('td', 'num', String(x.count)), el('td', 'num', formatDuration(x.totalNs)),
+        el('td', 'num', formatDuration(x.selfNs)), el('td', 'num', formatDuration(x.inRangeNs)));
+      t.append(tr);
+    }
+    const parts: Node[] = [title, t];
+    if (r.truncated) parts.push(el('div', 'twtl-muted', `only the ${(r.rows ?? []).length} names with the most time are listed`));
+    this.body.replaceChildren(...parts);
+  }
+}

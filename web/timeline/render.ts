@@ -1,0 +1,270 @@
+// Drawing one frame of the timeline on a 2D canvas (CSS pixel coordinates; the caller sets the
+// devicePixelRatio transform): ruler, group headers, lanes from the window cache, search matches,
+// selection, area selection and the flow arrow. Pure functions of the state they are given.
+import { classColor, kOverlapComputeColor, nameColor } from './colors';
+import { kHeaderH, type Layout, type LaneBox } from './layout';
+import { formatTick, niceStep } from './time_format';
+import type { WindowData } from './window_cache';
+
+export const kGutter = 190;
+export const kRulerH = 24;
+
+export interface Frame {
+  width: number; height: number;           // CSS px of the canvas
+  t0: number; t1: number;                  // visible range (relative ns)
+  scrollY: number;
+  layout: Layout;
+  data: WindowData | null;
+  names: Map<number, string>;
+  colorBy: 'class' | 'name';
+  searchActive: boolean;
+  selected: { lane: number; depth: number; startNs: number; durNs: number } | null;
+  links: Array<{ lane: number; depth: number; startNs: number; durNs: number }>;
+  area: { t0: number; t1: number; y0: number; y1: number } | null;
+  fg: string; muted: string; line: string; bg: string;
+}
+
+export interface FrameStats { items: number }
+
+export function xOf(f: Frame, t: number): number {
+  return kGutter + ((t - f.t0) / (f.t1 - f.t0)) * (f.width - kGutter);
+}
+
+export function tOf(f: Frame, x: number): number {
+  return f.t0 + ((x - kGutter) / Math.max(1, f.width - kGutter)) * (f.t1 - f.t0);
+}
+
+// Screen y of a content y.
+export function yOf(f: Frame, y: number): number { return kRulerH + y - f.scrollY; }
+
+function truncate(ctx: CanvasRenderingContext2D, text: string, maxW: number, charW: number): string | null {
+  if (maxW < charW * 2) return null;
+  const n = Math.floor(maxW / charW);
+  const s = text.length <= n ? text : text.slice(0, Math.max(1, n - 1)) + '…';
+  void ctx;
+  return s;
+}
+
+function drawRuler(ctx: CanvasRenderingContext2D, f: Frame): void {
+  const nsPerPx = (f.t1 - f.t0) / Math.max(1, f.width - kGutter);
+  const step = niceStep(nsPerPx, 90);
+  ctx.fillStyle = f.bg;
+  ctx.fillRect(0, 0, f.width, kRulerH);
+  ctx.strokeStyle = f.line;
+  ctx.fillStyle = f.muted;
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.beginPath();
+  for (let t = Math.ceil(f.t0 / step) * step; t <= f.t1; t += step) {
+    const x = Math.round(xOf(f, t)) + 0.5;
+    if (x < kGutter) continue;
+    ctx.moveTo(x, kRulerH - 6);
+    ctx.lineTo(x, f.height);
+    ctx.fillText(formatTick(t, step), x + 3, kRulerH / 2 - 2);
+  }
+  ctx.globalAlpha = 0.35;
+  ctx.stroke();
+  ctx.globalAlpha = 1;
+  ctx.beginPath();
+  ctx.moveTo(0, kRulerH - 0.5);
+  ctx.lineTo(f.width, kRulerH - 0.5);
+  ctx.stroke();
+}
+
+function drawSlices(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: number, stats: FrameStats): void {
+  const d = f.data!;
+  const y0 = yOf(f, lane.y);
+  const scale = (f.width - kGutter) / (f.t1 - f.t0);
+  const overlap = lane.info.kind === 'overlap';
+  const charW = 6.2;
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+  let lastColor = '';
+  const labels: Array<[string, number, number, number]> = [];
+  for (let i = d.itemOffset[k]; i < d.itemOffset[k + 1]; i++) {
+    let x0 = kGutter + (d.start[i] - f.t0) * scale;
+    let x1 = x0 + d.dur[i] * scale;
+    if (x1 < kGutter || x0 > f.width) continue;
+    const y = y0 + d.depth[i] * lane.rowH;
+    if (y + lane.rowH < kRulerH || y > f.height) continue;
+    x0 = Math.max(x0, kGutter);
+    x1 = Math.min(x1, f.width);
+    const w = Math.max(1, x1 - x0);
+    const cls = d.cls[i];
+    const color = overlap ? (cls === 4 ? kOverlapComputeColor : classColor(cls))
+      : f.colorBy === 'name' ? nameColor(f.names.get(d.name[i]) ?? '') : classColor(cls);
+    const dim = f.searchActive && !(d.flags[i] & 2);
+    if (dim) ctx.globalAlpha = 0.3;
+    if (color !== lastColor) { ctx.fillStyle = color; lastColor = color; }
+    ctx.fillRect(x0, y, w, lane.rowH - 1);
+    if (dim) ctx.globalAlpha = 1;
+    stats.items++;
+    if (!overlap && w > 24) {
+      const text = truncate(ctx, f.names.get(d.name[i]) ?? '', w - 6, charW);
+      if (text) labels.push([text, x0 + 3, y + lane.rowH / 2, w - 4]);
+    }
+  }
+  if (labels.length) {
+    ctx.fillStyle = '#111';
+    for (const [text, x, y] of labels) ctx.fillText(text, x, y);
+  }
+  // Search matches: an outline per match (the core returns at most one per pixel column).
+  if (f.searchActive) {
+    ctx.strokeStyle = '#ffd400';
+    ctx.lineWidth = 2;
+    for (let i = d.matchOffset[k]; i < d.matchOffset[k + 1]; i++) {
+      const x0 = Math.max(kGutter, kGutter + (d.matchStart[i] - f.t0) * scale);
+      const x1 = Math.min(f.width, kGutter + (d.matchStart[i] + d.matchDur[i] - f.t0) * scale);
+      if (x1 < kGutter || x0 > f.width) continue;
+      const y = y0 + d.matchDepth[i] * lane.rowH;
+      ctx.strokeRect(x0, y + 1, Math.max(2, x1 - x0), lane.rowH - 3);
+    }
+    ctx.lineWidth = 1;
+  }
+}
+
+function drawSeries(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: number, stats: FrameStats): void {
+  const d = f.data!;
+  const a = d.pointOffset[k], b = d.pointOffset[k + 1];
+  if (b <= a) return;
+  let lo = 0, hi = 0;
+  for (let i = a; i < b; i++) { lo = Math.min(lo, d.pointMin[i]); hi = Math.max(hi, d.pointMax[i]); }
+  const top = yOf(f, lane.y) + 2, h = lane.h - 4;
+  const yv = (v: number) => top + h - ((v - lo) / (hi - lo || 1)) * h;
+  const base = yv(Math.max(lo, 0));
+  ctx.beginPath();
+  ctx.moveTo(Math.max(kGutter, xOf(f, d.pointTs[a])), base);
+  let prev = d.pointLast[a];
+  for (let i = a; i < b; i++) {
+    const x = Math.min(f.width, Math.max(kGutter, xOf(f, d.pointTs[i])));
+    ctx.lineTo(x, yv(prev));
+    ctx.lineTo(x, yv(d.pointMax[i]));
+    ctx.lineTo(x, yv(d.pointMin[i]));
+    ctx.lineTo(x, yv(d.pointLast[i]));
+    prev = d.pointLast[i];
+    stats.items++;
+  }
+  ctx.lineTo(f.width, yv(prev));
+  ctx.lineTo(f.width, base);
+  ctx.closePath();
+  ctx.fillStyle = lane.info.kind === 'memory' ? 'rgba(171,71,188,0.35)' : 'rgba(63,127,207,0.35)';
+  ctx.fill();
+  ctx.fillStyle = f.muted;
+  ctx.font = '10px system-ui, sans-serif';
+  ctx.textBaseline = 'top';
+  ctx.fillText(`max ${formatValue(hi)}`, kGutter + 4, top);
+}
+
+function formatValue(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 2 ** 30) return `${(v / 2 ** 30).toFixed(2)} GiB`;
+  if (a >= 2 ** 20) return `${(v / 2 ** 20).toFixed(1)} MiB`;
+  return Number.isInteger(v) ? String(v) : v.toPrecision(4);
+}
+
+function drawGutter(ctx: CanvasRenderingContext2D, f: Frame): void {
+  ctx.fillStyle = f.bg;
+  ctx.fillRect(0, kRulerH, kGutter, f.height - kRulerH);
+  ctx.font = '12px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+  for (const g of f.layout.groups) {
+    const y = yOf(f, g.y);
+    if (y + kHeaderH < kRulerH || y > f.height) continue;
+    ctx.fillStyle = f.line;
+    ctx.globalAlpha = 0.35;
+    ctx.fillRect(0, y, f.width, kHeaderH - 2);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = f.fg;
+    ctx.font = 'bold 12px system-ui, sans-serif';
+    ctx.fillText(`${g.collapsed ? '▸' : '▾'} ${g.info.name}${g.collapsed ? ` (${g.lanes})` : ''}`, 6, y + kHeaderH / 2 - 1);
+  }
+  ctx.font = '11px system-ui, sans-serif';
+  for (const l of f.layout.lanes) {
+    const y = yOf(f, l.y);
+    if (y + l.h < kRulerH || y > f.height) continue;
+    ctx.fillStyle = f.muted;
+    const max = l.info.kind === 'overlap' ? 16 : 28;
+    const text = l.info.name.length > max ? l.info.name.slice(0, max - 1) + '…' : l.info.name;
+    ctx.fillText(text, 14, y + Math.min(l.h, 18) / 2);
+    if (l.info.kind === 'overlap') {
+      ctx.font = '9px system-ui, sans-serif';
+      const rows = ['compute', 'comm hidden', 'comm exposed'];
+      ctx.textAlign = 'right';
+      rows.forEach((r, i) => ctx.fillText(r, kGutter - 6, y + i * l.rowH + l.rowH / 2));
+      ctx.textAlign = 'left';
+      ctx.font = '11px system-ui, sans-serif';
+    }
+  }
+  ctx.strokeStyle = f.line;
+  ctx.beginPath();
+  ctx.moveTo(kGutter - 0.5, kRulerH);
+  ctx.lineTo(kGutter - 0.5, f.height);
+  ctx.stroke();
+}
+
+function arrow(ctx: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number): void {
+  ctx.beginPath();
+  ctx.moveTo(x0, y0);
+  const my = (y0 + y1) / 2;
+  ctx.bezierCurveTo(x0, my, x1, my, x1, y1);
+  ctx.stroke();
+  const ang = Math.atan2(y1 - my, 0.0001);
+  ctx.beginPath();
+  ctx.moveTo(x1, y1);
+  ctx.lineTo(x1 - 5 * Math.cos(ang - 0.5), y1 - 5 * Math.sin(ang - 0.5));
+  ctx.lineTo(x1 - 5 * Math.cos(ang + 0.5), y1 - 5 * Math.sin(ang + 0.5));
+  ctx.closePath();
+  ctx.fill();
+}
+
+export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): FrameStats {
+  const stats: FrameStats = { items: 0 };
+  ctx.clearRect(0, 0, f.width, f.height);
+  drawRuler(ctx, f);
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(kGutter, kRulerH, f.width - kGutter, f.height - kRulerH);
+  ctx.clip();
+  if (f.data) {
+    for (const lane of f.layout.lanesIn(f.scrollY, f.scrollY + f.height)) {
+      const k = f.data.laneIndex.get(lane.info.id);
+      if (k === undefined) continue;
+      if (lane.info.kind === 'slices' || lane.info.kind === 'overlap') drawSlices(ctx, f, lane, k, stats);
+      else drawSeries(ctx, f, lane, k, stats);
+    }
+  }
+  const box = (s: { lane: number; depth: number; startNs: number; durNs: number }) => {
+    const lane = f.layout.byLane.get(s.lane);
+    if (!lane) return null;
+    const x0 = xOf(f, s.startNs), x1 = Math.max(x0 + 2, xOf(f, s.startNs + s.durNs));
+    return { x0, x1, y: yOf(f, lane.y + s.depth * lane.rowH), h: lane.rowH };
+  };
+  if (f.selected) {
+    const b = box(f.selected);
+    if (b) {
+      ctx.strokeStyle = f.fg;
+      ctx.lineWidth = 2;
+      ctx.strokeRect(b.x0, b.y, b.x1 - b.x0, b.h - 1);
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = ctx.fillStyle = '#d81b60';
+      for (const l of f.links) {
+        const t = box(l);
+        if (!t) continue;
+        const down = t.y > b.y;
+        arrow(ctx, b.x0, down ? b.y + b.h : b.y, t.x0, down ? t.y : t.y + t.h);
+      }
+      ctx.lineWidth = 1;
+    }
+  }
+  if (f.area) {
+    const x0 = xOf(f, f.area.t0), x1 = xOf(f, f.area.t1);
+    ctx.fillStyle = 'rgba(33,150,243,0.15)';
+    ctx.strokeStyle = 'rgba(33,150,243,0.9)';
+    const y0 = yOf(f, f.area.y0), y1 = yOf(f, f.area.y1);
+    ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
+    ctx.strokeRect(x0, y0, x1 - x0, y1 - y0);
+  }
+  ctx.restore();
+  drawGutter(ctx, f);
+  return stats;
+}
