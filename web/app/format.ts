@@ -48,16 +48,17 @@ export function fmtSeconds(s: number): string {
 }
 
 // How a summary field is shown, decided by its key (units are in the names: *_ns, *_bytes, *pct).
-export type FieldKind = 'ns' | 'ts' | 'pct' | 'bytes' | 'count' | 'num' | 'text' | 'bool';
+export type FieldKind = 'ns' | 'ts' | 'pct' | 'frac' | 'bytes' | 'count' | 'num' | 'text' | 'bool';
 
 export function kindOfKey(key: string, sample: unknown): FieldKind {
   if (typeof sample === 'boolean') return 'bool';
   if (typeof sample !== 'number') return 'text';
   const k = key.toLowerCase();
-  if (/(^|_)(ts|begin|start|end|first_ts|last_ts)_ns$/.test(k) || /^(t0|t1)_ns$/.test(k)) return 'ts';
+  if (/(^|_)(ts|begin|start|end|first|last)_ns$/.test(k) || /^(t0|t1|cutoff)_ns$/.test(k)) return 'ts';
   if (k.endsWith('_ns') || k === 'ns') return 'ns';
   if (/(^|_)pct(_|$)/.test(k) || k.includes('percent')) return 'pct';
-  if (k.includes('bytes') || k.endsWith('_mem') || k === 'total_global_mem') return 'bytes';
+  if (k === 'share' || k.endsWith('_share') || k === 'busy') return 'frac';  // fractions 0..1
+  if (k.includes('bytes') || k.endsWith('_mem') || /(^|_)(allocated|reserved)$/.test(k)) return 'bytes';
   if (Number.isInteger(sample)) return 'count';
   return 'num';
 }
@@ -70,14 +71,23 @@ export function fmtField(kind: FieldKind, v: unknown, originNs = 0): string {
     case 'ns': return fmtDuration(v);
     case 'ts': return `+${fmtDuration(v - originNs)}`;
     case 'pct': return fmtPct(v);
+    case 'frac': return fmtPct(100 * v);
     case 'bytes': return fmtBytes(v);
     case 'count': return fmtCount(v);
     default: return fmtNum(v);
   }
 }
 
+const kLabels: Record<string, string> = {
+  top: 'Top by total time', by_type: 'By type', worst_exposed: 'Longest exposed stretches', worst_delays: 'Worst launch delays',
+  top_sites: 'Top call sites', short_ops: 'Ops shorter than their launch', host_syncs: 'Host synchronisations',
+  algbw_gbps: 'Alg BW (GB/s)', busbw_gbps: 'Bus BW (GB/s)', p50_ns: 'p50', p90_ns: 'p90', p95_ns: 'p95', p99_ns: 'p99',
+  step_breakdown: 'Step breakdown', memory_ops: 'Memory ops', stream_overlap: 'Stream overlap',
+};
+
 // "kernel_wait_ns" -> "Kernel wait"
 export function labelOf(key: string): string {
+  if (kLabels[key]) return kLabels[key];
   const s = key.replace(/_(ns|pct|bytes)$/, '').replace(/_/g, ' ').trim();
   return s ? s[0].toUpperCase() + s.slice(1) : key;
 }

@@ -65,7 +65,33 @@ export function breakdownPanel(all: any[], f: any, links: Links): HTMLElement | 
         fmtDuration(parts.reduce((a, p) => a + p.value, 0))), legend(parts));
     }
   }
-  if (!rows.length && !classes) return null;
+  const tb = stepCategories(f, links);
+  if (!rows.length && !classes && !tb) return null;
   return h('section', { class: 'panel', 'data-section': 'temporal' }, h('h2', null, 'Time breakdown'),
-    rows.length ? h('div', { class: 'bd' }, ...rows) : null, rows.length ? legend(legendParts) : null, classes);
+    rows.length ? h('p', { class: 'muted small' }, 'GPU time from the first GPU op to the last: compute, then communication and memory copies not hidden under compute, then idle.') : null,
+    rows.length ? h('div', { class: 'bd' }, ...rows) : null, rows.length ? legend(legendParts) : null, classes, tb);
+}
+
+// TensorBoard plugin step categories (Kernel > Memcpy > Memset > Communication > Runtime >
+// DataLoader > CPU Exec > Other): what each step's wall time was spent on.
+const kStepColors: Record<string, string> = {
+  kernel: '--c-compute', memcpy: '--c-mem', memset: '--c4', communication: '--c-comm', runtime: '--c5',
+  dataloader: '--c6', data_loader: '--c6', cpu_exec: '--c3', other: '--c-idle',
+};
+
+function stepCategories(f: any, links: Links): HTMLElement | null {
+  const sb = f?.step_breakdown;
+  if (!sb || typeof sb !== 'object' || !Array.isArray(sb.steps) || sb.steps.length === 0) return null;
+  const keys = Object.keys(sb.categories_ns ?? sb.steps[0]?.categories_ns ?? {});
+  if (!keys.length) return null;
+  const partsOfStep = (c: any, total: number): BarPart[] => keys.map((k) => ({
+    label: labelOf(k), value: Number(c?.[k] ?? 0), color: kStepColors[k] ?? '--c-other',
+    title: `${labelOf(k)}: ${fmtDuration(Number(c?.[k] ?? 0))}${total > 0 ? ` (${fmtPct((100 * Number(c?.[k] ?? 0)) / total)})` : ''}`,
+  }));
+  const rows = sb.steps.map((st: any) => row(
+    typeof st.begin_ns === 'number' && typeof st.end_ns === 'number' ? rangeLink(links, st.begin_ns, st.end_ns, `step ${st.number}`) : `step ${st.number}`,
+    partsOfStep(st.categories_ns, st.duration_ns ?? 0), st.duration_ns, fmtDuration(st.duration_ns ?? 0)));
+  if (typeof sb.total_ns === 'number' && sb.categories_ns) rows.unshift(row(h('strong', null, 'all steps'), partsOfStep(sb.categories_ns, sb.total_ns), sb.total_ns, fmtDuration(sb.total_ns)));
+  return h('div', { class: 'subsection' }, h('h4', null, 'Step time by activity (TensorBoard categories)'), h('div', { class: 'bd' }, ...rows),
+    legend(keys.map((k) => ({ label: labelOf(k), color: kStepColors[k] ?? '--c-other' }))));
 }

@@ -8,6 +8,11 @@ export interface Card { id: string; label: string; value: string; raw: number | 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 function stepCard(f: any): Card | null {
+  const sb = f.step_breakdown;
+  if (sb && num(sb.mean_ns) !== null && num(sb.count)) {
+    return { id: 'step-time', label: 'Step time', value: fmtDuration(sb.mean_ns), raw: sb.mean_ns, path: 'step_breakdown.mean_ns',
+      sub: `mean of ${sb.count} step${sb.count === 1 ? '' : 's'}${num(sb.max_ns) !== null ? `, max ${fmtDuration(sb.max_ns)}` : ''}` };
+  }
   const steps = Array.isArray(f.steps) ? f.steps : Array.isArray(f.steps?.steps) ? f.steps.steps : null;
   if (!steps || steps.length === 0) return null;
   const durs = steps.map((s: any) => num(s.duration_ns) ?? ((num(s.end_ns) ?? 0) - (num(s.begin_ns) ?? 0))).filter((d: number) => d > 0);
@@ -56,20 +61,17 @@ function overlapCard(f: any): Card | null {
     tone: pct >= 70 ? 'good' : pct >= 30 ? 'warn' : 'bad' };
 }
 
-// The idle time split by cause (host wait / kernel wait / other), summed over streams when per-stream.
+// The idle time split by cause (host wait / kernel wait / other), summed over streams.
 export function idleCauses(f: any): Record<string, number> | null {
-  const idle = f.idle;
-  if (!idle || typeof idle !== 'object') return null;
+  const streams = Array.isArray(f?.idle?.streams) ? f.idle.streams : null;
+  if (!streams || streams.length === 0) return null;
   const out: Record<string, number> = {};
-  const add = (o: any) => {
-    for (const [k, v] of Object.entries(o ?? {})) {
-      if (typeof v === 'number' && /_ns$/.test(k) && /wait|other|host|kernel/.test(k) && !/total|gap|longest/.test(k)) out[k] = (out[k] ?? 0) + v;
+  for (const s of streams) {
+    for (const [k, v] of Object.entries(s?.categories ?? {})) {
+      const ns = num((v as any)?.ns);
+      if (ns !== null) out[k] = (out[k] ?? 0) + ns;
     }
-  };
-  const base = idle.total ?? idle.totals ?? idle.causes;
-  if (base && typeof base === 'object') add(base);
-  else if (Array.isArray(idle.streams)) for (const s of idle.streams) add(s.causes ?? s);
-  else add(idle);
+  }
   return Object.keys(out).length ? out : null;
 }
 
@@ -78,9 +80,9 @@ function idleCard(f: any): Card | null {
   if (!causes) return null;
   const total = Object.values(causes).reduce((a, b) => a + b, 0);
   const [top, v] = Object.entries(causes).sort((a, b) => b[1] - a[1])[0];
-  const label = top.replace(/_ns$/, '').replace(/_/g, ' ');
+  const label = top.replace(/_/g, ' ');
   return { id: 'idle-causes', label: 'Idle causes', value: total > 0 ? label : 'none', raw: total,
-    path: 'idle', sub: total > 0 ? `${fmtPct((100 * v) / total)} of ${fmtDuration(total)} GPU idle` : 'no idle time' };
+    path: 'idle.streams[].categories', sub: total > 0 ? `${fmtPct((100 * v) / total)} of ${fmtDuration(total)} GPU idle` : 'no idle time' };
 }
 
 function spanCard(f: any): Card | null {

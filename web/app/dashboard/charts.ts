@@ -8,6 +8,7 @@ export interface LineOptions {
   xLabel?: (x: number) => string;      // tick/legend text for x values
   yLabel?: (y: number) => string;
   fill?: boolean;
+  yRange?: [number, number | null];  // fixed minimum (and maximum, or null = data max)
   onSelect?: (x0: number, x1: number) => void;  // drag-select a range on the chart
 }
 
@@ -31,10 +32,10 @@ export function lineChart(data: number[][], labels: string[], opts: LineOptions 
     });
     const o: uPlot.Options = {
       width, height: opts.height ?? 180, series,
-      scales: { x: { time: false } },
+      scales: { x: { time: false }, ...(opts.yRange ? { y: { range: (_u: uPlot, _min: number, max: number) => [opts.yRange![0], opts.yRange![1] ?? (max > 0 ? max * 1.05 : 1)] as uPlot.Range.MinMax } } : {}) },
       axes: [
         { ...axis, values: (_u, vals) => vals.map((v) => (opts.xLabel ? opts.xLabel(v) : String(v))) },
-        { ...axis, size: 60, values: (_u, vals) => vals.map((v) => (opts.yLabel ? opts.yLabel(v) : String(v))) },
+        { ...axis, size: 72, values: (_u, vals) => vals.map((v) => (opts.yLabel ? opts.yLabel(v) : String(v))) },
       ],
       legend: { show: labels.length > 1 || !!opts.xLabel },
       cursor: { drag: { x: !!opts.onSelect, y: false, setScale: false } },

@@ -11,11 +11,12 @@ import { breakdownPanel } from './breakdown';
 import { chartPanels } from './series';
 import { recommendationsPanel } from './recommendations';
 import { stepsPanel } from './steps';
+import { idlePanel } from './idle';
 
 // Sections with their own view (or shown in the header), in the order the dashboard shows them.
-const kTableSections = ['kernels', 'operators', 'collectives', 'idle', 'launches', 'memory', 'step_breakdown'];
+const kTableSections = ['kernels', 'operators', 'collectives', 'launches', 'memory'];
 const kHandled = new Set(['name', 'bytes', 'rank', 'world_size', 'devices', 'display_time_unit', 'model', 'import',
-  'recommendations', 'temporal', 'overlap', 'kernel_classes_ns', 'steps', 'steps_source', 'analysis_mode']);
+  'recommendations', 'temporal', 'overlap', 'kernel_classes_ns', 'steps', 'steps_source', 'analysis_mode', 'idle', 'step_breakdown', 'utilization']);
 
 export function section(title: string, id: string, ...body: Array<Node | null>): HTMLElement {
   return h('section', { class: 'panel', 'data-section': id }, h('h2', null, title), ...body);
@@ -78,6 +79,8 @@ export function renderDashboard(root: HTMLElement, files: OpenedFile[], selected
   const bd = breakdownPanel(files.map((x) => x.summary), f, l);
   if (bd) root.append(bd);
   for (const p of chartPanels(f, l)) root.append(p);
+  const idle = idlePanel(f, l);
+  if (idle) root.append(idle);
   const steps = stepsPanel(f, l);
   if (steps) root.append(steps);
 

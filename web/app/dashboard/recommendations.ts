@@ -1,7 +1,9 @@
 // Recommendations: each rule that fired, in plain sentences, with its evidence (numbers, top
 // offenders and time ranges, which link into the timeline).
 import { h } from '../dom';
-import { renderValue } from './generic';
+import { kvGrid, renderValue } from './generic';
+import { fmtDuration } from '../format';
+import { nameLink, rangeLink } from './links';
 import type { Links } from './links';
 
 export function recommendationsPanel(f: any, links: Links): HTMLElement | null {
@@ -11,13 +13,36 @@ export function recommendationsPanel(f: any, links: Links): HTMLElement | null {
     if (typeof r === 'string') return h('li', { class: 'rec' }, r);
     const title = r.title ?? r.message ?? r.text ?? r.id ?? `Recommendation ${i + 1}`;
     const severity = String(r.severity ?? r.level ?? 'info');
-    const detail = r.detail ?? r.description ?? (r.title && r.message ? r.message : null);
-    const evidence = r.evidence !== undefined ? renderValue('evidence', r.evidence, links, `recommendations.${i}.evidence`, 1) : null;
+    const detail = r.text ?? r.detail ?? r.description ?? (r.title && r.message ? r.message : null);
+    const evidence = r.evidence !== undefined ? evidenceView(r.evidence, links, i) : null;
     return h('li', { class: `rec sev-${severity.replace(/[^a-z]/gi, '')}` },
       h('div', { class: 'rec-title' }, h('span', { class: 'sev' }, severity), String(title)),
       detail ? h('p', null, String(detail)) : null,
-      evidence ? h('details', null, h('summary', null, 'Evidence'), evidence) : null);
+      evidence);
   });
   return h('section', { class: 'panel', 'data-section': 'recommendations' }, h('h2', null, 'Recommendations'),
     items.length ? h('ol', { class: 'recs' }, ...items) : h('p', { class: 'muted' }, 'Nothing stands out: no rule fired for this trace.'));
+}
+
+// Evidence: the numbers (units in their names), the top offenders (links to search the timeline)
+// and the worst time ranges (links to zoom there).
+function evidenceView(ev: any, links: Links, i: number): HTMLElement | null {
+  if (!ev || typeof ev !== 'object') return null;
+  const box = h('div', { class: 'evidence' });
+  const { numbers, offenders, ranges, ...rest } = ev;
+  if (numbers && typeof numbers === 'object' && Object.keys(numbers).length) box.append(kvGrid(numbers, links, `recommendations.${i}.evidence.numbers`));
+  if (Array.isArray(offenders) && offenders.length) {
+    box.append(h('div', { class: 'offenders' }, h('span', { class: 'muted' }, 'Top offenders: '),
+      ...offenders.filter((o: unknown) => typeof o === 'string').map((o: string) => nameLink(links, o))));
+  }
+  if (Array.isArray(ranges) && ranges.length) {
+    box.append(h('div', { class: 'ranges' }, h('span', { class: 'muted' }, 'Worst ranges: '),
+      ...ranges.filter((r: any) => typeof r?.begin_ns === 'number' && typeof r?.end_ns === 'number').map((r: any) =>
+        rangeLink(links, r.begin_ns, r.end_ns, `+${fmtDuration(r.begin_ns - links.originNs)} (${fmtDuration(r.end_ns - r.begin_ns)})`))));
+  }
+  for (const [k, v] of Object.entries(rest)) {
+    const el = renderValue(k, v, links, `recommendations.${i}.evidence.${k}`, 1);
+    if (el) box.append(el);
+  }
+  return box.childNodes.length ? box : null;
 }

@@ -1,57 +1,70 @@
-// Time-series charts from the summary: GPU utilisation over time and memory over time. Shapes are
-// read defensively: {bucket_ns|begin_ns + values[]} or arrays of {ts_ns, value} points.
+// Time-series charts from the summary: GPU utilisation over time (utilization: fractions per time
+// bucket, for all devices and each one), memory over time (memory.devices[].series) and queue length
+// per stream (launches.queues[].series). Dragging across a chart opens that range in the timeline.
 import { h } from '../dom';
-import { fmtBytes, fmtDuration } from '../format';
+import { fmtBytes, fmtDuration, fmtPct } from '../format';
 import { lineChart } from './charts';
 import type { Links } from './links';
 
-interface Series { xs: number[]; ys: number[][]; labels: string[] }
+const numbers = (a: unknown): a is number[] => Array.isArray(a) && a.every((x) => typeof x === 'number');
 
-// Accepts {t0_ns|begin_ns, bucket_ns, <array>} or [{ts_ns|t_ns|begin_ns, <number fields>}].
-function toSeries(v: any, originNs: number, preferKeys: RegExp): Series | null {
-  if (!v || typeof v !== 'object') return null;
-  if (Array.isArray(v)) {
-    if (v.length < 2 || typeof v[0] !== 'object') return null;
-    const tkey = ['ts_ns', 't_ns', 'begin_ns', 'start_ns', 'time_ns'].find((k) => typeof v[0][k] === 'number');
-    if (!tkey) return null;
-    const keys = Object.keys(v[0]).filter((k) => k !== tkey && typeof v[0][k] === 'number' && preferKeys.test(k));
-    if (!keys.length) return null;
-    return { xs: v.map((p: any) => (p[tkey] - originNs) / 1e6), ys: keys.map((k) => v.map((p: any) => p[k])), labels: keys };
-  }
-  const bucket = v.bucket_ns ?? v.bucket_width_ns ?? v.step_ns;
-  const start = v.begin_ns ?? v.t0_ns ?? v.start_ns ?? originNs;
-  if (typeof bucket === 'number') {
-    const arrays = Object.entries(v).filter(([k, a]) => Array.isArray(a) && a.length > 1 && typeof a[0] === 'number' && preferKeys.test(k));
-    if (arrays.length) {
-      const n = (arrays[0][1] as number[]).length;
-      return { xs: Array.from({ length: n }, (_, i) => (start - originNs + i * bucket) / 1e6), ys: arrays.map(([, a]) => a as number[]), labels: arrays.map(([k]) => k) };
-    }
-  }
-  for (const [, sub] of Object.entries(v)) {
-    if (sub && typeof sub === 'object') {
-      const s = toSeries(sub, originNs, preferKeys);
-      if (s) return s;
-    }
-  }
-  return null;
+function panel(id: string, title: string, ...body: Array<Node | null>): HTMLElement {
+  return h('section', { class: 'panel', 'data-section': id }, h('h2', null, title), ...body);
+}
+
+function utilizationChart(f: any, links: Links): HTMLElement | null {
+  const u = f?.utilization;
+  if (!u || typeof u !== 'object' || typeof u.bucket_ns !== 'number' || typeof u.begin_ns !== 'number' || !numbers(u.all) || u.all.length < 2) return null;
+  const origin = links.originNs;
+  const xs = u.all.map((_: number, i: number) => (u.begin_ns - origin + (i + 0.5) * u.bucket_ns) / 1e6);
+  const ys: number[][] = [u.all.map((v: number) => 100 * v)];
+  const labels = ['all devices'];
+  const devs = Array.isArray(u.devices) ? u.devices.filter((d: any) => numbers(d?.busy) && d.busy.length === u.all.length) : [];
+  if (devs.length > 1) for (const d of devs) { ys.push(d.busy.map((v: number) => 100 * v)); labels.push(`GPU ${d.device}`); }
+  const mean = u.all.reduce((a: number, b: number) => a + b, 0) / u.all.length;
+  return panel('utilization', 'GPU utilisation over time',
+    lineChart([xs, ...ys], labels, { fill: true, height: 170, yRange: [0, 100], xLabel: (x) => `+${fmtDuration(x * 1e6)}`, yLabel: (y) => `${y.toFixed(0)}%`,
+      onSelect: (x0, x1) => links.range(origin + x0 * 1e6, origin + x1 * 1e6) }),
+    h('p', { class: 'muted small' }, `${u.buckets ?? u.all.length} buckets of ${fmtDuration(u.bucket_ns)}; mean ${fmtPct(100 * mean)}. ` +
+      'Drag across the chart to open that range in the timeline.'));
+}
+
+// A {ts_ns: [...], <name>: [...]} object as chart columns (x in ms from the trace start).
+function tsSeries(series: any, keys: string[], origin: number): number[][] | null {
+  if (!series || !numbers(series.ts_ns) || series.ts_ns.length < 2) return null;
+  const cols = keys.map((k) => series[k]).filter((a) => numbers(a) && a.length === series.ts_ns.length) as number[][];
+  if (!cols.length) return null;
+  return [series.ts_ns.map((t: number) => (t - origin) / 1e6), ...cols];
+}
+
+function memoryCharts(f: any, links: Links): HTMLElement | null {
+  const devs = Array.isArray(f?.memory?.devices) ? f.memory.devices : [];
+  const origin = links.originNs;
+  const charts = devs.map((d: any) => {
+    const data = tsSeries(d?.series, ['allocated', 'reserved'], origin);
+    if (!data) return null;
+    const name = d.device === -1 ? 'CPU' : `GPU ${d.device}`;
+    const total = typeof d.total_global_mem === 'number' ? ` of ${fmtBytes(d.total_global_mem)}` : '';
+    return h('div', { class: 'subsection' }, h('h4', null, `${name}: peak ${fmtBytes(d.peak_reserved ?? 0)} reserved${total}`),
+      lineChart(data, ['allocated', 'reserved'], { height: 150, yRange: [0, null], xLabel: (x) => `+${fmtDuration(x * 1e6)}`, yLabel: fmtBytes,
+        onSelect: (x0, x1) => links.range(origin + x0 * 1e6, origin + x1 * 1e6) }));
+  }).filter(Boolean);
+  return charts.length ? panel('memory-chart', 'Memory over time', ...charts) : null;
+}
+
+function queueCharts(f: any, links: Links): HTMLElement | null {
+  const qs = Array.isArray(f?.launches?.queues) ? f.launches.queues : [];
+  const origin = links.originNs;
+  const charts = qs.map((q: any) => {
+    const data = tsSeries(q?.series, ['max_length'], origin);
+    if (!data) return null;
+    return h('div', { class: 'subsection' }, h('h4', null, `GPU ${q.device} stream ${q.stream}: max ${q.max}, mean ${Number(q.time_weighted_mean ?? q.mean ?? 0).toFixed(2)}`),
+      lineChart(data, ['queued ops'], { height: 110, yRange: [0, null], xLabel: (x) => `+${fmtDuration(x * 1e6)}`, yLabel: (y) => y.toFixed(0),
+        onSelect: (x0, x1) => links.range(origin + x0 * 1e6, origin + x1 * 1e6) }));
+  }).filter(Boolean);
+  return charts.length ? h('details', { class: 'panel', 'data-section': 'queues' }, h('summary', null, h('strong', null, 'Launch queue length per stream')), ...charts) : null;
 }
 
 export function chartPanels(f: any, links: Links): HTMLElement[] {
-  const out: HTMLElement[] = [];
-  const origin = links.originNs;
-  const select = (x0: number, x1: number) => links.range(origin + x0 * 1e6, origin + x1 * 1e6);
-  const xLabel = (x: number) => fmtDuration(x * 1e6);
-  const util = toSeries(f?.utilization, origin, /busy|util|pct|frac/i);
-  if (util) {
-    const asPct = util.ys.every((y) => y.every((v) => v <= 1.0001)) ? 100 : 1;
-    out.push(h('section', { class: 'panel', 'data-section': 'utilization' }, h('h2', null, 'GPU utilisation over time'),
-      lineChart([util.xs, ...util.ys.map((y) => y.map((v) => v * asPct))], util.labels, { fill: true, xLabel, yLabel: (y) => `${y.toFixed(0)}%`, onSelect: select }),
-      h('p', { class: 'muted' }, 'Drag across the chart to open that range in the timeline.')));
-  }
-  const mem = toSeries(f?.memory, origin, /alloc|reserv|bytes|used/i);
-  if (mem) {
-    out.push(h('section', { class: 'panel', 'data-section': 'memory-chart' }, h('h2', null, 'Memory over time'),
-      lineChart([mem.xs, ...mem.ys], mem.labels, { xLabel, yLabel: fmtBytes, onSelect: select })));
-  }
-  return out;
+  return [utilizationChart(f, links), memoryCharts(f, links), queueCharts(f, links)].filter((x): x is HTMLElement => x !== null);
 }

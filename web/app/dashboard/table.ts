@@ -8,9 +8,7 @@ import { type Links, nameLink, rangeLink } from './links';
 export interface Column { key: string; label: string; kind: FieldKind }
 
 const kPage = 50;
-const kBeginKeys = ['begin_ns', 'start_ns', 'ts_ns', 't0_ns'];
-const kEndKeys = ['end_ns', 't1_ns'];
-const kDurKeys = ['dur_ns', 'duration_ns'];
+const kDurKeys = ['duration_ns', 'dur_ns', 'delay_ns'];
 const kNameKeys = new Set(['name', 'kernel', 'op', 'operator']);
 
 function get(row: any, key: string): unknown {
@@ -56,8 +54,10 @@ export class DataTable {
   private readonly rangeKeys: { begin?: string; end?: string; dur?: string };
 
   constructor(private readonly rows: any[], private readonly cols: Column[], private readonly links: Links, title?: string, id?: string) {
+    // A row's time range: its first two timestamp columns, or one timestamp and a duration.
+    const ts = cols.filter((c) => c.kind === 'ts' && !c.key.includes('.')).map((c) => c.key);
     const k = new Set(cols.map((c) => c.key));
-    this.rangeKeys = { begin: kBeginKeys.find((x) => k.has(x)), end: kEndKeys.find((x) => k.has(x)), dur: kDurKeys.find((x) => k.has(x)) };
+    this.rangeKeys = { begin: ts[0], end: ts[1], dur: ts.length === 1 ? kDurKeys.find((x) => k.has(x)) : undefined };
     const input = h('input', { type: 'search', class: 'filter', placeholder: 'Filter…', 'aria-label': 'Filter rows' });
     input.addEventListener('input', () => { this.filter = input.value.toLowerCase(); this.shown = kPage; this.renderBody(); });
     this.root = h('div', { class: 'table-block', 'data-table': id ?? title ?? '' },
@@ -124,9 +124,10 @@ export class DataTable {
         tr.append(td);
       }
       if (this.hasRange()) {
-        const t0 = Number(get(r, this.rangeKeys.begin!));
-        const t1 = this.rangeKeys.end ? Number(get(r, this.rangeKeys.end)) : t0 + Number(get(r, this.rangeKeys.dur!));
-        const name = typeof r?.name === 'string' ? r.name : undefined;
+        const a = Number(get(r, this.rangeKeys.begin!));
+        const b = this.rangeKeys.end ? Number(get(r, this.rangeKeys.end)) : a + Number(get(r, this.rangeKeys.dur!));
+        const t0 = Math.min(a, b), t1 = Math.max(a, b);
+        const name = typeof r?.name === 'string' ? r.name : typeof r?.kernel === 'string' ? r.kernel : undefined;
         tr.append(h('td', { class: 'link-cell' }, Number.isFinite(t0) && Number.isFinite(t1) ? rangeLink(this.links, t0, t1, 'show ›', name) : null));
       }
       this.body.append(tr);
