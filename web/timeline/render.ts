@@ -93,7 +93,7 @@ function drawSlices(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: n
     const cls = d.cls[i];
     const color = overlap ? (cls === 4 ? kOverlapComputeColor : classColor(cls))
       : f.colorBy === 'name' ? nameColor(f.names.get(d.name[i]) ?? '') : classColor(cls);
-    const dim = f.searchActive && !(d.flags[i] & 2);
+    const dim = f.searchActive && !overlap && !(d.flags[i] & 2);
     if (dim) ctx.globalAlpha = 0.3;
     if (color !== lastColor) { ctx.fillStyle = color; lastColor = color; }
     ctx.fillRect(x0, y, w, lane.rowH - 1);

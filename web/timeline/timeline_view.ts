@@ -462,6 +462,7 @@ export class TimelineView {
       this.links = (d.links ?? []).map((l: any) => l.to).filter((x: any) => x);
       this.lastDetails = reply;
       this.panel.showEvent(reply, this.tracks?.originNs ?? '0', (lane) => this.tracks?.tracks[lane]?.name ?? '');
+      this.measure();  // the panel may just have taken room from the stage
       if (reveal) this.revealLane(d.lane, d.depth);
       if (reveal) this.zoomToSlice(this.selected, false);
       this.invalidate();
