@@ -1,5 +1,6 @@
 #include "core/analysis/kernel_classes.h"
 
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string_view>
 
@@ -80,6 +81,77 @@ KernelRules hta_rules() {
                      "not matched by HTA ComputeKernelGroupingPattern (inverse match)"});
   r.fallback = KernelClass::kComputation;
   return r;
+}
+
+namespace {
+
+bool class_from_name(const std::string& s, KernelClass* c) {
+  for (int i = 0; i < kKernelClassCount; ++i) {
+    if (s == kernel_class_name(static_cast<KernelClass>(i))) {
+      *c = static_cast<KernelClass>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool kernel_rules_from_json(std::string_view json_text, const KernelRules& base, KernelRules* out,
+                            std::string* error) {
+  using nlohmann::json;
+  const json j = json::parse(json_text.begin(), json_text.end(), nullptr, /*allow_exceptions=*/false);
+  auto fail = [&](const std::string& msg) {
+    if (error) *error = msg;
+    return false;
+  };
+  if (j.is_discarded() || !j.is_object()) return fail("kernel rules: not a JSON object");
+  KernelRules r;
+  r.name = "user";
+  r.fallback = base.fallback;
+  bool extend = true;
+  if (j.contains("extend")) {
+    if (!j["extend"].is_boolean()) return fail("kernel rules: \"extend\" must be true or false");
+    extend = j["extend"].get<bool>();
+  }
+  if (j.contains("fallback")) {
+    if (!j["fallback"].is_string() || !class_from_name(j["fallback"].get<std::string>(), &r.fallback))
+      return fail("kernel rules: unknown \"fallback\" class");
+  }
+  if (!j.contains("rules") || !j["rules"].is_array()) return fail("kernel rules: \"rules\" must be an array");
+  for (const json& jr : j["rules"]) {
+    const std::string where = "kernel rules: rule " + std::to_string(r.rules.size() + 1) + ": ";
+    if (!jr.is_object()) return fail(where + "not an object");
+    KernelRule rule;
+    if (jr.contains("pattern")) {
+      if (!jr["pattern"].is_string()) return fail(where + "\"pattern\" must be a string");
+      rule.pattern = jr["pattern"].get<std::string>();
+      if (!rule.pattern.empty() && !regex_syntax_ok(rule.pattern)) return fail(where + "invalid regex");
+    }
+    if (!jr.contains("class") || !jr["class"].is_string() || !class_from_name(jr["class"].get<std::string>(), &rule.cls))
+      return fail(where + "\"class\" must be computation, communication, memory or other");
+    if (jr.contains("kinds")) {
+      if (!jr["kinds"].is_array()) return fail(where + "\"kinds\" must be an array");
+      rule.kinds = 0;
+      for (const json& k : jr["kinds"]) {
+        const std::string ks = k.is_string() ? k.get<std::string>() : "";
+        if (ks == "kernel") rule.kinds |= kRuleKernel;
+        else if (ks == "memcpy") rule.kinds |= kRuleMemcpy;
+        else if (ks == "memset") rule.kinds |= kRuleMemset;
+        else return fail(where + "unknown kind (kernel, memcpy, memset)");
+      }
+    }
+    for (const char* key : {"icase", "needs_collective"}) {
+      if (!jr.contains(key)) continue;
+      if (!jr[key].is_boolean()) return fail(where + "\"" + key + "\" must be true or false");
+      (std::string(key) == "icase" ? rule.icase : rule.needs_collective) = jr[key].get<bool>();
+    }
+    if (jr.contains("label") && jr["label"].is_string()) rule.label = jr["label"].get<std::string>();
+    r.rules.push_back(std::move(rule));
+  }
+  if (extend) r.rules.insert(r.rules.end(), base.rules.begin(), base.rules.end());
+  *out = std::move(r);
+  return true;
 }
 
 namespace {

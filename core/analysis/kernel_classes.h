@@ -54,6 +54,16 @@ KernelRules default_rules();
 // only: the event category, "Collective name" and DeepEP are ignored (DeepEP is computation).
 KernelRules hta_rules();
 
+// User rules as JSON (the form a CLI flag or the web page passes in):
+//   {"extend": true, "fallback": "computation",
+//    "rules": [{"pattern": "my_allreduce", "class": "communication", "kinds": ["kernel"],
+//               "icase": false, "needs_collective": false, "label": "why"}]}
+// "extend" (default true) puts the user rules before `base`'s; false replaces them. "class" is one
+// of computation / communication / memory / other; "kinds" of kernel / memcpy / memset (default all).
+// Returns false with *error set (and *out untouched) on malformed input or an invalid regex.
+bool kernel_rules_from_json(std::string_view json_text, const KernelRules& base, KernelRules* out,
+                            std::string* error);
+
 // One class per model.gpu_ops row. Invalid regexes never match (no exceptions in the core); their
 // indices are reported in *bad_rules when given.
 std::vector<KernelClass> classify_gpu_ops(const TraceModel& m, const KernelRules& rules,

@@ -149,3 +149,34 @@ TEST_CASE("profiler steps: CPU and GPU variants, dedup, HTA selection") {
 }
 
 }  // namespace tw
+
+namespace tw {
+
+TEST_CASE("kernel rules from JSON: extend, replace, errors") {
+  KernelRules r;
+  std::string err;
+  REQUIRE(kernel_rules_from_json(
+      R"({"rules":[{"pattern":"^my_a2a","class":"communication","kinds":["kernel"],"label":"team kernel"}]})",
+      default_rules(), &r, &err));
+  CHECK(r.name == "user");
+  CHECK(r.rules.size() == default_rules().rules.size() + 1);
+  CHECK(r.rules[0].pattern == "^my_a2a");
+  CHECK(r.rules[0].kinds == kRuleKernel);
+  CHECK(r.rules[0].label == "team kernel");
+
+  REQUIRE(kernel_rules_from_json(R"({"extend":false,"fallback":"other","rules":[{"class":"memory","kinds":["memcpy"]}]})",
+                                 default_rules(), &r, &err));
+  CHECK(r.rules.size() == 1);
+  CHECK(r.fallback == KernelClass::kOther);
+  CHECK(r.rules[0].pattern.empty());
+
+  for (const char* bad : {"", "[]", "{}", R"({"rules":{}})", R"({"rules":[{"pattern":"(","class":"memory"}]})",
+                          R"({"rules":[{"class":"gpu"}]})", R"({"rules":[{"class":"memory","kinds":["x"]}]})",
+                          R"({"rules":[{"class":"memory","icase":"yes"}]})", R"({"fallback":"x","rules":[]})"}) {
+    err.clear();
+    CHECK_MESSAGE(!kernel_rules_from_json(bad, default_rules(), &r, &err), bad);
+    CHECK(!err.empty());
+  }
+}
+
+}  // namespace tw
