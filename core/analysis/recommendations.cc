@@ -22,7 +22,7 @@ std::string severity_for(double value, double medium, double high) {
   return value >= high ? "high" : value >= medium ? "medium" : "low";
 }
 
-std::string name_of(const TraceModel& m, StringId id) { return id == 0 ? "(no enclosing operator)" : std::string(m.strings.get(id)); }
+std::string name_of(const TraceModel& m, StringId id) { return id == 0 ? "code outside any operator" : std::string(m.strings.get(id)); }
 
 bool contains_icase(std::string_view hay, std::string_view needle) {
   auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
@@ -167,19 +167,22 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   Recommendation r;
   r.id = "host_syncs";
   r.severity = severity_for(share, 0.1, 0.2);
-  r.title = "Frequent host synchronisations";
+  r.title = share >= 0.05 ? "Host synchronisations block the CPU " + pct(share) + " of the time"
+                          : "Frequent host synchronisations";
   std::string sites;
   for (size_t i = 0; i < l->sync_sites.size() && i < 3; ++i) {
     const SyncSite& s = l->sync_sites[i];
-    sites += (i ? ", " : "") + name_of(*in.model, s.name) + " (" + count_str(s.count) + " calls, " +
+    sites += (i ? ", " : "") + name_of(*in.model, s.name) + " (" + count_str(s.count) + (s.count == 1 ? " call, " : " calls, ") +
              format_duration(s.blocked_ns) + ")";
     r.offenders.push_back(name_of(*in.model, s.name));
   }
   char per[32];
   std::snprintf(per, sizeof per, "%.1f", per_step);
-  r.text = count_str(l->sync_count) + " host synchronisations" + (steps ? " (" + std::string(per) + " per step)" : "") +
-           " block the CPU for " + format_duration(l->sync_blocked_ns) + ", " + pct(share) + " of the trace" +
-           (sites.empty() ? "" : "; the main call sites are " + sites) +
+  bool one = l->sync_count == 1;
+  r.text = count_str(l->sync_count) + (one ? " host synchronisation" : " host synchronisations") +
+           (steps ? " (" + std::string(per) + " per step)" : "") + (one ? " blocks" : " block") + " the CPU for " +
+           format_duration(l->sync_blocked_ns) + ", " + pct(share) + " of the trace" +
+           (sites.empty() ? "" : std::string(one ? "; it is called from " : "; the main call sites are ") + sites) +
            ". While the CPU waits it queues no work, so the GPU drains and idles. .item(), .cpu(), .tolist(), "
            "printing tensors and data-dependent shapes synchronise; keep values on the GPU or synchronise once per step.";
   r.numbers = {{"syncs", double(l->sync_count)}, {"blocked_ns", double(l->sync_blocked_ns)}, {"share", share},

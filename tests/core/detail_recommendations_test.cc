@@ -1,0 +1,144 @@
+// Recommendation rules: which fire on the sample trace and on small variants built to trip (or
+// not trip) each threshold, and that their evidence carries numbers, offenders and time ranges.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "core/summary/detail_sections.h"
+#include "tests/core/detail_sample_trace.h"
+#include "tests/core/detail_test_util.h"
+
+namespace tw {
+namespace {
+
+nlohmann::json details_of(const std::string& text, bool hta = false) {
+  auto imp = detail_test::import_text(text);
+  REQUIRE(!imp->stats().fatal);
+  nlohmann::json f = nlohmann::json::object();
+  SummaryOptions o;
+  o.hta_compat = hta;
+  add_detail_sections(f, imp->model(), o);
+  return f;
+}
+
+std::set<std::string> ids(const nlohmann::json& f) {
+  std::set<std::string> out;
+  for (const auto& r : f["recommendations"]) out.insert(r["id"].get<std::string>());
+  return out;
+}
+
+const nlohmann::json* rec(const nlohmann::json& f, const std::string& id) {
+  for (const auto& r : f["recommendations"])
+    if (r["id"] == id) return &r;
+  return nullptr;
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  size_t p = s.find(from);
+  REQUIRE(p != std::string::npos);
+  return s.replace(p, from.size(), to);
+}
+
+TEST_CASE("detail recommendations: the sample trace") {
+  nlohmann::json f = details_of(detail_test::kSampleTrace);
+  CHECK(ids(f) == std::set<std::string>{"data_loading", "exposed_communication", "gpu_idle", "host_syncs", "pageable_memcpy"});
+  const nlohmann::json* dl = rec(f, "data_loading");
+  REQUIRE(dl);
+  CHECK((*dl)["evidence"]["numbers"]["dataloader_ns"] == 60000);
+  CHECK((*dl)["evidence"]["numbers"]["share"] == 0.06);
+  CHECK((*dl)["evidence"]["offenders"][0] == "ProfilerStep#1");
+  CHECK((*dl)["text"].get<std::string>().find("6.0% of step time") != std::string::npos);
+  const nlohmann::json* idle = rec(f, "gpu_idle");
+  REQUIRE(idle);
+  // Span [40,434) us, busy 171 us; the main cause on the streams is "other" (175 us of 323 us).
+  CHECK((*idle)["evidence"]["numbers"]["idle_ns"] == 223000);
+  CHECK((*idle)["evidence"]["offenders"][0] == "other");
+  CHECK((*idle)["evidence"]["ranges"][0]["begin_ns"] == 125000);
+  const nlohmann::json* comm = rec(f, "exposed_communication");
+  REQUIRE(comm);
+  CHECK((*comm)["evidence"]["offenders"][0] == "allreduce");
+  CHECK((*comm)["evidence"]["ranges"][0] == nlohmann::json{{"begin_ns", 150000}, {"end_ns", 250000}});
+  const nlohmann::json* sync = rec(f, "host_syncs");
+  REQUIRE(sync);
+  CHECK((*sync)["evidence"]["offenders"][0] == "aten::_local_scalar_dense");
+  for (const auto& r : f["recommendations"]) {
+    CHECK(!r["title"].get<std::string>().empty());
+    CHECK(r["text"].get<std::string>().size() > 40);
+    CHECK(std::set<std::string>{"high", "medium", "low"}.count(r["severity"].get<std::string>()) == 1);
+  }
+}
+
+TEST_CASE("detail recommendations: memory peak above 90% of the device") {
+  std::string t = replace(detail_test::kSampleTrace, "\"totalGlobalMem\": 10000", "\"totalGlobalMem\": 8500");
+  nlohmann::json f = details_of(t);
+  const nlohmann::json* r = rec(f, "memory_peak");
+  REQUIRE(r);
+  CHECK((*r)["evidence"]["numbers"]["peak_reserved_bytes"] == 8000);
+  CHECK((*r)["evidence"]["ranges"][0]["begin_ns"] == 50000);
+}
+
+TEST_CASE("detail recommendations: no tensor cores on a capable device") {
+  std::string t = replace(detail_test::kSampleTrace, "sm80_xmma_gemm_f16f16", "volta_sgemm_128x64_nn");
+  nlohmann::json f = details_of(t);
+  const nlohmann::json* r = rec(f, "no_tensor_cores");
+  REQUIRE(r);
+  CHECK((*r)["evidence"]["offenders"][0] == "volta_sgemm_128x64_nn");
+  // Not on a device without tensor cores.
+  t = replace(t, "\"computeMajor\": 8", "\"computeMajor\": 6");
+  CHECK(rec(details_of(t), "no_tensor_cores") == nullptr);
+}
+
+// 20 launches of 1 us kernels, each launch call taking 5 us: launch-bound.
+std::string launch_bound_trace() {
+  std::string ev;
+  for (int i = 0; i < 20; ++i) {
+    int ts = i * 6;
+    ev += R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" + std::to_string(ts) +
+          R"(,"dur":5,"args":{"correlation":)" + std::to_string(i + 1) + "}},";
+    ev += R"({"ph":"X","cat":"kernel","name":"tiny","pid":0,"tid":7,"ts":)" + std::to_string(ts + 5) +
+          R"(,"dur":1,"args":{"correlation":)" + std::to_string(i + 1) + R"(,"device":0,"stream":7}},)";
+  }
+  ev.pop_back();
+  return "[" + ev + "]";
+}
+
+TEST_CASE("detail recommendations: launch-bound") {
+  nlohmann::json f = details_of(launch_bound_trace());
+  CHECK(f["launches"]["launch_bound"] == true);
+  const nlohmann::json* r = rec(f, "launch_bound");
+  REQUIRE(r);
+  CHECK((*r)["evidence"]["numbers"]["short_ops"] == 20);
+  CHECK((*r)["evidence"]["offenders"][0] == "tiny");
+}
+
+TEST_CASE("detail recommendations: unbalanced micro-batch streams") {
+  // Stream 7 busy 100 us, stream 8 busy 30 us, both computation, overlapping 30 us.
+  std::string t = R"([
+    {"ph":"X","cat":"kernel","name":"mb0","pid":0,"tid":7,"ts":0,"dur":100,"args":{"device":0,"stream":7}},
+    {"ph":"X","cat":"kernel","name":"mb1","pid":0,"tid":8,"ts":10,"dur":30,"args":{"device":0,"stream":8}}])";
+  nlohmann::json f = details_of(t);
+  const nlohmann::json* r = rec(f, "unbalanced_micro_batches");
+  REQUIRE(r);
+  CHECK((*r)["evidence"]["numbers"]["overlap_ns"] == 30000);
+  CHECK((*r)["evidence"]["numbers"]["imbalance"] == 0.7);
+  // Balanced streams do not fire.
+  t = replace(t, "\"dur\":30", "\"dur\":90");
+  CHECK(rec(details_of(t), "unbalanced_micro_batches") == nullptr);
+}
+
+TEST_CASE("detail recommendations: nothing to say about a CPU-only trace") {
+  nlohmann::json f = details_of(R"([{"ph":"X","name":"work","pid":1,"tid":1,"ts":0,"dur":10}])");
+  CHECK(f["recommendations"].empty());
+  CHECK(f["idle"].is_null());
+  CHECK(f["kernels"].is_null());
+  CHECK(f["launches"].is_null());
+  CHECK(f["memory"].is_null());
+  CHECK(f["collectives"].is_null());
+  CHECK(f["step_breakdown"].is_null());
+  CHECK(f["utilization"].is_null());
+  CHECK(f["operators"]["top"].empty());
+}
+
+}  // namespace
+}  // namespace tw
