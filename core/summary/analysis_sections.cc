@@ -7,6 +7,7 @@
 #include "core/analysis/overlap.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/temporal.h"
+#include "core/summary/detail_sections.h"
 
 namespace tw {
 
@@ -192,6 +193,7 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
   }
   file["steps"] = sj;
   file["steps_source"] = steps.empty() ? json(nullptr) : json(gpu_steps ? "gpu_user_annotation" : "cpu");
+  add_detail_sections(file, m, opts);  // idle, kernels, operators, launches, ... (detail_sections.h)
 }
 
 }  // namespace tw
