@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '../../web/serve.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SITE = resolve(ROOT, process.env.TW_SITE_DIR || 'build/site');
+export const SITE = resolve(ROOT, process.env.TW_SITE || process.env.TW_SITE_DIR || 'build/site');
 export const TRACES = resolve(ROOT, '..', 'shared', 'traces');
 export const CLI = resolve(ROOT, process.env.TW_CLI || 'build/native/tracewise');
 
