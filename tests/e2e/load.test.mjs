@@ -47,12 +47,25 @@ test('file input: gzip Kineto trace, summary identical to the CLI, numbers on sc
   assert.equal(cards['gpu-ops'].raw, String(f.model.gpu_ops));
   assert.equal(cards['gpu-ops'].text.replace(/,/g, ''), String(f.model.gpu_ops));
   assert.equal(Number(cards.span.raw), f.model.last_ts_ns - f.model.first_ts_ns);
-  if (f.temporal && cards['gpu-busy']) {
-    const busy = (100 * (f.temporal.span_ns - f.temporal.idle_ns)) / f.temporal.span_ns;
+  const near = (text, want, tol) => assert.ok(Math.abs(parseFloat(text) - want) <= tol, `${text} vs ${want}`);
+  if (f.temporal) {
+    const busy = (100 * (f.temporal.busy_ns ?? f.temporal.span_ns - f.temporal.idle_ns)) / f.temporal.span_ns;
     assert.ok(Math.abs(Number(cards['gpu-busy'].raw) - busy) < 1e-9);
-    assert.ok(Math.abs(parseFloat(cards['gpu-busy'].text) - busy) < 0.051, cards['gpu-busy'].text);
+    near(cards['gpu-busy'].text, busy, 0.051);
   }
-  if (f.overlap?.pct != null) assert.equal(Number(cards.overlap.raw), f.overlap.pct);
+  if (f.temporal?.exposed) {
+    const pct = (100 * f.temporal.exposed.communication_ns) / f.temporal.span_ns;
+    assert.ok(Math.abs(Number(cards['exposed-comm'].raw) - pct) < 1e-9);
+    near(cards['exposed-comm'].text, pct, 0.0051);
+  }
+  if (f.overlap?.pct != null) {
+    assert.equal(Number(cards.overlap.raw), f.overlap.pct);
+    near(cards.overlap.text, f.overlap.pct, 0.051);
+  }
+  if (f.step_breakdown?.mean_ns != null) {
+    assert.equal(Number(cards['step-time'].raw), f.step_breakdown.mean_ns);
+    near(cards['step-time'].text, f.step_breakdown.mean_ns / 1e6, 0.051);  // shown in ms for this trace
+  }
   const facts = await s.page.textContent('.facts');
   assert.match(facts, new RegExp(f.import.events.toLocaleString('en-US')));
   assert.match(facts, /Rank 0 of 2/);
