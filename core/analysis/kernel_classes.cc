@@ -156,6 +156,8 @@ bool kernel_rules_from_json(std::string_view json_text, const KernelRules& base,
 
 namespace {
 
+constexpr size_t kMaxMatchedNameBytes = 2048;
+
 uint8_t kind_bit(EventKind k) {
   switch (k) {
     case EventKind::kMemcpy: return kRuleMemcpy;
@@ -194,6 +196,9 @@ bool rule_matches(const CompiledRule& c, uint8_t kind, bool has_collective, std:
   if (!c.valid || !(r.kinds & kind)) return false;
   if (r.needs_collective && !has_collective) return false;
   if (c.any_name) return true;
+  // std::regex matchers recurse per character on patterns like ".*": a hostile multi-megabyte name
+  // would overflow the stack (the wasm stack is small). Real kernel names are far shorter.
+  if (name.size() > kMaxMatchedNameBytes) name = name.substr(0, kMaxMatchedNameBytes);
   return std::regex_search(name.begin(), name.end(), c.re);
 }
 

@@ -28,6 +28,7 @@ enum : uint8_t {
 
 struct KernelRule {
   // ECMAScript regex searched anywhere in the op name (anchor with ^ yourself). Empty = any name.
+  // Only the first 2048 bytes of a name are matched (std::regex recursion depth is per character).
   std::string pattern;
   KernelClass cls = KernelClass::kComputation;
   uint8_t kinds = kRuleAnyGpuOp;

@@ -180,3 +180,17 @@ TEST_CASE("kernel rules from JSON: extend, replace, errors") {
 }
 
 }  // namespace tw
+
+namespace tw {
+
+TEST_CASE("kernel classes: a huge hostile name does not blow the regex stack") {
+  std::string name = "void " + std::string(1 << 20, 'x') + " ncclKernel";
+  std::string t = R"({"traceEvents":[{"ph":"X","cat":"kernel","name":")" + name +
+                  R"(","pid":0,"tid":7,"ts":1,"dur":1,"args":{"stream":7,"correlation":1}}]})";
+  auto imp = test::import_whole(t);
+  REQUIRE(imp->model().gpu_ops.size() == 1);
+  CHECK(classify_gpu_ops(imp->model(), hta_rules())[0] == KernelClass::kComputation);  // beyond 2048 bytes
+  CHECK(classify_gpu_ops(imp->model(), default_rules())[0] == KernelClass::kComputation);
+}
+
+}  // namespace tw
