@@ -54,7 +54,9 @@ export function kindOfKey(key: string, sample: unknown): FieldKind {
   if (typeof sample === 'boolean') return 'bool';
   if (typeof sample !== 'number') return 'text';
   const k = key.toLowerCase();
-  if (/(^|_)(ts|begin|start|end|first|last)_ns$/.test(k) || /^(t0|t1|cutoff)_ns$/.test(k)) return 'ts';
+  // Timestamps: begin_ns, end_ns, ts_ns, first_ns, peak_allocated_ts_ns, launch_end_ns, gpu_start_ns; not
+  // durations that merely end in "start" (mean_launch_to_start_ns).
+  if (/^(ts|begin|start|end|first|last|t0|t1|cutoff)_ns$/.test(k) || /_ts_ns$/.test(k) || /^[a-z0-9]+_(begin|start|end)_ns$/.test(k)) return 'ts';
   if (k.endsWith('_ns') || k === 'ns') return 'ns';
   if (/(^|_)pct(_|$)/.test(k) || k.includes('percent')) return 'pct';
   if (k === 'share' || k.endsWith('_share') || k === 'busy') return 'frac';  // fractions 0..1

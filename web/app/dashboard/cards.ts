@@ -82,7 +82,7 @@ function idleCard(f: any): Card | null {
   const [top, v] = Object.entries(causes).sort((a, b) => b[1] - a[1])[0];
   const label = top.replace(/_/g, ' ');
   return { id: 'idle-causes', label: 'Idle causes', value: total > 0 ? label : 'none', raw: total,
-    path: 'idle.streams[].categories', sub: total > 0 ? `${fmtPct((100 * v) / total)} of ${fmtDuration(total)} GPU idle` : 'no idle time' };
+    path: 'idle.streams[].categories', sub: total > 0 ? `${fmtPct((100 * v) / total)} of stream idle time (${fmtDuration(total)}, ${f.idle.streams.length} stream${f.idle.streams.length === 1 ? '' : 's'})` : 'no idle time' };
 }
 
 function spanCard(f: any): Card | null {

@@ -12,6 +12,7 @@ import { chartPanels } from './series';
 import { recommendationsPanel } from './recommendations';
 import { stepsPanel } from './steps';
 import { idlePanel } from './idle';
+import { ranksPanel } from './ranks';
 
 // Sections with their own view (or shown in the header), in the order the dashboard shows them.
 const kTableSections = ['kernels', 'operators', 'collectives', 'launches', 'memory'];
@@ -74,6 +75,8 @@ export function renderDashboard(root: HTMLElement, files: OpenedFile[], selected
   const notes = importNotes(f);
   if (notes) root.append(notes);
 
+  const ranks = ranksPanel(files.map((x) => x.summary), l);
+  if (ranks) root.append(ranks);
   const rec = recommendationsPanel(f, l);
   if (rec) root.append(rec);
   const bd = breakdownPanel(files.map((x) => x.summary), f, l);

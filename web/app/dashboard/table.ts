@@ -10,6 +10,8 @@ export interface Column { key: string; label: string; kind: FieldKind }
 const kPage = 50;
 const kDurKeys = ['duration_ns', 'dur_ns', 'delay_ns'];
 const kNameKeys = new Set(['name', 'kernel', 'op', 'operator']);
+const kNumberOrder = ['device', 'stream', 'number', 'count', 'calls', 'ops', 'gpu_ops', 'total_ns', 'duration_ns', 'self_ns', 'device_total_ns',
+  'device_self_ns', 'exposed_ns', 'mean_ns', 'p50_ns', 'p90_ns', 'p95_ns', 'p99_ns', 'min_ns', 'max_ns', 'share'];
 
 function get(row: any, key: string): unknown {
   if (!key.includes('.')) return row?.[key];
@@ -37,8 +39,15 @@ export function inferColumns(rows: any[]): Column[] {
     }
   }
   const cols = [...seen].map(([key, c]) => ({ key, label: c.label, kind: kindOfKey(c.leaf, c.sample) }));
-  // Names first, then text, then numbers, keeping the summary's order within each group.
-  const rank = (c: Column) => (kNameKeys.has(c.key) ? 0 : c.kind === 'text' ? 1 : 2);
+  // The summary's keys are sorted alphabetically; show names first, then text, then the usual
+  // statistics in reading order, then anything else, then timestamps.
+  const rank = (c: Column) => {
+    if (kNameKeys.has(c.key)) return 0;
+    if (c.kind === 'text') return 1;
+    if (c.kind === 'ts') return 4;
+    const i = kNumberOrder.indexOf(c.key);
+    return i >= 0 ? 2 + i / 100 : 3;
+  };
   return cols.sort((a, b) => rank(a) - rank(b));
 }
 
