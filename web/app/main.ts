@@ -110,6 +110,13 @@ function open(inputs: FileInput[]): void {
 // --- ways to open ------------------------------------------------------------------------------
 for (const id of ['file-input', 'file-input-2']) {
   const input = byId<HTMLInputElement>(id);
+  // The visible button is the input's <label>: make it reachable and usable from the keyboard.
+  const label = input.closest('label');
+  if (label) {
+    label.tabIndex = 0;
+    label.setAttribute('role', 'button');
+    label.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); input.click(); } });
+  }
   input.addEventListener('change', () => {
     open([...(input.files ?? [])].map((f) => ({ name: f.name, blob: f })));
     input.value = '';
