@@ -71,6 +71,8 @@ test('truncated gzip loads what was decompressed, with a warning', async () => {
   assert.ok(f.import.events > 1000 && f.import.events < 40573, String(f.import.events));
   const warnings = await s.page.$$eval('#loads .msg.warning', (els) => els.map((e) => e.textContent));
   assert.ok(warnings.some((w) => /gzip data ends early/.test(w)), warnings.join('|'));
+  // The CLI also loads what was decompressed (with a warning on stderr): same summary.
+  assert.deepEqual(res.summary, cliSummary([cut]));
 });
 
 test('?url= that does not exist: the HTTP status in plain words; a cross-origin URL mentions CORS', async () => {

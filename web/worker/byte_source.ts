@@ -56,6 +56,29 @@ async function download(url: string): Promise<{ stream: ReadableStream<Uint8Arra
   return { stream: res.body, total: Number.isFinite(len) && len > 0 ? len : null };
 }
 
+const kInflatePiece = 256 << 10;
+
+// DecompressionStream, fed by hand. With pipeThrough, truncated gzip data makes the stream error at
+// its final flush, and an errored stream throws away the output still queued in it (up to a whole
+// slice's worth). Here the input goes in small pieces and, before closing, an empty write waits for
+// backpressure to clear, i.e. for every byte decompressed so far to have been read.
+function gunzip(input: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const ds = new DecompressionStream('gzip');
+  const writer = ds.writable.getWriter();
+  const feed = async () => {
+    const r = input.getReader();
+    for (;;) {
+      const { done, value } = await r.read();
+      if (done) break;
+      for (let off = 0; off < value.length; off += kInflatePiece) await writer.write(value.subarray(off, off + kInflatePiece) as Uint8Array<ArrayBuffer>);
+    }
+    await writer.write(new Uint8Array(0));
+    await writer.close();
+  };
+  feed().catch((e) => writer.abort(e).catch(() => {}));
+  return ds.readable as ReadableStream<Uint8Array>;
+}
+
 export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?: string }): Promise<ByteSource> {
   let raw: ReadableStream<Uint8Array>;
   let total: number | null;
@@ -102,7 +125,7 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
     cancel(reason) { return reader.cancel(reason); },
   }, { highWaterMark: 0 });
 
-  const input = gzip ? counted.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>) : counted;
+  const input = gzip ? gunzip(counted) : counted;
   return {
     totalBytes: total,
     rawBytes: () => rawBytes,

@@ -126,7 +126,8 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     }
     pusher.flush();
     progress('finishing', src, input);
-    session.setFileBytes(src.rawBytes());
+    // The size as given, like the CLI's (a download's size is what arrived).
+    session.setFileBytes(size ?? src.rawBytes());
     session.finish();
   } catch (e) {
     await src.input.cancel().catch(() => {});
@@ -140,7 +141,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   if (session.failed()) throw new WorkerFailure('not_trace', String(session.error()));
   source = { blob: src.keep(), gzip: src.gzip };
   return {
-    name: req.name, fileBytes: src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
+    name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
     seconds: (performance.now() - t0) / 1000, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
   };
 }
