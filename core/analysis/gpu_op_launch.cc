@@ -12,8 +12,9 @@ uint32_t gpu_op_row(const TraceModel& m, uint32_t slice) {
 
 std::vector<uint32_t> launch_per_gpu_op(const TraceModel& m) {
   std::vector<uint32_t> out(m.gpu_ops.size(), kNoLaunch);
+  GpuRowCursor cursor(m);
   for (const LaunchLink& l : m.launches) {
-    uint32_t row = gpu_op_row(m, l.gpu_slice);
+    uint32_t row = cursor.row_of(l.gpu_slice);
     if (row != UINT32_MAX && l.launch_slice < m.slices.size()) out[row] = l.launch_slice;
   }
   return out;

@@ -11,43 +11,51 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
   KernelsResult r;
   const SliceTable& s = m.slices;
   const GpuOpTable& g = m.gpu_ops;
-  std::vector<uint32_t> rows;
-  rows.reserve(g.size());
-  for (uint32_t i = 0; i < g.size(); ++i)
-    if (!keep || (i < keep->size() && (*keep)[i])) rows.push_back(i);
-  // Group by name, durations ascending inside a group: percentiles are then direct lookups.
-  std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
-    StringId na = s.name[g.slice[a]], nb = s.name[g.slice[b]];
-    if (na != nb) return na < nb;
-    int64_t da = s.dur_ns[g.slice[a]], db = s.dur_ns[g.slice[b]];
-    return da != db ? da < db : a < b;
-  });
-  std::vector<int64_t> durs;
-  size_t i = 0;
-  while (i < rows.size()) {
-    KernelStat k;
-    uint32_t first = rows[i];
-    k.name = s.name[g.slice[first]];
-    k.kind = s.kind[g.slice[first]];
-    k.cls = first < classes.size() ? classes[first] : KernelClass::kOther;
-    durs.clear();
-    for (; i < rows.size() && s.name[g.slice[rows[i]]] == k.name; ++i) {
-      uint32_t row = rows[i];
-      int64_t d = s.dur_ns[g.slice[row]];
-      durs.push_back(d);
-      k.total_ns += d;
-      KernelClass c = row < classes.size() ? classes[row] : KernelClass::kOther;
-      r.class_ns[static_cast<int>(c)] += d;
+  // Group by name with a counting sort over name slots (names are dense ids), then sort each
+  // group's durations: cheaper and more cache-friendly than sorting rows with an indirect key.
+  std::vector<uint32_t> slot(m.strings.size(), UINT32_MAX);
+  std::vector<uint32_t> first_row, count;
+  for (uint32_t i = 0; i < g.size(); ++i) {
+    if (keep && (i >= keep->size() || !(*keep)[i])) continue;
+    StringId n = s.name[g.slice[i]];
+    if (slot[n] == UINT32_MAX) {
+      slot[n] = static_cast<uint32_t>(first_row.size());
+      first_row.push_back(i);
+      count.push_back(0);
     }
-    k.count = durs.size();
-    k.min_ns = durs.front();
-    k.max_ns = durs.back();
-    k.p50_ns = percentile_sorted(durs, 50);
-    k.p95_ns = percentile_sorted(durs, 95);
-    k.mean_ns = static_cast<double>(k.total_ns) / static_cast<double>(k.count);
-    r.count += k.count;
-    r.total_ns += k.total_ns;
-    r.by_name.push_back(k);
+    count[slot[n]]++;
+  }
+  std::vector<size_t> offset(count.size() + 1, 0);
+  for (size_t k = 0; k < count.size(); ++k) offset[k + 1] = offset[k] + count[k];
+  std::vector<int64_t> durs(offset.back());
+  std::vector<size_t> fill(offset.begin(), offset.end() - 1);
+  for (uint32_t i = 0; i < g.size(); ++i) {
+    if (keep && (i >= keep->size() || !(*keep)[i])) continue;
+    int64_t d = s.dur_ns[g.slice[i]];
+    durs[fill[slot[s.name[g.slice[i]]]]++] = d;
+    KernelClass c = i < classes.size() ? classes[i] : KernelClass::kOther;
+    r.class_ns[static_cast<int>(c)] += d;
+  }
+  r.by_name.reserve(count.size());
+  for (size_t k = 0; k < count.size(); ++k) {
+    int64_t* b = durs.data() + offset[k];
+    size_t n = count[k];
+    std::sort(b, b + n);
+    KernelStat st;
+    uint32_t row = first_row[k];
+    st.name = s.name[g.slice[row]];
+    st.kind = s.kind[g.slice[row]];
+    st.cls = row < classes.size() ? classes[row] : KernelClass::kOther;
+    st.count = n;
+    for (size_t j = 0; j < n; ++j) st.total_ns += b[j];
+    st.min_ns = b[0];
+    st.max_ns = b[n - 1];
+    st.p50_ns = percentile_sorted(b, n, 50);
+    st.p95_ns = percentile_sorted(b, n, 95);
+    st.mean_ns = static_cast<double>(st.total_ns) / static_cast<double>(n);
+    r.count += n;
+    r.total_ns += st.total_ns;
+    r.by_name.push_back(st);
   }
   for (KernelStat& k : r.by_name)
     k.share = r.total_ns > 0 ? static_cast<double>(k.total_ns) / static_cast<double>(r.total_ns) : 0;

@@ -5,7 +5,6 @@
 #include <unordered_map>
 
 #include "core/analysis/gpu_op_launch.h"
-#include "core/analysis/percentile.h"
 #include "core/analysis/slice_parents.h"
 
 namespace tw {
@@ -17,19 +16,29 @@ const char* const kSyncKindNames[] = {"device_synchronize", "stream_synchronize"
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+// Nearest-rank percentiles with nth_element (O(n)); v is reordered.
+int64_t nth(std::vector<int64_t>& v, double p) {
+  double rank = p / 100.0 * static_cast<double>(v.size());
+  size_t k = static_cast<size_t>(rank);
+  if (static_cast<double>(k) < rank) ++k;
+  k = std::min(std::max<size_t>(k, 1), v.size()) - 1;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
 Distribution distribution(std::vector<int64_t>& v) {
   Distribution d;
   if (v.empty()) return d;
-  std::sort(v.begin(), v.end());
   d.count = v.size();
-  d.min_ns = v.front();
-  d.max_ns = v.back();
-  d.p50_ns = percentile_sorted(v, 50);
-  d.p90_ns = percentile_sorted(v, 90);
-  d.p99_ns = percentile_sorted(v, 99);
+  auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  d.min_ns = *lo;
+  d.max_ns = *hi;
   double sum = 0;
   for (int64_t x : v) sum += static_cast<double>(x);
   d.mean_ns = sum / static_cast<double>(v.size());
+  d.p50_ns = nth(v, 50);
+  d.p90_ns = nth(v, 90);
+  d.p99_ns = nth(v, 99);
   return d;
 }
 
@@ -42,8 +51,9 @@ void build_queues(const TraceModel& m, const std::vector<LaunchRecord>& recs, La
   };
   std::vector<Change> ch;
   ch.reserve(recs.size() * 2);
+  GpuRowCursor cursor(m);
   for (const LaunchRecord& l : recs) {
-    uint32_t row = gpu_op_row(m, l.gpu_slice);
+    uint32_t row = cursor.row_of(l.gpu_slice);
     if (row == UINT32_MAX) continue;
     int32_t dev = m.gpu_ops.device[row];
     int64_t stream = m.gpu_ops.stream[row];

@@ -48,19 +48,40 @@ StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep
     }
     return name_class[n];
   };
+  // A slice nested inside an open slice of the same category adds nothing to that category's
+  // union, so only the outermost ones are collected (operators nest deeply: this keeps the sort small).
+  struct Open {
+    int64_t end;
+    int8_t category;
+  };
+  std::vector<Open> open;
   for (const Track& t : m.tracks) {
     if (t.kind != TrackKind::kThread) continue;
+    open.clear();
     for (uint32_t i = t.slice_begin; i < t.slice_end; ++i) {
+      int64_t ts = s.ts_ns[i], end = s.end_ns(i);
+      while (!open.empty() && open.back().end <= ts) open.pop_back();
       EventKind k = s.kind[i];
+      int8_t cat = -1;
       if (k == EventKind::kKernel || k == EventKind::kMemcpy || k == EventKind::kMemset ||
-          k == EventKind::kGpuUserAnnotation || k == EventKind::kCudaSync)
-        continue;  // GPU-side rows that landed on a thread track
-      int nc = classify_name(s.name[i]);
-      if (nc == 2) continue;
-      StepCategory c = k == EventKind::kCudaRuntime || k == EventKind::kCudaDriver ? StepCategory::kRuntime
-                       : nc == 1                                                    ? StepCategory::kDataLoader
-                                                                                    : StepCategory::kCpuExec;
-      raw[static_cast<int>(c)].push_back({s.ts_ns[i], s.end_ns(i)});
+          k == EventKind::kGpuUserAnnotation || k == EventKind::kCudaSync) {
+        cat = -1;  // GPU-side rows that landed on a thread track
+      } else {
+        int nc = classify_name(s.name[i]);
+        if (nc != 2)
+          cat = static_cast<int8_t>(k == EventKind::kCudaRuntime || k == EventKind::kCudaDriver ? StepCategory::kRuntime
+                                    : nc == 1 ? StepCategory::kDataLoader
+                                              : StepCategory::kCpuExec);
+      }
+      bool covered = false;
+      if (cat >= 0)
+        for (size_t d = open.size(); d-- > 0;)
+          if (open[d].category == cat && open[d].end >= end) {
+            covered = true;
+            break;
+          }
+      if (cat >= 0 && !covered) raw[cat].push_back({ts, end});
+      open.push_back({end, cat});
     }
   }
   // Exclusive sets: each category minus everything of higher priority.
