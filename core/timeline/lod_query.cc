@@ -7,10 +7,10 @@ namespace tw {
 
 namespace {
 
-// Walks one row of disjoint, time-ordered spans. `ts(k)`, `end(k)` give span k; `emit(first, last,
-// rep, n)` receives a run of spans [first, last] represented by span rep.
-template <typename Ts, typename End, typename Emit>
-void scan_row(uint32_t n, const MaxIndex& longest, int64_t a, int64_t b, double w, Ts ts, End end,
+// Walks one row of disjoint, time-ordered spans. `ts(k)`, `end(k)`, `dur(k)` give span k;
+// `emit(first, last, rep, n)` receives a run of spans [first, last] represented by span rep.
+template <typename Ts, typename End, typename Dur, typename Emit>
+void scan_row(uint32_t n, const MaxIndex& longest, int64_t a, int64_t b, double w, Ts ts, End end, Dur dur,
               Emit emit) {
   uint32_t lo = 0, hi = n;
   while (lo < hi) {  // first span ending after a (ends are sorted within a row)
@@ -19,7 +19,6 @@ void scan_row(uint32_t n, const MaxIndex& longest, int64_t a, int64_t b, double 
     else hi = mid;
   }
   uint32_t k = lo;
-  auto dur = [&](uint32_t i) { return end(i) - ts(i); };
   while (k < n && ts(k) < b) {
     if (static_cast<double>(dur(k)) >= w) {
       emit(k, k, k, 1u);
@@ -30,8 +29,15 @@ void scan_row(uint32_t n, const MaxIndex& longest, int64_t a, int64_t b, double 
     double col = std::floor(static_cast<double>(std::max(ts(k), a) - a) / w);
     int64_t boundary = a + static_cast<int64_t>(std::ceil((col + 1) * w));
     if (boundary <= ts(k)) boundary = ts(k) + 1;
-    uint32_t j_lo = k + 1, j_hi = n;
-    while (j_lo < j_hi) {  // first span starting at or after the boundary
+    // First span starting at or after the boundary: gallop from k (the answer is usually close,
+    // and nearby spans are nearby in memory), then binary search the last step.
+    uint32_t step = 1, j_lo = k + 1, j_hi = k + 1;
+    while (j_hi < n && ts(j_hi) < boundary) {
+      j_lo = j_hi + 1;
+      j_hi = step >= n - j_hi ? n : j_hi + step;
+      step *= 2;
+    }
+    while (j_lo < j_hi) {
       uint32_t mid = j_lo + (j_hi - j_lo) / 2;
       if (ts(mid) < boundary) j_lo = mid + 1;
       else j_hi = mid;
@@ -79,6 +85,7 @@ void slice_lane(const TimelineIndex& index, uint32_t model_track, int64_t a, int
     scan_row(
         row.size, *row.longest, a, b, w, [&](uint32_t k) { ++out.probes; return s.ts_ns[ids[k]]; },
         [&](uint32_t k) { ++out.probes; return s.end_ns(ids[k]); },
+        [&](uint32_t k) { ++out.probes; return s.dur_ns[ids[k]]; },
         [&](uint32_t first, uint32_t last, uint32_t rep, uint32_t n) {
           uint32_t sid = ids[rep];
           int64_t t = s.ts_ns[ids[first]];
@@ -103,7 +110,7 @@ void overlap_lane(const TimelineIndex& index, const OverlapLane& lane, int64_t a
     const auto& iv = lane.rows[r].intervals();
     scan_row(
         static_cast<uint32_t>(iv.size()), lane.longest[r], a, b, w, [&](uint32_t k) { return iv[k].begin; },
-        [&](uint32_t k) { return iv[k].end; },
+        [&](uint32_t k) { return iv[k].end; }, [&](uint32_t k) { return iv[k].length(); },
         [&](uint32_t first, uint32_t last, uint32_t, uint32_t n) {
           out.start_ns.push_back(static_cast<double>(iv[first].begin - index.origin_ns()));
           out.dur_ns.push_back(static_cast<double>(iv[last].end - iv[first].begin));

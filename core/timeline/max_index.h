@@ -1,5 +1,5 @@
 // MaxIndex: the position of the largest value in any range [lo, hi) of a fixed sequence, in
-// O(kFanout * levels) time and ~n/kFanout extra memory. The LOD query uses it to pick the longest
+// O(kFanout * levels) time and ~n/kFanout entries of extra memory. The LOD query uses it to pick the longest
 // slice of a pixel column without visiting every slice in it, which keeps a zoomed-out window of a
 // 10-million-slice track cheap. The raw values are not copied: callers pass an accessor.
 #pragma once
@@ -10,7 +10,7 @@ namespace tw {
 
 class MaxIndex {
  public:
-  static constexpr uint32_t kFanout = 32;
+  static constexpr uint32_t kFanout = 16;
 
   // `value(i)` gives the value at position i < n.
   template <typename Value>
