@@ -269,6 +269,8 @@ export class TimelineView {
     this.raf = 0;
     if (this.destroyed || !this.layout || !this.dirty) return;
     this.dirty = false;
+    // With several files the test hook follows the view on screen.
+    if (this.root.offsetParent !== null && (window as any).__tracewise?.timeline?.view !== this) this.installHook();
     const lanes = this.layout.lanesIn(this.scrollY - this.height, this.scrollY + 2 * this.height).map((l) => l.info.id);
     this.cache.ensure({ t0: this.t0, t1: this.t1, widthPx: this.width - kGutter, lanes, search: this.search.active });
     this.ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
