@@ -26,6 +26,7 @@ const timeline = new TimelineHost(timelineRoot);
 let selected = 0;
 let tab: 'overview' | 'timeline' = 'overview';
 let renderedKeys = '';
+let dashboardShown = true;
 
 function setTab(t: typeof tab): void {
   tab = t;
@@ -59,17 +60,24 @@ function render(): void {
   if (keys !== renderedKeys) {
     renderedKeys = keys;
     timeline.setFiles(files.files);
-    renderDashboard(overview, ready, selected, linksFor, (i) => { selected = i; render(); }, downloadSummary);
+    dashboardShown = false;
+    void renderDashboard(overview, ready, selected, linksFor, (i) => { selected = i; render(); }, downloadSummary).then((done) => {
+      if (done) { dashboardShown = true; updateHook(); }
+    });
   }
   empty.hidden = files.files.length > 0;
   byId('tabs').hidden = ready.length === 0;
   setTab(tab);
-  // The hook: ready once every opened file has settled and its summary is on screen.
+  updateHook();
+}
+
+// The hook: ready once every opened file has settled and its summary is on screen.
+function updateHook(): void {
   const errors = files.files.filter((f) => f.error && f.status === 'error');
   hook.error = errors.length ? `${errors[errors.length - 1].name}: ${errors[errors.length - 1].error!.message}` : null;
   hook.summary = files.document();
   const wasReady = hook.ready;
-  hook.ready = files.files.length > 0 && files.settled;
+  hook.ready = files.files.length > 0 && files.settled && dashboardShown;
   for (const f of errors) if (!announced.has(f.key)) { announced.add(f.key); app.errors.emit(f.name, f.error!.message, f.error!.code); }
   if (hook.ready && !wasReady && hook.summary) app.loaded.emit(hook.summary);
 }

@@ -51,13 +51,21 @@ function importNotes(f: any): HTMLElement | null {
     h('summary', null, `Import notes: ${rows.length} kind${rows.length === 1 ? '' : 's'} of event skipped or repaired`), h('ul', null, ...rows));
 }
 
-export function renderDashboard(root: HTMLElement, files: OpenedFile[], selected: number, links: (file: OpenedFile) => Links,
-  onSelect: (i: number) => void, onDownload: () => void): void {
+let generation = 0;
+const kSliceMs = 12;
+
+// Builds the dashboard in slices of a few ms (the panels below the fold come in later tasks), so
+// the main thread never blocks for long; resolves once everything is on screen (false when a newer
+// render replaced this one).
+export async function renderDashboard(root: HTMLElement, files: OpenedFile[], selected: number, links: (file: OpenedFile) => Links,
+  onSelect: (i: number) => void, onDownload: () => void): Promise<boolean> {
+  const gen = ++generation;
   clear(root);
-  if (files.length === 0) return;
+  if (files.length === 0) return true;
   const file = files[Math.min(selected, files.length - 1)];
   const f = file.summary;
   const l = links(file);
+  const all = files.map((x) => x.summary);
 
   const head = h('div', { class: 'file-head' });
   if (files.length > 1) {
@@ -69,34 +77,41 @@ export function renderDashboard(root: HTMLElement, files: OpenedFile[], selected
   head.append(h('div', { class: 'file-title' }, h('h1', { title: f.name }, f.name),
     h('button', { class: 'btn small', onclick: onDownload, title: 'The summary JSON, as `tracewise summarize` prints it' }, 'Download summary JSON')));
   head.append(fileFacts(f, file));
-  root.append(head);
 
-  root.append(renderCards(headlineCards(f)));
-  const notes = importNotes(f);
-  if (notes) root.append(notes);
-
-  const ranks = ranksPanel(files.map((x) => x.summary), l);
-  if (ranks) root.append(ranks);
-  const rec = recommendationsPanel(f, l);
-  if (rec) root.append(rec);
-  const bd = breakdownPanel(files.map((x) => x.summary), f, l);
-  if (bd) root.append(bd);
-  for (const p of chartPanels(f, l)) root.append(p);
-  const idle = idlePanel(f, l);
-  if (idle) root.append(idle);
-  const steps = stepsPanel(f, l);
-  if (steps) root.append(steps);
-
-  for (const key of kTableSections) {
-    if (f[key] === undefined || f[key] === null) continue;
+  const generic = (key: string) => () => {
     const body = renderValue(key, f[key], l, key);
-    if (body) root.append(section(labelOf(key), key, body));
-  }
-  for (const [key, v] of Object.entries(f)) {
-    if (kHandled.has(key) || kTableSections.includes(key) || v === null || v === undefined) continue;
-    const body = renderValue(key, v, l, key);
-    if (body) root.append(section(labelOf(key), key, body));
-  }
+    return body ? section(labelOf(key), key, body) : null;
+  };
   const span = (f.model?.last_ts_ns ?? 0) - (f.model?.first_ts_ns ?? 0);
-  root.append(h('p', { class: 'muted foot-note' }, `Times in ns from the trace, shown relative to its first event (+0 = ${fmtDuration(0)}; span ${fmtDuration(span)}).`));
+  const parts: Array<() => Node | Node[] | null> = [
+    () => head,
+    () => renderCards(headlineCards(f)),
+    () => importNotes(f),
+    () => ranksPanel(all, l),
+    () => recommendationsPanel(f, l),
+    () => breakdownPanel(all, f, l),
+    () => chartPanels(f, l),
+    () => idlePanel(f, l),
+    () => stepsPanel(f, l),
+    ...kTableSections.filter((k) => f[k] !== undefined && f[k] !== null).map(generic),
+    ...Object.keys(f).filter((k) => !kHandled.has(k) && !kTableSections.includes(k) && f[k] !== null && f[k] !== undefined).map(generic),
+    () => h('p', { class: 'muted foot-note' }, `Times in ns from the trace, shown relative to its first event (+0 = ${fmtDuration(0)}; span ${fmtDuration(span)}).`),
+  ];
+  let t0 = performance.now();
+  for (const part of parts) {
+    if (gen !== generation) return false;
+    let out: Node | Node[] | null = null;
+    try {
+      out = part();
+    } catch (e) {
+      // A section whose shape surprised a view: say so in place, keep the rest of the dashboard.
+      out = h('p', { class: 'msg error' }, `A summary section could not be shown: ${String((e as Error)?.message ?? e)}`);
+    }
+    for (const n of Array.isArray(out) ? out : out ? [out] : []) root.append(n);
+    if (performance.now() - t0 > kSliceMs) {
+      await new Promise((r) => setTimeout(r, 0));
+      t0 = performance.now();
+    }
+  }
+  return gen === generation;
 }
