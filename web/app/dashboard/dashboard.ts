@@ -13,11 +13,12 @@ import { recommendationsPanel } from './recommendations';
 import { stepsPanel } from './steps';
 import { idlePanel } from './idle';
 import { ranksPanel } from './ranks';
+import { streamsPanel } from './streams';
 
 // Sections with their own view (or shown in the header), in the order the dashboard shows them.
 const kTableSections = ['kernels', 'operators', 'collectives', 'launches', 'memory'];
 const kHandled = new Set(['name', 'bytes', 'rank', 'world_size', 'devices', 'display_time_unit', 'model', 'import',
-  'recommendations', 'temporal', 'overlap', 'kernel_classes_ns', 'steps', 'steps_source', 'analysis_mode', 'idle', 'step_breakdown', 'utilization']);
+  'recommendations', 'temporal', 'overlap', 'kernel_classes_ns', 'steps', 'steps_source', 'analysis_mode', 'idle', 'step_breakdown', 'utilization', 'stream_overlap']);
 
 export function section(title: string, id: string, ...body: Array<Node | null>): HTMLElement {
   return h('section', { class: 'panel', 'data-section': id }, h('h2', null, title), ...body);
@@ -93,6 +94,7 @@ export async function renderDashboard(root: HTMLElement, files: OpenedFile[], se
     () => chartPanels(f, l),
     () => idlePanel(f, l),
     () => stepsPanel(f, l),
+    () => streamsPanel(f, l),
     ...kTableSections.filter((k) => f[k] !== undefined && f[k] !== null).map(generic),
     ...Object.keys(f).filter((k) => !kHandled.has(k) && !kTableSections.includes(k) && f[k] !== null && f[k] !== undefined).map(generic),
     () => h('p', { class: 'muted foot-note' }, `Times in ns from the trace, shown relative to its first event (+0 = ${fmtDuration(0)}; span ${fmtDuration(span)}).`),
