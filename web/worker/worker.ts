@@ -24,6 +24,7 @@ let mod: any = null;
 let session: any = null;
 let source: TimelineContext['source'] = { gzip: false };
 let cancelled = false;
+let opened = false;  // the session finished importing without a fatal error
 
 async function loadModule(): Promise<any> {
   modPromise ??= (async () => {
@@ -140,6 +141,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   }
   if (session.failed()) throw new WorkerFailure('not_trace', String(session.error()));
   source = { blob: src.keep(), gzip: src.gzip };
+  opened = true;
   return {
     name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
     seconds: (performance.now() - t0) / 1000, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
@@ -154,11 +156,11 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
       cancelled = true;
       return { payload: {} };
     case 'summary': {
-      if (!session) throw new WorkerFailure('no_file', 'No file is open.');
+      if (!opened) throw new WorkerFailure('no_file', 'No file is open.');
       return { payload: { json: String(session.summaryJson(!!req.htaCompat)) } };
     }
     case 'tracks': case 'window': case 'event': case 'search': case 'aggregate': {
-      if (!session) throw new WorkerFailure('no_file', 'No file is open.');
+      if (!opened) throw new WorkerFailure('no_file', 'No file is open.');
       const out = (await handleTimelineRequest({ mod, session, source }, req)) ?? {};
       // Never transfer the wasm heap itself (that would detach it): only copies made for the reply.
       const transfer = transferablesOf(out).filter((b) => b !== mod.HEAPU8.buffer);
