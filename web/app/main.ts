@@ -34,6 +34,7 @@ function setTab(t: typeof tab): void {
   const any = files.ready.length > 0;
   overview.hidden = !any || t !== 'overview';
   timelineRoot.hidden = !any || t !== 'timeline';
+  document.body.classList.toggle('tab-timeline', any && t === 'timeline');
   if (t === 'timeline' && any) void timeline.show(files.ready[Math.min(selected, files.ready.length - 1)]);
 }
 
