@@ -200,3 +200,37 @@ TEST_CASE("timeline details and search on a tiny model") {
   CHECK(s.count() == 0);
   CHECK(s.step(idx, 0, UINT32_MAX, +1) == SIZE_MAX);
 }
+
+TEST_CASE("timeline real traces: memory lanes (Kineto [memory]) and counter lanes (C events)") {
+  auto session = test::import_shared("hta/tests/data/df_index_resolver/df_index_resolver.json.gz");
+  REQUIRE(session);
+  TimelineIndex idx(session->model());
+  uint32_t alloc = lane_named(idx, "allocated (GPU 1)");
+  REQUIRE(alloc != UINT32_MAX);
+  CHECK(idx.tracks()[alloc].kind == LaneKind::kMemory);
+  CHECK(idx.groups()[idx.tracks()[alloc].group].name == "Memory");
+  CHECK(lane_named(idx, "reserved (GPU 1)") == alloc + 1);
+  WindowQuery q;
+  q.lanes = {alloc};
+  q.t0_ns = 0;
+  q.t1_ns = static_cast<double>(idx.end_ns() - idx.origin_ns());
+  q.px = 500;
+  WindowResult r;
+  query_window(idx, q, r);
+  REQUIRE(r.point_ns.size() > 10);
+  CHECK(r.point_ns.size() <= 502);
+  for (size_t i = 0; i < r.point_ns.size(); ++i) {
+    CHECK(r.point_min[i] <= r.point_last[i]);
+    CHECK(r.point_last[i] <= r.point_max[i]);
+    CHECK(r.point_max[i] > 0);
+    if (i) CHECK(r.point_ns[i - 1] < r.point_ns[i]);
+  }
+
+  auto tf = test::import_shared("kineto/profiler/plugin/trace_viewer/tf_trace_viewer/data/trace.json");
+  REQUIRE(tf);
+  TimelineIndex tidx(tf->model());
+  size_t counters = 0;
+  for (const TimelineTrack& t : tidx.tracks()) counters += t.kind == LaneKind::kCounter;
+  CHECK(counters >= 1);
+  CHECK(tidx.tracks().size() >= 3);
+}
