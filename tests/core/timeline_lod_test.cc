@@ -100,7 +100,7 @@ TEST_CASE("timeline LOD: cost does not grow with the slices in the window (compl
   auto probes_for = [](int n) {
     test::ModelBuilder b;
     uint32_t t = b.track(b.process(1, "p"), 1);
-    for (int i = 0; i < n; ++i) b.slice(t, int64_t(i) * 1000, 100 + (i * 7919) % 800, "s");
+    for (int i = 0; i < n; ++i) b.slice(t, int64_t(i) * 1000, 100 + (int64_t(i) * 7919) % 800, "s");
     TraceModel& m = b.finish();
     TimelineIndex idx(m);
     WindowResult r = query(idx, {0}, 0, double(n) * 1000, 200);
