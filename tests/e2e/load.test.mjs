@@ -33,6 +33,22 @@ async function checkShownNumbers(page, file) {
     assert.equal(raw, v === null ? 'null' : String(v), `${path} shown as ${text}`);
     checked++;
   }
+  // Tables whose rows are a summary array in its order (not re-sorted): every number cell too.
+  const tables = await page.$$eval('#overview [data-table]', (els) => els.map((t) => ({
+    path: t.dataset.table,
+    keys: [...t.querySelectorAll('thead th[data-key]')].map((th) => th.dataset.key),
+    rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.dataset.raw ?? null)),
+  })));
+  for (const t of tables) {
+    const arr = at(file, t.path);
+    if (!Array.isArray(arr)) continue;
+    t.rows.forEach((cells, i) => t.keys.forEach((k, j) => {
+      if (cells[j] === null) return;
+      const v = at(arr[i], k);
+      assert.equal(cells[j], v === null ? 'null' : String(v), `${t.path}[${i}].${k}`);
+      checked++;
+    }));
+  }
   return checked;
 }
 
@@ -69,7 +85,8 @@ test('file input: gzip Kineto trace, summary identical to the CLI, numbers on sc
   const facts = await s.page.textContent('.facts');
   assert.match(facts, new RegExp(f.import.events.toLocaleString('en-US')));
   assert.match(facts, /Rank 0 of 2/);
-  await checkShownNumbers(s.page, f);
+  const n = await checkShownNumbers(s.page, f);
+  assert.ok(n >= (f.kernels ? 100 : 1), `${n} numbers checked`);
 });
 
 test('drop event: plain JSON trace (DeepSeek), identical summary', async () => {
@@ -122,5 +139,6 @@ test('a saved summary JSON (tracewise summarize output) opens as a read-only das
   assert.equal(error, null);
   assert.deepEqual(summary, cli);
   assert.match(await s.page.textContent('#loads'), /saved summary, not a trace/);
-  await checkShownNumbers(s.page, cli.files[0]);
+  const n = await checkShownNumbers(s.page, cli.files[0]);
+  assert.ok(n >= (cli.files[0].kernels ? 100 : 1), `${n} numbers checked`);
 });

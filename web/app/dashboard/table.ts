@@ -124,7 +124,8 @@ export class DataTable {
       const tr = h('tr');
       for (const c of this.cols) {
         const v = get(r, c.key);
-        const td = h('td', { class: c.kind === 'text' ? 'text' : 'num' });
+        // data-raw: the summary's own value, so tests can check every number shown against the CLI's.
+        const td = h('td', { class: c.kind === 'text' ? 'text' : 'num', 'data-raw': typeof v === 'number' || v === null ? String(v) : null });
         if (kNameKeys.has(c.key) && typeof v === 'string' && v) td.append(nameLink(this.links, v));
         else {
           td.textContent = fmtField(c.kind, v, this.links.originNs);
