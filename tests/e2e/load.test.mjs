@@ -142,3 +142,12 @@ test('a saved summary JSON (tracewise summarize output) opens as a read-only das
   const n = await checkShownNumbers(s.page, cli.files[0]);
   assert.ok(n >= (cli.files[0].kernels ? 100 : 1), `${n} numbers checked`);
 });
+
+test('Download summary JSON gives the CLI document', async () => {
+  const { readFileSync } = await import('node:fs');
+  await openViaInput(s.page, [RANK0, RANK1]);
+  const [download] = await Promise.all([s.page.waitForEvent('download'), s.page.click('.file-title button')]);
+  const text = readFileSync(await download.path(), 'utf8');
+  assert.deepEqual(JSON.parse(text), cliSummary([RANK0, RANK1]));
+  assert.equal(download.suggestedFilename(), 'summary.json');
+});

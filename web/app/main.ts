@@ -49,7 +49,7 @@ function linksFor(file: OpenedFile): Links {
 function downloadSummary(): void {
   const doc = files.document();
   if (!doc) return;
-  const a = h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: 'application/json' })), download: 'summary.json' });
+  const a = h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(doc) + '\n'], { type: 'application/json' })), download: 'summary.json' });
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
