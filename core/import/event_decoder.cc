@@ -40,27 +40,29 @@ void read_time(simdjson::ondemand::value& v, bool& has, bool& ok, int64_t& out) 
   ok = parse_us_to_ns(text, out);
 }
 
-void read_id(simdjson::ondemand::value& v, RawId& id) {
+// False when simdjson reported an error that abandons the document iterator: the caller must stop
+// iterating (continuing on an abandoned iterator reads out of bounds).
+bool read_id(simdjson::ondemand::value& v, RawId& id) {
   id.present = true;
   json_type t;
-  if (v.type().get(t)) return;
+  if (v.type().get(t)) return true;
   if (t == json_type::object) {
     // Trace-event id2: {"local": ...} or {"global": ...}.
     simdjson::ondemand::object o;
-    if (v.get_object().get(o)) return;
+    if (v.get_object().get(o)) return false;
     for (auto f : o) {
       simdjson::ondemand::value fv;
-      if (f.value().get(fv)) return;
-      read_id(fv, id);
-      return;
+      if (f.value().get(fv)) return false;
+      return read_id(fv, id);
     }
-    return;
+    return true;
   }
   std::string_view text;
-  if (!read_scalar_text(v, t, text)) return;
+  if (!read_scalar_text(v, t, text)) return true;
   id.is_string = t == json_type::string;
   id.text = text;
   id.numeric = parse_int64(text, id.value);
+  return true;
 }
 
 bool read_bool(simdjson::ondemand::value& v) {
@@ -69,32 +71,34 @@ bool read_bool(simdjson::ondemand::value& v) {
   return false;
 }
 
-void read_args(simdjson::ondemand::value& v, RawEvent& e) {
+// False on a malformed args object (e.g. a key that is not a string): the event is invalid and
+// the document iterator must not be used any further.
+bool read_args(simdjson::ondemand::value& v, RawEvent& e) {
   simdjson::ondemand::object o;
-  if (v.get_object().get(o)) return;
+  if (v.get_object().get(o)) return true;  // args that are not an object are ignored
   e.has_args = true;
   for (auto fr : o) {
     simdjson::ondemand::field f;
-    if (std::move(fr).get(f)) return;
+    if (std::move(fr).get(f)) return false;
     if (e.n_args >= kMaxArgs) {
       e.args_overflow = true;
       continue;
     }
     RawArg& a = e.args[e.n_args];
-    if (f.unescaped_key(true).get(a.key)) return;
+    if (f.unescaped_key(true).get(a.key)) return false;
     simdjson::ondemand::value av = f.value();
     json_type t;
-    if (av.type().get(t)) return;
+    if (av.type().get(t)) return false;
     a.n_ints = 0;
     a.text = std::string_view();
     switch (t) {
       case json_type::number:
         a.type = ArgType::kNumber;
-        if (!read_scalar_text(av, t, a.text)) return;
+        if (!read_scalar_text(av, t, a.text)) return false;
         break;
       case json_type::string:
         a.type = ArgType::kString;
-        if (!read_scalar_text(av, t, a.text)) return;
+        if (!read_scalar_text(av, t, a.text)) return false;
         break;
       case json_type::boolean:
         a.type = ArgType::kBool;
@@ -109,10 +113,10 @@ void read_args(simdjson::ondemand::value& v, RawEvent& e) {
       case json_type::array: {
         a.type = ArgType::kArray;
         simdjson::ondemand::array arr;
-        if (av.get_array().get(arr)) return;
+        if (av.get_array().get(arr)) return false;
         for (auto el : arr) {
           simdjson::ondemand::value ev;
-          if (el.get(ev)) return;
+          if (el.get(ev)) return false;
           json_type et;
           if (ev.type().get(et) || et != json_type::number || a.n_ints >= 3) break;
           std::string_view txt;
@@ -126,6 +130,7 @@ void read_args(simdjson::ondemand::value& v, RawEvent& e) {
     }
     ++e.n_args;
   }
+  return true;
 }
 
 // Bits for duplicate-key detection among the keys we read.
@@ -203,7 +208,7 @@ DecodeResult EventDecoder::decode_once(const char* data, size_t size, size_t cap
           if (v.type().get(t) || !read_scalar_text(v, t, e.ph)) e.ph = std::string_view();
         } else if (key == "pid") {
           mark(kKPid);
-          read_id(v, e.pid);
+          if (!read_id(v, e.pid)) return DecodeResult::kJsonError;
         }
         break;
       case 'n':
@@ -225,7 +230,7 @@ DecodeResult EventDecoder::decode_once(const char* data, size_t size, size_t cap
           read_time(v, e.has_ts, e.ts_ok, e.ts_ns);
         } else if (key == "tid") {
           mark(kKTid);
-          read_id(v, e.tid);
+          if (!read_id(v, e.tid)) return DecodeResult::kJsonError;
         }
         break;
       case 'd':
@@ -237,13 +242,13 @@ DecodeResult EventDecoder::decode_once(const char* data, size_t size, size_t cap
       case 'i':
         if (key == "id" || key == "id2") {
           mark(kKId);
-          read_id(v, e.id);
+          if (!read_id(v, e.id)) return DecodeResult::kJsonError;
         }
         break;
       case 'a':
         if (key == "args") {
           mark(kKArgs);
-          read_args(v, e);
+          if (!read_args(v, e)) return DecodeResult::kJsonError;
         }
         break;
       case 's':
@@ -258,7 +263,7 @@ DecodeResult EventDecoder::decode_once(const char* data, size_t size, size_t cap
           if (v.type().get(t) || !read_scalar_text(v, t, e.bp)) e.bp = std::string_view();
         } else if (key == "bind_id") {
           mark(kKBind);
-          read_id(v, e.bind_id);
+          if (!read_id(v, e.bind_id)) return DecodeResult::kJsonError;
         }
         break;
       case 'f':

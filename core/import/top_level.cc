@@ -44,6 +44,29 @@ void read_devices(const nlohmann::json& j, TraceMeta& meta) {
   }
 }
 
+// nlohmann's dump() and some of its traversals recurse per nesting level, so a value nested
+// 100k deep would overflow the stack (and the wasm stack is small): such values are not parsed.
+constexpr int kMaxTopLevelDepth = 256;
+
+bool nested_too_deep(std::string_view raw) {
+  int depth = 0;
+  bool in_string = false, escape = false;
+  for (char c : raw) {
+    if (in_string) {
+      if (escape) escape = false;
+      else if (c == '\\') escape = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxTopLevelDepth) return true;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void ImportState::on_top_level_value(std::string_view key, std::string_view raw, uint64_t offset) {
@@ -52,6 +75,10 @@ void ImportState::on_top_level_value(std::string_view key, std::string_view raw,
   bool known = false;
   for (const char* k : kKnown) known = known || key == k;
   if (!known) return;  // other keys (INFO, record_shapes, ...) are not needed
+  if (nested_too_deep(raw)) {
+    stats.problem("nesting_too_deep", offset);
+    return;
+  }
   nlohmann::json j = nlohmann::json::parse(raw.begin(), raw.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
     stats.problem("bad_top_level_value", offset);

@@ -58,8 +58,9 @@ inline std::string fingerprint(TraceImporter& imp) {
   std::string out;
   auto line = [&out](const std::string& s) { out += s, out += '\n'; };
   auto num = [](auto v) { return std::to_string(v); };
-  line("bytes " + num(st.bytes) + " events " + num(st.events) + " truncated " + num(st.truncated) + " fatal " +
-       num(st.fatal) + " " + st.fatal_message);
+  // After a fatal problem the importer ignores further input, so the byte count depends on chunking.
+  line("bytes " + (st.fatal ? std::string("-") : num(st.bytes)) + " events " + num(st.events) + " truncated " +
+       num(st.truncated) + " fatal " + num(st.fatal) + " " + st.fatal_message);
   for (const auto& [ph, n] : st.phases) line("phase '" + ph + "' " + num(n));
   for (const auto& [name, p] : st.problems) line("problem " + name + " " + num(p.count) + " @" + num(p.first_offset));
   if (st.fatal) return out;  // the model is not meaningful after a fatal problem
