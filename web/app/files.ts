@@ -20,10 +20,14 @@ export interface OpenedFile {
 
 export type FileInput = { name: string; blob?: Blob; url?: string };
 
+const kParallel = Math.max(2, Math.min(6, navigator.hardwareConcurrency || 2));
+
 export class FileSet {
   files: OpenedFile[] = [];
   htaCompat = false;
   private nextKey = 1;
+  private queue: Array<{ file: OpenedFile; run: () => Promise<void> }> = [];
+  private running = 0;
   private generation = 0;
   private readonly listeners: Array<() => void> = [];
 
@@ -39,10 +43,13 @@ export class FileSet {
   async open(inputs: FileInput[]): Promise<void> {
     for (const f of this.files) f.client?.terminate();
     this.files = [];
+    this.queue = [];
+    this.running = 0;
     const generation = ++this.generation;
     const docs = await Promise.all(inputs.map((inp) => (inp.blob ? readSummaryDocument(inp.blob) : null)));
     if (generation !== this.generation) return;  // a newer open replaced this one meanwhile
     this.files = inputs.flatMap((inp, i) => (docs[i] ? this.fromDocument(inp.name, docs[i]) : [this.start(inp)]));
+    this.pump();
     this.changed();
   }
 
@@ -65,6 +72,7 @@ export class FileSet {
 
   cancel(file: OpenedFile): void {
     if (file.status !== 'loading' || !file.client) return;
+    if (!file.progress) { this.fail(file, new WorkerError('cancelled', 'Loading was cancelled.')); return; }  // still waiting its turn
     file.client.request('cancel').catch(() => {});
     // A worker busy inside one long wasm call cannot read the cancel message: stop it outright.
     setTimeout(() => { if (file.status === 'loading') this.fail(file, new WorkerError('cancelled', 'Loading was cancelled.')); }, 1500);
@@ -100,7 +108,7 @@ export class FileSet {
     const payload: Record<string, unknown> = { name: inp.name };
     if (inp.blob) payload.blob = inp.blob;
     if (inp.url) payload.url = inp.url;
-    client.request('open', payload)
+    const run = () => client.request('open', payload)
       .then(async (reply) => {
         file.result = reply.result as OpenResult;
         file.warnings.push(...file.result.warnings);
@@ -112,7 +120,28 @@ export class FileSet {
         this.changed();
       })
       .catch((e) => this.fail(file, e));
+    this.schedule(file, run);
     return file;
+  }
+
+  // At most kParallel files import at once (each worker wants a core and its own heap); the others
+  // wait their turn, in order.
+  private schedule(file: OpenedFile, run: () => Promise<void>): void {
+    this.queue.push({ file, run });  // open() pumps once the new set is in place
+  }
+
+  private pump(): void {
+    while (this.running < kParallel && this.queue.length) {
+      const { file, run } = this.queue.shift()!;
+      if (file.status !== 'loading' || !this.files.includes(file)) continue;  // cancelled or replaced while waiting
+      this.running++;
+      const gen = this.generation;
+      void run().finally(() => {
+        if (gen !== this.generation) return;  // a newer open() reset the queue
+        this.running--;
+        this.pump();
+      });
+    }
   }
 
   private async fetchSummary(file: OpenedFile): Promise<void> {

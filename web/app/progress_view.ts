@@ -62,7 +62,7 @@ export class ProgressView {
 
   private update(f: OpenedFile, row: Row): void {
     const p = f.progress;
-    if (!p) { row.text.textContent = 'starting…'; return; }
+    if (!p) { row.text.textContent = 'waiting…'; return; }
     if (p.phase === 'loading') { row.text.textContent = 'loading the analyzer…'; return; }
     const frac = p.totalBytes ? Math.min(1, p.bytesRead / p.totalBytes) : 0;
     row.bar.style.width = `${(frac * 100).toFixed(1)}%`;
