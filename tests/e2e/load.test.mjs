@@ -151,3 +151,10 @@ test('Download summary JSON gives the CLI document', async () => {
   assert.deepEqual(JSON.parse(text), cliSummary([RANK0, RANK1]));
   assert.equal(download.suggestedFilename(), 'summary.json');
 });
+
+test('more files than cores: they queue, and all load in the order given', async () => {
+  const paths = [RANK0, RANK1, NCCL, DEEPSEEK, trace('hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz')];
+  const { summary, error } = await openViaInput(s.page, paths);
+  assert.equal(error, null);
+  assert.deepEqual(summary, cliSummary(paths));
+});
