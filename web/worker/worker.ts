@@ -39,9 +39,15 @@ async function loadModule(): Promise<any> {
   return modPromise;
 }
 
+// The heap's ceiling (-sMAXIMUM_MEMORY=4GB). Without C++ exceptions a failed allocation ends in a
+// bare abort(), so an abort with the heap near its ceiling is taken as running out of memory.
+const kHeapCeiling = 4 * 2 ** 30;
+
 function isOutOfMemory(e: unknown): boolean {
   const text = String((e as Error)?.message ?? e);
-  return e instanceof RangeError || /OOM|out of memory|enlarge memory|allocation failed|bad_alloc/i.test(text);
+  if (e instanceof RangeError || /OOM|out of memory|enlarge memory|allocation failed|bad_alloc/i.test(text)) return true;
+  const heap = Number(mod?.HEAPU8?.length ?? 0);
+  return /Aborted/.test(text) && heap >= 0.75 * kHeapCeiling;
 }
 
 // Copies decompressed chunks into the session's staging buffer and pushes full batches.
