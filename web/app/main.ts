@@ -139,9 +139,10 @@ window.addEventListener('dragenter', (e) => { if (hasFiles(e)) { dragDepth++; ov
 window.addEventListener('dragleave', () => { dragDepth = Math.max(0, dragDepth - 1); if (dragDepth === 0) overlay.hidden = true; });
 window.addEventListener('dragover', (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer!.dropEffect = 'copy'; } });
 window.addEventListener('drop', (e) => {
-  e.preventDefault();
   dragDepth = 0;
   overlay.hidden = true;
+  if (!hasFiles(e)) return;  // text dropped into a field keeps its default behaviour
+  e.preventDefault();
   const dropped = [...(e.dataTransfer?.files ?? [])];
   open(dropped.map((f) => ({ name: f.name, blob: f })));
 });
