@@ -9,6 +9,7 @@ export class TimelineHost {
   private current: OpenedFile | null = null;
   private readonly picker = h('select', { class: 'file-pick', 'aria-label': 'File shown in the timeline' });
   private readonly stage = h('div', { class: 'tl-stage' });
+  private readonly none = h('p', { class: 'tl-none muted' }, 'No timeline: what is open is a saved summary, not a trace. Open the trace file itself to see its timeline.');
   private files: OpenedFile[] = [];
 
   constructor(private readonly root: HTMLElement) {
@@ -34,8 +35,14 @@ export class TimelineHost {
 
   // Shows the timeline of `file` (the first ready file when null) and resolves once it has loaded.
   async show(file: OpenedFile | null = null): Promise<TimelineView | null> {
-    const f = file ?? this.current ?? this.files[0] ?? null;
-    if (!f) return null;
+    // A saved summary has no trace behind it: say so rather than show another file's timeline.
+    const f = file ? (this.files.includes(file) ? file : null) : this.current ?? this.files[0] ?? null;
+    if (!this.none.isConnected) this.stage.append(this.none);
+    this.none.hidden = f !== null;
+    if (!f) {
+      for (const x of this.views.values()) x.el.hidden = true;
+      return null;
+    }
     this.current = f;
     this.picker.value = String(f.key);
     let v = this.views.get(f.key);
