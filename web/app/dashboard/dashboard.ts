@@ -88,6 +88,9 @@ export async function renderDashboard(root: HTMLElement, files: OpenedFile[], se
     () => head,
     () => renderCards(headlineCards(f)),
     () => importNotes(f),
+    () => (f.model?.gpu_ops === 0 ? h('p', { class: 'panel muted', 'data-section': 'no-gpu' },
+      'This trace has no GPU kernels, copies or memsets, so the GPU analyses (utilisation, overlap, idle time, kernels) do not apply. ' +
+      'Its CPU threads are in the timeline.') : null),
     () => ranksPanel(all, l),
     () => recommendationsPanel(f, l),
     () => breakdownPanel(all, f, l),
