@@ -21,7 +21,7 @@ nlohmann::json area_aggregate(const TimelineIndex& index, const std::vector<uint
   for (uint32_t lane : seen) {
     if (lane >= index.tracks().size() || index.tracks()[lane].kind != LaneKind::kSlices) continue;
     uint32_t track = index.tracks()[lane].source;
-    for (uint32_t d = 0; d < m.tracks[track].max_depth; ++d) {
+    for (uint32_t d = 0; d < index.depth_rows(track); ++d) {
       TimelineIndex::Row row = index.row(track, d);
       const uint32_t* p = std::partition_point(row.ids, row.ids + row.size,
                                                [&s, a](uint32_t id) { return s.end_ns(id) <= a; });

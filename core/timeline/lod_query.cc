@@ -78,7 +78,7 @@ namespace {
 void slice_lane(const TimelineIndex& index, uint32_t model_track, int64_t a, int64_t b, double w,
                 const SearchState* search, WindowResult& out) {
   const SliceTable& s = index.model().slices;
-  uint32_t depths = index.model().tracks[model_track].max_depth;
+  uint32_t depths = index.depth_rows(model_track);
   for (uint32_t d = 0; d < depths; ++d) {
     TimelineIndex::Row row = index.row(model_track, d);
     const uint32_t* ids = row.ids;

@@ -25,7 +25,7 @@ void TimelineIndex::build_rows() {
   uint32_t rows = 0;
   for (size_t t = 0; t < m_.tracks.size(); ++t) {
     first_row_[t] = rows;
-    rows += m_.tracks[t].max_depth;
+    rows += std::min<uint32_t>(m_.tracks[t].max_depth, 65536);
   }
   first_row_[m_.tracks.size()] = rows;
   row_offset_.assign(rows + 1, 0);
@@ -43,7 +43,7 @@ void TimelineIndex::build_rows() {
 
 TimelineIndex::Row TimelineIndex::row(uint32_t model_track, uint32_t depth) const {
   Row out;
-  if (model_track >= m_.tracks.size() || depth >= m_.tracks[model_track].max_depth) return out;
+  if (model_track >= m_.tracks.size() || depth >= depth_rows(model_track)) return out;
   uint32_t r = first_row_[model_track] + depth;
   out.ids = row_ids_.data() + row_offset_[r];
   out.size = row_offset_[r + 1] - row_offset_[r];

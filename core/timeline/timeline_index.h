@@ -81,6 +81,9 @@ class TimelineIndex {
     const MaxIndex* longest = nullptr;
   };
   Row row(uint32_t model_track, uint32_t depth) const;
+  // Rows of a model track: its max_depth, capped at 65536 (the depth column is 16-bit; deeper
+  // slices share the last row) so a hostile nesting chain cannot make millions of rows.
+  uint32_t depth_rows(uint32_t model_track) const { return first_row_[model_track + 1] - first_row_[model_track]; }
 
   SliceClass slice_class(uint32_t slice) const;
   // Row of model.gpu_ops for a GPU slice, UINT32_MAX if none.

@@ -85,7 +85,7 @@ void TimelineIndex::build_tracks() {
     }
     for (uint32_t t : tl) {
       lane_of_track_[t] = static_cast<uint32_t>(tracks_.size());
-      tracks_.push_back({LaneKind::kSlices, gi, t, track_label(m, m.tracks[t]), std::max(1u, m.tracks[t].max_depth)});
+      tracks_.push_back({LaneKind::kSlices, gi, t, track_label(m, m.tracks[t]), std::max(1u, depth_rows(t))});
     }
     for (uint32_t c : cl) tracks_.push_back({LaneKind::kCounter, gi, c, str(m, m.counters[c].name), 1});
   }

@@ -149,3 +149,20 @@ TEST_CASE("timeline LOD: counters and memory decimate to min/max per column") {
   CHECK(r.point_last[3] == 9);
   CHECK(r.point_ns[3] == 300);
 }
+
+TEST_CASE("timeline LOD: a hostile nesting chain is capped at 65536 rows and stays queryable") {
+  test::ModelBuilder b;
+  uint32_t t = b.track(b.process(1, "p"), 1);
+  const int n = 70000;
+  for (int i = 0; i < n; ++i) b.slice(t, i, 2 * (n - i), "nest");
+  TraceModel& m = b.finish();
+  TimelineIndex idx(m);
+  CHECK(m.tracks[0].max_depth == uint32_t(n));
+  CHECK(idx.depth_rows(0) == 65536);
+  CHECK(idx.tracks()[0].rows == 65536);
+  WindowResult r = query(idx, {0}, 0, 2.0 * n, 100);
+  uint64_t merged = 0;
+  for (uint32_t c : r.count) merged += c;
+  CHECK(merged == uint64_t(n));
+  CHECK(idx.self_ns(test::find_slice(m, "nest")) == 2);  // [0, 2n) minus its child [1, 2n - 1)
+}
