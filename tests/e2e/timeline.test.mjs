@@ -142,3 +142,37 @@ test('a gzip trace: details args are re-read by decompressing again', async () =
   assert.ok(d.details.links.some((l) => l.dir === 'kernel'));
   assert.deepEqual(t.pageErrors, []);
 });
+
+test('dashboard-style links: zoomTo with absolute ns, highlight a name; groups collapse; colour by name', async () => {
+  const { page } = t;
+  await showTimeline(page, 'deepseek_profile_data/train.json');
+  // zoomTo takes absolute trace ns as in the summary JSON (here a decimal string: exact).
+  const r = await page.evaluate(() => {
+    const tl = window.__tracewise.timeline;
+    const o = BigInt(tl.originNs);
+    tl.view.zoomTo((o + 20_000_000n).toString(), (o + 30_000_000n).toString());
+    return tl.visibleRange();
+  });
+  assert.ok(Math.abs(r.t0 - 19.5e6) < 1e3 && Math.abs(r.t1 - 30.5e6) < 1e3, JSON.stringify(r));
+  await page.evaluate(() => {
+    const tl = window.__tracewise.timeline;
+    tl.view.highlight({ name: 'internode::dispatch<', t0_ns: BigInt(tl.originNs) + 20_000_000n, t1_ns: BigInt(tl.originNs) + 30_000_000n });
+  });
+  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name?.includes('internode::dispatch<'), null, { timeout: 10_000 });
+  const d = await page.evaluate(() => window.__tracewise.timeline.details.details);
+  assert.ok(d.startNs >= 20e6, `first match at or after the range start (${d.startNs})`);
+
+  const before = await page.evaluate(() => window.__tracewise.timeline.lanesShown);
+  const g = await page.evaluate(() => window.__tracewise.timeline.groupPoint('GPU 0'));
+  await page.mouse.click(g.x, g.y);
+  const collapsed = await page.evaluate(() => window.__tracewise.timeline.lanesShown);
+  assert.equal(collapsed, before - 4, 'the GPU group (overlap lane + 3 streams) collapsed');
+  const g2 = await page.evaluate(() => window.__tracewise.timeline.groupPoint('GPU 0'));  // may have scrolled
+  await page.mouse.click(g2.x, g2.y);
+  assert.equal(await page.evaluate(() => window.__tracewise.timeline.lanesShown), before);
+
+  await page.selectOption('.twtl-bar select', 'name');
+  await idle(page);
+  assert.equal(await page.evaluate(() => window.__tracewise.timeline.colorBy), 'name');
+  assert.deepEqual(t.pageErrors, []);
+});

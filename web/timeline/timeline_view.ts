@@ -78,6 +78,7 @@ export class TimelineView {
   private mouse: { x: number; y: number } | null = null;
   private drag: { x: number; y: number; t0: number; t1: number; scrollY: number; mode: 'pan' | 'area'; moved: boolean } | null = null;
   private destroyed = false;
+  private loading: Promise<void> | null = null;
   private readonly resize: ResizeObserver;
   private readonly onKey = (e: KeyboardEvent) => this.key(e);
   private colors = { fg: '#222', muted: '#666', line: '#999', bg: '#fff' };
@@ -130,7 +131,19 @@ export class TimelineView {
 
   // --- public API --------------------------------------------------------------------------------
 
-  async load(): Promise<void> {
+  load(): Promise<void> {
+    this.loading ??= this.doLoad();
+    return this.loading;
+  }
+
+  // Calls made before load() finished wait for it (times need the origin from the track list).
+  private afterLoad(f: () => void): boolean {
+    if (this.tracks) return false;
+    void this.load().then(() => { if (this.tracks) f(); }, () => {});
+    return true;
+  }
+
+  private async doLoad(): Promise<void> {
     const t = (await this.client.request('tracks', {})) as TracksReply;
     if (this.destroyed) return;
     this.tracks = t;
@@ -141,6 +154,7 @@ export class TimelineView {
   }
 
   zoomTo(t0_ns: TimeLike, t1_ns: TimeLike): void {
+    if (this.afterLoad(() => this.zoomTo(t0_ns, t1_ns))) return;
     const a = this.rel(t0_ns), b = this.rel(t1_ns);
     if (!Number.isFinite(a) || !Number.isFinite(b)) return;
     const lo = Math.min(a, b), hi = Math.max(a, b);
@@ -149,6 +163,7 @@ export class TimelineView {
   }
 
   highlight(opts: { name?: string; regex?: boolean; t0_ns?: TimeLike; t1_ns?: TimeLike }): void {
+    if (this.afterLoad(() => this.highlight(opts))) return;
     if (opts.t0_ns !== undefined && opts.t1_ns !== undefined) this.zoomTo(opts.t0_ns, opts.t1_ns);
     if (opts.name === undefined) return;
     this.searchInput.value = opts.name;
@@ -179,6 +194,7 @@ export class TimelineView {
 
   setViewState(s: ViewState): void {
     if (!s || typeof s !== 'object') return;
+    if (this.afterLoad(() => this.setViewState(s))) return;
     if (s.colorBy === 'name' || s.colorBy === 'class') { this.colorBy = s.colorBy; this.colorSelect.value = s.colorBy; }
     if (Array.isArray(s.collapsed)) {
       this.collapsed.clear();
@@ -577,8 +593,17 @@ export class TimelineView {
       get aggregate() { return self.lastAggregate; },
       get searchCount() { return self.search.count; },
       get lanes() { return self.tracks?.tracks ?? []; },
+      get lanesShown() { return self.layout?.lanes.length ?? 0; },
+      get colorBy() { return self.colorBy; },
       // Client coordinates of the centre of the widest drawn item whose name contains `text`.
       locate: (text: string) => self.locate(text),
+      // Client coordinates of the header of the first group whose name starts with `prefix`.
+      groupPoint: (prefix: string) => {
+        const g = self.layout?.groups.find((x) => x.info.name.startsWith(prefix));
+        if (!g) return null;
+        const r = self.canvas.getBoundingClientRect();
+        return { x: r.left + 40, y: r.top + yOf(self.frame(), g.y + 10) };
+      },
       // Client coordinates of a time (relative ns) on a lane's row.
       pointAt: (t: number, lane: number, depth = 0) => {
         const box = self.layout?.byLane.get(lane);
