@@ -72,6 +72,7 @@ export class TimelineView {
   private dirty = true;
   private raf = 0;
   private frames = 0;
+  private readonly drawMs: number[] = [];  // the last frames' draw times, for benchmarks
   private drawnItems = 0;
   private ready = false;
   private pending = 0;  // event / search / aggregate requests in flight
@@ -290,7 +291,10 @@ export class TimelineView {
     const lanes = this.layout.lanesIn(this.scrollY - this.height, this.scrollY + 2 * this.height).map((l) => l.info.id);
     this.cache.ensure({ t0: this.t0, t1: this.t1, widthPx: this.width - kGutter, lanes, search: this.search.active });
     this.ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    const t = performance.now();
     const stats = drawFrame(this.ctx, this.frame());
+    this.drawMs.push(performance.now() - t);
+    if (this.drawMs.length > 240) this.drawMs.shift();
     this.drawnItems = stats.items;
     this.frames++;
     if (this.cache.data && !this.cache.inFlight) this.ready = true;
@@ -587,6 +591,7 @@ export class TimelineView {
       get originNs() { return self.tracks?.originNs ?? null; },
       get frames() { return self.frames; },
       get drawnItems() { return self.drawnItems; },
+      drawTimes: () => self.drawMs.slice(),
       get requests() { return self.cache.requests; },
       get selectedId() { return self.selected?.id ?? null; },
       get details() { return self.lastDetails; },

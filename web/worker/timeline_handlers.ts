@@ -31,7 +31,7 @@ export interface TimelineSource { blob?: Blob; gzip: boolean }
 export interface TimelineContext { mod: any; session: any; source: TimelineSource }
 export interface TimelineRequest { kind: string; [key: string]: any }
 
-const kGzipCacheBytes = 16 << 20;
+const kGzipCacheBytes = 32 << 20;
 const kMaxQueryChars = 1000;
 
 interface PerSession {
