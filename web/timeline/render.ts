@@ -60,7 +60,7 @@ function drawRuler(ctx: CanvasRenderingContext2D, f: Frame): void {
     if (x < kGutter) continue;
     ctx.moveTo(x, kRulerH - 6);
     ctx.lineTo(x, f.height);
-    ctx.fillText(formatTick(t, step), x + 3, kRulerH / 2 - 2);
+    ctx.fillText(formatTick(t, step, Math.max(Math.abs(f.t0), Math.abs(f.t1))), x + 3, kRulerH / 2 - 2);
   }
   ctx.globalAlpha = 0.35;
   ctx.stroke();

@@ -24,14 +24,15 @@ export function niceStep(nsPerPx: number, minPx: number): number {
   return 10 * p;
 }
 
-// Tick label for time t on a ruler with the given step: the unit follows the step so labels of one
-// ruler share a unit, with as many decimals as the step needs.
-export function formatTick(t: number, step: number): string {
+// Tick label for time t on a ruler with the given step. One unit per ruler, chosen by the size of
+// the times shown (`magnitude`, e.g. the larger end of the view) so that deep zooms read
+// "12.85001 ms" rather than "12850010 ns"; as many decimals as the step needs.
+export function formatTick(t: number, step: number, magnitude: number = Math.abs(t)): string {
   let scale = 1, unit = 'ns';
-  for (const [s, u] of kUnits) if (step >= s) { scale = s; unit = u; break; }
-  const v = t / scale;
-  const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step / scale) + 1e-9)));
-  return `${v.toFixed(decimals)} ${unit}`;
+  const m = Math.max(Math.abs(magnitude), step);
+  for (const [s, u] of kUnits) if (m >= s) { scale = s; unit = u; break; }
+  const decimals = Math.max(0, Math.min(9, Math.ceil(-Math.log10(step / scale) - 1e-9)));
+  return `${(t / scale).toFixed(decimals)} ${unit}`;
 }
 
 // An absolute time in ns (decimal string origin + relative float) as a decimal string; the
