@@ -19,9 +19,10 @@
 //
 // Times inside the view are float64 ns relative to the trace origin (originNs from the worker).
 import { DetailsPanel, type SliceRef } from './details_panel';
-import { drawFrame, kGutter, kRulerH, tOf, xOf, yOf, type Frame } from './render';
+import { drawFrame, kGutter, kRulerH, tOf, type Frame } from './render';
 import { Layout, type LaneBox, type TracksReply } from './layout';
 import { injectStyle } from './style';
+import { hookedView, installTimelineHook } from './test_hook';
 import { formatDuration } from './time_format';
 import { WindowCache } from './window_cache';
 
@@ -43,7 +44,7 @@ function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, 
 export class TimelineView {
   private readonly root = h('div', { class: 'twtl-root' });
   private readonly stage = h('div', { class: 'twtl-stage', tabindex: '0', 'data-testid': 'timeline-stage' });
-  private readonly canvas = h('canvas', { 'data-testid': 'timeline-canvas' });
+  private readonly canvas = h('canvas', { 'data-testid': 'timeline-canvas', role: 'img', 'aria-label': 'Timeline of the trace: drag to pan, wheel to zoom, click a slice for details' });
   private readonly tip = h('div', { class: 'twtl-tip' });
   private readonly searchInput = h('input', { type: 'search', placeholder: 'Search names (Enter = next)', 'aria-label': 'Search slices by name', 'data-testid': 'timeline-search' });
   private readonly regexBox = h('input', { type: 'checkbox', 'aria-label': 'Regular expression' });
@@ -184,8 +185,7 @@ export class TimelineView {
     this.resize.disconnect();
     window.removeEventListener('keydown', this.onKey);
     this.root.remove();
-    const hook = (window as any).__tracewise;
-    if (hook?.timeline?.view === this) delete hook.timeline;
+    if (hookedView() === this) delete (window as any).__tracewise.timeline;
   }
 
   getViewState(): ViewState {
@@ -287,7 +287,7 @@ export class TimelineView {
     if (this.destroyed || !this.layout || !this.dirty) return;
     this.dirty = false;
     // With several files the test hook follows the view on screen.
-    if (this.root.offsetParent !== null && (window as any).__tracewise?.timeline?.view !== this) this.installHook();
+    if (this.root.offsetParent !== null && hookedView() !== this) this.installHook();
     const lanes = this.layout.lanesIn(this.scrollY - this.height, this.scrollY + 2 * this.height).map((l) => l.info.id);
     this.cache.ensure({ t0: this.t0, t1: this.t1, widthPx: this.width - kGutter, lanes, search: this.search.active });
     this.ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
@@ -580,62 +580,12 @@ export class TimelineView {
   // --- test hook -----------------------------------------------------------------------------------
 
   private installHook(): void {
-    const w = window as any;
-    const hook = (w.__tracewise ??= {});
-    const self = this;
-    hook.timeline = {
-      view: this,
-      get ready() { return self.ready; },
-      idle: () => self.isIdle(),
-      visibleRange: () => ({ t0: self.t0, t1: self.t1 }),
-      get originNs() { return self.tracks?.originNs ?? null; },
-      get frames() { return self.frames; },
-      get drawnItems() { return self.drawnItems; },
-      drawTimes: () => self.drawMs.slice(),
-      get requests() { return self.cache.requests; },
-      get selectedId() { return self.selected?.id ?? null; },
-      get details() { return self.lastDetails; },
-      get aggregate() { return self.lastAggregate; },
-      get searchCount() { return self.search.count; },
-      get lanes() { return self.tracks?.tracks ?? []; },
-      get lanesShown() { return self.layout?.lanes.length ?? 0; },
-      get colorBy() { return self.colorBy; },
-      // Client coordinates of the centre of the widest drawn item whose name contains `text`.
-      locate: (text: string) => self.locate(text),
-      // Client coordinates of the header of the first group whose name starts with `prefix`.
-      groupPoint: (prefix: string) => {
-        const g = self.layout?.groups.find((x) => x.info.name.startsWith(prefix));
-        if (!g) return null;
-        const r = self.canvas.getBoundingClientRect();
-        return { x: r.left + 40, y: r.top + yOf(self.frame(), g.y + 10) };
-      },
-      // Client coordinates of a time (relative ns) on a lane's row.
-      pointAt: (t: number, lane: number, depth = 0) => {
-        const box = self.layout?.byLane.get(lane);
-        if (!box) return null;
-        const r = self.canvas.getBoundingClientRect();
-        return { x: r.left + xOf(self.frame(), t), y: r.top + yOf(self.frame(), box.y + depth * box.rowH + box.rowH / 2) };
-      },
-    };
-  }
-
-  private locate(text: string): { x: number; y: number; id: number } | null {
-    const d = this.cache.data;
-    if (!d || !this.layout) return null;
-    const f = this.frame();
-    const r = this.canvas.getBoundingClientRect();
-    let best: { x: number; y: number; id: number; w: number } | null = null;
-    for (const lane of this.layout.lanesIn(this.scrollY, this.scrollY + this.height - kRulerH)) {
-      const k = d.laneIndex.get(lane.info.id);
-      if (k === undefined || lane.info.kind !== 'slices') continue;
-      for (let i = d.itemOffset[k]; i < d.itemOffset[k + 1]; i++) {
-        if (!(this.cache.names.get(d.name[i]) ?? '').includes(text)) continue;
-        const x0 = Math.max(kGutter, xOf(f, d.start[i])), x1 = Math.min(this.width, xOf(f, d.start[i] + d.dur[i]));
-        const y = yOf(f, lane.y + d.depth[i] * lane.rowH + lane.rowH / 2);
-        if (x1 - x0 < 1 || y < kRulerH || y > this.height) continue;
-        if (!best || x1 - x0 > best.w) best = { x: r.left + (x0 + x1) / 2, y: r.top + y, id: d.sliceId[i], w: x1 - x0 };
-      }
-    }
-    return best && { x: best.x, y: best.y, id: best.id };
+    installTimelineHook(this, () => ({
+      ready: this.ready, idle: this.isIdle(), t0: this.t0, t1: this.t1, originNs: this.tracks?.originNs ?? null,
+      frames: this.frames, drawnItems: this.drawnItems, drawMs: this.drawMs, selectedId: this.selected?.id ?? null,
+      details: this.lastDetails, aggregate: this.lastAggregate, searchCount: this.search.count,
+      lanes: this.tracks?.tracks ?? [], colorBy: this.colorBy, layout: this.layout, cache: this.cache,
+      frame: this.layout ? this.frame() : null, canvasRect: this.canvas.getBoundingClientRect(),
+    }));
   }
 }
