@@ -9,7 +9,10 @@ import type { Links } from './links';
 export function recommendationsPanel(f: any, links: Links): HTMLElement | null {
   const recs = Array.isArray(f?.recommendations) ? f.recommendations : Array.isArray(f?.recommendations?.items) ? f.recommendations.items : null;
   if (!recs) return null;
-  const items = recs.map((r: any, i: number) => {
+  const kRank: Record<string, number> = { high: 0, critical: 0, medium: 1, warning: 1, low: 2, info: 3 };
+  const order = recs.map((r: any, i: number) => ({ r, i }))
+    .sort((a: any, b: any) => (kRank[String(a.r?.severity)] ?? 3) - (kRank[String(b.r?.severity)] ?? 3) || a.i - b.i);  // most severe first
+  const items = order.map(({ r, i }: { r: any; i: number }) => {
     if (typeof r === 'string') return h('li', { class: 'rec' }, r);
     const title = r.title ?? r.message ?? r.text ?? r.id ?? `Recommendation ${i + 1}`;
     const severity = String(r.severity ?? r.level ?? 'info');
