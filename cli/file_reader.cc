@@ -18,6 +18,18 @@ struct FileCloser {
 
 }  // namespace
 
+uint64_t expected_input_bytes(const std::string& path) {
+  std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  unsigned char head[2] = {0, 0}, tail[4] = {0, 0, 0, 0};
+  if (!f || std::fread(head, 1, 2, f.get()) != 2 || std::fseek(f.get(), 0, SEEK_END) != 0) return 0;
+  long size = std::ftell(f.get());
+  if (size <= 0) return 0;
+  if (head[0] != 0x1f || head[1] != 0x8b) return static_cast<uint64_t>(size);
+  if (size < 18 || std::fseek(f.get(), -4, SEEK_END) != 0 || std::fread(tail, 1, 4, f.get()) != 4) return 0;
+  uint64_t isize = uint64_t(tail[0]) | uint64_t(tail[1]) << 8 | uint64_t(tail[2]) << 16 | uint64_t(tail[3]) << 24;
+  return isize >= static_cast<uint64_t>(size) ? isize : 0;  // wrapped past 4 GiB: unknown
+}
+
 ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink) {
   ReadResult r;
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));

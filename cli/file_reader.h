@@ -14,6 +14,10 @@ struct ReadResult {
   bool gzip_truncated = false;
 };
 
+// The uncompressed size of a file, before reading it: its size, or for gzip the size stored in its
+// trailer (modulo 4 GiB, so only a hint). 0 when unknown.
+uint64_t expected_input_bytes(const std::string& path);
+
 ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink);
 
 }  // namespace tw

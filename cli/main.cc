@@ -27,6 +27,7 @@ std::string base_name(const std::string& path) {
 // Imports one file; returns null (with a message on stderr) when it is unreadable or not a trace.
 std::unique_ptr<tw::Session> load(const std::string& path) {
   auto session = std::make_unique<tw::Session>(base_name(path));
+  session->set_size_hint(tw::expected_input_bytes(path));
   tw::ReadResult r = tw::stream_file(path, [&](const char* p, size_t n) { session->push(p, n); });
   if (!r.ok) {
     std::fprintf(stderr, "tracewise: %s\n", r.error.c_str());

@@ -14,6 +14,8 @@ class Session {
   explicit Session(std::string name = "trace", uint64_t file_bytes = 0)
       : name_(std::move(name)), file_bytes_(file_bytes) {}
 
+  // Expected uncompressed input bytes, if known before the first push (lowers peak memory).
+  void set_size_hint(uint64_t bytes) { importer_.set_size_hint(bytes); }
   void push(const void* data, size_t size) { importer_.push(data, size); }
   void finish() { importer_.finish(); finished_ = true; }
 

@@ -39,6 +39,8 @@ class WasmSession {
     return reinterpret_cast<uintptr_t>(staging_.data());
   }
   void pushStaged(size_t size) { session_.push(staging_.data(), size); }
+  // Optional, before the first push: expected uncompressed bytes (File.size, or the gzip trailer).
+  void setSizeHint(double n) { session_.set_size_hint(n > 0 ? static_cast<uint64_t>(n) : 0); }
   void finish() {
     session_.finish();
     finished_ = true;
@@ -160,6 +162,7 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .constructor<std::string>()
       .function("stagingBuffer", &WasmSession::stagingBuffer)
       .function("pushStaged", &WasmSession::pushStaged)
+      .function("setSizeHint", &WasmSession::setSizeHint)
       .function("finish", &WasmSession::finish)
       .function("setFileBytes", &WasmSession::setFileBytes)
       .function("failed", &WasmSession::failed)

@@ -29,6 +29,11 @@ class StringPool {
   size_t stored_bytes_ = 0;
   std::vector<std::string_view> views_;
   std::unordered_map<std::string_view, StringId> index_;
+  // Direct-mapped cache in front of index_: a cheap hash (length and a few 8-byte words) picks a
+  // slot holding the id of a recently interned string, verified by comparing the text. Traces
+  // repeat the same names and categories, so most lookups skip hashing the whole string.
+  static constexpr size_t kCacheSlots = 4096;
+  std::vector<StringId> cache_ = std::vector<StringId>(kCacheSlots, 0);
 };
 
 }  // namespace tw

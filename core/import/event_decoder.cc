@@ -1,5 +1,8 @@
 #include "core/import/event_decoder.h"
 
+#include <cstddef>
+#include <cstring>
+
 #include "core/base/decimal.h"
 
 namespace tw {
@@ -89,6 +92,7 @@ bool read_args(simdjson::ondemand::value& v, RawEvent& e) {
     simdjson::ondemand::value av = f.value();
     json_type t;
     if (av.type().get(t)) return false;
+    a.type = ArgType::kNumber;
     a.n_ints = 0;
     a.text = std::string_view();
     switch (t) {
@@ -179,7 +183,9 @@ DecodeResult EventDecoder::decode(const char* data, size_t size, size_t capacity
 }
 
 DecodeResult EventDecoder::decode_once(const char* data, size_t size, size_t capacity, RawEvent& e) {
-  e = RawEvent();
+  static const RawEvent kEmpty{};
+  static_assert(offsetof(RawEvent, args) + sizeof(RawEvent::args) == sizeof(RawEvent), "args must stay last");
+  std::memcpy(static_cast<void*>(&e), &kEmpty, offsetof(RawEvent, args));
   simdjson::ondemand::document doc;
   auto err = parser_.iterate(data, size, capacity).get(doc);
   if (err) return err == simdjson::DEPTH_ERROR ? DecodeResult::kTooDeep : DecodeResult::kJsonError;
@@ -275,7 +281,8 @@ DecodeResult EventDecoder::decode_once(const char* data, size_t size, size_t cap
     }
   }
   // Surface errors hidden in skipped values (e.g. a malformed number we never read).
-  if (!doc.at_end()) return DecodeResult::kJsonError;
+  // An error inside a value abandons the iterator (is_alive() turns false; at_end() would crash).
+  if (!doc.is_alive() || !doc.at_end()) return DecodeResult::kJsonError;
   return DecodeResult::kOk;
 }
 

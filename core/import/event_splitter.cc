@@ -1,6 +1,9 @@
 #include "core/import/event_splitter.h"
 
+#include <algorithm>
 #include <cstring>
+
+#include "core/import/simd_scan.h"
 
 namespace tw {
 
@@ -50,6 +53,55 @@ void EventSplitter::begin_value(char first) {
   scalar_ = !(first == '{' || first == '[' || first == '"');
 }
 
+namespace {
+
+// The byte-at-a-time scanner for containers and strings: stops at `end` or where the value ends.
+size_t scan_bytes(const char* data, size_t i, size_t end, int64_t& depth, bool& in_string, bool& escape,
+                  bool& done) {
+  while (i < end) {
+    if (in_string) {
+      if (escape) {
+        escape = false;
+        ++i;
+        continue;
+      }
+      while (i < end && data[i] != '"' && data[i] != '\\') ++i;
+      if (i >= end) return i;
+      if (data[i] == '\\') {
+        escape = true;
+        ++i;
+        continue;
+      }
+      in_string = false;
+      ++i;
+      if (depth == 0) {
+        done = true;
+        return i;
+      }
+      continue;
+    }
+    // Outside strings: only quotes and brackets matter.
+    while (i < end) {
+      char c = data[i];
+      if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']') break;
+      ++i;
+    }
+    if (i >= end) return i;
+    char c = data[i++];
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (--depth <= 0) {
+      done = true;
+      return i;
+    }
+  }
+  return i;
+}
+
+}  // namespace
+
 size_t EventSplitter::scan_value(const char* data, size_t i, size_t n) {
   if (scalar_) {
     while (i < n) {
@@ -63,46 +115,33 @@ size_t EventSplitter::scan_value(const char* data, size_t i, size_t n) {
     return i;
   }
   while (i < n) {
-    if (in_string_) {
-      if (escape_) {
-        escape_ = false;
-        ++i;
+    // Inside a container, 64 bytes at a time: string bytes are masked out with a prefix XOR of
+    // the quotes, and only the remaining brackets are visited. Blocks with a backslash (rare in
+    // traces) take the byte loop, which tracks escapes.
+    if (depth_ > 0 && !escape_ && n - i >= 64) {
+      BlockMasks m = classify_block(data + i);
+      if (m.backslash == 0) {
+        uint64_t in_str = prefix_xor(m.quote) ^ (in_string_ ? ~uint64_t(0) : 0);
+        uint64_t brackets = (m.open | m.close) & ~in_str;
+        while (brackets) {
+          int k = __builtin_ctzll(brackets);
+          if ((m.open >> k) & 1) {
+            ++depth_;
+          } else if (--depth_ <= 0) {
+            value_done_ = true;
+            return i + k + 1;
+          }
+          brackets &= brackets - 1;
+        }
+        in_string_ = (in_str >> 63) & 1;
+        i += 64;
         continue;
       }
-      // Fast skip over ordinary string bytes.
-      while (i < n && data[i] != '"' && data[i] != '\\') ++i;
-      if (i >= n) return i;
-      if (data[i] == '\\') {
-        escape_ = true;
-        ++i;
-        continue;
-      }
-      in_string_ = false;
-      ++i;
-      if (depth_ == 0) {
-        value_done_ = true;
-        return i;
-      }
-      continue;
     }
-    // Outside strings: only quotes and brackets matter.
-    while (i < n) {
-      char c = data[i];
-      if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']') break;
-      ++i;
-    }
-    if (i >= n) return i;
-    char c = data[i++];
-    if (c == '"') {
-      in_string_ = true;
-    } else if (c == '{' || c == '[') {
-      ++depth_;
-    } else {
-      if (--depth_ <= 0) {
-        value_done_ = true;
-        return i;
-      }
-    }
+    // At depth 0 one byte at a time, so the block loop starts right after the opening bracket.
+    size_t end = depth_ > 0 ? std::min(n, i + 64) : (in_string_ ? n : i + 1);
+    i = scan_bytes(data, i, end, depth_, in_string_, escape_, value_done_);
+    if (value_done_) return i;
   }
   return i;
 }

@@ -27,6 +27,7 @@ void ImportState::on_batch(const EventBatch& batch) {
     const char* p = batch.data + r.begin;
     size_t capacity = batch.size + kBatchPadding - r.begin;
     stats.events++;
+    growth_.seen = r.offset;
     DecodeResult res = decoder_.decode(p, r.length, capacity, ev_);
     switch (res) {
       case DecodeResult::kOk:
@@ -71,7 +72,13 @@ bool ImportState::require_ts(uint64_t off) {
 
 void ImportState::handle_event(uint64_t off, uint32_t len) {
   std::string_view ph = ev_.ph;
-  stats.phases[std::string(ph)]++;
+  // One-letter phases are counted in an array (no string or map work per event), the rest by name;
+  // finish() merges the array into stats.phases.
+  if (ph.size() == 1) {
+    phase_counts_[static_cast<unsigned char>(ph[0])]++;
+  } else {
+    stats.phases[std::string(ph)]++;
+  }
   if (!ev_.has_ph) {
     stats.problem("missing_ph", off);
     return;
@@ -99,18 +106,28 @@ void ImportState::handle_event(uint64_t off, uint32_t len) {
 }
 
 EventKind ImportState::kind_of(StringId cat) {
-  if (cat < kind_by_cat_.size() && kind_by_cat_[cat] != EventKind::kOther) return kind_by_cat_[cat];
-  if (cat >= kind_by_cat_.size()) kind_by_cat_.resize(cat + 1, EventKind::kOther);
+  if (cat < kind_known_.size() && kind_known_[cat]) return kind_by_cat_[cat];
+  if (cat >= kind_by_cat_.size()) {
+    kind_by_cat_.resize(cat + 1, EventKind::kOther);
+    kind_known_.resize(cat + 1, false);
+  }
   EventKind k = kineto_kind_from_category(model.strings.get(cat));
   kind_by_cat_[cat] = k;
+  kind_known_[cat] = true;
   return k;
 }
 
 uint32_t ImportState::process_for(const RawId& pid) {
   if (pid.numeric || !pid.present) {
     int64_t v = pid.present ? pid.value : 0;
+    // Consecutive events mostly come from one thread: remember the last lookup.
+    if (last_pid_index_ != UINT32_MAX && v == last_pid_) return last_pid_index_;
     auto it = pid_num_.find(v);
-    if (it != pid_num_.end()) return it->second;
+    if (it != pid_num_.end()) {
+      last_pid_ = v;
+      last_pid_index_ = it->second;
+      return it->second;
+    }
     uint32_t idx = static_cast<uint32_t>(model.processes.size());
     Process p;
     p.pid = v;
@@ -132,8 +149,13 @@ uint32_t ImportState::process_for(const RawId& pid) {
 
 uint32_t ImportState::thread_track(uint32_t process, const RawId& tid) {
   IdKey key{process, id_bits(tid, model.strings)};
+  if (last_thread_index_ != UINT32_MAX && key == last_thread_) return last_thread_index_;
   auto it = threads_.find(key);
-  if (it != threads_.end()) return it->second;
+  if (it != threads_.end()) {
+    last_thread_ = key;
+    last_thread_index_ = it->second;
+    return it->second;
+  }
   uint32_t idx = static_cast<uint32_t>(model.tracks.size());
   Track t;
   t.process = process;
@@ -164,6 +186,7 @@ uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringI
                                 EventKind kind, uint8_t flags, int64_t corr, int64_t ext, uint64_t off,
                                 uint32_t len) {
   SliceTable& s = model.slices;
+  growth_.before_append(s, s.ts_ns);
   uint32_t idx = static_cast<uint32_t>(s.size());
   s.ts_ns.push_back(ts);
   s.dur_ns.push_back(dur);
@@ -218,6 +241,7 @@ void ImportState::add_gpu_op(uint32_t slice, uint32_t track) {
   if (t.device < 0 && g.device >= 0) t.device = g.device;
   if (t.stream < 0 && g.stream >= 0) t.stream = g.stream;
   GpuOpTable& o = model.gpu_ops;
+  growth_.before_append(o, o.slice);
   o.slice.push_back(slice);
   o.device.push_back(g.device >= 0 ? g.device : static_cast<int32_t>(model.processes[t.process].pid));
   o.stream.push_back(g.stream >= 0 ? g.stream : t.tid);
@@ -292,6 +316,7 @@ void ImportState::on_instant(uint64_t off, uint32_t len) {
   if (ev_.scope == "g") scope = InstantScope::kGlobal;
   else if (ev_.scope == "p") scope = InstantScope::kProcess;
   InstantTable& t = model.instants;
+  growth_.before_append(t, t.ts_ns);
   t.ts_ns.push_back(ev_.ts_ns);
   t.track.push_back(track);
   StringId name = model.strings.intern(ev_.name);
@@ -390,6 +415,7 @@ void ImportState::on_flow_v1(uint64_t off) {
   p.ep = FlowEndpoint{track, ev_.ts_ns, !(ev_.ph[0] == 'f' && ev_.bp != "e")};
   p.order = ev_.ph[0] == 's' ? 0 : ev_.ph[0] == 't' ? 1 : 2;
   p.offset = off;
+  growth_.before_append(flow_points_, flow_points_);
   flow_points_.push_back(p);
   note_time(ev_.ts_ns);
 }
@@ -403,6 +429,7 @@ void ImportState::pair_flows() {
     if (a.ep.ts_ns != b.ep.ts_ns) return a.ep.ts_ns < b.ep.ts_ns;
     return a.order < b.order;
   });
+  links_.flows_v1.reserve(flow_points_.size() / 2);  // Kineto: one s and one f per flow
   const FlowPoint* open = nullptr;
   for (size_t i = 0; i < flow_points_.size(); ++i) {
     const FlowPoint& p = flow_points_[i];
@@ -442,6 +469,7 @@ void ImportState::on_async(uint64_t off, uint32_t len) {
   }
   if (ph == 'n') {
     InstantTable& t = model.instants;
+    growth_.before_append(t, t.ts_ns);
     t.ts_ns.push_back(ev_.ts_ns);
     t.track.push_back(async_track(process, name));
     t.name.push_back(name);
@@ -469,6 +497,10 @@ void ImportState::on_async(uint64_t off, uint32_t len) {
 
 void ImportState::finish() {
   splitter.finish();
+  for (int c = 0; c < 256; ++c) {
+    if (phase_counts_[c]) stats.phases[std::string(1, static_cast<char>(c))] += phase_counts_[c];
+    phase_counts_[c] = 0;
+  }
   if (stats.fatal) return;
   if (stats.events == 0 && stats.problems.count("skipped_non_object")) {
     stats.fatal = true;

@@ -9,6 +9,7 @@
 
 #include "core/import/event_decoder.h"
 #include "core/import/event_splitter.h"
+#include "core/import/growth_plan.h"
 #include "core/import/import_stats.h"
 #include "core/model/finalize.h"
 #include "core/model/trace_model.h"
@@ -50,6 +51,9 @@ class ImportState : public EventSplitterSink {
   void on_batch(const EventBatch& batch) override;
   void on_top_level_value(std::string_view key, std::string_view raw_value, uint64_t offset) override;
   void finish();
+  // Expected total input bytes (uncompressed), when known: lets tables grow to their projected
+  // size instead of doubling. Optional; 0 means unknown.
+  void set_size_hint(uint64_t bytes) { growth_.size_hint = bytes; }
 
   TraceModel model;
   ImportStats stats;
@@ -91,9 +95,16 @@ class ImportState : public EventSplitterSink {
   std::unordered_map<IdKey, uint32_t, IdKeyHash> async_track_of_;
   std::unordered_map<IdKey, uint32_t, IdKeyHash> counter_series_;
   std::vector<EventKind> kind_by_cat_;
+  std::vector<bool> kind_known_;  // kind_by_cat_[cat] is computed
+  int64_t last_pid_ = 0;          // one-entry caches of process_for / thread_track
+  uint32_t last_pid_index_ = UINT32_MAX;
+  IdKey last_thread_{0, 0};
+  uint32_t last_thread_index_ = UINT32_MAX;
   std::vector<FlowPoint> flow_points_;
   PendingLinks links_;
   bool any_time_ = false;
+  GrowthPlan growth_;
+  uint64_t phase_counts_[256] = {};  // per one-letter phase, merged into stats.phases by finish()
 };
 
 }  // namespace tw

@@ -69,7 +69,8 @@ KinetoIds read_kineto_ids(const RawEvent& e) {
   for (int i = 0; i < e.n_args && !ids.overflow; ++i) {
     const RawArg& a = e.args[i];
     int64_t v;
-    if (a.type == ArgType::kNumber && a.text.find_first_of(".eE") == std::string_view::npos &&
+    // Fewer than 19 characters always fit in int64: skip the parse for nearly every arg.
+    if (a.type == ArgType::kNumber && a.text.size() >= 19 && a.text.find_first_of(".eE") == std::string_view::npos &&
         !parse_int64(a.text, v))
       ids.overflow = true;
   }

@@ -40,8 +40,10 @@ struct RawEvent {
   bool has_args = false;
   int n_args = 0;
   bool args_overflow = false;
-  RawArg args[kMaxArgs];
   bool duplicate_key = false;
+  // Keep args last: the decoder resets only the fields before it (args[0..n_args) are always
+  // written before they are read), which saves clearing 3 KB per event.
+  RawArg args[kMaxArgs];
 
   const RawArg* arg(std::string_view key) const {
     for (int i = 0; i < n_args; ++i)

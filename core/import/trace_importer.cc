@@ -12,6 +12,8 @@ void TraceImporter::push(const void* data, size_t size) {
   state_->splitter.push(static_cast<const char*>(data), size);
 }
 
+void TraceImporter::set_size_hint(uint64_t bytes) { state_->set_size_hint(bytes); }
+
 void TraceImporter::finish() { state_->finish(); }
 
 const ImportStats& TraceImporter::stats() const { return state_->stats; }

@@ -20,6 +20,9 @@ class TraceImporter {
   TraceImporter(const TraceImporter&) = delete;
   TraceImporter& operator=(const TraceImporter&) = delete;
 
+  // Optional, before the first push: the expected total input bytes (uncompressed). The model's
+  // tables then grow to their projected size instead of doubling (less peak memory).
+  void set_size_hint(uint64_t bytes);
   void push(const void* data, size_t size);
   // Ends the import: closes open slices, sorts and indexes the model, links launches to kernels.
   void finish();

@@ -106,6 +106,7 @@ uint32_t bind(const TraceModel& m, const FlowEndpoint& e) {
 
 void resolve_flows(TraceModel& m, PendingLinks& links, const std::vector<uint32_t>& new_index,
                    ImportStats& stats) {
+  m.flows.reserve(m.flows.size() + links.flows_v1.size() + links.flows_v2.size());
   for (const PendingFlow& f : links.flows_v1) {
     Flow flow{bind(m, f.from), bind(m, f.to), f.cat, f.name};
     if (flow.from_slice == UINT32_MAX || flow.to_slice == UINT32_MAX) stats.problem("flow_unbound", 0);
@@ -139,17 +140,28 @@ void resolve_flows(TraceModel& m, PendingLinks& links, const std::vector<uint32_
 // CPU runtime call (cudaLaunchKernel, cudaMemcpyAsync, ...) -> GPU op, by Kineto correlation id.
 void link_launches(TraceModel& m) {
   const SliceTable& s = m.slices;
-  std::unordered_map<int64_t, uint32_t> launch_of;
+  // (correlation, slice) of every launch, sorted: 16 bytes per launch instead of a hash node, and
+  // for a correlation used twice the first slice in model order wins (stable sort keeps it first).
+  struct Launch {
+    int64_t correlation;
+    uint32_t slice;
+  };
+  std::vector<Launch> launch_of;
   for (uint32_t i = 0; i < s.size(); ++i) {
     if (s.correlation[i] == kNoId) continue;
     EventKind k = s.kind[i];
-    if (k == EventKind::kCudaRuntime || k == EventKind::kCudaDriver) launch_of.emplace(s.correlation[i], i);
+    if (k == EventKind::kCudaRuntime || k == EventKind::kCudaDriver) launch_of.push_back({s.correlation[i], i});
   }
+  std::stable_sort(launch_of.begin(), launch_of.end(),
+                   [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
+  m.launches.reserve(std::min(launch_of.size(), m.gpu_ops.size()));
   for (uint32_t row = 0; row < m.gpu_ops.size(); ++row) {
     uint32_t g = m.gpu_ops.slice[row];
-    if (s.correlation[g] == kNoId) continue;
-    auto it = launch_of.find(s.correlation[g]);
-    if (it != launch_of.end()) m.launches.push_back(LaunchLink{it->second, g});
+    int64_t corr = s.correlation[g];
+    if (corr == kNoId) continue;
+    auto it = std::lower_bound(launch_of.begin(), launch_of.end(), corr,
+                               [](const Launch& a, int64_t c) { return a.correlation < c; });
+    if (it != launch_of.end() && it->correlation == corr) m.launches.push_back(LaunchLink{it->slice, g});
   }
 }
 

@@ -7,7 +7,23 @@ template <typename T>
 size_t bytes_of(const std::vector<T>& v) {
   return v.capacity() * sizeof(T);
 }
+template <typename... V>
+void reserve_all(size_t n, V&... v) {
+  (v.reserve(n), ...);
+}
 }  // namespace
+
+void SliceTable::reserve(size_t n) {
+  reserve_all(n, ts_ns, dur_ns, track, name, cat, kind, flags, depth, correlation, external_id, src_offset,
+              src_length);
+}
+
+void GpuOpTable::reserve(size_t n) {
+  reserve_all(n, slice, device, stream, bytes, collective, in_nelems, out_nelems, group_size, dtype, pg_name,
+              grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+}
+
+void InstantTable::reserve(size_t n) { reserve_all(n, ts_ns, track, name, cat, scope, src_offset, src_length); }
 
 size_t TraceModel::memory_bytes() const {
   size_t n = strings.memory_bytes();

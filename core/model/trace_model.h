@@ -82,6 +82,7 @@ struct SliceTable {
   std::vector<uint32_t> src_length;   // its length in bytes
   size_t size() const { return ts_ns.size(); }
   int64_t end_ns(size_t i) const { return ts_ns[i] + dur_ns[i]; }
+  void reserve(size_t n);  // every column
 };
 
 // GPU-side details, one row per kernel / memcpy / memset slice (sparse: most slices are CPU).
@@ -99,6 +100,7 @@ struct GpuOpTable {
   std::vector<uint32_t> grid[3];
   std::vector<uint32_t> block[3];
   size_t size() const { return slice.size(); }
+  void reserve(size_t n);
 };
 
 enum class InstantScope : uint8_t { kThread = 0, kProcess = 1, kGlobal = 2 };
@@ -112,6 +114,7 @@ struct InstantTable {
   std::vector<uint64_t> src_offset;
   std::vector<uint32_t> src_length;
   size_t size() const { return ts_ns.size(); }
+  void reserve(size_t n);
 };
 
 // Counter series: one per (process, counter name, args key).
