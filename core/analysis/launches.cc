@@ -107,6 +107,7 @@ void find_syncs(const TraceModel& m, const std::vector<uint32_t>& parents, const
     if (k < 0) continue;
     count[k]++;
     blocked[k] += s.dur_ns[i];
+    r.longest_syncs.push_back(i);
     // The call site: the innermost operator around the call, else the innermost slice of any kind.
     uint32_t site = parents[i];
     for (uint32_t p = parents[i]; p != kNoParent; p = parents[p]) {
@@ -132,6 +133,10 @@ void find_syncs(const TraceModel& m, const std::vector<uint32_t>& parents, const
     return a.name < b.name;
   });
   if (r.sync_sites.size() > opt.top) r.sync_sites.resize(opt.top);
+  size_t keep = std::min(opt.top, r.longest_syncs.size());
+  std::partial_sort(r.longest_syncs.begin(), r.longest_syncs.begin() + keep, r.longest_syncs.end(),
+                    [&s](uint32_t a, uint32_t b) { return s.dur_ns[a] != s.dur_ns[b] ? s.dur_ns[a] > s.dur_ns[b] : a < b; });
+  r.longest_syncs.resize(keep);
 }
 
 }  // namespace

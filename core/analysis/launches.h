@@ -86,6 +86,7 @@ struct LaunchesResult {
   uint64_t sync_count = 0;
   int64_t sync_blocked_ns = 0;
   std::vector<SyncSite> sync_sites;   // most blocked first
+  std::vector<uint32_t> longest_syncs; // sync call slices, longest first (at most `top`)
 };
 
 // `parents` from slice_parents(m).

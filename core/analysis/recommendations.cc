@@ -185,6 +185,8 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
            (sites.empty() ? "" : std::string(one ? "; it is called from " : "; the main call sites are ") + sites) +
            ". While the CPU waits it queues no work, so the GPU drains and idles. .item(), .cpu(), .tolist(), "
            "printing tensors and data-dependent shapes synchronise; keep values on the GPU or synchronise once per step.";
+  for (size_t i = 0; i < l->longest_syncs.size() && i < 5; ++i)
+    r.ranges.push_back({in.model->slices.ts_ns[l->longest_syncs[i]], in.model->slices.end_ns(l->longest_syncs[i])});
   r.numbers = {{"syncs", double(l->sync_count)}, {"blocked_ns", double(l->sync_blocked_ns)}, {"share", share},
                {"per_step", per_step}};
   out.push_back(std::move(r));

@@ -149,6 +149,9 @@ json launches_json(const TraceModel& m, const LaunchesResult& r, const LaunchOpt
   json sites = json::array();
   for (const SyncSite& x : r.sync_sites)
     sites.push_back({{"name", x.name ? json(str(m, x.name)) : json(nullptr)}, {"count", x.count}, {"blocked_ns", x.blocked_ns}});
+  json longest = json::array();
+  for (uint32_t i : r.longest_syncs)
+    longest.push_back({{"name", str(m, s.name[i])}, {"begin_ns", s.ts_ns[i]}, {"end_ns", s.end_ns(i)}, {"duration_ns", s.dur_ns[i]}});
   return {{"count", r.records.size()},
           {"delay", distribution_json(r.delay)},
           {"negative_delays", r.negative_delays},
@@ -163,7 +166,7 @@ json launches_json(const TraceModel& m, const LaunchesResult& r, const LaunchOpt
           {"launched_gpu_ns", r.launched_gpu_ns},
           {"launch_bound", r.launch_bound},
           {"queues", queues},
-          {"host_syncs", {{"count", r.sync_count}, {"blocked_ns", r.sync_blocked_ns}, {"kinds", syncs}, {"top_sites", sites}}}};
+          {"host_syncs", {{"count", r.sync_count}, {"blocked_ns", r.sync_blocked_ns}, {"kinds", syncs}, {"top_sites", sites}, {"longest", longest}}}};
 }
 
 json memory_json(const MemoryResult& r) {

@@ -39,6 +39,7 @@ void check_bounded(const nlohmann::json& f) {
     for (const auto& q : f["launches"]["queues"]) CHECK(at_most(q["series"]["ts_ns"], 1000));
     CHECK(at_most(f["launches"]["worst_delays"], 10));
     CHECK(at_most(f["launches"]["host_syncs"]["top_sites"], 10));
+    CHECK(at_most(f["launches"]["host_syncs"]["longest"], 10));
   }
   if (!f["memory"].is_null())
     for (const auto& d : f["memory"]["devices"]) CHECK(at_most(d["series"]["ts_ns"], 1000));

@@ -135,6 +135,8 @@ TEST_CASE("detail sample: launches, queue length and host syncs") {
   CHECK(r.syncs[0].kind == "stream_synchronize");
   REQUIRE(r.sync_sites.size() == 1);
   CHECK(s.name(r.sync_sites[0].name) == "aten::_local_scalar_dense");
+  REQUIRE(r.longest_syncs.size() == 1);
+  CHECK(s.m.slices.ts_ns[r.longest_syncs[0]] == 400 * kUs);
   CHECK(host_sync_kind("cudaMemcpy") == 3);
   CHECK(host_sync_kind("cudaMemcpyAsync") == -1);
   CHECK(host_sync_kind("hipDeviceSynchronize") == 0);
