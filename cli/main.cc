@@ -1,4 +1,4 @@
-// tracewise CLI: `tracewise summarize [--hta-compat] FILE...` prints the summary JSON;
+// tracewise CLI: `tracewise summarize [--hta-compat] [--kernel-rules RULES.json] FILE...` prints the summary JSON;
 // `tracewise info FILE` prints a human-readable overview. Exit codes: 0 ok, 1 unreadable input, 2 usage.
 #include <cstdio>
 #include <cstring>
@@ -9,14 +9,25 @@
 #include "cli/file_reader.h"
 #include "cli/info.h"
 #include "core/session.h"
+#include "core/summary/summary_rules.h"
 
 namespace {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: tracewise summarize [--hta-compat] FILE...\n"
+               "usage: tracewise summarize [--hta-compat] [--kernel-rules RULES.json] FILE...\n"
                "       tracewise info FILE\n");
   return 2;
+}
+
+bool read_text_file(const char* path, std::string& out) {
+  FILE* f = std::fopen(path, "rb");
+  if (!f) return false;
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && out.size() < (size_t(16) << 20)) out.append(buf, n);
+  std::fclose(f);
+  return true;
 }
 
 std::string base_name(const std::string& path) {
@@ -51,11 +62,28 @@ int main(int argc, char** argv) {
   tw::SummaryOptions opts;
   std::vector<std::string> files;
   for (int i = 2; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--hta-compat") == 0) opts.hta_compat = true;
-    else if (argv[i][0] == '-' && argv[i][1] != '\0') return usage();
-    else files.push_back(argv[i]);
+    if (std::strcmp(argv[i], "--hta-compat") == 0) {
+      opts.hta_compat = true;
+    } else if (std::strcmp(argv[i], "--kernel-rules") == 0) {
+      if (++i >= argc) return usage();
+      if (!read_text_file(argv[i], opts.kernel_rules_json)) {
+        std::fprintf(stderr, "tracewise: cannot read kernel rules %s\n", argv[i]);
+        return 1;
+      }
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      return usage();
+    } else {
+      files.push_back(argv[i]);
+    }
   }
   if (files.empty()) return usage();
+  if (!opts.kernel_rules_json.empty()) {
+    std::string err = tw::check_user_kernel_rules(opts.kernel_rules_json, opts.hta_compat);
+    if (!err.empty()) {
+      std::fprintf(stderr, "tracewise: invalid kernel rules: %s\n", err.c_str());
+      return 2;
+    }
+  }
   if (cmd == "summarize") {
     std::vector<nlohmann::json> summaries;
     for (const std::string& f : files) {

@@ -1,4 +1,5 @@
 #include "core/summary/analysis_sections.h"
+#include "core/summary/summary_rules.h"
 
 #include <algorithm>
 
@@ -117,7 +118,7 @@ json stream_overlap_json(const StreamOverlapResult& r) {
 
 void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions& opts) {
   const bool hta = opts.hta_compat;
-  const KernelRules rules = hta ? hta_rules() : default_rules();
+  const KernelRules rules = summary_kernel_rules(opts);
   const std::vector<KernelClass> cls = classify_gpu_ops(m, rules);
 
   HtaSelection sel;

@@ -16,6 +16,8 @@ namespace tw {
 
 struct SummaryOptions {
   bool hta_compat = false;  // compute analyses with HTA's exact rules
+  // User kernel-classification rules as JSON (see kernel_rules_from_json); empty = built-in rules.
+  std::string kernel_rules_json;
 };
 
 struct FileInput {
