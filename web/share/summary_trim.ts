@@ -48,7 +48,11 @@ function trimValue(v: unknown, lv: TrimLevel, depth: number, path: string, cuts:
     }
     const keep = whole ? Math.max(lv.rows, 10) : lv.rows;
     if (v.length > keep) cuts[path] = v.length;
-    return v.slice(0, keep).map((x, i) => trimValue(x, lv, depth + 1, `${path}.${i}`, cuts, whole));
+    // Rows cut by the depth limit are left out, not turned into nulls (JSON has no holes).
+    const rows = v.slice(0, keep).map((x, i) => trimValue(x, lv, depth + 1, `${path}.${i}`, cuts, whole));
+    const kept = rows.filter((x) => x !== undefined);
+    if (kept.length === 0 && v.length > 0) { cuts[path] = -1; return undefined; }
+    return kept;
   }
   const o: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
