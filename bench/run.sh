@@ -82,7 +82,8 @@ for f in "${files[@]}"; do
     if [ -z "$w" ] || node -e "const [a,b]=process.argv.slice(1).map(JSON.parse);process.exit(a.import_s<b.import_s?0:1)" "$r" "$w"; then w=$r; fi
   done
   node -e '
-    const [fmt, name, impS, impCpu, rssKb, sumS, wj] = process.argv.slice(1);
+    const [fmtArg, name, impS, impCpu, rssKb, sumS, wj] = process.argv.slice(1);
+    const fmt = fmtArg.replace(/\\n$/, "\n");
     const w = JSON.parse(wj), mb = w.bytes / 1e6, MiB = 1 << 20;
     const f = (v, d) => Number(v).toFixed(d);
     const cells = [name, f(mb, 1), String(w.events), f(w.model_bytes / w.events, 1),

@@ -412,7 +412,7 @@ void ImportState::on_flow_v1(uint64_t off) {
   StringId name = model.strings.intern(ev_.name);
   FlowPoint p;
   p.key = IdKey{id_bits(ev_.id, model.strings), (uint64_t(cat) << 32) | name};
-  p.ep = FlowEndpoint{track, ev_.ts_ns, !(ev_.ph[0] == 'f' && ev_.bp != "e")};
+  p.ep = FlowEndpoint{ev_.ts_ns, track, !(ev_.ph[0] == 'f' && ev_.bp != "e")};
   p.order = ev_.ph[0] == 's' ? 0 : ev_.ph[0] == 't' ? 1 : 2;
   p.offset = off;
   growth_.before_append(flow_points_, flow_points_);

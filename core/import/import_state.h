@@ -38,11 +38,11 @@ struct OpenSlice {
   bool flow_in = false, flow_out = false;
 };
 
-struct FlowPoint {
+struct FlowPoint {  // 48 bytes
   IdKey key;
   FlowEndpoint ep;
-  uint8_t order;  // s = 0, t = 1, f = 2
   uint64_t offset;
+  uint8_t order;  // s = 0, t = 1, f = 2
 };
 
 class ImportState : public EventSplitterSink {

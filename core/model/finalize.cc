@@ -20,10 +20,13 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
   SliceTable& s = m.slices;
   std::vector<uint32_t> order(s.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&s](uint32_t a, uint32_t b) {
+  // File order breaks ties explicitly, so std::sort gives the stable order without stable_sort's
+  // n/2 .. n extra buffer (a heap peak in wasm).
+  std::sort(order.begin(), order.end(), [&s](uint32_t a, uint32_t b) {
     if (s.track[a] != s.track[b]) return s.track[a] < s.track[b];
     if (s.ts_ns[a] != s.ts_ns[b]) return s.ts_ns[a] < s.ts_ns[b];
-    return s.dur_ns[a] > s.dur_ns[b];
+    if (s.dur_ns[a] != s.dur_ns[b]) return s.dur_ns[a] > s.dur_ns[b];
+    return a < b;
   });
   permute(s.ts_ns, order);
   permute(s.dur_ns, order);
@@ -133,8 +136,9 @@ void resolve_flows(TraceModel& m, PendingLinks& links, const std::vector<uint32_
     }
     m.flows.push_back(Flow{it->second, mk.slice, 0, 0});
   }
-  links.flows_v1.clear();
-  links.flows_v2.clear();
+  // Release (not just clear) so link_launches can reuse the memory.
+  std::vector<PendingFlow>().swap(links.flows_v1);
+  std::vector<FlowV2Mark>().swap(links.flows_v2);
 }
 
 // CPU runtime call (cudaLaunchKernel, cudaMemcpyAsync, ...) -> GPU op, by Kineto correlation id.
@@ -147,6 +151,10 @@ void link_launches(TraceModel& m) {
     uint32_t slice;
   };
   std::vector<Launch> launch_of;
+  size_t n_launches = 0;
+  for (uint32_t i = 0; i < s.size(); ++i)
+    n_launches += s.correlation[i] != kNoId && (s.kind[i] == EventKind::kCudaRuntime || s.kind[i] == EventKind::kCudaDriver);
+  launch_of.reserve(n_launches);
   for (uint32_t i = 0; i < s.size(); ++i) {
     if (s.correlation[i] == kNoId) continue;
     EventKind k = s.kind[i];
@@ -193,6 +201,7 @@ void finalize_model(TraceModel& m, PendingLinks& links, ImportStats& stats) {
   assign_depths(m, stats);
   sort_gpu_ops(m.gpu_ops, new_index);
   resolve_flows(m, links, new_index, stats);
+  std::vector<uint32_t>().swap(new_index);  // freed before link_launches allocates
   link_launches(m);
 }
 

@@ -11,9 +11,9 @@ namespace tw {
 
 // A v1 flow endpoint (s/t/f): binds to the enclosing slice on its track, or for a terminating
 // endpoint without bp="e" to the next slice that starts at or after ts (trace-event spec).
-struct FlowEndpoint {
-  uint32_t track = 0;
+struct FlowEndpoint {  // 16 bytes: ts first, so track and the flag share the second word
   int64_t ts_ns = 0;
+  uint32_t track = 0;
   bool enclosing = true;
 };
 
