@@ -62,7 +62,7 @@ TEST_CASE("bad input: empty file, only whitespace, a lone BOM") {
 }
 
 TEST_CASE("bad input: a PNG, gzip that was not decompressed, a zip, plain text") {
-  const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 24);
+  const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 20);
   check_fatal_sentence(import_all_ways(png)->stats(), "PNG");
   const std::string gz("\x1f\x8b\x08\0\0\0\0\0\0\x03\xab\xae\x05\0", 14);
   check_fatal_sentence(import_all_ways(gz)->stats(), "gzip");
