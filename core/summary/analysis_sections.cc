@@ -1,5 +1,4 @@
 #include "core/summary/analysis_sections.h"
-#include "core/summary/summary_rules.h"
 
 #include <algorithm>
 
@@ -8,6 +7,7 @@
 #include "core/analysis/overlap.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/temporal.h"
+#include "core/summary/analysis_context.h"
 #include "core/summary/detail_sections.h"
 
 namespace tw {
@@ -118,15 +118,11 @@ json stream_overlap_json(const StreamOverlapResult& r) {
 
 void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions& opts) {
   const bool hta = opts.hta_compat;
-  const KernelRules rules = summary_kernel_rules(opts);
-  const std::vector<KernelClass> cls = classify_gpu_ops(m, rules);
-
-  HtaSelection sel;
-  const std::vector<uint8_t>* kept = nullptr;
-  if (hta) {
-    sel = hta_select_gpu_ops(m);
-    kept = &sel.kept;
-  }
+  const AnalysisContext ctx = make_analysis_context(m, opts);
+  const KernelRules& rules = ctx.rules;
+  const std::vector<KernelClass>& cls = ctx.classes;
+  const HtaSelection& sel = ctx.selection;
+  const std::vector<uint8_t>* kept = ctx.kept;
   ActivityOptions aopt;
   aopt.kept = kept;
   std::vector<KernelClass> extra_cls;
@@ -151,9 +147,8 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
   file["analysis_mode"] = mode;
 
   // Steps are listed whether or not there is GPU work.
-  std::vector<ProfilerStep> steps = find_profiler_steps(m);
-  const bool gpu_steps = steps.empty();
-  if (gpu_steps) steps = find_gpu_profiler_steps(m);
+  const std::vector<ProfilerStep>& steps = ctx.steps;
+  const bool gpu_steps = ctx.gpu_steps;
 
   if (!act.any) {
     file["temporal"] = nullptr;
@@ -171,7 +166,7 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
     file["kernel_classes"] = class_counts_json(m, cls, kept);
     file["memory_ops"] = memory_ops_json(m, kept);
     file["overlap"] = overlap_json(comm_compute_overlap(act));
-    file["stream_overlap"] = stream_overlap_json(stream_overlaps(m, cls, kept));
+    file["stream_overlap"] = stream_overlap_json(ctx.streams);
   }
 
   json sj = json::array();
@@ -194,7 +189,7 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
   }
   file["steps"] = sj;
   file["steps_source"] = steps.empty() ? json(nullptr) : json(gpu_steps ? "gpu_user_annotation" : "cpu");
-  add_detail_sections(file, m, opts);  // idle, kernels, operators, launches, ... (detail_sections.h)
+  add_detail_sections(file, ctx);  // idle, kernels, operators, launches, ... (detail_sections.h)
 }
 
 }  // namespace tw

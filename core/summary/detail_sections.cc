@@ -254,15 +254,11 @@ json recommendations_json(const std::vector<Recommendation>& v) {
 
 }  // namespace
 
-void add_detail_sections(json& file, const TraceModel& m, const SummaryOptions& opts) {
-  const bool hta = opts.hta_compat;
-  const std::vector<KernelClass> cls = classify_gpu_ops(m, hta ? hta_rules() : default_rules());
-  HtaSelection sel;
-  const std::vector<uint8_t>* kept = nullptr;
-  if (hta) {
-    sel = hta_select_gpu_ops(m);
-    kept = &sel.kept;
-  }
+void add_detail_sections(json& file, const AnalysisContext& ctx) {
+  const TraceModel& m = *ctx.model;
+  const bool hta = ctx.opts->hta_compat;
+  const std::vector<KernelClass>& cls = ctx.classes;
+  const std::vector<uint8_t>* kept = ctx.kept;
   const std::vector<uint32_t> parents = slice_parents(m);
 
   IdleOptions iopt;
@@ -275,11 +271,9 @@ void add_detail_sections(json& file, const TraceModel& m, const SummaryOptions& 
   const LaunchesResult launches = launch_stats(m, parents, lopt);
   const MemoryResult memory = memory_usage(m, kMaxChartPoints);
   const CollectivesResult coll = collective_stats(m, cls, kept);
-  std::vector<ProfilerStep> steps = find_profiler_steps(m);
-  if (steps.empty()) steps = find_gpu_profiler_steps(m);
-  const StepBreakdown sb = step_breakdown(m, steps, cls);
+  const StepBreakdown sb = step_breakdown(m, ctx.steps, cls);
   const UtilizationResult util = gpu_utilization(m, kMaxChartPoints);
-  const StreamOverlapResult streams = stream_overlaps(m, cls, kept);
+  const StreamOverlapResult& streams = ctx.streams;
 
   bool any_gpu = m.gpu_ops.size() > 0;
   file["idle"] = any_gpu ? idle_json(idle) : json(nullptr);
@@ -315,6 +309,10 @@ void add_detail_sections(json& file, const TraceModel& m, const SummaryOptions& 
     if (m.gpu_ops.bytes[row] > 0) in.pageable_copy_bytes += m.gpu_ops.bytes[row];
   }
   file["recommendations"] = recommendations_json(recommend(in));
+}
+
+void add_detail_sections(json& file, const TraceModel& m, const SummaryOptions& opts) {
+  add_detail_sections(file, make_analysis_context(m, opts));
 }
 
 }  // namespace tw

@@ -4,9 +4,10 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include "core/model/trace_model.h"
-#include "core/summary/summary.h"
+#include "core/summary/analysis_context.h"
 
 namespace tw {
+void add_detail_sections(nlohmann::json& file, const AnalysisContext& ctx);
+// Convenience for callers without a context (tests): builds one first.
 void add_detail_sections(nlohmann::json& file, const TraceModel& m, const SummaryOptions& opts);
 }

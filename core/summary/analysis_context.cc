@@ -1,0 +1,26 @@
+#include "core/summary/analysis_context.h"
+
+#include "core/summary/summary_rules.h"
+
+namespace tw {
+
+AnalysisContext make_analysis_context(const TraceModel& m, const SummaryOptions& opts) {
+  AnalysisContext c;
+  c.model = &m;
+  c.opts = &opts;
+  c.rules = summary_kernel_rules(opts);
+  c.classes = classify_gpu_ops(m, c.rules);
+  if (opts.hta_compat) {
+    c.selection = hta_select_gpu_ops(m);
+    c.kept = &c.selection.kept;
+  }
+  c.steps = find_profiler_steps(m);
+  if (c.steps.empty()) {
+    c.steps = find_gpu_profiler_steps(m);
+    c.gpu_steps = !c.steps.empty();
+  }
+  c.streams = stream_overlaps(m, c.classes, c.kept);
+  return c;
+}
+
+}  // namespace tw

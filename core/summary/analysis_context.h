@@ -1,0 +1,31 @@
+// What every summary section shares, computed once per file: the kernel rules in force, one class
+// per GPU op, HTA's event selection (in --hta-compat mode), the profiler steps and the stream-pair
+// overlaps. Sections read it; none recomputes it.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/analysis/hta_compat.h"
+#include "core/analysis/kernel_classes.h"
+#include "core/analysis/overlap.h"
+#include "core/analysis/steps.h"
+#include "core/model/trace_model.h"
+#include "core/summary/summary.h"
+
+namespace tw {
+
+struct AnalysisContext {
+  const TraceModel* model = nullptr;
+  const SummaryOptions* opts = nullptr;
+  KernelRules rules;
+  std::vector<KernelClass> classes;      // one per model.gpu_ops row
+  HtaSelection selection;                // filled in --hta-compat mode only
+  const std::vector<uint8_t>* kept = nullptr;  // &selection.kept in --hta-compat mode, else null
+  std::vector<ProfilerStep> steps;
+  bool gpu_steps = false;                // steps came from gpu_user_annotation
+  StreamOverlapResult streams;
+};
+
+AnalysisContext make_analysis_context(const TraceModel& m, const SummaryOptions& opts);
+
+}  // namespace tw
