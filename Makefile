@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := build
 .PHONY: run test build deps native asan wasm site test-native test-asan test-golden test-wasm test-e2e bench clean
 
-APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium
+APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium time
 PORT ?= 8000
 export NODE_PATH := /usr/share/nodejs
 EMCMAKE_FLAGS := -DCMAKE_CROSSCOMPILING_EMULATOR="/usr/bin/node;--no-experimental-fetch" \

@@ -10,6 +10,18 @@ export interface ByteSource {
   gzip: boolean;
   input: ReadableStreamDefaultReader<Uint8Array>;  // decompressed bytes
   keep: () => Blob | undefined;          // the file as given, for re-reading events later
+  sizeHint(): Promise<number>;           // expected decompressed bytes, 0 if unknown
+}
+
+// The importer sizes its tables once from this (instead of doubling them): File.size for plain
+// files; for gzip the trailer's ISIZE (uncompressed size mod 4 GiB), trusted only when it is not
+// smaller than the compressed size.
+async function sizeHintOf(blob: Blob | undefined, total: number | null, gzip: boolean): Promise<number> {
+  if (!gzip) return total ?? 0;
+  if (!blob || blob.size < 18) return 0;
+  const tail = new DataView(await blob.slice(blob.size - 4).arrayBuffer());
+  const isize = tail.getUint32(0, true);
+  return isize >= blob.size ? isize : 0;
 }
 
 export class SourceError extends Error {
@@ -132,5 +144,6 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
     gzip,
     input: input.getReader(),
     keep: () => blob ?? (keepParts ? new Blob(kept as BlobPart[]) : undefined),
+    sizeHint: () => sizeHintOf(blob, total, gzip).catch(() => 0),
   };
 }

@@ -105,6 +105,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
       `the limit is about ${(limit / 2 ** 30).toFixed(1)} GiB${src.gzip ? ' compressed' : ''}). Use the command-line tool: tracewise summarize FILE.`);
   }
   session = new m.Session(req.name);
+  session.setSizeHint(await src.sizeHint());
   const pusher = new HeapPusher(m, session);
   const warnings: string[] = [];
   let input = 0;
