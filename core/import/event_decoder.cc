@@ -56,6 +56,8 @@ bool read_id(simdjson::ondemand::value& v, RawId& id) {
     for (auto f : o) {
       simdjson::ondemand::value fv;
       if (f.value().get(fv)) return false;
+      // One level only: recursing into {"local": {"local": ...}} would go as deep as the input.
+      if (fv.type().get(t) || t == json_type::object) return true;
       return read_id(fv, id);
     }
     return true;

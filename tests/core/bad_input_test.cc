@@ -215,6 +215,16 @@ TEST_CASE("bad input: nesting 100k deep never overflows the stack" * doctest::ti
     CHECK(imp->stats().events == 1);
     CHECK((problem_count(*imp, "nesting_too_deep") + imp->model().instants.size()) == 1);
   }
+  SUBCASE("in id, id2 and bind_id objects") {
+    auto imp = import_all_ways(R"([{"ph":"i","name":"a","ts":1,"id":)" + nested(kDepth, "{\"a\":", "}") +
+                                   R"(},{"ph":"b","cat":"c","name":"b","ts":1,"id2":)" +
+                                   nested(kDepth, "{\"local\":", "}") +
+                                   R"(},{"ph":"X","name":"c","ts":1,"dur":1,"flow_out":true,"bind_id":)" +
+                                   nested(kDepth, "[", "]") + "}]", 0);
+    CHECK(imp->stats().events == 3);
+    CHECK(imp->model().instants.size() == 1);
+    CHECK(slice_named(imp->model(), "c") >= 0);
+  }
   SUBCASE("as elements of the events array") {
     auto imp = import_all_ways("[" + nested(kDepth, "[", "]") + R"(,{"ph":"i","name":"ok","ts":1}])", 0);
     CHECK(imp->stats().events == 1);
