@@ -120,7 +120,7 @@ struct InstantTable {
 // Counter series: one per (process, counter name, args key).
 struct CounterSeries {
   uint32_t process = 0;
-  StringId name = 0;  // "<event name>" or "<event name>.<key>" when the event has several keys
+  StringId name = 0;  // "<event name> <key>" (Perfetto's naming), or "<event name>" for a lone "value" key
   std::vector<int64_t> ts_ns;
   std::vector<double> value;
 };
