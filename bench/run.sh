@@ -11,9 +11,9 @@
 #   NATIVE        the CLI to measure                  (default build/native/tracewise)
 #   WASM_DIR      the wasm build to measure           (default build/wasm)
 #
-# Columns: native MB/s = uncompressed bytes / wall time of `tracewise info` (read + gunzip + import +
+# Columns: native MB/s = uncompressed bytes / wall time of `tracewise stats` (read + gunzip + import +
 # finalize); cpuMB/s = the same over user+sys CPU time (robust when other work shares the cores);
-# RSS = its peak resident set; anal s = `summarize` wall minus `info` wall (the analyses).
+# RSS = its peak resident set; anal s = `summarize` wall minus `stats` wall (the analyses).
 # wasm MB/s = uncompressed bytes / (first push .. finish) in node on one thread (gunzip by node's
 # zlib on the same thread); heap = the wasm memory at its largest through finish(); anal s =
 # summaryJson() time; +sum MB = the wasm memory after the summary (analyses allocate too).
@@ -74,7 +74,7 @@ fmt='%-22s %8s %8s %6s | %7s %7s %7s %6s %7s | %7s %7s %7s %6s %7s %7s\n'
 printf "$fmt" file 'MB' events 'B/ev' 'MB/s' 'cpuMB/s' 'RSS MB' 'x' 'anal s' 'MB/s' 'cpuMB/s' 'heap MB' 'x' 'anal s' '+sum MB'
 printf "$fmt" '' '' '' model '-- native' '' '' '' '' '-- wasm' '' '' '' '' ''
 for f in "${files[@]}"; do
-  read -r imp_s imp_cpu rss_kb <<<"$(best_of "$NATIVE" info "$f")"
+  read -r imp_s imp_cpu rss_kb <<<"$(best_of "$NATIVE" stats "$f")"
   read -r sum_s _ _ <<<"$(best_of "$NATIVE" summarize "$f")"
   w=""
   for _ in $(seq "$REPEAT"); do

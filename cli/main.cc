@@ -16,7 +16,8 @@ namespace {
 int usage() {
   std::fprintf(stderr,
                "usage: tracewise summarize [--hta-compat] [--kernel-rules RULES.json] FILE...\n"
-               "       tracewise info FILE\n");
+               "       tracewise info FILE\n"
+               "       tracewise stats FILE        (import only: counts and model size, for benchmarks)\n");
   return 2;
 }
 
@@ -94,6 +95,15 @@ int main(int argc, char** argv) {
     std::string out = tw::dump_json(tw::summary_document(summaries));
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fputc('\n', stdout);
+    return 0;
+  }
+  if (cmd == "stats") {
+    if (files.size() != 1) return usage();
+    auto s = load(files[0]);
+    if (!s) return 1;
+    std::printf("events %llu\nbytes %llu\nslices %zu\nmodel_bytes %zu\n",
+                static_cast<unsigned long long>(s->stats().events), static_cast<unsigned long long>(s->stats().bytes),
+                s->model().slices.size(), s->model().memory_bytes());
     return 0;
   }
   if (cmd == "info") {

@@ -84,3 +84,10 @@ test('info prints the overview and the analysis highlights', () => {
   assert.match(r.out, /^comm: .* hidden under compute/m);
   assert.match(r.out, /dpsk::ep::internode::combine/);
 });
+
+test('stats imports only and prints the counts', () => {
+  const r = run('stats', deepseek);
+  assert.equal(r.code, 0);
+  assert.match(r.out, /^events 14240$/m);
+  assert.match(r.out, /^model_bytes \d+$/m);
+});
