@@ -4,7 +4,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve } from '../../web/serve.mjs';
-import { site, traces, launch, waitHook, cliSummary } from './share_support.mjs';
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { root, site, traces, launch, waitHook, cliSummary } from './share_support.mjs';
+
+const cli = resolve(root, process.env.TW_CLI || 'build/native/tracewise');
 
 const trace = `${traces}/deepseek_profile_data/train.json`;
 let server, base;
@@ -73,4 +77,23 @@ test('tampered and oversized fragments show an error; the page still opens a tra
     assert.equal(await page.evaluate(() => window.__tracewise.error), null);
     assert.deepEqual(errors, []);
   } finally { await b.close(); }
+});
+
+test('a hand-written view link (tab + absolute t0/t1) opens the timeline at that range once the trace is open', { timeout: 60000 }, async () => {
+  const summary = cliSummary(trace).files[0];
+  const step = summary.steps[0];  // absolute ns, exact in the CLI's JSON text
+  const text = execFileSync(cli, ['summarize', trace], { encoding: 'utf8' });
+  const abs = /"steps":\[\{"begin_ns":(\d+),"duration_ns":\d+,"end_ns":(\d+)/.exec(text);
+  assert.ok(abs && step, 'the trace has a step');
+  const a = await launch();
+  try {
+    const page = await a.ctx.newPage();
+    await page.goto(`${base}#tab=timeline&t0=${abs[1]}&t1=${abs[2]}`);
+    await openTrace(page, trace);
+    await waitHook(page, () => window.__tracewise.timeline?.ready && window.__tracewise.timeline.idle());
+    const r = await page.evaluate(() => ({ ...window.__tracewise.timeline.visibleRange(), origin: window.__tracewise.timeline.originNs }));
+    const want0 = Number(BigInt(abs[1]) - BigInt(r.origin));
+    const want1 = Number(BigInt(abs[2]) - BigInt(r.origin));
+    assert.ok(Math.abs(r.t0 - want0) < 1000 && Math.abs(r.t1 - want1) < 1000, JSON.stringify({ r, want0, want1 }));
+  } finally { await a.close(); }
 });

@@ -30,7 +30,7 @@ export interface TimelineClient { request(kind: string, payload: any): Promise<a
 export type TimeLike = bigint | string | number;
 
 interface Selected { id: number; lane: number; depth: number; startNs: number; durNs: number }
-export interface ViewState { t0: number; t1: number; search?: string; regex?: boolean; colorBy?: 'class' | 'name'; collapsed?: number[]; selected?: number }
+export interface ViewState { t0: number; t1: number; t0_ns?: string; t1_ns?: string; search?: string; regex?: boolean; colorBy?: 'class' | 'name'; collapsed?: number[]; selected?: number }
 
 const kMinSpanNs = 20;
 
@@ -202,7 +202,14 @@ export class TimelineView {
       for (const g of s.collapsed) if (Number.isInteger(g)) this.collapsed.add(g);
       this.layout?.build();
     }
-    if (Number.isFinite(s.t0) && Number.isFinite(s.t1) && s.t1 > s.t0) this.setRange(s.t0, s.t1);
+    if (Number.isFinite(s.t0) && Number.isFinite(s.t1) && s.t1 > s.t0) {
+      this.setRange(s.t0, s.t1);
+    } else if (typeof s.t0_ns === 'string' && typeof s.t1_ns === 'string' && /^\d{1,20}$/.test(s.t0_ns) &&
+               /^\d{1,20}$/.test(s.t1_ns)) {
+      // Hand-written links and embed `range=` give absolute trace ns as decimal strings (beyond 2^53).
+      const t0 = this.rel(s.t0_ns), t1 = this.rel(s.t1_ns);
+      if (t1 > t0) this.setRange(t0, t1);
+    }
     if (typeof s.search === 'string' && s.search) {
       this.searchInput.value = s.search;
       this.regexBox.checked = Boolean(s.regex);
