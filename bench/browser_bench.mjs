@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+// Browser benchmark of the page (issue 4, "Benchmark"): for each generated trace, in one headless
+// Debian Chromium (playwright-core), measures against a read floor in the same page
+//   floor  : the file read in 4 MB Blob.slices in a Worker (gzip: also put through DecompressionStream,
+//            output discarded), timed from setInputFiles on a hidden input to the worker's reply;
+//   load   : setInputFiles on the app's #file-input .. window.__tracewise.ready === true;
+//   paint  : click on the Timeline tab .. timeline hook ready && idle() with frames > 0;
+//   heap   : the worker's `open` reply heapBytes (HEAPU8.length at the end of the import: the heap
+//            never shrinks, so this is its peak), caught by wrapping window.Worker before navigation;
+//   long   : main-thread long tasks (PerformanceObserver 'longtask', > 50 ms) during the load;
+//   frames : p95 of requestAnimationFrame intervals (and of the view's drawTimes()) while ~100
+//            W/S/A/D key presses zoom and pan the timeline (1 GB traces only by default).
+// Usage: node bench/browser_bench.mjs [FILE...]   (default bench/out/kineto_{256,1024}mb.json{,.gz})
+// Environment: TW_SITE (default build/site), BENCH_PAN=all (zoom/pan on every file).
+import { chromium } from 'playwright-core';
+import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
+import { tmpdir, cpus, loadavg } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../web/serve.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SITE = resolve(ROOT, process.env.TW_SITE || 'build/site');
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const LOAD_TIMEOUT = 15 * 60_000;
+
+const files = process.argv.slice(2).length ? process.argv.slice(2).map((f) => resolve(f))
+  : ['kineto_256mb.json', 'kineto_256mb.json.gz', 'kineto_1024mb.json', 'kineto_1024mb.json.gz']
+    .map((f) => join(ROOT, 'bench', 'out', f)).filter((f) => existsSync(f));
+
+// Installed before any page script: long-task log, Worker wrapper recording the heap in replies.
+function initScript() {
+  window.__bench = { longtasks: [], heapBytes: 0, replies: 0 };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__bench.longtasks.push({ start: e.startTime, dur: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch (e) { window.__bench.longtaskError = String(e); }
+  const W = window.Worker;
+  window.Worker = class extends W {
+    constructor(...a) {
+      super(...a);
+      this.addEventListener('message', (ev) => {
+        const m = ev.data && ev.data.result;
+        if (m && typeof m.heapBytes === 'number') {
+          window.__bench.heapBytes = Math.max(window.__bench.heapBytes, m.heapBytes);
+          window.__bench.openSeconds = m.seconds;
+          window.__bench.replies++;
+        }
+      });
+    }
+  };
+}
+
+// The read floor, run in a Worker made from a Blob URL.
+const FLOOR_WORKER = `
+onmessage = async (ev) => {
+  const file = ev.data;
+  const t0 = performance.now();
+  const slice = 4 << 20, piece = 256 << 10;
+  let raw = 0, out = 0;
+  try {
+    const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+    const gzip = head[0] === 0x1f && head[1] === 0x8b;
+    if (!gzip) {
+      for (let off = 0; off < file.size; off += slice) raw += (await file.slice(off, off + slice).arrayBuffer()).byteLength;
+    } else {
+      const ds = new DecompressionStream('gzip');
+      const w = ds.writable.getWriter();
+      const drain = (async () => { const r = ds.readable.getReader(); for (;;) { const { done, value } = await r.read(); if (done) break; out += value.length; } })();
+      for (let off = 0; off < file.size; off += slice) {
+        const b = new Uint8Array(await file.slice(off, off + slice).arrayBuffer());
+        raw += b.length;
+        for (let p = 0; p < b.length; p += piece) await w.write(b.subarray(p, p + piece));
+      }
+      await w.close();
+      await drain;
+    }
+    postMessage({ ms: performance.now() - t0, raw, out, gzip });
+  } catch (e) { postMessage({ error: String(e) }); }
+};`;
+
+async function readFloor(page, path) {
+  await page.evaluate(() => {
+    let i = document.getElementById('bench-input');
+    if (!i) { i = document.createElement('input'); i.type = 'file'; i.id = 'bench-input'; i.style.display = 'none'; document.body.append(i); }
+    i.value = '';
+    window.__benchFloor = new Promise((ok) => i.addEventListener('change', () => ok(i.files[0]), { once: true }));
+  });
+  const t0 = Date.now();
+  await page.setInputFiles('#bench-input', path);
+  const r = await page.evaluate(async (src) => {
+    const file = await window.__benchFloor;
+    const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+    const res = await new Promise((ok) => { w.onmessage = (e) => ok(e.data); w.onerror = (e) => ok({ error: e.message || 'worker error' }); w.postMessage(file); });
+    w.terminate();
+    return res;
+  }, FLOOR_WORKER);
+  if (r.error) throw new Error(`read floor: ${r.error}`);
+  return { s: (Date.now() - t0) / 1000, inWorkerS: r.ms / 1000, ...r };
+}
+
+const p95 = (a) => { if (!a.length) return NaN; const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(0.95 * s.length))]; };
+
+async function zoomPan(page) {
+  const c = await page.evaluate(() => { const r = document.querySelector('[data-testid="timeline-canvas"]').getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
+  await page.mouse.move(c.x, c.y);
+  const draws0 = await page.evaluate(() => window.__tracewise.timeline.drawTimes().length);
+  await page.evaluate(() => {
+    const b = window.__bench; b.raf = []; b.rafOn = true;
+    const tick = (t) => { b.raf.push(t); if (b.rafOn) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  const keys = [...'wwwwwwwwwwwwwwwwwwww', ...'aaaaaaaaaaaaaaaaaaaa', ...'dddddddddddddddddddddddddddddd', ...'ssssssssssssssssssss', ...'wwwwwwwwww'];
+  const t0 = Date.now();
+  for (const k of keys) {  // one key per animation frame, as a held key would arrive
+    await page.keyboard.press(k);
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok())));
+  }
+  await page.waitForFunction(() => window.__tracewise.timeline.idle(), null, { timeout: 120_000, polling: 50 });
+  const wall = (Date.now() - t0) / 1000;
+  const r = await page.evaluate((d0) => {
+    const b = window.__bench; b.rafOn = false;
+    const dt = []; for (let i = 1; i < b.raf.length; i++) dt.push(b.raf[i] - b.raf[i - 1]);
+    return { dt, draws: window.__tracewise.timeline.drawTimes().slice(d0) };
+  }, draws0);
+  return { keys: keys.length, wall, frames: r.dt.length, p95frame: p95(r.dt), maxFrame: Math.max(...r.dt), p95draw: p95(r.draws), draws: r.draws.length };
+}
+
+async function benchOne(context, url, path, pan) {
+  const row = { file: basename(path), inMB: statSync(path).size / 1e6 };
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('crash', () => pageErrors.push('page crashed'));
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => window.__tracewise && document.getElementById('file-input'));
+    const f = await readFloor(page, path);
+    row.floorS = f.s; row.gzip = f.gzip; row.dataMB = (f.gzip ? f.out : f.raw) / 1e6;
+
+    const t0page = await page.evaluate(() => performance.now());
+    const t0 = Date.now();
+    await page.setInputFiles('#file-input', path);
+    await page.waitForFunction(() => window.__tracewise.ready === true || !!window.__tracewise.error,
+      null, { timeout: LOAD_TIMEOUT, polling: 50 });
+    await page.waitForFunction(() => window.__tracewise.ready === true, null, { timeout: 5_000, polling: 50 }).catch(() => {});
+    row.loadS = (Date.now() - t0) / 1000;
+    const st = await page.evaluate((t0p) => {
+      const b = window.__bench, t1 = performance.now();
+      const lt = b.longtasks.filter((e) => e.start >= t0p && e.start <= t1);
+      return { ready: window.__tracewise.ready, error: window.__tracewise.error, heap: b.heapBytes, openS: b.openSeconds ?? null, lt: lt.length,
+        ltMax: lt.reduce((m, e) => Math.max(m, e.dur), 0), ltErr: b.longtaskError ?? null };
+    }, t0page);
+    row.heapMB = st.heap ? st.heap / 2 ** 20 : null;
+    row.workerOpenS = st.openS;
+    row.longtasks = st.lt; row.longtaskMax = st.ltMax;
+    if (st.error || !st.ready) { row.error = st.error || 'not ready'; return row; }
+    row.ratio = row.loadS / row.floorS;
+
+    const t1 = Date.now();
+    await page.click('[data-tab="timeline"]');
+    await page.waitForFunction(() => { const tl = window.__tracewise.timeline; return tl && tl.ready && tl.idle() && tl.frames > 0; },
+      null, { timeout: 300_000, polling: 20 });
+    row.paintS = (Date.now() - t1) / 1000;
+    if (pan) row.pan = await zoomPan(page);
+  } catch (e) {
+    row.error = String(e?.message ?? e).split('\n')[0].slice(0, 160);
+  } finally {
+    if (pageErrors.length) row.pageErrors = pageErrors;
+    await page.close().catch(() => {});
+  }
+  return row;
+}
+
+const fmt = (v, d = 2) => (v === null || v === undefined || Number.isNaN(v) ? '-' : Number(v).toFixed(d));
+
+async function main() {
+  if (!files.length) { console.error('no input files (bench/out/kineto_*.json[.gz]: run bench/run.sh first)'); process.exit(2); }
+  const server = await serve(SITE, 0);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const userDir = mkdtempSync(join(tmpdir(), 'tw-bench-'));
+  const context = await chromium.launchPersistentContext(userDir, {
+    executablePath: '/usr/bin/chromium', args: ARGS, headless: true, viewport: { width: 1400, height: 900 },
+  });
+  await context.addInitScript(initScript);
+  const version = context.browser()?.version() ?? (await (await context.newPage()).evaluate(() => navigator.userAgent));
+  console.log(`machine: ${cpus().length} cores, ${cpus()[0]?.model}, node ${process.version}, chromium ${version}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  const rows = [];
+  try {
+    for (const f of files) {
+      const pan = process.env.BENCH_PAN === 'all' || /1024mb/.test(basename(f));
+      const row = await benchOne(context, url, f, pan);
+      rows.push(row);
+      console.error(JSON.stringify(row));
+    }
+  } finally {
+    await context.close();
+    await new Promise((ok) => server.close(ok));
+    rmSync(userDir, { recursive: true, force: true });
+  }
+  console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  const head = ['file', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'target', 'worker s', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'p95 frame ms', 'p95 draw ms'];
+  const lines = rows.map((r) => r.error && r.loadS === undefined
+    ? [r.file, fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), `ERROR: ${r.error}`]
+    : [r.file, fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), r.error ? `${fmt(r.loadS)} ERROR: ${r.error}` : fmt(r.loadS),
+      fmt(r.ratio), r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.workerOpenS), fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0),
+      r.pan ? fmt(r.pan.p95frame, 1) : '-', r.pan ? fmt(r.pan.p95draw, 1) : '-']);
+  console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
+  for (const l of lines) console.log(`| ${l.join(' | ')} |`);
+  for (const r of rows) if (r.pan) console.log(`${r.file}: ${r.pan.keys} keys in ${fmt(r.pan.wall)} s, ${r.pan.frames} rAF intervals (max ${fmt(r.pan.maxFrame, 1)} ms), ${r.pan.draws} draws`);
+  for (const r of rows) if (r.pageErrors) console.log(`${r.file}: page errors: ${r.pageErrors.join('; ')}`);
+}
+
+await main();
