@@ -19,47 +19,16 @@
 #include "core/analysis/overlap.h"
 #include "core/analysis/temporal.h"
 #include "core/session.h"
+#include "tests/core/reference_util.h"
 
 namespace tw {
 namespace {
 
 const std::string kTraces = TW_SHARED_TRACES;
 
-std::vector<std::vector<std::string>> read_tsv(const std::string& path) {
-  std::vector<std::vector<std::string>> rows;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cols;
-    std::stringstream ss(line);
-    std::string col;
-    while (std::getline(ss, col, '\t')) cols.push_back(col);
-    if (!line.empty() && line.back() == '\t') cols.push_back("");
-    rows.push_back(cols);
-  }
-  return rows;
-}
+std::vector<std::vector<std::string>> read_tsv(const std::string& path) { return test::read_table(path, '\t'); }
 
-// MANIFEST local_path -> case name ('/' -> "__", extension removed).
-std::map<std::string, std::string> case_paths() {
-  std::map<std::string, std::string> out;
-  auto rows = read_tsv(kTraces + "/MANIFEST.tsv");
-  for (size_t i = 1; i < rows.size(); ++i) {
-    if (rows[i].empty()) continue;
-    const std::string path = rows[i][0];
-    std::string c = path;
-    for (size_t p = c.find('/'); p != std::string::npos; p = c.find('/', p + 2)) c.replace(p, 1, "__");
-    for (const char* ext : {".json.gz", ".json", ".gz"}) {
-      const std::string e(ext);
-      if (c.size() > e.size() && c.compare(c.size() - e.size(), e.size(), e) == 0) {
-        c.resize(c.size() - e.size());
-        break;
-      }
-    }
-    out[c] = path;
-  }
-  return out;
-}
+std::map<std::string, std::string> case_paths() { return test::reference_case_paths(); }
 
 std::unique_ptr<Session> load(const std::string& path) {
   auto s = std::make_unique<Session>(path);

@@ -17,42 +17,14 @@
 #include "core/analysis/hta_compat.h"
 #include "core/analysis/idle.h"
 #include "tests/core/detail_test_util.h"
+#include "tests/core/reference_util.h"
 
 namespace tw {
 namespace {
 
-std::vector<std::vector<std::string>> read_csv(const std::string& path) {
-  std::vector<std::vector<std::string>> rows;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cols;
-    std::stringstream ss(line);
-    std::string col;
-    while (std::getline(ss, col, ',')) cols.push_back(col);
-    rows.push_back(cols);
-  }
-  return rows;
-}
+std::vector<std::vector<std::string>> read_csv(const std::string& path) { return test::read_table(path, ','); }
 
-// MANIFEST local_path by case name ('/' -> "__", extension dropped), as the reference folders.
-std::map<std::string, std::string> cases() {
-  std::map<std::string, std::string> out;
-  std::ifstream in(std::string(TW_SHARED_TRACES) + "/MANIFEST.tsv");
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    std::string path = line.substr(0, line.find('\t')), c = path;
-    for (size_t p = c.find('/'); p != std::string::npos; p = c.find('/', p + 2)) c.replace(p, 1, "__");
-    for (std::string ext : {".json.gz", ".json", ".gz"})
-      if (c.size() > ext.size() && c.compare(c.size() - ext.size(), ext.size(), ext) == 0) {
-        c.resize(c.size() - ext.size());
-        break;
-      }
-    out[c] = path;
-  }
-  return out;
-}
+std::map<std::string, std::string> cases() { return test::reference_case_paths(); }
 
 TEST_CASE("detail: hta-compat idle breakdown matches HTA's unrounded run on every case") {
   const std::string ref = std::string(TW_SHARED_TRACES) + "/reference/hta_no_ns_rounding";
