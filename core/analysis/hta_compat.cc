@@ -40,6 +40,18 @@ void streamed_uncorrelated(const TraceModel& m, std::vector<uint32_t>* sync, std
   }
 }
 
+// Sorted, unique correlation ids of the slices `keep` accepts: the CPU side HTA keeps, whose GPU
+// ops it then keeps too.
+template <typename Keep>
+std::vector<int64_t> kept_correlations(const SliceTable& s, Keep keep) {
+  std::vector<int64_t> corr;
+  for (uint32_t i = 0; i < s.size(); ++i)
+    if (s.correlation[i] >= 0 && keep(i)) corr.push_back(s.correlation[i]);
+  std::sort(corr.begin(), corr.end());
+  corr.erase(std::unique(corr.begin(), corr.end()), corr.end());
+  return corr;
+}
+
 // MTIA traces (HTA's filter_mtia_kernels_for_one_rank): CPU events lying wholly inside
 // [first step start, last step end] give the correlation ids; device ops with one of them are
 // kept, and so are the memory ops (names ^dma / ^Memcpy / ^Memset) starting inside a step.
@@ -62,13 +74,8 @@ void select_mtia(const TraceModel& m, HtaSelection& sel) {
   for (const auto& st : steps) t_end = std::max(t_end, st.second);
   sel.has_cutoff = true;
   sel.cutoff_ns = t_end;
-  std::vector<int64_t> corr;
-  for (uint32_t i = 0; i < s.size(); ++i) {
-    if (is_cpu(i) && s.correlation[i] >= 0 && s.ts_ns[i] >= t_start && s.end_ns(i) <= t_end)
-      corr.push_back(s.correlation[i]);
-  }
-  std::sort(corr.begin(), corr.end());
-  corr.erase(std::unique(corr.begin(), corr.end()), corr.end());
+  const std::vector<int64_t> corr =
+      kept_correlations(s, [&](uint32_t i) { return is_cpu(i) && s.ts_ns[i] >= t_start && s.end_ns(i) <= t_end; });
   for (size_t row = 0; row < g.size(); ++row) {
     const uint32_t i = g.slice[row];
     const int64_t c = s.correlation[i];
@@ -136,13 +143,8 @@ HtaSelection hta_select_gpu_ops(const TraceModel& m) {
   auto before_cutoff = [&](int64_t ts) { return !any_step || (strict ? ts < sel.cutoff_ns : ts <= sel.cutoff_ns); };
 
   // Correlation ids of the kept CPU events.
-  std::vector<int64_t> corr;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (not_cpu[i] || s.correlation[i] < 0 || !before_cutoff(s.ts_ns[i])) continue;
-    corr.push_back(s.correlation[i]);
-  }
-  std::sort(corr.begin(), corr.end());
-  corr.erase(std::unique(corr.begin(), corr.end()), corr.end());
+  const std::vector<int64_t> corr =
+      kept_correlations(s, [&](uint32_t i) { return !not_cpu[i] && before_cutoff(s.ts_ns[i]); });
   for (size_t row = 0; row < g.size(); ++row) {
     const uint32_t i = g.slice[row];
     const int64_t c = s.correlation[i];
