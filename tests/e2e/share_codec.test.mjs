@@ -1,12 +1,15 @@
 // Unit tests of the share-link codecs (web/share), run in node on the bundled TS: base64url, view
-// state, summary links (round trip on every shared trace's CLI summary, sizes, hostile input).
+// state (tables' filter/sort, trace hashes), summary links (round trip on every shared trace's CLI
+// summary, sizes, hostile input), and the content hash of a trace fetched again by URL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { serve } from '../../web/serve.mjs';
 import { importTs, cliSummary, traces } from './share_support.mjs';
 
 const m = await importTs('web/share/base64url.ts', 'web/share/view_state.ts', 'web/share/summary_link.ts', 'web/share/fragment.ts',
-  'web/share/share_error.ts', 'web/share/deflate.ts');
+  'web/share/share_error.ts', 'web/share/deflate.ts', 'web/share/trace_hash.ts');
 
 test('base64url round trip and strictness', () => {
   for (const n of [0, 1, 2, 3, 4, 5, 255, 1000]) {
@@ -28,6 +31,71 @@ test('view state: round trip, invalid parts dropped', () => {
   assert.deepEqual(m.readViewState(new URLSearchParams('t0=10&t1=20')).state, { tl: { t0_ns: '10', t1_ns: '20' } });
   const f = m.parseFragment('#' + 'x'.repeat(80000));
   assert.equal(f.tooLong, true);
+});
+
+test('view state: table filters and sort orders, trace hashes', () => {
+  const h1 = '0123456789abcdef0123456789abcdef';
+  const v = { tab: 'overview', tables: [{ id: 'kernels', filter: 'nccl AllReduce*x', sort: 'total_ns', desc: true },
+    { id: 'operators.top', sort: 'name', desc: false }, { id: 'steps', filter: 'ProfilerStep#2' }], hashes: [h1, null] };
+  const text = m.writeViewState(v).toString();
+  assert.match(text, /tb=kernels\*-total_ns\*nccl\+AllReduce\*x&tb=operators\.top\*name\*&tb=steps\*\*ProfilerStep%232/);
+  assert.match(text, new RegExp(`h=${h1}%2C$`));
+  const back = m.readViewState(new URLSearchParams(text));
+  assert.deepEqual(back.problems, []);
+  assert.deepEqual(back.state, v);
+  // Compact: three tables and a hash in under 200 characters.
+  assert.ok(text.length < 200, text);
+  // Invalid entries are dropped one by one and reported; the valid ones stay.
+  const bad = m.readViewState(new URLSearchParams([['tb', 'kernels*-total_ns*ok'], ['tb', 'kernels*name*dup'], ['tb', 'no-separators'],
+    ['tb', 'x*-*'], ['tb', 'y**'], ['tb', `z**${'f'.repeat(201)}`], ['tb', 'w**a\u0001b'], ['tb', '-neg**a'], ['h', 'xyz']]));
+  assert.deepEqual(bad.state, { tables: [{ id: 'kernels', filter: 'ok', sort: 'total_ns', desc: true }] });
+  assert.deepEqual(bad.problems.sort(), ['h', 'tb']);
+  const many = new URLSearchParams(Array.from({ length: 40 }, (_, i) => ['tb', `t${i}**f`]));
+  const r = m.readViewState(many);
+  assert.equal(r.state.tables.length, 24);
+  assert.deepEqual(r.problems, ['tb']);
+  assert.equal(m.readViewState(new URLSearchParams(`h=${'a'.repeat(32)},${'b'.repeat(31)}`)).problems[0], 'h');
+  // Writing skips what could not be read back.
+  assert.equal(m.writeViewState({ tables: [{ id: 'a*b', filter: 'x' }, { id: 'c', filter: 'x\n' }, { id: 'd' }], hashes: ['nothex', null] }).toString(), '');
+});
+
+// A static server that answers Range requests (206 + Content-Range), like most real hosts;
+// web/serve.mjs does not, which exercises the full-download path.
+function rangeServer(file) {
+  const bytes = readFileSync(file);
+  const srv = createServer((req, res) => {
+    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (!m) { srv.fullDownloads++; res.writeHead(200, { 'content-length': bytes.length }).end(bytes); return; }
+    const a = Number(m[1]), b = Math.min(Number(m[2]), bytes.length - 1);
+    res.writeHead(206, { 'content-range': `bytes ${a}-${b}/${bytes.length}`, 'content-length': b - a + 1 }).end(bytes.subarray(a, b + 1));
+  });
+  srv.fullDownloads = 0;
+  return new Promise((ok) => srv.listen(0, '127.0.0.1', () => ok(srv)));
+}
+
+test('the content hash of a trace fetched by URL equals the hash of the file (with and without Range support)', async () => {
+  // Below 1 MiB, between 1 and 2 MiB (hashed whole), above 2 MiB (two edges).
+  const files = ['hta/tests/data/triton_example/triton_example.json.gz', 'hta/tests/data/trace_diff/test/test.json.gz', 'deepseek_profile_data/train.json'];
+  const plain = await serve(traces, 0);
+  try {
+    for (const rel of files) {
+      const file = `${traces}/${rel}`;
+      const want = await m.traceHash(new Blob([readFileSync(file)]));
+      const ranged = await rangeServer(file);
+      try {
+        const viaRange = await m.traceHashOfUrl(`http://127.0.0.1:${ranged.address().port}/t`);
+        assert.deepEqual(viaRange, { hash: want, bytes: readFileSync(file).length }, `${rel} (Range)`);
+        assert.equal(ranged.fullDownloads, 0, 'two Range requests, no full download');
+      } finally { ranged.close(); }
+      const viaStream = await m.traceHashOfUrl(`http://127.0.0.1:${plain.address().port}/${rel}`);
+      assert.deepEqual(viaStream, { hash: want, bytes: readFileSync(file).length }, `${rel} (full download)`);
+    }
+    // Different content under the same size gives a different hash.
+    const a = readFileSync(`${traces}/${files[2]}`);
+    const b = Buffer.from(a); b[b.length - 10] ^= 1;
+    assert.notEqual(await m.traceHash(new Blob([a])), await m.traceHash(new Blob([b])));
+    await assert.rejects(m.traceHashOfUrl(`http://127.0.0.1:${plain.address().port}/missing.json`), /404/);
+  } finally { plain.close(); }
 });
 
 const manifest = readFileSync(`${traces}/MANIFEST.tsv`, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));

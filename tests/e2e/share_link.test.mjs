@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { serve } from '../../web/serve.mjs';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { root, site, traces, launch, waitHook, cliSummary } from './share_support.mjs';
+import { root, site, traces, launch, waitHook, cliSummary, openTraces } from './share_support.mjs';
 
 const cli = resolve(root, process.env.TW_CLI || 'build/native/tracewise');
 
@@ -17,10 +17,7 @@ after(() => server?.close());
 
 const cards = (page) => page.$$eval('#overview [data-card] .card-value', (els) => els.map((e) => `${e.closest('[data-card]').dataset.card}=${e.textContent}`));
 
-async function openTrace(page, file) {
-  await page.setInputFiles('#file-input', file);
-  await waitHook(page, () => window.__tracewise?.ready && window.__tracewise.summary && window.__tracewise.summary.files.length > 0);
-}
+const openTrace = (page, file) => openTraces(page, [file]);
 
 test('summary link round trip in a fresh browser, then the same trace restores the full view', { timeout: 60000 }, async () => {
   const a = await launch();

@@ -2,7 +2,7 @@
 // launch Debian's Chromium headless with a fresh profile.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,6 +27,19 @@ export function cliSummary(...files) {
   return JSON.parse(execFileSync(bin, ['summarize', ...files], { maxBuffer: 256 << 20 }).toString());
 }
 
+// A private copy of the built site plus extra files ({relative path: source file or {text}}), for
+// tests that need a deployment setting (embed-config.json) or traces served beside the page.
+export function siteCopy(extra = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'tw-site-'));
+  cpSync(site, dir, { recursive: true });
+  for (const [rel, src] of Object.entries(extra)) {
+    const to = join(dir, rel);
+    mkdirSync(dirname(to), { recursive: true });
+    if (typeof src === 'string') cpSync(src, to); else writeFileSync(to, src.text);
+  }
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 export async function launch() {
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'tw-chrome-'));
@@ -41,4 +54,11 @@ export async function launch() {
 
 export async function waitHook(page, expr, timeout = 30000) {
   await page.waitForFunction(expr, null, { timeout, polling: 100 });
+}
+
+// Opens trace files through the page's file input and waits until their dashboard is on screen.
+export async function openTraces(page, files) {
+  await page.evaluate(() => { if (window.__tracewise) window.__tracewise.ready = false; });
+  await page.setInputFiles('#file-input', files);
+  await waitHook(page, () => window.__tracewise?.ready && window.__tracewise.summary?.files.length > 0);
 }

@@ -3,13 +3,13 @@
 //   parent -> tracewise: {type: 'tracewise.open', name, buffer: ArrayBuffer}
 //                        'PING' (Perfetto), then {perfetto: {buffer, title, fileName?}}
 //   tracewise -> parent: {type: 'tracewise.ready'} once listening (to '*', carries nothing),
-//                        'PONG' in answer to 'PING' (to the sender's origin),
+//                        'PONG' in answer to 'PING' (to the sender's origin, if allowed),
 //                        {type: 'tracewise.progress', name, bytesRead, totalBytes, events, phase},
 //                        {type: 'tracewise.loaded', summary} (the CLI's summary document),
 //                        {type: 'tracewise.error', message}
 // Progress, loaded and error go only to the origin that sent the trace, and only for that trace.
-// Messages from other windows are ignored; from origins not allowed (embed_config.ts) they get an
-// error answer and a visible note.
+// Messages from other windows are ignored. From origins not allowed (embed_config.ts), PING gets no
+// PONG and a trace is not opened: the sender gets an error answer, the page a visible note.
 import type { AppApi } from '../app/app_api';
 import { rememberTrace } from '../share/trace_inputs';
 import { loadEmbedConfig, originAllowed } from './embed_config';
@@ -41,13 +41,18 @@ export function installMessageApi(app: AppApi, notify: (text: string) => void): 
   window.addEventListener('message', async (ev: MessageEvent) => {
     if (!fromHost(ev)) return;
     const d = ev.data;
-    if (d === 'PING') { (ev.source as Window).postMessage('PONG', ev.origin); return; }
     const perfetto = d && typeof d === 'object' && d.perfetto && typeof d.perfetto === 'object' ? d.perfetto : null;
     const ours = d && typeof d === 'object' && d.type === 'tracewise.open' ? d : null;
-    if (!perfetto && !ours) return;
+    if (d !== 'PING' && !perfetto && !ours) return;
     hook.received++;
+    const allowed = originAllowed(ev.origin, await loadEmbedConfig());
+    if (d === 'PING') {
+      if (allowed) (ev.source as Window).postMessage('PONG', ev.origin);
+      else if (!hook.refused.includes(ev.origin)) hook.refused.push(ev.origin);
+      return;
+    }
     const reply = (msg: unknown) => (ev.source as Window).postMessage(msg, ev.origin);
-    if (!originAllowed(ev.origin, await loadEmbedConfig())) {
+    if (!allowed) {
       hook.refused.push(ev.origin);
       notify(`A page at ${ev.origin} tried to open a trace here; that origin is not allowed (see embed-config.json).`);
       reply({ type: 'tracewise.error', message: `Origin ${ev.origin} is not allowed to open traces in this tracewise page.` });

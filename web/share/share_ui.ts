@@ -2,12 +2,12 @@
 // read-only dashboard, checks a later-dropped trace against the link's content hash, keeps the
 // fragment current, and offers "Copy link" / "Copy summary link". All messages are text nodes.
 import type { AppApi, ViewState as AppViewState } from '../app/app_api';
+import { applyTableStates, tableStates, type TableState } from '../app/dashboard/table';
 import { buildLink, parseFragment } from './fragment';
-import { decodeSummaryLink, encodeSummaryLink, type LinkPayload, type TraceRef } from './summary_link';
+import { decodeSummaryLink, encodeSummaryLink, kTargetLinkChars, type LinkPayload, type TraceRef } from './summary_link';
 import { ShareError } from './share_error';
-import { traceHash } from './trace_hash';
 import { isEmptyViewState, type ViewState } from './view_state';
-import { traceBlob, watchTraceInputs } from './trace_inputs';
+import { hashOfTrace, knownHash, traceSource, watchTraceInputs } from './trace_inputs';
 
 type SummaryDocument = { files: any[]; schema: string };
 
@@ -21,13 +21,20 @@ export const toAppView = (v: ViewState): Partial<AppViewState> => {
   return out;
 };
 const hasTrace = (app: AppApi) => app.getFiles().some((f) => f.hasTrace);
-const currentTraces = (app: AppApi) => app.getFiles().map((f) => ({ name: f.name, blob: f.hasTrace ? traceBlob(f.name) : undefined }));
+// Traces loaded and on screen (not still loading): a view can be applied to them.
+const traceReady = (app: AppApi) => app.getFiles().every((f) => f.status !== 'loading') && app.getFiles().some((f) => f.hasTrace && f.status === 'ready');
+// Per ready file (the summary document's order): its name when a trace is behind it, else null.
+const readyNames = (app: AppApi) => app.getFiles().filter((f) => f.status === 'ready').map((f) => (f.hasTrace ? f.name : null));
+const traceNames = (app: AppApi) => app.getFiles().filter((f) => f.hasTrace && f.status === 'ready').map((f) => f.name);
+// The dashboard is rebuilt after a change of file; its tables exist again only at the next onLoaded.
+const dashboardShown = () => (document.getElementById('overview')?.childElementCount ?? 0) > 0;
 
 export interface ShareHook {
   mode: 'none' | 'view' | 'summary';
   readOnly: boolean;           // a summary link's dashboard is shown without a trace
   payload: LinkPayload | null; // the decoded summary link
-  match: 'none' | 'same' | 'different' | 'unknown';
+  match: 'none' | 'same' | 'different' | 'unknown';  // the open traces against the link's hashes
+  stale: boolean;              // 'different', and the trace came from ?url= (its content changed)
   error: string | null;        // why the link could not be opened
   notes: string[];             // non-fatal problems (ignored view keys)
   lastLink: string | null;     // the last link made by a Copy button
@@ -40,9 +47,11 @@ export function pageBase(): string {
 }
 
 export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElement, opts: { trackFragment: boolean }): ShareHook {
-  const hook: ShareHook = { mode: 'none', readOnly: false, payload: null, match: 'none', error: null, notes: [], lastLink: null, lastLinkChars: 0, ready: false };
+  const hook: ShareHook = { mode: 'none', readOnly: false, payload: null, match: 'none', stale: false, error: null, notes: [], lastLink: null, lastLinkChars: 0, ready: false };
   ((window as any).__tracewise ??= {}).share = hook;
-  let pendingView: ViewState | null = null;
+  let pendingView: ViewState | null = null;     // to apply once the trace is loaded
+  let pendingTables: TableState[] | null = null; // to apply once the dashboard is rebuilt
+  let expected: string[] = [];                  // content hashes the link was made on
   let lastHash = '';
   watchTraceInputs();
 
@@ -62,10 +71,20 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
     banner.append(p);
   };
 
+  // The link's view on the loaded traces: tab, file and timeline through the app; tables directly,
+  // or after the dashboard of the linked file is rebuilt.
+  const applyView = (v: ViewState) => {
+    app.setViewState(toAppView(v));
+    if (!v.tables?.length) return;
+    if (dashboardShown()) applyTableStates(v.tables); else pendingTables = v.tables;
+  };
+
   async function handleFragment(hash: string): Promise<void> {
     lastHash = hash;
     hook.ready = false;
     hook.error = null;
+    hook.match = 'none';
+    hook.stale = false;
     const frag = parseFragment(hash);
     hook.notes = frag.problems;
     if (frag.tooLong) {
@@ -74,15 +93,18 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
       hook.ready = true;
       return;
     }
+    expected = (frag.view.hashes ?? []).filter((x): x is string => x !== null);
     if (frag.summary !== null) {
       hook.mode = 'summary';
       try {
         const payload = await decodeSummaryLink(frag.summary);
         hook.payload = payload;
+        expected = payload.traces.filter((t): t is TraceRef => t !== null).map((t) => t.hash);
         pendingView = isEmptyViewState(frag.view) ? null : frag.view;
         if (!hasTrace(app)) {
           app.showSummary({ files: payload.files, schema: payload.schema }, 'the summary link');
           hook.readOnly = true;
+          if (pendingView?.tables?.length) pendingTables = pendingView.tables;
           const names = payload.traces.map((t, i) => t ? `${t.name} (${(t.bytes / 1e6).toFixed(1)} MB)` : String(payload.files[i]?.name ?? 'trace'));
           say('info', `Shared summary of ${names.join(', ')}, read-only: tables show their first ${payload.trim.rows || 'few'} rows. ` +
             'Drop the same trace here to see the full view and the timeline.');
@@ -95,38 +117,53 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
     } else if (!isEmptyViewState(frag.view)) {
       hook.mode = 'view';
       pendingView = frag.view;
-      if (hasTrace(app)) { app.setViewState(toAppView(pendingView)); pendingView = null; }
     }
     if (!hook.error && frag.problems.length) say('warn', frag.problems.join(' '));
+    // A link opened (hashchange) while its trace is already on screen applies at once.
+    if (pendingView && traceReady(app)) { applyView(pendingView); pendingView = null; void checkMatch(); }
     hook.ready = true;
   }
 
+  // Compares the open traces with the hashes the link was made on (a `?url=` trace is fetched again
+  // for that), and says so when they differ: for a `?url=` trace that means its content changed.
   async function checkMatch(): Promise<void> {
-    const payload = hook.payload;
-    if (!payload) return;
-    hook.readOnly = false;
-    const traces = currentTraces(app);
-    const refs = payload.traces.filter((t): t is TraceRef => t !== null);
-    if (refs.length === 0) { hook.match = 'unknown'; return; }
-    const hashes = await Promise.all(traces.map((t) => (t.blob ? traceHash(t.blob).catch(() => null) : Promise.resolve(null))));
-    const same = refs.every((r) => hashes.includes(r.hash));
-    hook.match = same ? 'same' : hashes.some((h) => h !== null) ? 'different' : 'unknown';
-    if (hook.match === 'same') say('info', 'This is the trace the link was made from: the full view is restored.');
-    else if (hook.match === 'different') say('warn', 'The opened trace is not the one the summary link was made from (its content differs); showing the opened trace.');
+    if (hook.mode === 'summary' && hook.payload) hook.readOnly = false;
+    if (!expected.length) { hook.match = 'unknown'; return; }
+    const want = expected;
+    const names = traceNames(app);
+    const hashes = (await Promise.all(names.map((n) => hashOfTrace(n)))).map((r) => r?.hash ?? null);
+    if (want !== expected) return;  // another link arrived meanwhile
+    hook.match = want.every((h) => hashes.includes(h)) ? 'same' : hashes.some((h) => h !== null) ? 'different' : 'unknown';
+    const urls = names.map((n) => traceSource(n)).flatMap((s) => (s && 'url' in s ? [s.url] : []));
+    hook.stale = hook.match === 'different' && urls.length > 0;
+    const what = hook.mode === 'summary' ? 'summary link' : 'link';
+    if (hook.match === 'same' && hook.mode === 'summary') say('info', 'This is the trace the link was made from: the full view is restored.');
+    else if (hook.stale) {
+      say('warn', `This ${what} is stale: the trace at ${urls.join(', ')} has changed since the link was made (its content hash differs). ` +
+        `Showing the trace as it is now${hook.mode === 'view' ? '; the linked view may not fit it' : ''}.`);
+    } else if (hook.match === 'different') {
+      say('warn', `The opened trace is not the one the ${what} was made from (its content differs); showing the opened trace.`);
+    }
   }
 
   app.onLoaded(() => {
+    if (pendingTables && dashboardShown()) { applyTableStates(pendingTables); pendingTables = null; }
     if (!hasTrace(app)) return;  // a summary shown without its trace (this link's, or a saved JSON)
-    if (pendingView) { app.setViewState(toAppView(pendingView)); pendingView = null; }
-    void checkMatch();
+    // Hash dropped files now (two small reads) so the address bar's link can carry them.
+    for (const n of traceNames(app)) { const s = traceSource(n); if (s && 'blob' in s) void hashOfTrace(n); }
+    if (pendingView) { applyView(pendingView); pendingView = null; }
+    if (hook.mode !== 'none') void checkMatch();
   });
+
+  // The link to what is on screen; `hashes` of the open traces, when known.
+  const currentView = (hashes: (string | null)[]): ViewState => ({ ...toLinkView(app.getViewState()), tables: tableStates(), hashes });
 
   // Keep the fragment current while a trace is open, so the address bar always links to this view.
   // (Polled: the view state lives in several components; one comparison a second costs nothing.)
   if (opts.trackFragment) {
     setInterval(() => {
-      if (!hasTrace(app) || pendingView) return;
-      const link = buildLink(pageBase(), toLinkView(app.getViewState()));
+      if (!traceReady(app) || pendingView || pendingTables) return;
+      const link = buildLink(pageBase(), currentView(readyNames(app).map((n) => (n === null ? null : knownHash(n)))));
       const hash = new URL(link).hash;
       if (hash === location.hash || (hash === '' && location.hash === '')) return;
       lastHash = hash;
@@ -165,20 +202,24 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
     actions.append(b);
     return b;
   };
-  button('Copy link', 'A link to this view (tab, time range, search); it opens the same view once the same trace is open', async () => {
-    await copy(buildLink(pageBase(), toLinkView(app.getViewState())), 'Link to this view');
+  // Per file of the summary document: its trace's name, hash and size (null when it has none).
+  const traceRefs = async (): Promise<(TraceRef | null)[]> => Promise.all(readyNames(app).map(async (n, i) => {
+    const h = n === null ? null : await hashOfTrace(n);
+    return h && n !== null ? { name: n, bytes: h.bytes, hash: h.hash } : hook.payload?.traces[i] ?? null;
+  }));
+  button('Copy link', 'A link to this view (tab, time range, search, table filters); it opens the same view once the same trace is open', async () => {
+    const hashes = (await traceRefs()).map((r) => r?.hash ?? null);
+    await copy(buildLink(pageBase(), currentView(hashes)), 'Link to this view');
   });
   button('Copy summary link', 'A link that carries the analysis itself (headline numbers, top tables, recommendations): no trace, no upload', async () => {
     const doc: SummaryDocument | null = app.getSummary() ?? (hook.payload ? { files: hook.payload.files, schema: hook.payload.schema } : null);
     if (!doc) { say('warn', 'Open a trace first.'); return; }
-    const traces = currentTraces(app);
-    const refs = await Promise.all(doc.files.map(async (f, i): Promise<TraceRef | null> => {
-      const t = traces[i];
-      if (t?.blob) return { name: t.name, bytes: t.blob.size, hash: await traceHash(t.blob) };
-      return hook.payload?.traces[i] ?? null;
-    }));
-    const enc = await encodeSummaryLink(doc, refs);
-    await copy(buildLink(pageBase(), toLinkView(app.getViewState()), enc.value), 'Summary link');
+    const refs = await traceRefs();
+    // The view part shares the link's 8 KB budget (the hashes are in the summary already).
+    const view = { ...currentView([]), hashes: undefined };
+    const budget = Math.max(1000, kTargetLinkChars - buildLink(pageBase(), view).length - 4);
+    const enc = await encodeSummaryLink(doc, refs, budget);
+    await copy(buildLink(pageBase(), view, enc.value), 'Summary link');
   });
 
   void handleFragment(location.hash);

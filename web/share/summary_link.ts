@@ -37,9 +37,10 @@ export interface LinkPayload {
 export interface EncodedLink { value: string; level: TrimLevel; payloadBytes: number; cuts: Record<string, number> }
 
 // Encodes `doc` ({files, schema}, the CLI's summary document) into the fragment value of `s=`.
-// Tries the trim levels from the most generous and returns the first that fits kTargetLinkChars,
-// else the smallest one if it fits kMaxEncodeChars.
-export async function encodeSummaryLink(doc: { files?: unknown[]; schema?: unknown }, traces: (TraceRef | null)[]): Promise<EncodedLink> {
+// Tries the trim levels from the most generous and returns the first that fits `targetChars` (the
+// rest of the link shares the 8 KB aim), else the smallest one if it fits kMaxEncodeChars.
+export async function encodeSummaryLink(doc: { files?: unknown[]; schema?: unknown }, traces: (TraceRef | null)[],
+  targetChars = kTargetLinkChars): Promise<EncodedLink> {
   let best: EncodedLink | null = null;
   for (const level of kTrimLevels) {
     const { doc: trimmed, cuts } = trimSummary(doc, level);
@@ -51,7 +52,7 @@ export async function encodeSummaryLink(doc: { files?: unknown[]; schema?: unkno
     const json = new TextEncoder().encode(JSON.stringify(payload));
     const value = `${kLinkVersion}.${encodeBase64url(await deflateRaw(json))}`;
     best = { value, level, payloadBytes: json.length, cuts };
-    if (value.length <= kTargetLinkChars) return best;
+    if (value.length <= targetChars) return best;
   }
   if (best && best.value.length <= kMaxEncodeChars) return best;
   throw new ShareError('too_large', 'This summary is too large for a link even when trimmed; use "Download report" instead.');

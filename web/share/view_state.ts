@@ -1,23 +1,65 @@
 // The view state carried in the URL fragment (never sent to a server): the open tab, the selected
-// file (rank), and the timeline's own state (visible range, selection, search, colour mode), which
-// belongs to the timeline component and travels as bounded JSON. Everything is validated on the way
-// in; what fails is dropped and reported, so a hand-edited link restores what it still can.
+// file (rank), the timeline's own state (visible range, selection, search, colour mode), which
+// belongs to the timeline component and travels as bounded JSON, the filter and sort order of the
+// dashboard's tables, and the content hashes of the traces the view was made on. Everything is
+// validated on the way in; what fails is dropped and reported, so a hand-edited link restores what
+// it still can.
 //
-// Format (URLSearchParams inside the fragment):  #tab=timeline&file=1&tl=<JSON>   and, shorter for
-// people writing links by hand, t0=<ns>&t1=<ns> (absolute trace ns, decimal; they exceed 2^53, so
-// they stay strings), which become tl = {"t0_ns": "...", "t1_ns": "..."} when tl is absent.
+// Format (URLSearchParams inside the fragment):  #tab=timeline&file=1&tl=<JSON>&tb=...&h=...
+//   t0=<ns>&t1=<ns>   shorter for people writing links by hand (absolute trace ns, decimal; they exceed
+//                     2^53, so they stay strings); they become tl = {"t0_ns", "t1_ns"} when tl is absent
+//   tb=<table id>*<sort>*<filter>   one per table that is filtered or sorted; <sort> is a column key,
+//                     '-' + key for descending, or empty; '*' needs no escaping in a fragment, so
+//                     `tb=kernels*-total_ns*nccl` stays readable
+//   h=<hash>,<hash>   per opened file, its content hash (trace_hash.ts), or empty when unknown
 // Unknown keys are ignored (newer links stay readable).
+import type { TableState } from '../app/dashboard/table';
 
 export interface ViewState {
   tab?: 'overview' | 'timeline';
   file?: number;
-  tl?: unknown;   // the timeline view's state, opaque here (plain JSON, bounded)
+  tl?: unknown;             // the timeline view's state, opaque here (plain JSON, bounded)
+  tables?: TableState[];    // dashboard tables' filter and sort order
+  hashes?: (string | null)[];  // content hash of each opened trace, null when unknown
 }
 
 const kMaxTlChars = 2000;
 const kMaxTlDepth = 4;
 const kMaxTlString = 300;
 const kNsRe = /^\d{1,20}$/;
+const kMaxTables = 24;
+const kMaxTableId = 160;
+const kMaxFilter = 200;
+const kMaxHashes = 64;
+const kHashRe = /^[0-9a-f]{32}$/;
+const hasControl = (s: string) => /[\u0000-\u001f\u007f]/.test(s);
+// Ids and column keys come from summary keys (some from the trace): anything printable without '*'.
+const okName = (s: string, max: number) => s.length > 0 && s.length <= max && !s.includes('*') && !s.startsWith('-') && !hasControl(s);
+
+function readTable(v: string): TableState | null {
+  const a = v.indexOf('*');
+  const b = a < 0 ? -1 : v.indexOf('*', a + 1);
+  if (b < 0) return null;
+  const id = v.slice(0, a);
+  const sortRaw = v.slice(a + 1, b);
+  const filter = v.slice(b + 1);
+  const desc = sortRaw.startsWith('-');
+  const sort = desc ? sortRaw.slice(1) : sortRaw;
+  if (!okName(id, kMaxTableId) || (sort && !okName(sort, kMaxTableId)) || (desc && !sort) || filter.length > kMaxFilter || hasControl(filter)) return null;
+  if (!sort && !filter) return null;
+  const st: TableState = { id };
+  if (filter) st.filter = filter;
+  if (sort) { st.sort = sort; st.desc = desc; }
+  return st;
+}
+
+function writeTable(t: TableState): string | null {
+  const filter = typeof t.filter === 'string' ? t.filter : '';
+  const sort = typeof t.sort === 'string' ? t.sort : '';
+  if (!okName(t.id, kMaxTableId) || (sort && !okName(sort, kMaxTableId)) || filter.length > kMaxFilter || hasControl(filter)) return null;
+  if (!sort && !filter) return null;
+  return `${t.id}*${sort && t.desc ? '-' : ''}${sort}*${filter}`;
+}
 
 // Plain JSON of bounded depth and string length; anything else fails.
 function boundedJson(v: unknown, depth: number): boolean {
@@ -31,7 +73,7 @@ function boundedJson(v: unknown, depth: number): boolean {
 }
 
 export function isEmptyViewState(v: ViewState): boolean {
-  return v.tab === undefined && v.file === undefined && v.tl === undefined;
+  return v.tab === undefined && v.file === undefined && v.tl === undefined && !v.tables?.length && !v.hashes?.length;
 }
 
 export function readViewState(params: URLSearchParams): { state: ViewState; problems: string[] } {
@@ -57,6 +99,23 @@ export function readViewState(params: URLSearchParams): { state: ViewState; prob
       problems.push('t0/t1');
     }
   }
+  const tb = params.getAll('tb');
+  if (tb.length) {
+    const tables: TableState[] = [];
+    let bad = tb.length > kMaxTables;
+    for (const v of tb.slice(0, kMaxTables)) {
+      const t = readTable(v);
+      if (t && !tables.some((u) => u.id === t.id)) tables.push(t); else bad = true;
+    }
+    if (tables.length) state.tables = tables;
+    if (bad) problems.push('tb');
+  }
+  const hs = params.get('h');
+  if (hs !== null) {
+    const list = hs.split(',');
+    if (list.length <= kMaxHashes && list.every((x) => x === '' || kHashRe.test(x)) && list.some((x) => x !== '')) state.hashes = list.map((x) => x || null);
+    else problems.push('h');
+  }
   return { state, problems };
 }
 
@@ -68,5 +127,14 @@ export function writeViewState(state: ViewState, params: URLSearchParams = new U
     const json = JSON.stringify(state.tl);
     if (json.length <= kMaxTlChars) params.set('tl', json);
   }
+  const seen = new Set<string>();
+  for (const t of Array.isArray(state.tables) ? state.tables : []) {
+    const v = seen.size < kMaxTables && !seen.has(t?.id) ? writeTable(t) : null;
+    if (v === null) continue;
+    seen.add(t.id);
+    params.append('tb', v);
+  }
+  const hashes = Array.isArray(state.hashes) ? state.hashes.slice(0, kMaxHashes).map((x) => (typeof x === 'string' && kHashRe.test(x) ? x : '')) : [];
+  if (hashes.some((x) => x)) params.set('h', hashes.join(','));
   return params;
 }

@@ -1,6 +1,7 @@
 // A sortable, filterable table over an array of summary rows. Column kinds come from the keys
 // (units in the names). Rows with a begin/end (or ts/dur) pair get a link into the timeline, and a
-// `name` column links to a search for that name.
+// `name` column links to a search for that name. Each table's filter and sort order can be read and
+// set from outside by its id (tableStates / applyTableStates), so view links can carry them.
 import { h, clear } from '../dom';
 import { type FieldKind, fmtField, kindOfKey, labelOf } from '../format';
 import { type Links, nameLink, rangeLink } from './links';
@@ -51,6 +52,39 @@ export function inferColumns(rows: any[]): Column[] {
   return cols.sort((a, b) => rank(a) - rank(b));
 }
 
+// The filter text and sort order of one table, by its id (the summary path it shows).
+export interface TableState { id: string; filter?: string; sort?: string; desc?: boolean }
+
+// Tables built so far; detached ones (an older dashboard) are dropped whenever the set is read.
+const liveTables = new Set<DataTable>();
+function connectedTables(): DataTable[] {
+  for (const t of liveTables) if (!t.root.isConnected) liveTables.delete(t);
+  return [...liveTables];
+}
+
+// The non-default states of the tables on screen (first table of each id), in page order.
+export function tableStates(): TableState[] {
+  const seen = new Set<string>();
+  const out: TableState[] = [];
+  for (const t of connectedTables()) {
+    const st = t.state();
+    if (!st || seen.has(st.id)) continue;
+    seen.add(st.id);
+    if (st.filter || st.sort) out.push(st);
+  }
+  return out;
+}
+
+// Applies states to the tables on screen with those ids; returns how many tables took one.
+export function applyTableStates(states: TableState[]): number {
+  let n = 0;
+  for (const t of connectedTables()) {
+    const st = states.find((s) => s.id === t.id);
+    if (st && t.setState(st)) n++;
+  }
+  return n;
+}
+
 export class DataTable {
   readonly root: HTMLElement;
   private sortKey: string | null = null;
@@ -61,13 +95,16 @@ export class DataTable {
   private readonly head = h('thead');
   private readonly foot = h('div', { class: 'table-foot' });
   private readonly rangeKeys: { begin?: string; end?: string; dur?: string };
+  private readonly input: HTMLInputElement;
+  readonly id: string;
 
   constructor(private readonly rows: any[], private readonly cols: Column[], private readonly links: Links, title?: string, id?: string) {
+    this.id = id ?? '';
     // A row's time range: its first two timestamp columns, or one timestamp and a duration.
     const ts = cols.filter((c) => c.kind === 'ts' && !c.key.includes('.')).map((c) => c.key);
     const k = new Set(cols.map((c) => c.key));
     this.rangeKeys = { begin: ts[0], end: ts[1], dur: ts.length === 1 ? kDurKeys.find((x) => k.has(x)) : undefined };
-    const input = h('input', { type: 'search', class: 'filter', placeholder: 'Filter…', 'aria-label': 'Filter rows' });
+    const input = this.input = h('input', { type: 'search', class: 'filter', placeholder: 'Filter…', 'aria-label': 'Filter rows' });
     input.addEventListener('input', () => { this.filter = input.value.toLowerCase(); this.shown = kPage; this.renderBody(); });
     this.root = h('div', { class: 'table-block', 'data-table': id ?? title ?? '' },
       h('div', { class: 'table-tools' }, title ? h('h3', null, title) : null, h('span', { class: 'count' }, `${rows.length} row${rows.length === 1 ? '' : 's'}`), input),
@@ -75,6 +112,29 @@ export class DataTable {
       this.foot);
     this.renderHead();
     this.renderBody();
+    if (this.id) liveTables.add(this);
+  }
+
+  // Null for tables without an id (nothing could find them again).
+  state(): TableState | null {
+    if (!this.id) return null;
+    const st: TableState = { id: this.id };
+    if (this.input.value) st.filter = this.input.value;
+    if (this.sortKey) { st.sort = this.sortKey; st.desc = this.sortDesc; }
+    return st;
+  }
+
+  // False when the state names a column this table does not have (nothing is changed then).
+  setState(st: TableState): boolean {
+    if (st.sort && !this.cols.some((c) => c.key === st.sort)) return false;
+    this.input.value = st.filter ?? '';
+    this.filter = this.input.value.toLowerCase();
+    this.sortKey = st.sort ?? null;
+    this.sortDesc = st.desc ?? true;
+    this.shown = kPage;
+    this.renderHead();
+    this.renderBody();
+    return true;
   }
 
   private hasRange(): boolean { return !!this.rangeKeys.begin && !!(this.rangeKeys.end || this.rangeKeys.dur); }
