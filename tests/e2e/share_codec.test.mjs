@@ -29,6 +29,9 @@ test('view state: round trip, invalid parts dropped', () => {
   assert.deepEqual(bad.state, {});
   assert.deepEqual(bad.problems.sort(), ['file', 't0/t1', 'tab', 'tl']);
   assert.deepEqual(m.readViewState(new URLSearchParams('t0=10&t1=20')).state, { tl: { t0_ns: '10', t1_ns: '20' } });
+  // Unset fields of the timeline's state (undefined) are left out, not a reason to drop it.
+  const tl = { t0: 1.5, t1: 2e9, search: undefined, colorBy: 'name', collapsed: [], selected: undefined };
+  assert.deepEqual(m.readViewState(new URLSearchParams(m.writeViewState({ tl }).toString())).state, { tl: { t0: 1.5, t1: 2e9, colorBy: 'name', collapsed: [] } });
   const f = m.parseFragment('#' + 'x'.repeat(80000));
   assert.equal(f.tooLong, true);
 });

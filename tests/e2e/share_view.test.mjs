@@ -126,3 +126,50 @@ test('hand-edited table keys: invalid ones are reported, valid ones applied; no 
     assert.deepEqual(errors, []);
   } finally { await b.close(); }
 });
+
+test('the timeline part of a view link (range, search, colour mode, selected event) round-trips in a fresh browser', { timeout: 90000 }, async () => {
+  const idle = (page) => waitHook(page, () => window.__tracewise.timeline?.ready && window.__tracewise.timeline.idle());
+  const snapshot = (page) => page.evaluate(() => {
+    const t = window.__tracewise.timeline;
+    return { range: t.visibleRange(), search: document.querySelector('#timeline [data-testid="timeline-search"]')?.value,
+      hits: t.searchCount, colorBy: t.colorBy, selected: t.selectedId };
+  });
+  let link, shown;
+  const a = await launch();
+  try {
+    const page = await a.ctx.newPage();
+    await page.goto(base);
+    await openTraces(page, [train]);
+    await page.click('[data-tab="timeline"]');
+    await idle(page);
+    const r = await page.evaluate(() => window.__tracewise.timeline.visibleRange());
+    const span = r.t1 - r.t0;
+    await page.evaluate(({ t0, t1 }) => window.__tracewise.timeline.view.setViewState({ t0, t1, search: 'gemm', colorBy: 'name' }),
+      { t0: r.t0 + span / 4, t1: r.t0 + span / 2 });
+    await waitHook(page, () => window.__tracewise.timeline.searchCount > 0);
+    await idle(page);
+    const at = await page.evaluate(() => window.__tracewise.timeline.locate('gemm'));
+    assert.ok(at, 'a gemm kernel is drawn in the range');
+    await page.mouse.click(at.x, at.y);
+    await waitHook(page, () => window.__tracewise.timeline.selectedId !== null);
+    shown = await snapshot(page);
+    link = await copyLink(page);
+    console.log(`view link with timeline state: ${link.length} chars`);
+    assert.match(link, /tab=timeline/);
+  } finally { await a.close(); }
+
+  const b = await launch();
+  try {
+    const page = await b.ctx.newPage();
+    await page.goto(link);
+    await waitHook(page, () => window.__tracewise?.share?.ready);
+    await openTraces(page, [train]);
+    await waitHook(page, () => window.__tracewise.share.match === 'same' && window.__tracewise.timeline?.ready &&
+      window.__tracewise.timeline.selectedId !== null && window.__tracewise.timeline.searchCount > 0);
+    await idle(page);
+    const got = await snapshot(page);
+    assert.equal(await page.getAttribute('[data-tab="timeline"]', 'aria-selected'), 'true');
+    assert.deepEqual({ ...got, range: undefined }, { ...shown, range: undefined });
+    assert.ok(Math.abs(got.range.t0 - shown.range.t0) <= 1 && Math.abs(got.range.t1 - shown.range.t1) <= 1, JSON.stringify({ got, shown }));
+  } finally { await b.close(); }
+});

@@ -123,10 +123,9 @@ export function readViewState(params: URLSearchParams): { state: ViewState; prob
 export function writeViewState(state: ViewState, params: URLSearchParams = new URLSearchParams()): URLSearchParams {
   if (state.tab === 'overview' || state.tab === 'timeline') params.set('tab', state.tab);
   if (Number.isInteger(state.file) && state.file! >= 0 && state.file! < 10000 && state.file !== 0) params.set('file', String(state.file));
-  if (state.tl !== undefined && state.tl !== null && typeof state.tl === 'object' && boundedJson(state.tl, 0)) {
-    const json = JSON.stringify(state.tl);
-    if (json.length <= kMaxTlChars) params.set('tl', json);
-  }
+  // The timeline's state goes through JSON first: it leaves out what is unset (undefined keys).
+  const tlJson = state.tl !== null && typeof state.tl === 'object' ? JSON.stringify(state.tl) : undefined;
+  if (tlJson !== undefined && tlJson.length <= kMaxTlChars && boundedJson(JSON.parse(tlJson), 0)) params.set('tl', tlJson);
   const seen = new Set<string>();
   for (const t of Array.isArray(state.tables) ? state.tables : []) {
     const v = seen.size < kMaxTables && !seen.has(t?.id) ? writeTable(t) : null;
