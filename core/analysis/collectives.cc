@@ -60,22 +60,20 @@ double bus_factor(std::string_view type, int32_t n) {
   return 1.0;
 }
 
-CollectivesResult collective_stats(const TraceModel& m, const std::vector<KernelClass>& classes,
-                                   const std::vector<uint8_t>* keep) {
+namespace {
+
+// Shared by the whole-trace and the windowed entry points: `window` null = every op.
+CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& classes, const std::vector<uint8_t>* keep,
+                        const CommComputeSets& sets, const Interval* window) {
   CollectivesResult r;
+  const IntervalSet& comp_set = sets.computation;
+  const IntervalSet& comm_set = sets.communication;
   const SliceTable& s = m.slices;
   const GpuOpTable& g = m.gpu_ops;
-  std::vector<Interval> compute, comm;
-  for (uint32_t i = 0; i < g.size() && i < classes.size(); ++i) {
-    if (keep && (i >= keep->size() || !(*keep)[i])) continue;
-    uint32_t sl = g.slice[i];
-    if (classes[i] == KernelClass::kComputation) compute.push_back({s.ts_ns[sl], s.end_ns(sl)});
-    else if (classes[i] == KernelClass::kCommunication) comm.push_back({s.ts_ns[sl], s.end_ns(sl)});
-  }
-  IntervalSet comp_set = IntervalSet::union_of(std::move(compute));
-  IntervalSet comm_set = IntervalSet::union_of(std::move(comm));
-  r.union_ns = comm_set.total();
-  IntervalSet exposed = comm_set.subtract(comp_set);
+  // Clip before subtracting: a window costs O(log n + what is inside it).
+  IntervalSet exposed = window ? comm_set.clip(window->begin, window->end).subtract(comp_set.clip(window->begin, window->end))
+                               : comm_set.subtract(comp_set);
+  r.union_ns = window ? comm_set.total_within(window->begin, window->end) : comm_set.total();
   r.exposed_ns = exposed.total();
   r.worst_exposed = exposed.intervals();
   auto longer = [](const Interval& a, const Interval& b) {
@@ -92,6 +90,7 @@ CollectivesResult collective_stats(const TraceModel& m, const std::vector<Kernel
     if (classes[i] != KernelClass::kCommunication) continue;
     if (keep && (i >= keep->size() || !(*keep)[i])) continue;
     uint32_t sl = g.slice[i];
+    if (window && (s.ts_ns[sl] < window->begin || s.ts_ns[sl] >= window->end)) continue;
     uint64_t key = (uint64_t(g.collective[i]) << 32) | s.name[sl];
     auto it = slot_of.find(key);
     if (it == slot_of.end()) {
@@ -131,6 +130,31 @@ CollectivesResult collective_stats(const TraceModel& m, const std::vector<Kernel
     return a.type < b.type;
   });
   return r;
+}
+
+}  // namespace
+
+CommComputeSets comm_compute_sets(const TraceModel& m, const std::vector<KernelClass>& classes,
+                                  const std::vector<uint8_t>* keep) {
+  std::vector<Interval> compute, comm;
+  for (uint32_t i = 0; i < m.gpu_ops.size() && i < classes.size(); ++i) {
+    if (keep && (i >= keep->size() || !(*keep)[i])) continue;
+    uint32_t sl = m.gpu_ops.slice[i];
+    if (classes[i] == KernelClass::kComputation) compute.push_back({m.slices.ts_ns[sl], m.slices.end_ns(sl)});
+    else if (classes[i] == KernelClass::kCommunication) comm.push_back({m.slices.ts_ns[sl], m.slices.end_ns(sl)});
+  }
+  return {IntervalSet::union_of(std::move(compute)), IntervalSet::union_of(std::move(comm))};
+}
+
+CollectivesResult collective_stats(const TraceModel& m, const std::vector<KernelClass>& classes,
+                                   const std::vector<uint8_t>* keep) {
+  return stats(m, classes, keep, comm_compute_sets(m, classes, keep), nullptr);
+}
+
+CollectivesResult collective_stats(const TraceModel& m, const std::vector<KernelClass>& classes,
+                                   const std::vector<uint8_t>* keep, const CommComputeSets& sets,
+                                   const Interval* window) {
+  return stats(m, classes, keep, sets, window);
 }
 
 }  // namespace tw

@@ -40,8 +40,25 @@ struct CollectivesResult {
   std::vector<Interval> worst_exposed;  // longest exposed stretches, longest first (at most 5)
 };
 
+// The unions of the selected computation and communication ops (exposed time is measured against
+// the first). Built once and shared by the whole-trace and the per-window statistics.
+struct CommComputeSets {
+  IntervalSet computation;
+  IntervalSet communication;
+};
+CommComputeSets comm_compute_sets(const TraceModel& m, const std::vector<KernelClass>& classes,
+                                  const std::vector<uint8_t>* keep = nullptr);
+
 CollectivesResult collective_stats(const TraceModel& m, const std::vector<KernelClass>& classes,
                                    const std::vector<uint8_t>* keep = nullptr);
+
+// With the sets given, and optionally one window [begin, end) (a profiler step): then only the ops
+// that START in it count, each whole (its exposed time, measured against all computation, equals its
+// whole-trace value), and union_ns / exposed_ns / worst_exposed are clipped to the window. A window
+// costs one pass over the ops plus what lies inside it.
+CollectivesResult collective_stats(const TraceModel& m, const std::vector<KernelClass>& classes,
+                                   const std::vector<uint8_t>* keep, const CommComputeSets& sets,
+                                   const Interval* window = nullptr);
 
 // Exposed for tests.
 int dtype_size_bytes(std::string_view dtype);  // 0 when unknown

@@ -35,11 +35,11 @@ void keep_longest(std::vector<IdleGap>& heap, size_t n, const IdleGap& g) {
   }
 }
 
-}  // namespace
-
-IdleResult idle_breakdown(const TraceModel& m, const IdleOptions& opt) {
-  IdleResult r;
-  r.threshold_ns = opt.kernel_wait_threshold_ns;
+// One stream's ops in start order, and each gap with its category: the HTA rules in one place,
+// shared by the whole-trace and the per-window breakdowns.
+template <class OnStream, class OnOp, class OnGap, class OnStreamEnd>
+void walk_streams(const TraceModel& m, const IdleOptions& opt, OnStream on_stream, OnOp on_op, OnGap on_gap,
+                  OnStreamEnd on_stream_end) {
   const SliceTable& s = m.slices;
   const GpuOpTable& g = m.gpu_ops;
   std::vector<uint32_t> rows;
@@ -60,39 +60,153 @@ IdleResult idle_breakdown(const TraceModel& m, const IdleOptions& opt) {
   std::vector<uint32_t> launch = launch_per_gpu_op(m);
   size_t i = 0;
   while (i < rows.size()) {
-    StreamIdle st;
-    st.device = g.device[rows[i]];
-    st.stream = g.stream[rows[i]];
+    const int32_t device = g.device[rows[i]];
+    const int64_t stream = g.stream[rows[i]];
+    on_stream(device, stream);
     int64_t prev_end = 0;
-    for (; i < rows.size() && g.device[rows[i]] == st.device && g.stream[rows[i]] == st.stream; ++i) {
+    bool first = true;
+    for (; i < rows.size() && g.device[rows[i]] == device && g.stream[rows[i]] == stream; ++i) {
       uint32_t row = rows[i], slice = g.slice[row];
       int64_t ts = s.ts_ns[slice], end = s.end_ns(slice);
-      if (st.ops++ == 0) {
-        st.first_ns = ts;
-        st.last_ns = end;
+      on_op(ts, end);
+      if (first) {
+        first = false;
         prev_end = end;
         continue;
       }
       int64_t gap = ts - prev_end;
-      st.last_ns = std::max(st.last_ns, end);
       if (opt.hta_compat || gap > 0) {
         uint32_t l = launch[row];
         IdleCategory c = IdleCategory::kOther;
         if (l != kNoLaunch && s.ts_ns[l] > prev_end) c = IdleCategory::kHostWait;
         else if (gap < opt.kernel_wait_threshold_ns) c = IdleCategory::kKernelWait;
-        st.time_ns[static_cast<int>(c)] += gap;
-        st.count[static_cast<int>(c)]++;
-        keep_longest(st.longest, opt.longest_gaps, IdleGap{prev_end, ts, c, slice});
+        on_gap(IdleGap{prev_end, ts, c, slice});
       }
       prev_end = opt.hta_compat ? end : std::max(prev_end, end);
     }
-    st.idle_ns = st.time_ns[0] + st.time_ns[1] + st.time_ns[2];
-    std::sort(st.longest.begin(), st.longest.end(), [](const IdleGap& a, const IdleGap& b) {
-      if (a.length_ns() != b.length_ns()) return a.length_ns() > b.length_ns();
-      return a.begin_ns < b.begin_ns;
-    });
-    r.streams.push_back(std::move(st));
+    on_stream_end();
   }
+}
+
+void add_gap(StreamIdle& st, const IdleGap& gap, size_t longest) {
+  const int c = static_cast<int>(gap.category);
+  st.time_ns[c] += gap.length_ns();
+  st.count[c]++;
+  keep_longest(st.longest, longest, gap);
+}
+
+void finish_stream(StreamIdle& st) {
+  st.idle_ns = st.time_ns[0] + st.time_ns[1] + st.time_ns[2];
+  std::sort(st.longest.begin(), st.longest.end(), [](const IdleGap& a, const IdleGap& b) {
+    if (a.length_ns() != b.length_ns()) return a.length_ns() > b.length_ns();
+    return a.begin_ns < b.begin_ns;
+  });
+}
+
+// Windows sorted by begin, with the running maximum of their ends, so the windows that reach a
+// time range are found by a binary search and a short walk back (they may overlap).
+class WindowFinder {
+ public:
+  explicit WindowFinder(const std::vector<Interval>& w) : order_(w.size()) {
+    for (size_t k = 0; k < w.size(); ++k) order_[k] = k;
+    std::sort(order_.begin(), order_.end(), [&w](size_t a, size_t b) { return w[a].begin < w[b].begin; });
+    for (size_t k : order_) {
+      begin_.push_back(w[k].begin);
+      end_.push_back(w[k].end);
+      max_end_.push_back(max_end_.empty() ? w[k].end : std::max(max_end_.back(), w[k].end));
+    }
+  }
+  // Calls f(window index) for every window with begin < e and end > b (b == e: that contains b).
+  template <class F>
+  void each(int64_t b, int64_t e, F f) const {
+    const int64_t limit = e > b ? e : b + 1;
+    size_t k = static_cast<size_t>(std::lower_bound(begin_.begin(), begin_.end(), limit) - begin_.begin());
+    while (k > 0 && max_end_[k - 1] > b) {
+      --k;
+      if (end_[k] > b) f(order_[k]);
+    }
+  }
+
+ private:
+  std::vector<size_t> order_;
+  std::vector<int64_t> begin_, end_, max_end_;
+};
+
+}  // namespace
+
+IdleResult idle_breakdown(const TraceModel& m, const IdleOptions& opt) {
+  IdleResult r;
+  r.threshold_ns = opt.kernel_wait_threshold_ns;
+  StreamIdle st;
+  walk_streams(
+      m, opt,
+      [&](int32_t device, int64_t stream) {
+        st = StreamIdle{};
+        st.device = device;
+        st.stream = stream;
+      },
+      [&](int64_t ts, int64_t end) {
+        if (st.ops++ == 0) st.first_ns = ts, st.last_ns = end;
+        st.last_ns = std::max(st.last_ns, end);
+      },
+      [&](const IdleGap& gap) { add_gap(st, gap, opt.longest_gaps); },
+      [&]() {
+        finish_stream(st);
+        r.streams.push_back(std::move(st));
+      });
+  return r;
+}
+
+std::vector<IdleResult> idle_breakdown_in(const TraceModel& m, const IdleOptions& opt,
+                                          const std::vector<Interval>& windows) {
+  std::vector<IdleResult> r(windows.size());
+  for (IdleResult& x : r) x.threshold_ns = opt.kernel_wait_threshold_ns;
+  if (windows.empty()) return r;
+  const WindowFinder finder(windows);
+  std::vector<StreamIdle> acc(windows.size());
+  std::vector<uint8_t> touched(windows.size(), 0);
+  walk_streams(
+      m, opt,
+      [&](int32_t device, int64_t stream) {
+        for (size_t w = 0; w < acc.size(); ++w) {
+          acc[w] = StreamIdle{};
+          acc[w].device = device;
+          acc[w].stream = stream;
+          touched[w] = 0;
+        }
+      },
+      [&](int64_t ts, int64_t end) {
+        finder.each(ts, ts, [&](size_t w) {
+          StreamIdle& st = acc[w];
+          if (st.ops++ == 0) st.first_ns = ts, st.last_ns = end;
+          st.last_ns = std::max(st.last_ns, end);
+          touched[w] = 1;
+        });
+      },
+      [&](const IdleGap& gap) {
+        if (gap.length_ns() <= 0) {  // hta_compat only: HTA sums these too
+          finder.each(gap.end_ns, gap.end_ns, [&](size_t w) {
+            add_gap(acc[w], gap, opt.longest_gaps);
+            touched[w] = 1;
+          });
+          return;
+        }
+        finder.each(gap.begin_ns, gap.end_ns, [&](size_t w) {
+          IdleGap clipped = gap;
+          clipped.begin_ns = std::max(gap.begin_ns, windows[w].begin);
+          clipped.end_ns = std::min(gap.end_ns, windows[w].end);
+          if (clipped.length_ns() <= 0) return;  // an empty window
+          add_gap(acc[w], clipped, opt.longest_gaps);
+          touched[w] = 1;
+        });
+      },
+      [&]() {
+        for (size_t w = 0; w < acc.size(); ++w) {
+          if (!touched[w]) continue;
+          finish_stream(acc[w]);
+          r[w].streams.push_back(std::move(acc[w]));
+        }
+      });
   return r;
 }
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/analysis/intervals.h"
 #include "core/model/trace_model.h"
 
 namespace tw {
@@ -55,5 +56,14 @@ struct IdleResult {
 };
 
 IdleResult idle_breakdown(const TraceModel& m, const IdleOptions& opt = {});
+
+// The same breakdown for each window [begin, end) (e.g. the profiler steps), in one pass: each gap
+// is categorised on the whole stream exactly as above, then CLIPPED to every window it reaches
+// (its clipped part counts there, once per window); `ops`, `first_ns`, `last_ns` are over the ops
+// that start in the window. Streams with neither ops nor gaps in a window are left out of it. In
+// hta_compat mode a gap <= 0 counts in the windows that contain the start of the op ending it.
+// Result i belongs to windows[i]; windows may come in any order and may overlap.
+std::vector<IdleResult> idle_breakdown_in(const TraceModel& m, const IdleOptions& opt,
+                                          const std::vector<Interval>& windows);
 
 }  // namespace tw

@@ -7,7 +7,7 @@
 namespace tw {
 
 KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& classes,
-                           const std::vector<uint8_t>* keep) {
+                           const std::vector<uint8_t>* keep, const Interval* window) {
   KernelsResult r;
   const SliceTable& s = m.slices;
   const GpuOpTable& g = m.gpu_ops;
@@ -15,8 +15,14 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
   // group's durations: cheaper and more cache-friendly than sorting rows with an indirect key.
   std::vector<uint32_t> slot(m.strings.size(), UINT32_MAX);
   std::vector<uint32_t> first_row, count;
+  auto selected = [&](uint32_t i) {
+    if (keep && (i >= keep->size() || !(*keep)[i])) return false;
+    if (!window) return true;
+    int64_t ts = s.ts_ns[g.slice[i]];
+    return ts >= window->begin && ts < window->end;
+  };
   for (uint32_t i = 0; i < g.size(); ++i) {
-    if (keep && (i >= keep->size() || !(*keep)[i])) continue;
+    if (!selected(i)) continue;
     StringId n = s.name[g.slice[i]];
     if (slot[n] == UINT32_MAX) {
       slot[n] = static_cast<uint32_t>(first_row.size());
@@ -30,7 +36,7 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
   std::vector<int64_t> durs(offset.back());
   std::vector<size_t> fill(offset.begin(), offset.end() - 1);
   for (uint32_t i = 0; i < g.size(); ++i) {
-    if (keep && (i >= keep->size() || !(*keep)[i])) continue;
+    if (!selected(i)) continue;
     int64_t d = s.dur_ns[g.slice[i]];
     durs[fill[slot[s.name[g.slice[i]]]]++] = d;
     KernelClass c = i < classes.size() ? classes[i] : KernelClass::kOther;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/analysis/intervals.h"
 #include "core/analysis/kernel_classes.h"
 #include "core/model/trace_model.h"
 
@@ -31,7 +32,10 @@ struct KernelsResult {
 };
 
 // `classes` has one entry per model.gpu_ops row (classify_gpu_ops). `keep`, when given, selects rows.
+// `window`, when given, restricts to the ops that START in [begin, end) (one profiler step): each op
+// is counted whole, in the one window where it starts, so per-op statistics (min, p50...) stay real
+// durations and disjoint windows never count an op twice.
 KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& classes,
-                           const std::vector<uint8_t>* keep = nullptr);
+                           const std::vector<uint8_t>* keep = nullptr, const Interval* window = nullptr);
 
 }  // namespace tw

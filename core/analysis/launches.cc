@@ -101,6 +101,7 @@ void find_syncs(const TraceModel& m, const std::vector<uint32_t>& parents, const
   int64_t blocked[4] = {0, 0, 0, 0};
   for (uint32_t i = 0; i < s.size(); ++i) {
     if (s.kind[i] != EventKind::kCudaRuntime && s.kind[i] != EventKind::kCudaDriver) continue;
+    if (opt.window && (s.ts_ns[i] < opt.window->begin || s.ts_ns[i] >= opt.window->end)) continue;
     auto it = kind_of_name.find(s.name[i]);
     if (it == kind_of_name.end()) it = kind_of_name.emplace(s.name[i], host_sync_kind(m.strings.get(s.name[i]))).first;
     int k = it->second;
@@ -167,6 +168,7 @@ LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& pa
   cpus.reserve(m.launches.size());
   std::unordered_map<StringId, uint64_t> short_names;
   for (const LaunchLink& l : m.launches) {
+    if (opt.window && (s.ts_ns[l.launch_slice] < opt.window->begin || s.ts_ns[l.launch_slice] >= opt.window->end)) continue;
     LaunchRecord rec;
     rec.launch_slice = l.launch_slice;
     rec.gpu_slice = l.gpu_slice;
@@ -206,7 +208,7 @@ LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& pa
   });
   if (r.short_op_names.size() > opt.top) r.short_op_names.resize(opt.top);
   r.launch_bound = !r.records.empty() && r.short_ops * 2 >= r.records.size() && r.launch_cpu_ns >= r.launched_gpu_ns;
-  build_queues(m, r.records, r);
+  if (opt.queues) build_queues(m, r.records, r);
   find_syncs(m, parents, opt, r);
   return r;
 }

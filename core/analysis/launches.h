@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/intervals.h"
 #include "core/model/trace_model.h"
 
 namespace tw {
@@ -23,6 +24,10 @@ struct LaunchOptions {
   int64_t runtime_outlier_ns = 50000;       // HTA runtime_cutoff (50 us)
   int64_t delay_outlier_ns = 100000;        // HTA launch_delay_cutoff (100 us)
   size_t top = 10;
+  // Restricts to one window [begin, end) (a profiler step): the launches and host syncs whose
+  // runtime call STARTS in it, each counted whole. Null = the whole trace.
+  const Interval* window = nullptr;
+  bool queues = true;  // queue-length series per stream (whole-trace charts; per step they are not needed)
 };
 
 struct LaunchRecord {

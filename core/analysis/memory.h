@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/analysis/intervals.h"
 #include "core/model/trace_model.h"
 
 namespace tw {
@@ -35,6 +36,9 @@ struct MemoryResult {
   std::vector<DeviceMemory> devices;  // by device id
 };
 
-MemoryResult memory_usage(const TraceModel& m, size_t max_points = 1000);
+// `window` (optional, e.g. one profiler step): only the state during [begin, end) counts. The
+// allocator state left by the last sample before `begin` holds at `begin` (a peak there is dated
+// `begin`); `samples` counts the samples inside; devices with no sample before `end` are left out.
+MemoryResult memory_usage(const TraceModel& m, size_t max_points = 1000, const Interval* window = nullptr);
 
 }  // namespace tw

@@ -17,6 +17,8 @@
 #include "core/analysis/step_breakdown.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/utilization.h"
+#include "core/summary/detail_json.h"
+#include "core/summary/step_details.h"
 
 namespace tw {
 
@@ -24,53 +26,12 @@ namespace {
 
 using nlohmann::json;
 constexpr size_t kTopRows = 50;
-constexpr size_t kMaxChartPoints = 1000;
-
-std::string str(const TraceModel& m, StringId id) { return std::string(m.strings.get(id)); }
-
-// Fractions are rounded to 4 decimals so the native and wasm builds print the same shortest form.
-double round4(double x) { return std::round(x * 1e4) / 1e4; }
-
-json range_json(int64_t begin, int64_t end) { return {{"begin_ns", begin}, {"end_ns", end}}; }
-
-json idle_json(const IdleResult& r) {
-  json streams = json::array();
-  for (const StreamIdle& s : r.streams) {
-    json cats = json::object();
-    for (int k = 0; k < kIdleCategoryCount; ++k) {
-      double share = s.idle_ns != 0 ? double(s.time_ns[k]) / double(s.idle_ns) : 0.0;
-      cats[idle_category_name(static_cast<IdleCategory>(k))] = {
-          {"ns", s.time_ns[k]}, {"count", s.count[k]}, {"share", round4(share)}};
-    }
-    json gaps = json::array();
-    for (const IdleGap& g : s.longest) {
-      json gj = range_json(g.begin_ns, g.end_ns);
-      gj["duration_ns"] = g.length_ns();
-      gj["category"] = idle_category_name(g.category);
-      gaps.push_back(gj);
-    }
-    streams.push_back({{"device", s.device}, {"stream", s.stream}, {"ops", s.ops}, {"first_ns", s.first_ns},
-                       {"last_ns", s.last_ns}, {"idle_ns", s.idle_ns}, {"categories", cats}, {"longest_gaps", gaps}});
-  }
-  return {{"kernel_wait_threshold_ns", r.threshold_ns}, {"streams", streams}};
-}
-
-json kernels_json(const TraceModel& m, const KernelsResult& r) {
-  json rows = json::array();
-  for (size_t i = 0; i < r.by_name.size() && i < kTopRows; ++i) {
-    const KernelStat& k = r.by_name[i];
-    rows.push_back({{"name", str(m, k.name)}, {"kind", event_kind_name(k.kind)}, {"class", kernel_class_name(k.cls)},
-                    {"count", k.count}, {"total_ns", k.total_ns}, {"mean_ns", round4(k.mean_ns)}, {"min_ns", k.min_ns},
-                    {"max_ns", k.max_ns}, {"p50_ns", k.p50_ns}, {"p95_ns", k.p95_ns}, {"share", round4(k.share)}});
-  }
-  return {{"count", r.count}, {"total_ns", r.total_ns}, {"distinct_names", r.by_name.size()}, {"top", rows}};
-}
 
 json operator_rows(const TraceModel& m, const std::vector<OperatorStat>& v, bool modules) {
   json rows = json::array();
   for (size_t i = 0; i < v.size() && i < kTopRows; ++i) {
     const OperatorStat& o = v[i];
-    json j = {{"name", str(m, o.name)}, {"calls", o.calls}, {"total_ns", o.total_ns}, {"self_ns", o.self_ns},
+    json j = {{"name", model_str(m, o.name)}, {"calls", o.calls}, {"total_ns", o.total_ns}, {"self_ns", o.self_ns},
               {"device_total_ns", o.device_total_ns}};
     if (modules) j["depth"] = o.min_depth;
     else j["device_self_ns"] = o.device_self_ns, j["gpu_ops"] = o.gpu_ops;
@@ -84,7 +45,7 @@ json op_kernels_json(const TraceModel& m, const std::vector<OperatorKernel>& v) 
   for (size_t i = 0; i < v.size() && i < kTopRows; ++i) {
     const OperatorKernel& k = v[i];
     double n = double(k.count);
-    rows.push_back({{"operator", str(m, k.op)}, {"kernel", str(m, k.kernel)}, {"count", k.count}, {"gpu_ns", k.gpu_ns},
+    rows.push_back({{"operator", model_str(m, k.op)}, {"kernel", model_str(m, k.kernel)}, {"count", k.count}, {"gpu_ns", k.gpu_ns},
                     {"mean_op_to_launch_ns", round4(double(k.op_to_launch_ns) / n)},
                     {"mean_launch_to_start_ns", round4(double(k.launch_to_start_ns) / n)}});
   }
@@ -100,109 +61,6 @@ json operators_json(const TraceModel& m, const OperatorsResult& r) {
           {"launches", r.launches},
           {"launches_attributed", r.launches_attributed},
           {"launches_by_external_id", r.launches_by_external_id}};
-}
-
-json distribution_json(const Distribution& d) {
-  return {{"count", d.count}, {"min_ns", d.min_ns}, {"p50_ns", d.p50_ns}, {"p90_ns", d.p90_ns},
-          {"p99_ns", d.p99_ns}, {"max_ns", d.max_ns}, {"mean_ns", round4(d.mean_ns)}};
-}
-
-json queue_json(const StreamQueue& q) {
-  // Chart series: at most kMaxChartPoints points, each the maximum of its time bucket.
-  json ts = json::array(), len = json::array();
-  if (!q.series.empty()) {
-    int64_t t0 = q.series.front().ts_ns, t1 = q.series.back().ts_ns;
-    int64_t width = std::max<int64_t>(1, (t1 - t0) / int64_t(kMaxChartPoints) + 1);
-    int64_t bucket = -1;
-    for (const QueuePoint& p : q.series) {
-      int64_t b = (p.ts_ns - t0) / width;
-      if (b != bucket) {
-        ts.push_back(p.ts_ns);
-        len.push_back(p.length);
-        bucket = b;
-      } else if (p.length > len.back().get<int32_t>()) {
-        len.back() = p.length;
-      }
-    }
-  }
-  return {{"device", q.device}, {"stream", q.stream}, {"changes", q.series.size()}, {"max", q.max_length},
-          {"mean", round4(q.mean)}, {"time_weighted_mean", round4(q.time_weighted_mean)},
-          {"time_at_max_ns", q.time_at_max_ns}, {"series", {{"ts_ns", ts}, {"max_length", len}}}};
-}
-
-json launches_json(const TraceModel& m, const LaunchesResult& r, const LaunchOptions& opt) {
-  const SliceTable& s = m.slices;
-  json worst = json::array();
-  for (uint32_t i : r.worst_delays) {
-    const LaunchRecord& l = r.records[i];
-    worst.push_back({{"kernel", str(m, s.name[l.gpu_slice])}, {"launch", str(m, s.name[l.launch_slice])},
-                     {"correlation", s.correlation[l.gpu_slice] == kNoId ? json(nullptr) : json(s.correlation[l.gpu_slice])},
-                     {"launch_end_ns", s.end_ns(l.launch_slice)}, {"gpu_start_ns", s.ts_ns[l.gpu_slice]},
-                     {"delay_ns", l.delay_ns}, {"cpu_ns", l.cpu_ns}, {"gpu_ns", l.gpu_ns}});
-  }
-  json short_names = json::array();
-  for (const auto& [name, n] : r.short_op_names) short_names.push_back({{"name", str(m, name)}, {"count", n}});
-  json queues = json::array();
-  for (const StreamQueue& q : r.queues) queues.push_back(queue_json(q));
-  json syncs = json::array();
-  for (const SyncKindStat& k : r.syncs) syncs.push_back({{"kind", k.kind}, {"count", k.count}, {"blocked_ns", k.blocked_ns}});
-  json sites = json::array();
-  for (const SyncSite& x : r.sync_sites)
-    sites.push_back({{"name", x.name ? json(str(m, x.name)) : json(nullptr)}, {"count", x.count}, {"blocked_ns", x.blocked_ns}});
-  json longest = json::array();
-  for (uint32_t i : r.longest_syncs)
-    longest.push_back({{"name", str(m, s.name[i])}, {"begin_ns", s.ts_ns[i]}, {"end_ns", s.end_ns(i)}, {"duration_ns", s.dur_ns[i]}});
-  return {{"count", r.records.size()},
-          {"delay", distribution_json(r.delay)},
-          {"negative_delays", r.negative_delays},
-          {"delay_outlier_threshold_ns", opt.delay_outlier_ns},
-          {"delay_outliers", r.delay_outliers},
-          {"worst_delays", worst},
-          {"cpu", distribution_json(r.cpu)},
-          {"runtime_outlier_threshold_ns", opt.runtime_outlier_ns},
-          {"runtime_outliers", r.runtime_outliers},
-          {"short_ops", {{"count", r.short_ops}, {"gpu_ns", r.short_ops_gpu_ns}, {"top", short_names}}},
-          {"launch_cpu_ns", r.launch_cpu_ns},
-          {"launched_gpu_ns", r.launched_gpu_ns},
-          {"launch_bound", r.launch_bound},
-          {"queues", queues},
-          {"host_syncs", {{"count", r.sync_count}, {"blocked_ns", r.sync_blocked_ns}, {"kinds", syncs}, {"top_sites", sites}, {"longest", longest}}}};
-}
-
-json memory_json(const MemoryResult& r) {
-  json devs = json::array();
-  for (const DeviceMemory& d : r.devices) {
-    json ts = json::array(), alloc = json::array(), res = json::array();
-    for (const MemoryPoint& p : d.series) {
-      ts.push_back(p.ts_ns);
-      alloc.push_back(p.allocated);
-      res.push_back(p.reserved);
-    }
-    devs.push_back({{"device", d.device}, {"samples", d.samples}, {"peak_allocated", d.peak_allocated},
-                    {"peak_allocated_ts_ns", d.peak_allocated_ts_ns}, {"peak_reserved", d.peak_reserved},
-                    {"peak_reserved_ts_ns", d.peak_reserved_ts_ns}, {"final_allocated", d.final_allocated},
-                    {"final_reserved", d.final_reserved},
-                    {"total_global_mem", d.total_global_mem > 0 ? json(d.total_global_mem) : json(nullptr)},
-                    {"peak_allocated_share", d.total_global_mem > 0 ? json(round4(d.peak_allocated_share)) : json(nullptr)},
-                    {"peak_reserved_share", d.total_global_mem > 0 ? json(round4(d.peak_reserved_share)) : json(nullptr)},
-                    {"series", {{"ts_ns", ts}, {"allocated", alloc}, {"reserved", res}}}});
-  }
-  return {{"devices", devs}};
-}
-
-json collectives_json(const CollectivesResult& r) {
-  json types = json::array();
-  for (const CollectiveStat& c : r.by_type) {
-    types.push_back({{"type", c.type}, {"count", c.count}, {"total_ns", c.total_ns}, {"mean_ns", round4(c.mean_ns)},
-                     {"exposed_ns", c.exposed_ns}, {"sized_ops", c.sized}, {"bytes", c.bytes},
-                     {"group_size", c.group_size > 0 ? json(c.group_size) : json(nullptr)},
-                     {"algbw_gbps", c.sized_ns > 0 ? json(round4(c.algbw_gbps)) : json(nullptr)},
-                     {"busbw_gbps", c.sized_ns > 0 ? json(round4(c.busbw_gbps)) : json(nullptr)}});
-  }
-  json worst = json::array();
-  for (const Interval& iv : r.worst_exposed) worst.push_back(range_json(iv.begin, iv.end));
-  return {{"count", r.count}, {"total_ns", r.total_ns}, {"union_ns", r.union_ns}, {"exposed_ns", r.exposed_ns},
-          {"by_type", types}, {"worst_exposed", worst}};
 }
 
 json categories_json(const int64_t (&ns)[kStepCategoryCount]) {
@@ -270,19 +128,29 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   LaunchOptions lopt;
   const LaunchesResult launches = launch_stats(m, parents, lopt);
   const MemoryResult memory = memory_usage(m, kMaxChartPoints);
-  const CollectivesResult coll = collective_stats(m, cls, kept);
+  const CommComputeSets comm_sets = comm_compute_sets(m, cls, kept);
+  const CollectivesResult coll = collective_stats(m, cls, kept, comm_sets);
   const StepBreakdown sb = step_breakdown(m, ctx.steps, cls);
   const UtilizationResult util = gpu_utilization(m, kMaxChartPoints);
   const StreamOverlapResult& streams = ctx.streams;
 
   bool any_gpu = m.gpu_ops.size() > 0;
   file["idle"] = any_gpu ? idle_json(idle) : json(nullptr);
-  file["kernels"] = any_gpu ? kernels_json(m, kernels) : json(nullptr);
+  file["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
   file["operators"] = operators_json(m, ops);
   file["launches"] = m.launches.empty() && launches.sync_count == 0 ? json(nullptr) : launches_json(m, launches, lopt);
-  file["memory"] = memory.devices.empty() ? json(nullptr) : memory_json(memory);
+  file["memory"] = memory.devices.empty() ? json(nullptr) : memory_json(memory, true);
   file["collectives"] = coll.count ? collectives_json(coll) : json(nullptr);
   file["step_breakdown"] = step_breakdown_json(sb);
+  if (file.contains("steps") && file["steps"].is_array() && file["steps"].size() == ctx.steps.size()) {
+    StepDetailPresence present;
+    present.gpu = any_gpu;
+    present.launches = !file["launches"].is_null();
+    present.collectives = coll.count > 0;
+    present.memory = !memory.devices.empty();
+    std::vector<json> details = step_details_json(ctx, parents, comm_sets, present);
+    for (size_t i = 0; i < details.size(); ++i) file["steps"][i]["details"] = std::move(details[i]);
+  }
   file["utilization"] = utilization_json(util);
 
   RecommendationInputs in;

@@ -21,13 +21,7 @@ namespace {
 
 constexpr int64_t kUs = 1000;
 
-struct Sample {
-  std::unique_ptr<TraceImporter> imp = detail_test::import_text(detail_test::kSampleTrace);
-  TraceModel& m = imp->model();
-  std::vector<KernelClass> cls = classify_gpu_ops(m, default_rules());
-  std::vector<uint32_t> parents = slice_parents(m);
-  std::string name(StringId id) const { return std::string(m.strings.get(id)); }
-};
+using Sample = detail_test::SampleModel;
 
 TEST_CASE("detail sample: import gives the expected model") {
   Sample s;

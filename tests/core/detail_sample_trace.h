@@ -2,6 +2,8 @@
 // (detail_*_test.cc). Times are microseconds as in Kineto; the comments give the ns intervals.
 #pragma once
 
+#include "tests/core/detail_test_util.h"
+
 namespace tw::detail_test {
 
 // CPU thread 1:  ProfilerStep#1 [0,1000)us
@@ -41,5 +43,10 @@ constexpr const char* kSampleTrace = R"json({
   {"ph": "i", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 90, "args": {"Device Type": 1, "Device Id": 0, "Bytes": -2000, "Total Allocated": 3000, "Total Reserved": 8000}}
  ]
 })json";
+
+// The sample imported, with its default kernel classes and slice parents.
+struct SampleModel : ImportedText {
+  SampleModel() : ImportedText(kSampleTrace) {}
+};
 
 }  // namespace tw::detail_test
