@@ -1,7 +1,8 @@
 // The postMessage API's allowed origins (embed-config.json): a parent page on a 127.0.0.1 port the
 // deployment lists opens a trace by both protocols and gets `loaded` with the CLI's summary; a parent
 // on another 127.0.0.1 port that is not listed gets no PONG, no progress and no `loaded` (only an
-// error answer to tracewise.open), and the embedded page shows nothing loaded.
+// error answer to tracewise.open), and the embedded page shows nothing loaded. Unreadable bytes get
+// tracewise.error with the CLI's message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ let dir, allowedHost, refusedHost, copy, app, appUrl, browser;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tw-origins-'));
   copyFileSync(trace, join(dir, 'event_sync_trace.json.gz'));
+  writeFileSync(join(dir, 'bad.json'), 'hello, this is not a trace\n');
   writeFileSync(join(dir, 'parent.html'), '<!doctype html><meta charset="utf-8"><body><iframe id="f" style="width:900px;height:400px"></iframe></body>');
   allowedHost = await serve(dir, 0);
   refusedHost = await serve(dir, 0);
@@ -29,13 +31,14 @@ after(async () => { await browser?.close(); for (const s of [app, allowedHost, r
 
 // In the parent page: loads the embed page in the iframe, speaks one protocol for `ms`, or until
 // `loaded` / `error`; returns every message the iframe sent (strings as they are, objects by type).
-function talk(page, protocol, ms) {
-  return page.evaluate(async ({ appUrl, protocol, ms }) => {
+function talk(page, protocol, ms, file = 'event_sync_trace.json.gz') {
+  return page.evaluate(async ({ appUrl, protocol, ms, file }) => {
     const frame = document.getElementById('f');
     const origin = new URL(appUrl).origin;
-    const buffer = await (await fetch('event_sync_trace.json.gz')).arrayBuffer();
+    const buffer = await (await fetch(file)).arrayBuffer();
     const seen = [];
     let summary = null;
+    let error = null;
     let ping = null;
     await new Promise((done) => {
       const timer = setTimeout(done, ms);
@@ -44,14 +47,14 @@ function talk(page, protocol, ms) {
         const d = ev.data;
         seen.push(typeof d === 'string' ? d : d?.type);
         if (protocol === 'tracewise' && d?.type === 'tracewise.ready') {
-          frame.contentWindow.postMessage({ type: 'tracewise.open', name: 'event_sync_trace.json.gz', buffer: buffer.slice(0) }, origin);
+          frame.contentWindow.postMessage({ type: 'tracewise.open', name: file, buffer: buffer.slice(0) }, origin);
         }
         if (protocol === 'perfetto' && d === 'PONG' && ping) {
           clearInterval(ping); ping = null;
-          frame.contentWindow.postMessage({ perfetto: { buffer: buffer.slice(0), title: 'event_sync_trace.json.gz' } }, origin);
+          frame.contentWindow.postMessage({ perfetto: { buffer: buffer.slice(0), title: file } }, origin);
         }
         if (d?.type === 'tracewise.loaded') { summary = d.summary; clearTimeout(timer); done(); }
-        if (d?.type === 'tracewise.error') { clearTimeout(timer); setTimeout(done, 300); }
+        if (d?.type === 'tracewise.error') { error = d.message; clearTimeout(timer); setTimeout(done, 300); }
       });
       frame.src = `${appUrl}embed.html?panels=cards`;
       // Perfetto's clients PING until PONG; a refused parent also pushes a trace without waiting.
@@ -61,8 +64,8 @@ function talk(page, protocol, ms) {
       }
     });
     if (ping) clearInterval(ping);
-    return { seen, summary };
-  }, { appUrl, protocol, ms });
+    return { seen, summary, error };
+  }, { appUrl, protocol, ms, file });
 }
 
 const embedded = (page) => page.frames().find((f) => f.url().includes('embed=1'));
@@ -97,6 +100,16 @@ for (const protocol of ['tracewise', 'perfetto']) {
     await page.close();
   });
 }
+
+test('a trace that cannot be read is answered with tracewise.error (and no loaded)', { timeout: 60000 }, async () => {
+  const page = await browser.ctx.newPage();
+  await page.goto(`http://127.0.0.1:${allowedHost.address().port}/parent.html`);
+  const { seen, summary, error } = await talk(page, 'tracewise', 30000, 'bad.json');
+  assert.equal(summary, null);
+  assert.ok(!seen.includes('tracewise.loaded'), seen.join());
+  assert.match(error ?? '', /^bad\.json: Not a trace/);  // the CLI's message for the same bytes
+  await page.close();
+});
 
 test('embed-config parsing: a listed origin is exact; without a list, local origins are allowed', async () => {
   const { importTs } = await import('./share_support.mjs');

@@ -1,6 +1,7 @@
 // Share links in the browser: a summary link made on one page shows the same numbers in a fresh
-// browser (read-only, no trace); dropping the same trace then restores the full view (content hash);
-// tampered and oversized fragments show an error and the page still opens traces.
+// browser (read-only, no trace, with the link's table filter); dropping the same trace then restores
+// the full view (content hash); tampered and oversized fragments show an error and the page still
+// opens traces.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve } from '../../web/serve.mjs';
@@ -29,11 +30,13 @@ test('summary link round trip in a fresh browser, then the same trace restores t
     assert.deepEqual(await page.evaluate(() => window.__tracewise.summary), cliSummary(trace));
     shown = await cards(page);
     assert.ok(shown.length > 0);
+    await page.fill('[data-table="kernels.top"] input.filter', 'gemm');  // travels with the link
     await page.click('#share-actions >> text=Copy summary link');
     await waitHook(page, () => window.__tracewise.share?.lastLink?.includes('#s=1.'));
     link = await page.evaluate(() => window.__tracewise.share.lastLink);
     console.log(`summary link of train.json: ${link.length} chars`);
-    assert.ok(link.length < 8192);
+    assert.ok(link.length <= 8000, 'the whole link, view part included, stays under the 8 KB aim');
+    assert.match(link, /&tb=kernels\.top\*\*gemm/);
   } finally { await a.close(); }
 
   const b = await launch();
@@ -47,6 +50,10 @@ test('summary link round trip in a fresh browser, then the same trace restores t
     assert.deepEqual(await cards(page), shown);
     assert.match(await page.textContent('#share-banner'), /Shared summary of train\.json/);
     assert.ok(!requests.some((u) => u.includes('train.json')), 'the trace is not fetched');
+    // The read-only dashboard shows the link's table filter on the rows the link carries.
+    await waitHook(page, () => document.querySelector('[data-table="kernels.top"] input.filter')?.value === 'gemm');
+    const rows = await page.$$eval('[data-table="kernels.top"] tbody tr', (r) => r.map((x) => x.textContent));
+    assert.ok(rows.length > 0 && rows.every((r) => /gemm/i.test(r)), rows.join('\n'));
     await openTrace(page, trace);
     await waitHook(page, () => window.__tracewise.share.match === 'same');
     assert.deepEqual(await cards(page), shown);
