@@ -70,6 +70,12 @@ test('table filters and sort orders round-trip through a view link in a fresh br
     await waitHook(page, () => window.__tracewise.share.match === 'different');
     assert.match(await page.textContent('#share-banner'), /not the one the link was made from/);
     assert.equal(await page.inputValue('[data-table="kernels.top"] input.filter'), 'gemm');
+    // Once the address bar follows this page's own view, the next trace opened is not compared with
+    // the link any more, and the note about the previous one goes.
+    await waitHook(page, () => window.__tracewise.share.mode === 'none' && location.hash.includes('h='));
+    await openTraces(page, [ranks[1]]);
+    assert.equal(await page.textContent('#share-banner'), '');
+    assert.equal(await page.evaluate(() => window.__tracewise.share.match), 'different');  // unchanged: no new comparison
     assert.deepEqual(errors, []);
   } finally { await b.close(); }
 });

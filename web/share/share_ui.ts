@@ -52,6 +52,8 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
   let pendingView: ViewState | null = null;     // to apply once the trace is loaded
   let pendingTables: TableState[] | null = null; // to apply once the dashboard is rebuilt
   let expected: string[] = [];                  // content hashes the link was made on
+  let checking = false;                         // checkMatch is hashing the open traces
+  let noteFor: string | null = null;            // the traces the banner's match note is about
   let lastHash = '';
   watchTraceInputs();
 
@@ -131,11 +133,16 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
     if (!expected.length) { hook.match = 'unknown'; return; }
     const want = expected;
     const names = traceNames(app);
+    checking = true;
     const hashes = (await Promise.all(names.map((n) => hashOfTrace(n)))).map((r) => r?.hash ?? null);
+    checking = false;
     if (want !== expected) return;  // another link arrived meanwhile
     hook.match = want.every((h) => hashes.includes(h)) ? 'same' : hashes.some((h) => h !== null) ? 'different' : 'unknown';
-    const urls = names.map((n) => traceSource(n)).flatMap((s) => (s && 'url' in s ? [s.url] : []));
+    // The `?url=` traces whose content is not among the link's: those changed behind their URL.
+    const urls = names.filter((_, i) => hashes[i] !== null && !want.includes(hashes[i]!))
+      .map((n) => traceSource(n)).flatMap((s) => (s && 'url' in s ? [s.url] : []));
     hook.stale = hook.match === 'different' && urls.length > 0;
+    if (hook.match !== 'unknown') noteFor = names.join('\n');
     const what = hook.mode === 'summary' ? 'summary link' : 'link';
     if (hook.match === 'same' && hook.mode === 'summary') say('info', 'This is the trace the link was made from: the full view is restored.');
     else if (hook.stale) {
@@ -148,6 +155,8 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
 
   app.onLoaded(() => {
     if (pendingTables && dashboardShown()) { applyTableStates(pendingTables); pendingTables = null; }
+    // Other traces than the ones a link was compared with: its note no longer applies.
+    if (noteFor !== null && hook.mode === 'none' && noteFor !== traceNames(app).join('\n')) { banner.replaceChildren(); noteFor = null; }
     if (!hasTrace(app)) return;  // a summary shown without its trace (this link's, or a saved JSON)
     // Hash dropped files now (two small reads) so the address bar's link can carry them.
     for (const n of traceNames(app)) { const s = traceSource(n); if (s && 'blob' in s) void hashOfTrace(n); }
@@ -162,12 +171,16 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
   // (Polled: the view state lives in several components; one comparison a second costs nothing.)
   if (opts.trackFragment) {
     setInterval(() => {
-      if (!traceReady(app) || pendingView || pendingTables) return;
+      if (!traceReady(app) || pendingView || pendingTables || checking) return;
       const link = buildLink(pageBase(), currentView(readyNames(app).map((n) => (n === null ? null : knownHash(n)))));
       const hash = new URL(link).hash;
       if (hash === location.hash || (hash === '' && location.hash === '')) return;
       lastHash = hash;
+      // From now on the address bar is this page's own link: traces opened later are not compared
+      // with the one that was opened.
       hook.payload = null;
+      hook.mode = 'none';
+      expected = [];
       history.replaceState(history.state, '', link);
     }, 1000);
   }
