@@ -3,6 +3,7 @@
 import type { AppApi } from '../app/app_api';
 import './share.css';
 import { installShare } from './share_ui';
+import { showMessage } from './banner';
 import { installMessageApi } from '../embed/message_api';
 import { installEmbedMode, isEmbedMode } from '../embed/embed_mode';
 import { installExport } from '../export/export_ui';
@@ -13,13 +14,7 @@ export function installIntegrations(app: AppApi, where: { main: HTMLElement; act
   banner.className = 'share-banner';
   banner.setAttribute('aria-live', 'polite');
   where.main.prepend(banner);
-  const say = (text: string, extra?: Node) => {
-    const d = document.createElement('div');
-    d.className = 'share-msg share-info';
-    d.textContent = text;
-    if (extra) d.append(' ', extra);
-    banner.replaceChildren(d);
-  };
+  const say = (text: string, extra?: Node) => showMessage(banner, 'info', text, extra);
   const actions = document.createElement('div');
   actions.id = 'share-actions';
   actions.className = 'share-actions';

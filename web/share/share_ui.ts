@@ -1,33 +1,18 @@
-// Share links on the page: restores the view state of an opened link, shows a summary link's
-// read-only dashboard, checks a later-dropped trace against the link's content hash, keeps the
-// fragment current, and offers "Copy link" / "Copy summary link". All messages are text nodes.
-import type { AppApi, ViewState as AppViewState } from '../app/app_api';
+// Share links on the page: restores the view state of an opened link (tab, rank, timeline, tables'
+// filter and sort), shows a summary link's read-only dashboard, checks the traces opened for a link
+// (dropped, or re-fetched from `?url=`) against its content hashes, keeps the fragment current, and
+// offers "Copy link" / "Copy summary link". All messages are text nodes.
+import type { AppApi } from '../app/app_api';
 import { applyTableStates, tableStates, type TableState } from '../app/dashboard/table';
 import { buildLink, parseFragment } from './fragment';
 import { decodeSummaryLink, encodeSummaryLink, kTargetLinkChars, type LinkPayload, type TraceRef } from './summary_link';
 import { ShareError } from './share_error';
 import { isEmptyViewState, type ViewState } from './view_state';
 import { hashOfTrace, knownHash, traceSource, watchTraceInputs } from './trace_inputs';
+import { dashboardShown, hasTrace, readyNames, toAppView, toLinkView, traceNames, traceReady } from './app_view';
+import { showMessage, type MessageKind } from './banner';
 
 type SummaryDocument = { files: any[]; schema: string };
-
-// The app's view state <-> the link's (the timeline's part is opaque to both).
-export const toLinkView = (s: AppViewState): ViewState => ({ tab: s.tab, file: s.file, tl: s.timeline });
-export const toAppView = (v: ViewState): Partial<AppViewState> => {
-  const out: Partial<AppViewState> = {};
-  if (v.tab) out.tab = v.tab;
-  if (v.file !== undefined) out.file = v.file;
-  if (v.tl !== undefined) out.timeline = v.tl;
-  return out;
-};
-const hasTrace = (app: AppApi) => app.getFiles().some((f) => f.hasTrace);
-// Traces loaded and on screen (not still loading): a view can be applied to them.
-const traceReady = (app: AppApi) => app.getFiles().every((f) => f.status !== 'loading') && app.getFiles().some((f) => f.hasTrace && f.status === 'ready');
-// Per ready file (the summary document's order): its name when a trace is behind it, else null.
-const readyNames = (app: AppApi) => app.getFiles().filter((f) => f.status === 'ready').map((f) => (f.hasTrace ? f.name : null));
-const traceNames = (app: AppApi) => app.getFiles().filter((f) => f.hasTrace && f.status === 'ready').map((f) => f.name);
-// The dashboard is rebuilt after a change of file; its tables exist again only at the next onLoaded.
-const dashboardShown = () => (document.getElementById('overview')?.childElementCount ?? 0) > 0;
 
 export interface ShareHook {
   mode: 'none' | 'view' | 'summary';
@@ -57,21 +42,7 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
   let lastHash = '';
   watchTraceInputs();
 
-  const say = (kind: 'info' | 'warn' | 'error', text: string, extra?: Node) => {
-    banner.replaceChildren();
-    const p = document.createElement('div');
-    p.className = `share-msg share-${kind}`;
-    p.setAttribute('role', kind === 'error' ? 'alert' : 'status');
-    p.textContent = text;
-    if (extra) p.append(' ', extra);
-    const close = document.createElement('button');
-    close.className = 'share-close';
-    close.textContent = '×';
-    close.title = 'Dismiss';
-    close.addEventListener('click', () => banner.replaceChildren());
-    p.append(close);
-    banner.append(p);
-  };
+  const say = (kind: MessageKind, text: string, extra?: Node) => showMessage(banner, kind, text, extra);
 
   // The link's view on the loaded traces: tab, file and timeline through the app; tables directly,
   // or after the dashboard of the linked file is rebuilt.

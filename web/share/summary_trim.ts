@@ -9,9 +9,14 @@ export interface TrimLevel {
   text: number;     // characters kept per string
   series: number;   // longest array of numbers kept (longer ones are dropped)
   depth: number;    // deepest nesting kept
+  stepDetails?: boolean;  // keep each step's `sections` (per-step idle, kernels, launches...)
 }
 
+// Per-step details repeat the whole-trace sections once per step, so they are the first thing a
+// link gives up: only the most generous level keeps them; every other level drops them before it
+// shortens anything else.
 export const kTrimLevels: TrimLevel[] = [
+  { rows: 25, text: 200, series: 512, depth: 8, stepDetails: true },
   { rows: 25, text: 200, series: 512, depth: 8 },
   { rows: 15, text: 160, series: 256, depth: 8 },
   { rows: 10, text: 120, series: 128, depth: 7 },
@@ -55,7 +60,13 @@ function trimValue(v: unknown, lv: TrimLevel, depth: number, path: string, cuts:
     return kept;
   }
   const o: Record<string, unknown> = {};
+  const isStep = /^files\.\d+\.steps\.\d+$/.test(path);
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (isStep && k === 'sections' && !lv.stepDetails) {
+      const key = `${path.replace(/\.\d+$/, '')}.*.sections`;  // one entry for all steps: how many lost theirs
+      if (x !== null && x !== undefined) cuts[key] = (cuts[key] ?? 0) + 1;
+      continue;
+    }
     const t = trimValue(x, lv, depth + 1, `${path}.${k}`, cuts, whole || kKeepWhole.has(k));
     if (t !== undefined) o[k] = t;
   }
