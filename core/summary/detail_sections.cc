@@ -149,7 +149,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
     present.collectives = coll.count > 0;
     present.memory = !memory.devices.empty();
     std::vector<json> details = step_details_json(ctx, parents, comm_sets, present);
-    for (size_t i = 0; i < details.size(); ++i) file["steps"][i]["details"] = std::move(details[i]);
+    for (size_t i = 0; i < details.size(); ++i) file["steps"][i]["sections"] = std::move(details[i]);
   }
   file["utilization"] = utilization_json(util);
 

@@ -1,4 +1,4 @@
-// The per-step detail sections of the summary (steps[i].details) on real traces with steps, each
+// The per-step detail sections of the summary (steps[i].sections) on real traces with steps, each
 // number checked against a brute-force pass over the model written here, or against the per-step
 // overlap that the temporal path computes independently; plus their bounds and null rules.
 #include <doctest/doctest.h>
@@ -58,10 +58,10 @@ void check_steps(const char* rel, bool hta) {
     const json& st = f["steps"][i];
     CAPTURE(i);
     if (i >= kMaxDetailSteps) {
-      CHECK(st["details"].is_null());
+      CHECK(st["sections"].is_null());
       continue;
     }
-    const json& d = st["details"];
+    const json& d = st["sections"];
     REQUIRE(d.is_object());
     const int64_t b = st["begin_ns"], e = st["end_ns"];
 
@@ -140,7 +140,7 @@ TEST_CASE("step details: df_index_resolver's memory peaks per step") {
   const json f = summary_of(m, false);
   REQUIRE(f["steps"].size() == 5);
   for (const json& st : f["steps"]) {
-    const json& mem = st["details"]["memory"];
+    const json& mem = st["sections"]["memory"];
     REQUIRE(mem.is_object());
     REQUIRE(mem["devices"].size() > 0);
     // Brute force on device 0 (the GPU): the allocator state entering the step, then its samples.
@@ -162,7 +162,7 @@ TEST_CASE("step details: CPU-only steps have null sections; many steps are cappe
   const TraceModel& cpu = detail_test::shared_trace("hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
   const json f = summary_of(cpu, false);
   REQUIRE(f["steps"].size() == 1);
-  for (const char* k : {"idle", "kernels", "launches", "collectives", "memory"}) CHECK(f["steps"][0]["details"][k].is_null());
+  for (const char* k : {"idle", "kernels", "launches", "collectives", "memory"}) CHECK(f["steps"][0]["sections"][k].is_null());
 
   std::string t = R"({"traceEvents":[)";
   const int n = static_cast<int>(kMaxDetailSteps) + 8;
@@ -177,7 +177,7 @@ TEST_CASE("step details: CPU-only steps have null sections; many steps are cappe
   REQUIRE(g["steps"].size() == size_t(n));
   for (int i = 0; i < n; ++i) {
     CAPTURE(i);
-    const json& d = g["steps"][i]["details"];
+    const json& d = g["steps"][i]["sections"];
     if (i < int(kMaxDetailSteps)) {
       REQUIRE(d.is_object());
       CHECK(d["kernels"]["count"] == 1);

@@ -1,8 +1,9 @@
 // ProfilerStep table: one row per step with its duration, GPU time split and comm/compute overlap;
-// each row links to its window in the timeline.
+// each row links to its window in the timeline. Below it, the picked step's details (step_detail.ts).
 import { h } from '../dom';
 import { DataTable, type Column } from './table';
 import type { Links } from './links';
+import { stepDetailPanel } from './step_detail';
 
 const kColumns: Column[] = [
   { key: 'number', label: 'Step', kind: 'count' },
@@ -25,5 +26,5 @@ export function stepsPanel(f: any, links: Links): HTMLElement | null {
   const cols = kColumns.filter((c) => has(c.key));
   const source = f.steps_source === 'gpu_user_annotation' ? ' (from GPU annotations)' : '';
   return h('section', { class: 'panel', 'data-section': 'steps' }, h('h2', null, `Profiler steps${source}`),
-    new DataTable(steps, cols, links, undefined, 'steps').root);
+    new DataTable(steps, cols, links, undefined, 'steps').root, stepDetailPanel(steps, links));
 }
