@@ -92,6 +92,21 @@ void build_queues(const TraceModel& m, const std::vector<LaunchRecord>& recs, La
   }
 }
 
+// The slice rows to visit: all of them, or per track (slices are sorted by track, then start) the
+// run that starts inside the window, found by binary search, so a step does not scan the trace.
+std::vector<std::pair<uint32_t, uint32_t>> slice_ranges(const TraceModel& m, const Interval* window) {
+  if (!window) return {{0u, static_cast<uint32_t>(m.slices.size())}};
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  const std::vector<int64_t>& ts = m.slices.ts_ns;
+  for (const Track& t : m.tracks) {
+    if (t.slice_begin >= t.slice_end || t.slice_end > ts.size()) continue;
+    auto b = std::lower_bound(ts.begin() + t.slice_begin, ts.begin() + t.slice_end, window->begin);
+    auto e = std::lower_bound(b, ts.begin() + t.slice_end, window->end);
+    if (b != e) out.emplace_back(static_cast<uint32_t>(b - ts.begin()), static_cast<uint32_t>(e - ts.begin()));
+  }
+  return out;
+}
+
 void find_syncs(const TraceModel& m, const std::vector<uint32_t>& parents, const LaunchOptions& opt,
                 LaunchesResult& r) {
   const SliceTable& s = m.slices;
@@ -99,13 +114,12 @@ void find_syncs(const TraceModel& m, const std::vector<uint32_t>& parents, const
   std::unordered_map<StringId, uint32_t> site_slot;
   uint64_t count[4] = {0, 0, 0, 0};
   int64_t blocked[4] = {0, 0, 0, 0};
-  for (uint32_t i = 0; i < s.size(); ++i) {
-    if (s.kind[i] != EventKind::kCudaRuntime && s.kind[i] != EventKind::kCudaDriver) continue;
-    if (opt.window && (s.ts_ns[i] < opt.window->begin || s.ts_ns[i] >= opt.window->end)) continue;
+  auto visit = [&](uint32_t i) {
+    if (s.kind[i] != EventKind::kCudaRuntime && s.kind[i] != EventKind::kCudaDriver) return;
     auto it = kind_of_name.find(s.name[i]);
     if (it == kind_of_name.end()) it = kind_of_name.emplace(s.name[i], host_sync_kind(m.strings.get(s.name[i]))).first;
     int k = it->second;
-    if (k < 0) continue;
+    if (k < 0) return;
     count[k]++;
     blocked[k] += s.dur_ns[i];
     r.longest_syncs.push_back(i);
@@ -122,7 +136,9 @@ void find_syncs(const TraceModel& m, const std::vector<uint32_t>& parents, const
     if (fresh) r.sync_sites.push_back(SyncSite{name, 0, 0});
     r.sync_sites[slot->second].count++;
     r.sync_sites[slot->second].blocked_ns += s.dur_ns[i];
-  }
+  };
+  for (const auto& [first, last] : slice_ranges(m, opt.window))
+    for (uint32_t i = first; i < last; ++i) visit(i);
   for (int k = 0; k < 4; ++k) {
     if (count[k] == 0) continue;
     r.syncs.push_back(SyncKindStat{kSyncKindNames[k], count[k], blocked[k]});
@@ -162,10 +178,12 @@ int64_t queue_time_at_least(const StreamQueue& q, int32_t limit) {
 LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& parents, const LaunchOptions& opt) {
   LaunchesResult r;
   const SliceTable& s = m.slices;
-  r.records.reserve(m.launches.size());
   std::vector<int64_t> delays, cpus;
-  delays.reserve(m.launches.size());
-  cpus.reserve(m.launches.size());
+  if (!opt.window) {  // a window (one step) holds a small part: let the vectors grow instead
+    r.records.reserve(m.launches.size());
+    delays.reserve(m.launches.size());
+    cpus.reserve(m.launches.size());
+  }
   std::unordered_map<StringId, uint64_t> short_names;
   for (const LaunchLink& l : m.launches) {
     if (opt.window && (s.ts_ns[l.launch_slice] < opt.window->begin || s.ts_ns[l.launch_slice] >= opt.window->end)) continue;
