@@ -11,6 +11,7 @@
 #include "core/timeline/area_aggregate.h"
 #include "core/timeline/event_details.h"
 #include "core/timeline/lod_query.h"
+#include "core/timeline/name_match.h"
 #include "core/timeline/search.h"
 #include "core/timeline/track_list.h"
 
@@ -93,6 +94,16 @@ class WasmSession {
     out.set("matchDur", view(w.match_dur_ns));
     out.set("matchDepth", view(w.match_depth));
     out.set("matchId", view(w.match_id));
+    out.set("instantOffset", view(w.instant_offset));
+    out.set("instantTs", view(w.instant_ns));
+    out.set("instantId", view(w.instant_id));
+    out.set("instantName", view(w.instant_name));
+    out.set("instantCount", view(w.instant_count));
+    out.set("markGroup", view(w.mark_group));
+    out.set("markTs", view(w.mark_ns));
+    out.set("markId", view(w.mark_id));
+    out.set("markName", view(w.mark_name));
+    out.set("markCount", view(w.mark_count));
     return out;
   }
   std::string stringAt(double id) {
@@ -100,26 +111,38 @@ class WasmSession {
     return id >= 0 && id < p.size() ? std::string(p.get(static_cast<uint32_t>(id))) : std::string();
   }
   double stringCount() { return static_cast<double>(session_.model().strings.size()); }
-  // Every interned string as one JSON array (index = id), for name search in the worker.
-  std::string stringsJson() {
-    const tw::StringPool& p = session_.model().strings;
-    nlohmann::json a = nlohmann::json::array();
-    for (uint32_t i = 0; i < p.size(); ++i) a.push_back(std::string(p.get(i)));
-    return dump(a);
-  }
   std::string timelineEvent(double id) {
     if (!index() || !(id >= 0 && id < 4294967295.0)) return "{\"error\":\"no such event\"}";
     return dump(tw::event_details(*index_, static_cast<uint32_t>(id)));
+  }
+  std::string timelineInstant(double id) {
+    if (!index() || !(id >= 0 && id < 4294967295.0)) return "{\"error\":\"no such instant\"}";
+    return dump(tw::instant_details(*index_, static_cast<uint32_t>(id)));
   }
   // Args of the event whose bytes were copied into stagingBuffer(size).
   std::string eventArgsStaged(size_t size) {
     if (size > staging_.size()) return "{\"error\":\"bad size\"}";
     return dump(tw::event_args(staging_.data(), size));
   }
-  double timelineSearch(val name_ids) {
-    if (!index()) return 0;
-    search_.run(*index_, emscripten::convertJSArrayToNumberVector<uint32_t>(name_ids));
-    return static_cast<double>(search_.count());
+  // Runs a name search in the core: {"count": matching slices, "names": matching names}, or
+  // {"error": ...} for a refused query (the previous search is then cleared).
+  std::string timelineSearchQuery(std::string text, bool regex, bool case_sensitive) {
+    if (!index()) return "{\"error\":\"no trace\"}";
+    std::vector<uint32_t> ids;
+    std::string error;
+    if (!tw::match_names(session_.model().strings, {std::move(text), regex, case_sensitive}, &ids, &error)) {
+      search_.clear();
+      return dump({{"error", error}});
+    }
+    search_.run(*index_, ids);
+    return dump({{"count", search_.count()}, {"names", ids.size()}});
+  }
+  // Matches [offset, offset + limit) in time order (see tw::search_page).
+  std::string timelineSearchPage(double offset, double limit) {
+    if (!index()) return "{\"error\":\"no trace\"}";
+    size_t o = offset >= 0 && offset < 4294967295.0 ? static_cast<size_t>(offset) : 0;
+    size_t n = limit >= 0 && limit < 4294967295.0 ? static_cast<size_t>(limit) : 0;
+    return dump(tw::search_page(*index_, search_, o, n));
   }
   void timelineSearchClear() { search_.clear(); }
   // {"index": k, "count": n, "event": {...}} for the next (dir > 0) / previous match from a time or
@@ -176,10 +199,11 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("timelineWindow", &WasmSession::timelineWindow)
       .function("stringAt", &WasmSession::stringAt)
       .function("stringCount", &WasmSession::stringCount)
-      .function("stringsJson", &WasmSession::stringsJson)
       .function("timelineEvent", &WasmSession::timelineEvent)
+      .function("timelineInstant", &WasmSession::timelineInstant)
       .function("eventArgsStaged", &WasmSession::eventArgsStaged)
-      .function("timelineSearch", &WasmSession::timelineSearch)
+      .function("timelineSearchQuery", &WasmSession::timelineSearchQuery)
+      .function("timelineSearchPage", &WasmSession::timelineSearchPage)
       .function("timelineSearchClear", &WasmSession::timelineSearchClear)
       .function("timelineSearchStep", &WasmSession::timelineSearchStep)
       .function("timelineAggregate", &WasmSession::timelineAggregate);

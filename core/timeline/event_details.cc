@@ -113,6 +113,29 @@ nlohmann::json event_details(const TimelineIndex& index, uint32_t id) {
   return j;
 }
 
+nlohmann::json instant_details(const TimelineIndex& index, uint32_t id) {
+  const TraceModel& m = index.model();
+  const InstantTable& t = m.instants;
+  if (id >= t.size()) return {{"error", "no such instant"}};
+  static const char* kScope[] = {"thread", "process", "global"};
+  uint32_t track = t.track[id];
+  uint32_t lane = track < m.tracks.size() ? index.lane_of_model_track(track) : UINT32_MAX;
+  return {{"instant", true},
+          {"id", id},
+          {"name", str(m, t.name[id])},
+          {"cat", str(m, t.cat[id])},
+          {"scope", kScope[static_cast<int>(t.scope[id])]},
+          {"startNs", static_cast<double>(t.ts_ns[id] - index.origin_ns())},
+          {"startAbsNs", std::to_string(t.ts_ns[id])},
+          {"durNs", 0.0},
+          {"lane", lane},
+          {"depth", 0},
+          {"laneName", lane < index.tracks().size() ? index.tracks()[lane].name : std::string()},
+          {"srcOffset", static_cast<double>(t.src_offset[id])},
+          {"srcLength", t.src_length[id]},
+          {"links", nlohmann::json::array()}};
+}
+
 nlohmann::json event_args(const char* data, size_t size) {
   std::string text(data, size);
   repair_utf8(text);

@@ -14,6 +14,10 @@ namespace tw {
 // {"error": ...} when `slice` is out of range.
 nlohmann::json event_details(const TimelineIndex& index, uint32_t slice);
 
+// One instant (row of model.instants): name, category, scope, time, its thread's lane and the byte
+// range to re-read its args. {"error": ...} when out of range.
+nlohmann::json instant_details(const TimelineIndex& index, uint32_t instant);
+
 // Every field of one event object given its JSON bytes, for display: {"args": [[key, text], ...],
 // "fields": [[key, text], ...]} where text is the string itself for strings and compact JSON
 // otherwise (64-bit integers stay exact). {"error": ...} when the bytes are not a JSON object.

@@ -59,6 +59,8 @@ void WindowResult::clear() {
   point_ns.clear(), point_min.clear(), point_max.clear(), point_last.clear();
   match_offset.clear();
   match_start_ns.clear(), match_dur_ns.clear(), match_depth.clear(), match_id.clear();
+  instant_offset.clear(), instant_ns.clear(), instant_id.clear(), instant_name.clear(), instant_count.clear();
+  mark_group.clear(), mark_ns.clear(), mark_id.clear(), mark_name.clear(), mark_count.clear();
   probes = 0;
 }
 
@@ -155,6 +157,30 @@ void series_lane(const TimelineIndex& index, const SeriesData& d, int64_t a, int
   }
 }
 
+// Process instants of the groups that own a queried lane, then global ones.
+void scoped_instants(const TimelineIndex& index, const std::vector<uint32_t>& lanes, int64_t a, int64_t b, double w,
+                     WindowResult& out) {
+  const TraceModel& m = index.model();
+  const InstantIndex& in = index.instants();
+  auto add = [&](InstantIndex::Span s, uint32_t group) {
+    size_t before = out.mark_ns.size();
+    InstantIndex::decimate(m, s, index.origin_ns(), a, b, w, out.mark_ns, out.mark_id, out.mark_name, out.mark_count);
+    out.mark_group.insert(out.mark_group.end(), out.mark_ns.size() - before, group);
+  };
+  std::vector<uint32_t> groups;
+  for (uint32_t lane : lanes)
+    if (lane < index.tracks().size()) groups.push_back(index.tracks()[lane].group);
+  std::sort(groups.begin(), groups.end());
+  groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+  for (uint32_t g : groups) {
+    uint32_t p = index.groups()[g].process;
+    if (p != UINT32_MAX) add(in.of_process(p), g);
+  }
+  add(in.global(), UINT32_MAX);
+  for (uint32_t p = 0; p < m.processes.size(); ++p)
+    if (index.group_of_process(p) == UINT32_MAX) add(in.of_process(p), UINT32_MAX);
+}
+
 }  // namespace
 
 void query_window(const TimelineIndex& index, const WindowQuery& q, WindowResult& out) {
@@ -167,6 +193,7 @@ void query_window(const TimelineIndex& index, const WindowQuery& q, WindowResult
   out.item_offset.push_back(0);
   out.point_offset.push_back(0);
   out.match_offset.push_back(0);
+  out.instant_offset.push_back(0);
   for (uint32_t lane : q.lanes) {
     if (lane < lanes.size()) {
       const TimelineTrack& t = lanes[lane];
@@ -174,6 +201,8 @@ void query_window(const TimelineIndex& index, const WindowQuery& q, WindowResult
         case LaneKind::kSlices:
           slice_lane(index, t.source, a, b, w, q.search, out);
           if (q.search) q.search->window_matches(index, t.source, a, b, w, out);
+          InstantIndex::decimate(index.model(), index.instants().of_track(t.source), index.origin_ns(), a, b, w,
+                                 out.instant_ns, out.instant_id, out.instant_name, out.instant_count);
           break;
         case LaneKind::kOverlap: overlap_lane(index, index.overlap_lanes()[t.source], a, b, w, out); break;
         case LaneKind::kCounter:
@@ -183,7 +212,9 @@ void query_window(const TimelineIndex& index, const WindowQuery& q, WindowResult
     out.item_offset.push_back(static_cast<uint32_t>(out.start_ns.size()));
     out.point_offset.push_back(static_cast<uint32_t>(out.point_ns.size()));
     out.match_offset.push_back(static_cast<uint32_t>(out.match_start_ns.size()));
+    out.instant_offset.push_back(static_cast<uint32_t>(out.instant_ns.size()));
   }
+  scoped_instants(index, q.lanes, a, b, w, out);
 }
 
 }  // namespace tw

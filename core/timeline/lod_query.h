@@ -42,6 +42,16 @@ struct WindowResult {
   std::vector<double> match_start_ns, match_dur_ns;
   std::vector<uint16_t> match_depth;
   std::vector<uint32_t> match_id;
+  // Thread-scope instants of slice lanes (one per pixel column per lane; the first instant of the
+  // column represents `instant_count` of them), lane i owns [instant_offset[i], instant_offset[i+1]).
+  std::vector<uint32_t> instant_offset;
+  std::vector<double> instant_ns;
+  std::vector<uint32_t> instant_id, instant_name, instant_count;  // model.instants row, StringId
+  // Process-scope instants of the groups of the queried lanes (mark_group = group index) and global
+  // ones (mark_group = UINT32_MAX, also process ones whose process has no lanes), one per column each.
+  std::vector<uint32_t> mark_group;
+  std::vector<double> mark_ns;
+  std::vector<uint32_t> mark_id, mark_name, mark_count;
   // Slice-table reads the query made: a complexity witness for tests (not a time).
   uint64_t probes = 0;
   void clear();

@@ -86,4 +86,21 @@ void SearchState::window_matches(const TimelineIndex& index, uint32_t model_trac
   }
 }
 
+nlohmann::json search_page(const TimelineIndex& index, const SearchState& search, size_t offset, size_t limit) {
+  const TraceModel& m = index.model();
+  const SliceTable& s = m.slices;
+  nlohmann::json matches = nlohmann::json::array();
+  size_t end = std::min(search.count(), offset + std::min<size_t>(limit, 1000));
+  for (size_t k = offset; k < end; ++k) {
+    uint32_t id = search.match(k);
+    matches.push_back({{"id", id},
+                       {"name", std::string(m.strings.get(s.name[id]))},
+                       {"lane", index.lane_of_model_track(s.track[id])},
+                       {"depth", s.depth[id]},
+                       {"startNs", static_cast<double>(s.ts_ns[id] - index.origin_ns())},
+                       {"durNs", static_cast<double>(s.dur_ns[id])}});
+  }
+  return {{"count", search.count()}, {"offset", offset}, {"matches", std::move(matches)}};
+}
+
 }  // namespace tw

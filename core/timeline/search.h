@@ -1,8 +1,9 @@
-// Search by name. The page decides which names match (substring or regex, on the string table in
-// the worker: JS RegExp never aborts the wasm core) and hands over the matching name ids; the core
-// then collects the matching slices once, so next / previous and highlighting are binary searches.
+// Search by name. name_match.h decides which names match (substring or a linear-time regex, in the
+// core: the string table never leaves the wasm heap); SearchState collects the matching slices once,
+// so next / previous and highlighting are binary searches, and the page fetches matches in pages.
 #pragma once
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "core/timeline/timeline_index.h"
@@ -36,5 +37,9 @@ class SearchState {
   std::vector<uint32_t> by_track_;      // matching slice ids by (track, ts): slice table order
   std::vector<uint32_t> track_offset_;  // per model track: begin in by_track_ (size tracks + 1)
 };
+
+// Matches [offset, offset + limit) in time order (limit capped at 1000):
+// {"count", "offset", "matches": [{"id", "name", "lane", "depth", "startNs", "durNs"}, ...]}.
+nlohmann::json search_page(const TimelineIndex& index, const SearchState& search, size_t offset, size_t limit);
 
 }  // namespace tw

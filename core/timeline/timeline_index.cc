@@ -12,6 +12,7 @@ TimelineIndex::TimelineIndex(const TraceModel& m) : m_(m) {
   build_classes();
   build_series();
   build_overlap();
+  instants_.build(m);
   build_tracks();
 }
 
@@ -173,7 +174,7 @@ size_t TimelineIndex::memory_bytes() const {
   for (const SeriesData& d : series_) n += d.ts_ns.capacity() * 16;
   for (const OverlapLane& l : overlap_)
     for (int k = 0; k < 3; ++k) n += l.rows[k].size() * sizeof(Interval) + l.longest[k].memory_bytes();
-  return n;
+  return n + instants_.memory_bytes();
 }
 
 }  // namespace tw

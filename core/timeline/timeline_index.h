@@ -4,7 +4,8 @@
 //    depth never overlap (finalize.cc puts an overlapping slice one row deeper), so both starts and
 //    ends are sorted in a row and a time window is found by binary search, plus a MaxIndex of
 //    durations to pick the longest slice of a pixel column without scanning it;
-//  - counter and memory series sorted by time, the derived overlap lanes, and colour classes.
+//  - counter and memory series sorted by time, the derived overlap lanes, and colour classes;
+//  - instant events per thread / process / globally (instants.h).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "core/analysis/intervals.h"
 #include "core/model/trace_model.h"
+#include "core/timeline/instants.h"
 #include "core/timeline/max_index.h"
 
 namespace tw {
@@ -37,6 +39,7 @@ struct TimelineGroup {
   std::string name;
   int64_t pid = 0;
   bool gpu = false;  // holds GPU streams
+  uint32_t process = UINT32_MAX;  // model.processes index; UINT32_MAX for the derived / memory group
 };
 
 struct TimelineTrack {
@@ -93,6 +96,11 @@ class TimelineIndex {
 
   const std::vector<SeriesData>& series() const { return series_; }
   const std::vector<OverlapLane>& overlap_lanes() const { return overlap_; }
+  const InstantIndex& instants() const { return instants_; }
+  // Group of a process (model.processes index), UINT32_MAX when it has no lanes.
+  uint32_t group_of_process(uint32_t process) const {
+    return process < group_of_process_.size() ? group_of_process_[process] : UINT32_MAX;
+  }
   size_t memory_bytes() const;
 
  private:
@@ -115,6 +123,8 @@ class TimelineIndex {
   std::vector<SeriesData> series_;      // counters first (model order), then memory series
   std::vector<uint32_t> memory_series_device_;
   std::vector<OverlapLane> overlap_;
+  InstantIndex instants_;
+  std::vector<uint32_t> group_of_process_;
 };
 
 }  // namespace tw

@@ -39,6 +39,7 @@ std::string track_label(const TraceModel& m, const Track& t) {
 void TimelineIndex::build_tracks() {
   const TraceModel& m = m_;
   lane_of_track_.assign(m.tracks.size(), UINT32_MAX);
+  group_of_process_.assign(m.processes.size(), UINT32_MAX);
   // Process order: sort index when given (Kineto gives one to every process), then pid.
   std::vector<uint32_t> procs(m.processes.size());
   for (uint32_t i = 0; i < procs.size(); ++i) procs[i] = i;
@@ -47,10 +48,12 @@ void TimelineIndex::build_tracks() {
     int64_t ka = pa.has_sort_index ? pa.sort_index : pa.pid, kb = pb.has_sort_index ? pb.sort_index : pb.pid;
     return std::tie(ka, pa.pid) < std::tie(kb, pb.pid);
   });
-  // Per process: its tracks in order (sort index, then GPU stream / tid), then its counters.
+  // Per process: its tracks in order (sort index, then GPU stream / tid), then its counters. A
+  // thread with instants only gets a lane too (a one-row lane for its markers).
   std::map<uint32_t, std::vector<uint32_t>> tracks_of;
   for (uint32_t t = 0; t < m.tracks.size(); ++t)
-    if (m.tracks[t].slice_end > m.tracks[t].slice_begin) tracks_of[m.tracks[t].process].push_back(t);
+    if (m.tracks[t].slice_end > m.tracks[t].slice_begin || instants_.track_has_instants(t))
+      tracks_of[m.tracks[t].process].push_back(t);
   std::map<uint32_t, std::vector<uint32_t>> counters_of;
   for (uint32_t c = 0; c < m.counters.size(); ++c)
     if (!series_[c].ts_ns.empty()) counters_of[m.counters[c].process].push_back(c);
@@ -70,7 +73,9 @@ void TimelineIndex::build_tracks() {
     TimelineGroup g;
     g.name = process_label(m, m.processes[p]);
     g.pid = m.processes[p].pid;
+    g.process = p;
     uint32_t gi = static_cast<uint32_t>(groups_.size());
+    group_of_process_[p] = gi;
     int32_t device = -1;
     for (uint32_t t : tl)
       if (m.tracks[t].kind == TrackKind::kGpuStream) {
@@ -105,7 +110,7 @@ void TimelineIndex::build_tracks() {
     tracks_.push_back({LaneKind::kMemory, mem_group, s + 1, "reserved (" + where + ")", 1});
     used = true;
   }
-  if (used) groups_.push_back({memory_series_device_.empty() ? "Derived" : "Memory", -1, false});
+  if (used) groups_.push_back({memory_series_device_.empty() ? "Derived" : "Memory", -1, false, UINT32_MAX});
 }
 
 nlohmann::json tracks_json(const TimelineIndex& index) {

@@ -3,22 +3,13 @@
 // shift+drag aggregates an area. Uses the real DeepSeek trace (2 GPU streams of overlapped work).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openViaInput, trace } from './helpers.mjs';
+import { start } from './helpers.mjs';
+import { idle, showTimeline } from './timeline_helpers.mjs';
 
 let t;
 before(async () => { t = await start(); });
 after(async () => { await t?.close(); });
 
-const idle = (page) => page.waitForFunction(() => {
-  const tl = window.__tracewise && window.__tracewise.timeline;
-  return tl && tl.ready && tl.idle();
-}, null, { timeout: 20_000, polling: 50 });
-
-async function showTimeline(page, file) {
-  await openViaInput(page, [trace(file)]);
-  await page.click('[data-tab="timeline"]');
-  await idle(page);
-}
 
 test('timeline draws the DeepSeek trace: lanes, items, non-blank canvas', async () => {
   const { page } = t;

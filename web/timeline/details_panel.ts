@@ -1,4 +1,4 @@
-// The panel under the timeline: details of the clicked slice (every arg, duration, self time,
+// The panel under the timeline: details of the clicked slice or instant (every arg, duration, self time,
 // linked launch / kernel) or the aggregate of a dragged area. Trace text only ever goes into
 // textContent, never into HTML.
 import { absoluteNs, formatDuration } from './time_format';
@@ -57,12 +57,16 @@ export class DetailsPanel {
     const title = el('div', 'twtl-title', String(d.name ?? ''));
     title.setAttribute('data-testid', 'timeline-details-name');
     const t = el('table', 'twtl-kv');
-    row(t, 'Duration', formatDuration(d.durNs));
-    row(t, 'Self time', formatDuration(d.selfNs));
+    if (d.instant) {
+      row(t, 'Instant', `${String(d.scope ?? 'thread')} scope`);
+    } else {
+      row(t, 'Duration', formatDuration(d.durNs));
+      row(t, 'Self time', formatDuration(d.selfNs));
+    }
     row(t, 'Start', `${formatDuration(d.startNs)} after the trace start (ts ${d.startAbsNs ?? absoluteNs(originNs, d.startNs)} ns)`);
     row(t, 'Category', String(d.cat ?? ''));
-    row(t, 'Kind / class', `${d.kind ?? ''} / ${d.class ?? ''}`);
-    row(t, 'Track', `${d.laneName ?? ''} (depth ${d.depth ?? 0})`);
+    if (!d.instant) row(t, 'Kind / class', `${d.kind ?? ''} / ${d.class ?? ''}`);
+    row(t, 'Track', d.instant ? String(d.laneName ?? '') : `${d.laneName ?? ''} (depth ${d.depth ?? 0})`);
     if (d.correlation) row(t, 'Correlation', String(d.correlation));
     if (d.externalId) row(t, 'External id', String(d.externalId));
     if (d.unclosed) row(t, 'Note', 'never closed: ends at the end of the trace');

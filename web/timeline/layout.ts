@@ -11,7 +11,7 @@ export const kOverlapRowH = 10;
 export const kCounterH = 36;
 export const kLaneGap = 4;
 
-export interface GroupBox { index: number; info: GroupInfo; y: number; collapsed: boolean; lanes: number }
+export interface GroupBox { index: number; info: GroupInfo; y: number; h: number; collapsed: boolean; lanes: number }
 export interface LaneBox { info: LaneInfo; y: number; h: number; rowH: number }
 
 export class Layout {
@@ -32,7 +32,8 @@ export class Layout {
       const mine = tracks.filter((t) => t.group === g);
       if (!mine.length) continue;
       const collapsed = this.collapsed.has(g);
-      this.groups.push({ index: g, info: groups[g], y, collapsed, lanes: mine.length });
+      const group: GroupBox = { index: g, info: groups[g], y, h: kHeaderH, collapsed, lanes: mine.length };
+      this.groups.push(group);
       y += kHeaderH;
       if (collapsed) continue;
       for (const t of mine) {
@@ -43,6 +44,7 @@ export class Layout {
         this.byLane.set(t.id, box);
         y += h + kLaneGap;
       }
+      group.h = y - group.y;
     }
     this.height = y;
   }

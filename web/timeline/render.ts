@@ -1,7 +1,9 @@
 // Drawing one frame of the timeline on a 2D canvas (CSS pixel coordinates; the caller sets the
 // devicePixelRatio transform): ruler, group headers, lanes from the window cache, search matches,
-// selection, area selection and the flow arrow. Pure functions of the state they are given.
+// selection, area selection and the flow arrow; instants are drawn by instants.ts. Pure functions
+// of the state they are given.
 import { classColor, kOverlapComputeColor, nameColor } from './colors';
+import { drawInstants, drawMarks } from './instants';
 import { kHeaderH, type Layout, type LaneBox } from './layout';
 import { formatTick, niceStep } from './time_format';
 import type { WindowData } from './window_cache';
@@ -24,7 +26,7 @@ export interface Frame {
   fg: string; muted: string; line: string; bg: string;
 }
 
-export interface FrameStats { items: number }
+export interface FrameStats { items: number; instants: number }
 
 export function xOf(f: Frame, t: number): number {
   return kGutter + ((t - f.t0) / (f.t1 - f.t0)) * (f.width - kGutter);
@@ -218,7 +220,7 @@ function arrow(ctx: CanvasRenderingContext2D, x0: number, y0: number, x1: number
 }
 
 export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): FrameStats {
-  const stats: FrameStats = { items: 0 };
+  const stats: FrameStats = { items: 0, instants: 0 };
   ctx.clearRect(0, 0, f.width, f.height);
   drawRuler(ctx, f);
   ctx.save();
@@ -231,6 +233,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): FrameStats {
       if (k === undefined) continue;
       if (lane.info.kind === 'slices' || lane.info.kind === 'overlap') drawSlices(ctx, f, lane, k, stats);
       else drawSeries(ctx, f, lane, k, stats);
+      if (lane.info.kind === 'slices') stats.instants += drawInstants(ctx, f, lane, k);
     }
   }
   const box = (s: { lane: number; depth: number; startNs: number; durNs: number }) => {
@@ -266,5 +269,6 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): FrameStats {
   }
   ctx.restore();
   drawGutter(ctx, f);
+  stats.instants += drawMarks(ctx, f);
   return stats;
 }

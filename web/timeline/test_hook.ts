@@ -1,13 +1,14 @@
 // window.__tracewise.timeline: the test and benchmark hook of the TimelineView on screen. Reads a
 // live snapshot of the view (`probe()`), and turns times, names and groups into client
 // coordinates so tests can click what they mean.
+import { locateInstant } from './instants';
 import { kGutter, kRulerH, xOf, yOf, type Frame } from './render';
 import type { Layout } from './layout';
 import type { WindowCache } from './window_cache';
 
 export interface Probe {
   ready: boolean; idle: boolean; t0: number; t1: number; originNs: string | null;
-  frames: number; drawnItems: number; drawMs: number[]; selectedId: number | null;
+  frames: number; drawnItems: number; drawnInstants: number; drawMs: number[]; selectedId: number | null;
   details: unknown; aggregate: unknown; searchCount: number; lanes: unknown[]; colorBy: string;
   layout: Layout | null; cache: WindowCache; frame: Frame | null; canvasRect: DOMRect;
 }
@@ -22,6 +23,7 @@ export function installTimelineHook(view: object, probe: () => Probe): void {
     get originNs() { return probe().originNs; },
     get frames() { return probe().frames; },
     get drawnItems() { return probe().drawnItems; },
+    get drawnInstants() { return probe().drawnInstants; },
     drawTimes: () => probe().drawMs.slice(),
     get requests() { return probe().cache.requests; },
     get selectedId() { return probe().selectedId; },
@@ -33,6 +35,11 @@ export function installTimelineHook(view: object, probe: () => Probe): void {
     get colorBy() { return probe().colorBy; },
     // Client coordinates of the centre of the widest drawn item whose name contains `text`.
     locate: (text: string) => locate(probe(), text),
+    // Client coordinates of a drawn instant marker (thread triangle, or a process / global head).
+    locateInstant: (text: string) => {
+      const p = probe();
+      return p.frame ? locateInstant(p.frame, p.cache.names, p.canvasRect, text) : null;
+    },
     // Client coordinates of the header of the first group whose name starts with `prefix`.
     groupPoint: (prefix: string) => {
       const p = probe();

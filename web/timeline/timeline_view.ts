@@ -12,6 +12,8 @@
 //                                regex=true), highlights the matches and selects the first match at or
 //                                after t0_ns (absolute, when given, else from the visible start).
 //   view.fitAll(); view.destroy(); view.getViewState() / view.setViewState(state)  (for share links)
+// Instants: triangles on their thread's lane; process / global ones are lines with a triangle on the
+// group header / under the ruler; clicking a triangle shows the instant in the details panel.
 // Controls: wheel or pinch = zoom, shift+wheel / wheel over the names = scroll, horizontal wheel = pan,
 // drag = pan, shift+drag = select an area (aggregate table), W/S = zoom, A/D = pan, F = fit all,
 // Z = zoom to the area or the selected slice, Esc = clear, click = details, click a group = collapse.
@@ -19,6 +21,7 @@
 //
 // Times inside the view are float64 ns relative to the trace origin (originNs from the worker).
 import { DetailsPanel, type SliceRef } from './details_panel';
+import { instantAt, locateInstant, markAt, type InstantHit } from './instants';
 import { drawFrame, kGutter, kRulerH, tOf, type Frame } from './render';
 import { Layout, type LaneBox, type TracksReply } from './layout';
 import { injectStyle } from './style';
@@ -29,7 +32,7 @@ import { WindowCache } from './window_cache';
 export interface TimelineClient { request(kind: string, payload: any): Promise<any> }
 export type TimeLike = bigint | string | number;
 
-interface Selected { id: number; lane: number; depth: number; startNs: number; durNs: number }
+interface Selected { id: number; lane: number; depth: number; startNs: number; durNs: number; instant?: boolean }
 export interface ViewState { t0: number; t1: number; t0_ns?: string; t1_ns?: string; search?: string; regex?: boolean; colorBy?: 'class' | 'name'; collapsed?: number[]; selected?: number }
 
 const kMinSpanNs = 20;
@@ -75,6 +78,7 @@ export class TimelineView {
   private frames = 0;
   private readonly drawMs: number[] = [];  // the last frames' draw times, for benchmarks
   private drawnItems = 0;
+  private drawnInstants = 0;
   private ready = false;
   private pending = 0;  // event / search / aggregate requests in flight
   private mouse: { x: number; y: number } | null = null;
@@ -190,7 +194,7 @@ export class TimelineView {
 
   getViewState(): ViewState {
     return { t0: this.t0, t1: this.t1, search: this.search.query || undefined, regex: this.search.regex || undefined,
-      colorBy: this.colorBy, collapsed: [...this.collapsed], selected: this.selected?.id };
+      colorBy: this.colorBy, collapsed: [...this.collapsed], selected: this.selected?.instant ? undefined : this.selected?.id };
   }
 
   setViewState(s: ViewState): void {
@@ -303,6 +307,7 @@ export class TimelineView {
     this.drawMs.push(performance.now() - t);
     if (this.drawMs.length > 240) this.drawMs.shift();
     this.drawnItems = stats.items;
+    this.drawnInstants = stats.instants;
     this.frames++;
     if (this.cache.data && !this.cache.inFlight) this.ready = true;
   }
@@ -342,6 +347,19 @@ export class TimelineView {
     return best < 0 ? null : { lane, i: best };
   }
 
+  // The instant marker at (x, y): a process / global head triangle, or a thread instant on the
+  // top row of the lane under the pointer.
+  private instantHit(x: number, y: number): InstantHit | null {
+    const d = this.cache.data;
+    if (!d || !this.layout) return null;
+    const f = this.frame();
+    const mark = markAt(f, x, y);
+    if (mark || x < kGutter || y < kRulerH) return mark;
+    const lane = this.layout.laneAt(y - kRulerH + this.scrollY);
+    const k = lane && lane.info.kind === 'slices' ? d.laneIndex.get(lane.info.id) : undefined;
+    return lane && k !== undefined ? instantAt(f, lane, k, x, y) : null;
+  }
+
   // --- input ---------------------------------------------------------------------------------------
 
   private local(e: MouseEvent): { x: number; y: number } {
@@ -365,6 +383,8 @@ export class TimelineView {
     if (e.button !== 0) return;
     this.stage.focus({ preventScroll: true });
     const p = this.local(e);
+    const mark = markAt(this.frame(), p.x, p.y);
+    if (mark && p.y >= kRulerH) { void this.selectInstant(mark.instantId); return; }  // on a group header
     if (p.y >= kRulerH && this.layout) {
       const g = this.layout.groupHeaderAt(p.y - kRulerH + this.scrollY);
       if (g) {
@@ -411,6 +431,8 @@ export class TimelineView {
     if (!d) return;
     const p = this.local(e);
     if (!d.moved) {
+      const inst = this.instantHit(p.x, p.y);
+      if (inst) { void this.selectInstant(inst.instantId); return; }
       const hit = this.itemAt(p.x, p.y);
       if (hit) void this.select(this.cache.data!.sliceId[hit.i], false);
       else this.clearSelection();
@@ -424,11 +446,16 @@ export class TimelineView {
   }
 
   private hover(p: { x: number; y: number }): void {
-    const hit = this.itemAt(p.x, p.y);
-    if (!hit) { this.tip.hidden = true; return; }
+    const inst = this.instantHit(p.x, p.y);
+    const hit = inst ? null : this.itemAt(p.x, p.y);
+    if (!hit && !inst) { this.tip.hidden = true; return; }
     const d = this.cache.data!;
-    const n = d.count[hit.i];
-    this.tip.textContent = `${this.cache.names.get(d.name[hit.i]) ?? ''} — ${formatDuration(d.dur[hit.i])}${n > 1 ? ` (${n} slices merged)` : ''}`;
+    if (inst) {
+      this.tip.textContent = `${this.cache.names.get(inst.name) ?? ''} — instant at ${formatDuration(inst.t)}${inst.count > 1 ? ` (${inst.count} instants here)` : ''}`;
+    } else {
+      const n = d.count[hit!.i];
+      this.tip.textContent = `${this.cache.names.get(d.name[hit!.i]) ?? ''} — ${formatDuration(d.dur[hit!.i])}${n > 1 ? ` (${n} slices merged)` : ''}`;
+    }
     this.tip.hidden = false;
     this.tip.style.left = `${Math.min(p.x + 12, this.width - 200)}px`;
     this.tip.style.top = `${p.y + 14}px`;
@@ -502,6 +529,27 @@ export class TimelineView {
     }
   }
 
+  // An instant's details: the same panel, args re-read from the file like a slice's.
+  private async selectInstant(id: number): Promise<void> {
+    this.area = null;
+    this.pending++;
+    try {
+      const reply = await this.client.request('event', { instantId: id });
+      if (this.destroyed) return;
+      const d = reply.details;
+      this.selected = { id, lane: d.lane, depth: 0, startNs: d.startNs, durNs: 0, instant: true };
+      this.links = [];
+      this.lastDetails = reply;
+      this.panel.showEvent(reply, this.tracks?.originNs ?? '0', (lane) => this.tracks?.tracks[lane]?.name ?? '');
+      this.measure();
+      this.invalidate();
+    } catch (e) {
+      this.panel.error(`This instant could not be shown: ${String((e as Error)?.message ?? e)}`);
+    } finally {
+      this.pending--;
+    }
+  }
+
   private revealLane(lane: number, depth: number): void {
     if (!this.layout || !this.tracks) return;
     const g = this.tracks.tracks[lane]?.group;
@@ -555,8 +603,9 @@ export class TimelineView {
     this.pending++;
     try {
       const r = await this.client.request('search', { op: 'run', query, regex });
-      this.search = { query, regex, count: r.count ?? 0, index: -1, active: query.length > 0, ran: key };
-      this.countText.textContent = query ? `${this.search.count} match${this.search.count === 1 ? '' : 'es'}` : '';
+      const refused = typeof r.error === 'string';
+      this.search = { query, regex, count: r.count ?? 0, index: -1, active: query.length > 0 && !refused, ran: key };
+      this.countText.textContent = refused ? r.error : query ? `${this.search.count} match${this.search.count === 1 ? '' : 'es'}` : '';
       this.cache.invalidate();
       this.invalidate();
     } catch (e) {
@@ -570,7 +619,7 @@ export class TimelineView {
   private async searchStep(dir: number, fromNs?: number, fromTime = false): Promise<void> {
     await this.runSearch();
     if (!this.search.active || this.search.count === 0) return;
-    const cur = !fromTime && this.selected && this.search.index >= 0 ? this.selected : null;
+    const cur = !fromTime && this.selected && !this.selected.instant && this.search.index >= 0 ? this.selected : null;
     const from = cur ? cur.startNs : fromNs ?? this.t0;
     this.pending++;
     try {
@@ -589,7 +638,7 @@ export class TimelineView {
   private installHook(): void {
     installTimelineHook(this, () => ({
       ready: this.ready, idle: this.isIdle(), t0: this.t0, t1: this.t1, originNs: this.tracks?.originNs ?? null,
-      frames: this.frames, drawnItems: this.drawnItems, drawMs: this.drawMs, selectedId: this.selected?.id ?? null,
+      frames: this.frames, drawnItems: this.drawnItems, drawnInstants: this.drawnInstants, drawMs: this.drawMs, selectedId: this.selected?.id ?? null,
       details: this.lastDetails, aggregate: this.lastAggregate, searchCount: this.search.count,
       lanes: this.tracks?.tracks ?? [], colorBy: this.colorBy, layout: this.layout, cache: this.cache,
       frame: this.layout ? this.frame() : null, canvasRect: this.canvas.getBoundingClientRect(),

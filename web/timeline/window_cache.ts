@@ -10,7 +10,12 @@ export interface WindowData {
   cls: Uint8Array; sliceId: Uint32Array; count: Uint32Array; flags: Uint8Array;
   pointOffset: Uint32Array; pointTs: Float64Array; pointMin: Float64Array; pointMax: Float64Array; pointLast: Float64Array;
   matchOffset: Uint32Array; matchStart: Float64Array; matchDur: Float64Array; matchDepth: Uint16Array; matchId: Uint32Array;
+  // Thread instants per lane, and process (markGroup = group index) / global (kGlobalMark) instants.
+  instantOffset: Uint32Array; instantTs: Float64Array; instantId: Uint32Array; instantName: Uint32Array; instantCount: Uint32Array;
+  markGroup: Uint32Array; markTs: Float64Array; markId: Uint32Array; markName: Uint32Array; markCount: Uint32Array;
 }
+
+export const kGlobalMark = 0xffffffff;
 
 export interface Need { t0: number; t1: number; widthPx: number; lanes: number[]; search: boolean }
 

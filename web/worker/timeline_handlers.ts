@@ -8,9 +8,12 @@
 //     req = { kind: 'tracks' | 'window' | 'event' | 'search' | 'aggregate', ...fields } :
 //       tracks    {}                                   -> { originNs, endNs, groups, tracks }
 //       window    { lanes, t0, t1, px, search? }       -> { lanes, t0, t1, px, names, itemOffset, start, dur,
-//                                                          depth, name, cls, sliceId, count, flags, point*, match* }
-//       event     { sliceId }                             -> { details, args, argsSource, argsMs, argsError? }
-//       search    { op: 'run', query, regex?, caseSensitive? } -> { count, nameIds }
+//                                                          depth, name, cls, sliceId, count, flags, point*, match*,
+//                                                          instant* (thread instants per lane), mark* (process /
+//                                                          global instants; markGroup 0xffffffff = global) }
+//       event     { sliceId } | { instantId }          -> { details, args, argsSource, argsMs, argsError? }
+//       search    { op: 'run', query, regex?, caseSensitive? } -> { count, names, error? }  (matched in the core)
+//                 { op: 'page', offset, limit }        -> { count, offset, matches: [{ id, name, lane, depth, startNs, durNs }] }
 //                 { op: 'next' | 'prev', fromNs, fromId } -> { index, count, event? }
 //                 { op: 'clear' }                      -> { count: 0 }
 //       aggregate { lanes, t0, t1 }                    -> { slices, names, truncated, rows }
@@ -32,11 +35,9 @@ export interface TimelineContext { mod: any; session: any; source: TimelineSourc
 export interface TimelineRequest { kind: string; [key: string]: any }
 
 const kGzipCacheBytes = 32 << 20;
-const kMaxQueryChars = 1000;
 
 interface PerSession {
   sentNames: Set<number>;
-  strings?: string[];
   gzipCache?: { start: number; bytes: Uint8Array };
 }
 const state = new WeakMap<object, PerSession>();
@@ -78,7 +79,10 @@ export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineR
 }
 
 const kColumns = ['itemOffset', 'start', 'dur', 'depth', 'name', 'cls', 'id', 'count', 'flags', 'pointOffset',
-  'pointTs', 'pointMin', 'pointMax', 'pointLast', 'matchOffset', 'matchStart', 'matchDur', 'matchDepth', 'matchId'];
+  'pointTs', 'pointMin', 'pointMax', 'pointLast', 'matchOffset', 'matchStart', 'matchDur', 'matchDepth', 'matchId',
+  'instantOffset', 'instantTs', 'instantId', 'instantName', 'instantCount', 'markGroup', 'markTs', 'markId', 'markName', 'markCount'];
+// Columns holding StringIds whose text the page needs.
+const kNameColumns = ['name', 'instantName', 'markName'];
 
 function windowReply(ctx: TimelineContext, req: TimelineRequest): any {
   const { session } = ctx;
@@ -93,10 +97,12 @@ function windowReply(ctx: TimelineContext, req: TimelineRequest): any {
   // Names travel once per session, then by id.
   const st = stateOf(session);
   const names: Record<number, string> = {};
-  for (const id of out.name as Uint32Array) {
-    if (id === 0 || st.sentNames.has(id)) continue;
-    st.sentNames.add(id);
-    names[id] = session.stringAt(id);
+  for (const col of kNameColumns) {
+    for (const id of out[col] as Uint32Array) {
+      if (id === 0 || st.sentNames.has(id)) continue;
+      st.sentNames.add(id);
+      names[id] = session.stringAt(id);
+    }
   }
   out.names = names;
   return out;
@@ -104,8 +110,9 @@ function windowReply(ctx: TimelineContext, req: TimelineRequest): any {
 
 async function eventReply(ctx: TimelineContext, req: TimelineRequest): Promise<any> {
   const { session } = ctx;
-  const id = Math.trunc(finiteOr(req.sliceId, -1));
-  const details = parseJson(session.timelineEvent(id));
+  const instant = req.instantId !== undefined;
+  const id = Math.trunc(finiteOr(instant ? req.instantId : req.sliceId, -1));
+  const details = parseJson(instant ? session.timelineInstant(id) : session.timelineEvent(id));
   const t = performance.now();
   let args: any = null, argsSource = 'unavailable', argsError: string | undefined;
   try {
@@ -167,37 +174,20 @@ async function eventBytes(ctx: TimelineContext, offset: number, length: number):
   return keep.slice(offset - keepStart, offset - keepStart + length);
 }
 
+// Names are matched in the core (core/timeline/name_match.h): the string table never leaves the
+// wasm heap, and regexes run in linear time there.
 function searchReply(ctx: TimelineContext, req: TimelineRequest): any {
   const { session } = ctx;
   const op = String(req.op ?? 'run');
   if (op === 'clear') { session.timelineSearchClear(); return { count: 0 }; }
-  if (op === 'next' || op === 'prev') {
-    const r = parseJson(session.timelineSearchStep(finiteOr(req.fromNs, 0), finiteOr(req.fromId, -1), op === 'next' ? 1 : -1));
-    return r;
-  }
+  if (op === 'next' || op === 'prev')
+    return parseJson(session.timelineSearchStep(finiteOr(req.fromNs, 0), finiteOr(req.fromId, -1), op === 'next' ? 1 : -1));
+  if (op === 'page') return parseJson(session.timelineSearchPage(finiteOr(req.offset, 0), finiteOr(req.limit, 100)));
   const query = String(req.query ?? '');
-  if (query.length === 0) { session.timelineSearchClear(); return { count: 0, nameIds: [] }; }
-  if (query.length > kMaxQueryChars) throw new Error(`the search text is too long (over ${kMaxQueryChars} characters)`);
-  let test: (s: string) => boolean;
-  if (req.regex) {
-    let re: RegExp;
-    try { re = new RegExp(query, req.caseSensitive ? '' : 'i'); } catch (e) {
-      throw new Error(`not a valid regular expression: ${String((e as Error)?.message ?? e)}`);
-    }
-    test = (s) => re.test(s);
-  } else if (req.caseSensitive) {
-    test = (s) => s.includes(query);
-  } else {
-    const q = query.toLowerCase();
-    test = (s) => s.toLowerCase().includes(q);
-  }
-  const st = stateOf(session);
-  st.strings ??= JSON.parse(session.stringsJson()) as string[];
-  const nameIds: number[] = [];
-  const strings = st.strings;
-  for (let i = 1; i < strings.length; i++) if (test(strings[i])) nameIds.push(i);
-  const count = session.timelineSearch(nameIds);
-  return { count, nameIds };
+  if (query.length === 0) { session.timelineSearchClear(); return { count: 0, names: 0 }; }
+  // A refused query (invalid regex, look-ahead, too long) is an answer, not a failure: { count: 0, error }.
+  const r = JSON.parse(session.timelineSearchQuery(query, Boolean(req.regex), Boolean(req.caseSensitive)));
+  return typeof r.error === 'string' ? { count: 0, names: 0, error: r.error } : r;
 }
 
 // Every distinct ArrayBuffer under `payload` (typed arrays one level deep or nested in objects/arrays).
