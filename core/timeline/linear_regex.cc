@@ -3,216 +3,13 @@
 #include <algorithm>
 
 #include "core/analysis/safe_regex.h"
+#include "core/timeline/regex_parse.h"
 
 namespace tw {
 
 namespace {
 
-constexpr int kMaxNesting = 100;  // groups inside groups: keeps the recursive parser shallow
-
-struct Node {
-  enum Kind : uint8_t { kEmpty, kByte, kClass, kAssert, kCat, kAlt, kRepeat } kind = kEmpty;
-  uint8_t byte = 0;
-  LinearRegex::Op assertion = LinearRegex::kBol;
-  std::bitset<256> set;
-  int min = 0, max = 0;  // kRepeat; max < 0 = unbounded
-  std::vector<Node> kids;
-};
-
-bool is_word(unsigned char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-
-std::bitset<256> class_of(char e) {
-  std::bitset<256> s;
-  for (int c = 0; c < 256; ++c) {
-    bool d = c >= '0' && c <= '9';
-    bool w = is_word(static_cast<unsigned char>(c));
-    bool sp = c == ' ' || (c >= '\t' && c <= '\r');
-    switch (e) {
-      case 'd': s[c] = d; break;
-      case 'D': s[c] = !d; break;
-      case 'w': s[c] = w; break;
-      case 'W': s[c] = !w; break;
-      case 's': s[c] = sp; break;
-      case 'S': s[c] = !sp; break;
-    }
-  }
-  return s;
-}
-
-unsigned char escaped_byte(char e) {
-  switch (e) {
-    case 'n': return '\n';
-    case 't': return '\t';
-    case 'r': return '\r';
-    case 'f': return '\f';
-    case 'v': return '\v';
-    case '0': return 0;
-    default: return static_cast<unsigned char>(e);
-  }
-}
-
-// Recursive descent over a pattern that regex_syntax_ok() accepted.
-class Parser {
- public:
-  Parser(const std::string& p, std::string* error) : p_(p), error_(error) {}
-
-  bool parse(Node* out) {
-    *out = alt(0);
-    if (!error_->empty()) return false;
-    return i_ == p_.size() || fail("unexpected ')'");
-  }
-
- private:
-  bool fail(const std::string& why) {
-    if (error_->empty()) *error_ = why;
-    return false;
-  }
-
-  Node alt(int depth) {
-    Node first = cat(depth);
-    if (i_ >= p_.size() || p_[i_] != '|') return first;
-    Node n;
-    n.kind = Node::kAlt;
-    n.kids.push_back(std::move(first));
-    while (i_ < p_.size() && p_[i_] == '|') {
-      ++i_;
-      n.kids.push_back(cat(depth));
-    }
-    return n;
-  }
-
-  Node cat(int depth) {
-    Node n;
-    n.kind = Node::kCat;
-    while (i_ < p_.size() && p_[i_] != '|' && p_[i_] != ')' && error_->empty()) {
-      Node a = atom(depth);
-      while (i_ < p_.size() && error_->empty()) {
-        int lo = 0, hi = 0;
-        char c = p_[i_];
-        if (c == '*') lo = 0, hi = -1, ++i_;
-        else if (c == '+') lo = 1, hi = -1, ++i_;
-        else if (c == '?') lo = 0, hi = 1, ++i_;
-        else if (c == '{') brace(&lo, &hi);
-        else break;
-        if (i_ < p_.size() && p_[i_] == '?') ++i_;  // lazy: same answer to "does it match"
-        Node r;
-        r.kind = Node::kRepeat;
-        r.min = lo, r.max = hi;
-        r.kids.push_back(std::move(a));
-        a = std::move(r);
-      }
-      n.kids.push_back(std::move(a));
-    }
-    return n;
-  }
-
-  // "{m}", "{m,}", "{m,n}" (the syntax check accepted it).
-  void brace(int* lo, int* hi) {
-    ++i_;
-    auto number = [&] {
-      int v = 0;
-      while (i_ < p_.size() && p_[i_] >= '0' && p_[i_] <= '9') v = v * 10 + (p_[i_++] - '0');
-      return v;
-    };
-    *lo = number();
-    *hi = *lo;
-    if (p_[i_] == ',') {
-      ++i_;
-      *hi = p_[i_] == '}' ? -1 : number();
-    }
-    ++i_;  // '}'
-  }
-
-  Node atom(int depth) {
-    Node n;
-    char c = p_[i_];
-    if (c == '(') {
-      if (depth >= kMaxNesting) { fail("the pattern nests groups too deeply"); return n; }
-      if (p_.compare(i_, 3, "(?=") == 0 || p_.compare(i_, 3, "(?!") == 0) {
-        fail("look-ahead (?= (?! is not supported in search");
-        return n;
-      }
-      i_ += p_.compare(i_, 3, "(?:") == 0 ? 3 : 1;
-      n = alt(depth + 1);
-      ++i_;  // ')'
-      return n;
-    }
-    ++i_;
-    switch (c) {
-      case '.':
-        n.kind = Node::kClass;
-        n.set.set();
-        n.set[static_cast<unsigned char>('\n')] = false;
-        n.set[static_cast<unsigned char>('\r')] = false;
-        return n;
-      case '^': n.kind = Node::kAssert, n.assertion = LinearRegex::kBol; return n;
-      case '$': n.kind = Node::kAssert, n.assertion = LinearRegex::kEol; return n;
-      case '[': --i_; return bracket();
-      case '\\': {
-        char e = p_[i_++];
-        if (e >= '1' && e <= '9') { fail("back-references are not supported in search"); return n; }
-        if (e == 'b' || e == 'B') {
-          n.kind = Node::kAssert;
-          n.assertion = e == 'b' ? LinearRegex::kWordB : LinearRegex::kNotWordB;
-          return n;
-        }
-        if (std::string("dDwWsS").find(e) != std::string::npos) {
-          n.kind = Node::kClass;
-          n.set = class_of(e);
-          return n;
-        }
-        n.kind = Node::kByte;
-        n.byte = escaped_byte(e);
-        return n;
-      }
-      default:
-        n.kind = Node::kByte;
-        n.byte = static_cast<unsigned char>(c);
-        return n;
-    }
-  }
-
-  Node bracket() {
-    Node n;
-    n.kind = Node::kClass;
-    ++i_;  // '['
-    bool negate = i_ < p_.size() && p_[i_] == '^';
-    if (negate) ++i_;
-    int prev = -1;
-    while (p_[i_] != ']') {
-      int c;
-      if (p_[i_] == '\\') {
-        char e = p_[i_ + 1];
-        i_ += 2;
-        if (std::string("dDwWsS").find(e) != std::string::npos) {
-          n.set |= class_of(e);
-          prev = -1;
-          continue;
-        }
-        c = e == 'b' ? '\b' : escaped_byte(e);
-      } else {
-        c = static_cast<unsigned char>(p_[i_++]);
-      }
-      if (c == '-' && prev >= 0 && p_[i_] != ']') {  // a range prev-next
-        int hi;
-        if (p_[i_] == '\\') hi = escaped_byte(p_[i_ + 1]), i_ += 2;
-        else hi = static_cast<unsigned char>(p_[i_++]);
-        for (int k = prev; k <= hi; ++k) n.set[k] = true;
-        prev = -1;
-        continue;
-      }
-      n.set[c] = true;
-      prev = c;
-    }
-    ++i_;  // ']'
-    if (negate) n.set.flip();
-    return n;
-  }
-
-  const std::string& p_;
-  std::string* error_;
-  size_t i_ = 0;
-};
+using Node = RegexNode;
 
 class Compiler {
  public:
@@ -242,7 +39,11 @@ class Compiler {
             if (s[c] || s[c - 32]) s[c] = s[c - 32] = true;
         return add_class(s);
       }
-      case Node::kAssert: push({n.assertion}); return true;
+      case Node::kAssert: {
+        static const LinearRegex::Op kOp[] = {LinearRegex::kBol, LinearRegex::kEol, LinearRegex::kWordB, LinearRegex::kNotWordB};
+        push({kOp[n.assertion]});
+        return true;
+      }
       case Node::kCat:
         for (const Node& k : n.kids)
           if (!emit(k)) return false;
@@ -314,8 +115,8 @@ bool LinearRegex::compile(const std::string& pattern, bool icase, std::string* e
     *error = "not a valid regular expression (or longer than 4096 characters)";
     return false;
   }
-  Node root;
-  if (!Parser(pattern, error).parse(&root)) return false;
+  RegexNode root;
+  if (!parse_regex(pattern, &root, error)) return false;
   if (!Compiler(prog_, classes_, icase).emit(root) || prog_.size() > kMaxProgram) {
     prog_.clear();
     *error = "the regular expression is too large (repeat counts expand it)";
@@ -338,7 +139,7 @@ bool LinearRegex::add(std::vector<uint32_t>& list, uint32_t pc0, std::string_vie
     if (mark_[pc] == gen_) continue;
     mark_[pc] = gen_;
     const Inst& in = prog_[pc];
-    auto word_at = [&](size_t k) { return k < text.size() && is_word(static_cast<unsigned char>(text[k])); };
+    auto word_at = [&](size_t k) { return k < text.size() && is_regex_word_byte(static_cast<unsigned char>(text[k])); };
     bool boundary = (pos > 0 && word_at(pos - 1)) != word_at(pos);
     switch (in.op) {
       case kMatch: return true;
