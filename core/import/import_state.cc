@@ -23,7 +23,22 @@ uint64_t id_bits(const RawId& id, StringPool& pool) {
 ImportState::ImportState() : splitter(this, &stats) {}
 
 void ImportState::on_batch(const EventBatch& batch) {
-  for (const EventRef& r : *batch.events) {
+  const std::vector<EventRef>& refs = *batch.events;
+  size_t i = 0;
+  // Fast path: the batch as one document. It stops at the first event that does not decode cleanly;
+  // that event and the rest of the batch take the per-event path, whose problems are the reference.
+  if (batch_decode_) {
+    decoder_.start_batch(batch);
+    for (; i < refs.size(); ++i) {
+      growth_.seen = refs[i].offset;
+      if (!decoder_.next_in_batch(ev_)) break;
+      stats.events++;
+      if (ev_.duplicate_key) stats.problem("duplicate_key", refs[i].offset);
+      handle_event(refs[i].offset, refs[i].length);
+    }
+  }
+  for (; i < refs.size(); ++i) {
+    const EventRef& r = refs[i];
     const char* p = batch.data + r.begin;
     size_t capacity = batch.size + kBatchPadding - r.begin;
     stats.events++;

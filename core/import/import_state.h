@@ -54,6 +54,8 @@ class ImportState : public EventSplitterSink {
   // Expected total input bytes (uncompressed), when known: lets tables grow to their projected
   // size instead of doubling. Optional; 0 means unknown.
   void set_size_hint(uint64_t bytes) { growth_.size_hint = bytes; }
+  // Batch decoding (on by default) can be switched off to compare with the per-event path.
+  void set_batch_decode(bool on) { batch_decode_ = on; }
 
   TraceModel model;
   ImportStats stats;
@@ -104,6 +106,7 @@ class ImportState : public EventSplitterSink {
   PendingLinks links_;
   bool any_time_ = false;
   GrowthPlan growth_;
+  bool batch_decode_ = true;
   uint64_t phase_counts_[256] = {};  // per one-letter phase, merged into stats.phases by finish()
 };
 

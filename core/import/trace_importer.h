@@ -23,6 +23,9 @@ class TraceImporter {
   // Optional, before the first push: the expected total input bytes (uncompressed). The model's
   // tables then grow to their projected size instead of doubling (less peak memory).
   void set_size_hint(uint64_t bytes);
+  // Decoding a batch of events as one JSON document is on by default; off decodes event by event
+  // (the reference the batch path must match; for tests and benchmarks).
+  void set_batch_decode(bool on);
   void push(const void* data, size_t size);
   // Ends the import: closes open slices, sorts and indexes the model, links launches to kernels.
   void finish();
