@@ -92,12 +92,21 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     post(msg);
   };
   progress('loading', null, 0);
-  const m = await loadModule();
-  mod = m;
-  const src = await openSource(req).catch((e) => {
+  // The first slice is read (and for gzip the size hint found) while the wasm module compiles.
+  const opening = openSource(req).catch((e) => {
     if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
     throw e;
   });
+  opening.catch(() => {});  // handled by the await below; not an unhandled rejection meanwhile
+  let m: any;
+  try {
+    m = await loadModule();
+  } catch (e) {
+    void opening.then((s) => s.input.cancel(), () => {});
+    throw e;
+  }
+  mod = m;
+  const src = await opening;
   const limit = src.gzip ? kMaxGzipBytes : kMaxPlainBytes;
   if (src.totalBytes !== null && src.totalBytes > limit) {
     await src.input.cancel().catch(() => {});

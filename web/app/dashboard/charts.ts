@@ -53,7 +53,7 @@ export function lineChart(data: number[][], labels: string[], opts: LineOptions 
   const ro = new ResizeObserver(() => {
     const w = Math.floor(box.clientWidth);
     if (w <= 0) return;
-    if (!plot) make(w);
+    if (!plot) setTimeout(() => { if (!plot && box.clientWidth > 0) make(Math.floor(box.clientWidth)); }, 0);  // own task, not inside a frame
     else if (Math.abs(plot.width - w) > 2) plot.setSize({ width: w, height: opts.height ?? 180 });
   });
   ro.observe(box);

@@ -54,6 +54,16 @@ function importNotes(f: any): HTMLElement | null {
 
 let generation = 0;
 const kSliceMs = 12;
+const kEagerParts = 2;  // the file head and the headline cards: always on the first screen
+
+// Panels below the first screen are laid out and painted only when scrolled near: without this,
+// each frame while the dashboard grows re-lays out and repaints the whole page (tables of
+// thousands of cells), and those frames were the main thread's long tasks at the end of a load.
+function renderWhenVisible(n: Node): void {
+  if (!(n instanceof HTMLElement)) return;
+  n.style.contentVisibility = 'auto';
+  n.style.containIntrinsicSize = 'auto 360px';
+}
 
 // Builds the dashboard in slices of a few ms (the panels below the fold come in later tasks), so
 // the main thread never blocks for long; resolves once everything is on screen (false when a newer
@@ -103,7 +113,7 @@ export async function renderDashboard(root: HTMLElement, files: OpenedFile[], se
     () => h('p', { class: 'muted foot-note' }, `Times in ns from the trace, shown relative to its first event (+0 = ${fmtDuration(0)}; span ${fmtDuration(span)}).`),
   ];
   let t0 = performance.now();
-  for (const part of parts) {
+  for (const [index, part] of parts.entries()) {
     if (gen !== generation) return false;
     let out: Node | Node[] | null = null;
     try {
@@ -112,7 +122,10 @@ export async function renderDashboard(root: HTMLElement, files: OpenedFile[], se
       // A section whose shape surprised a view: say so in place, keep the rest of the dashboard.
       out = h('p', { class: 'msg error' }, `A summary section could not be shown: ${String((e as Error)?.message ?? e)}`);
     }
-    for (const n of Array.isArray(out) ? out : out ? [out] : []) root.append(n);
+    for (const n of Array.isArray(out) ? out : out ? [out] : []) {
+      if (index >= kEagerParts) renderWhenVisible(n);
+      root.append(n);
+    }
     if (performance.now() - t0 > kSliceMs) {
       await new Promise((r) => setTimeout(r, 0));
       t0 = performance.now();
