@@ -1,6 +1,6 @@
 // Imports one trace with the wasm build in node, on one thread, and prints one JSON line:
 // {bytes, import_s, import_cpu_s, summary_s, events, model_bytes, heap_bytes (peak through finish),
-// heap_after_summary_bytes, rss_bytes}.
+// heap_before_finish_bytes, heap_after_summary_bytes, rss_bytes}.
 // Usage: node bench/wasm_bench.mjs WASM_DIR FILE
 // Like the web worker it pushes chunks of a few MB (V8 optimises many short calls better than one
 // long one). gzip files are decompressed by node's zlib on the same thread, as the browser's
@@ -56,6 +56,7 @@ if (gzip) {
   }
   closeSync(fd);
 }
+const heapBeforeFinish = Math.max(maxHeap, mod.HEAPU8.length);
 session.finish();
 const t1 = performance.now();
 const c1 = process.cpuUsage(c0);
@@ -70,6 +71,7 @@ const t2 = performance.now();
 const events = JSON.parse(summary).files[0].import.events;
 console.log(JSON.stringify({
   bytes, import_s: (t1 - t0) / 1000, import_cpu_s: (c1.user + c1.system) / 1e6, summary_s: (t2 - t1) / 1000, events,
-  model_bytes: session.modelBytes(), heap_bytes: importHeap, heap_after_summary_bytes: mod.HEAPU8.length,
+  model_bytes: session.modelBytes(), heap_bytes: importHeap, heap_before_finish_bytes: heapBeforeFinish,
+  heap_after_summary_bytes: mod.HEAPU8.length,
   rss_bytes: process.memoryUsage().rss,
 }));

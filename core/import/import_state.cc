@@ -425,49 +425,11 @@ void ImportState::on_flow_v1(uint64_t off) {
   uint32_t track = thread_track(process_for(ev_.pid), ev_.tid);
   StringId cat = model.strings.intern(ev_.cat);
   StringId name = model.strings.intern(ev_.name);
-  FlowPoint p;
-  p.key = IdKey{id_bits(ev_.id, model.strings), (uint64_t(cat) << 32) | name};
-  p.ep = FlowEndpoint{ev_.ts_ns, track, !(ev_.ph[0] == 'f' && ev_.bp != "e")};
-  p.order = ev_.ph[0] == 's' ? 0 : ev_.ph[0] == 't' ? 1 : 2;
-  p.offset = off;
-  growth_.before_append(flow_points_, flow_points_);
-  flow_points_.push_back(p);
+  growth_.before_append(links_.flows_v1, links_.flows_v1.points);
+  uint8_t order = ev_.ph[0] == 's' ? 0 : ev_.ph[0] == 't' ? 1 : 2;
+  links_.flows_v1.add(id_bits(ev_.id, model.strings), cat, name, track, ev_.ts_ns, order,
+                      !(ev_.ph[0] == 'f' && ev_.bp != "e"), off);
   note_time(ev_.ts_ns);
-}
-
-// Files do not list flow events in time order (Kineto writes a kernel's "f" before its launch's
-// "s"), so endpoints are paired after the last event: per (id, cat, name), in time order.
-void ImportState::pair_flows() {
-  std::sort(flow_points_.begin(), flow_points_.end(), [](const FlowPoint& a, const FlowPoint& b) {
-    if (a.key.a != b.key.a) return a.key.a < b.key.a;
-    if (a.key.b != b.key.b) return a.key.b < b.key.b;
-    if (a.ep.ts_ns != b.ep.ts_ns) return a.ep.ts_ns < b.ep.ts_ns;
-    return a.order < b.order;
-  });
-  links_.flows_v1.reserve(flow_points_.size() / 2);  // Kineto: one s and one f per flow
-  const FlowPoint* open = nullptr;
-  for (size_t i = 0; i < flow_points_.size(); ++i) {
-    const FlowPoint& p = flow_points_[i];
-    if (open && !(open->key == p.key)) {
-      stats.problem("flow_without_end", open->offset);
-      open = nullptr;
-    }
-    if (p.order == 0) {
-      if (open) stats.problem("flow_without_end", open->offset);
-      open = &p;
-      continue;
-    }
-    if (!open) {
-      stats.problem("flow_without_start", p.offset);
-      continue;
-    }
-    links_.flows_v1.push_back(PendingFlow{open->ep, p.ep, static_cast<StringId>(p.key.b >> 32),
-                                          static_cast<StringId>(p.key.b & 0xffffffffu)});
-    open = p.order == 1 ? &p : nullptr;
-  }
-  if (open) stats.problem("flow_without_end", open->offset);
-  flow_points_.clear();
-  flow_points_.shrink_to_fit();
 }
 
 void ImportState::on_async(uint64_t off, uint32_t len) {
@@ -543,7 +505,6 @@ void ImportState::finish() {
     }
   }
   open_async_.clear();
-  pair_flows();
   finalize_model(model, links_, stats);
 }
 

@@ -38,13 +38,6 @@ struct OpenSlice {
   bool flow_in = false, flow_out = false;
 };
 
-struct FlowPoint {  // 48 bytes
-  IdKey key;
-  FlowEndpoint ep;
-  uint64_t offset;
-  uint8_t order;  // s = 0, t = 1, f = 2
-};
-
 class ImportState : public EventSplitterSink {
  public:
   ImportState();
@@ -71,7 +64,6 @@ class ImportState : public EventSplitterSink {
   void on_metadata(uint64_t off);
   void on_flow_v1(uint64_t off);
   void on_async(uint64_t off, uint32_t len);
-  void pair_flows();
   void note_flow_v2(uint32_t slice);
   void note_flow_v2(uint32_t slice, const OpenSlice& b);
   void add_gpu_op(uint32_t slice, uint32_t track);
@@ -102,7 +94,6 @@ class ImportState : public EventSplitterSink {
   uint32_t last_pid_index_ = UINT32_MAX;
   IdKey last_thread_{0, 0};
   uint32_t last_thread_index_ = UINT32_MAX;
-  std::vector<FlowPoint> flow_points_;
   PendingLinks links_;
   bool any_time_ = false;
   GrowthPlan growth_;

@@ -2,47 +2,42 @@
 
 #include <algorithm>
 #include <numeric>
-#include <unordered_map>
+
+#include "core/model/permute.h"
 
 namespace tw {
 
 namespace {
 
-template <typename T>
-void permute(std::vector<T>& v, const std::vector<uint32_t>& order) {
-  std::vector<T> out(v.size());
-  for (size_t i = 0; i < order.size(); ++i) out[i] = v[order[i]];
-  v.swap(out);
-}
-
-// Sort by (track, ts, longer first, file order): parents come before their children.
+// Sort by (track, ts, longer first, file order): parents come before their children. Returns the
+// new index of each old row.
 std::vector<uint32_t> sort_slices(TraceModel& m) {
   SliceTable& s = m.slices;
+  // Bucketed by track first (stable, so each track's rows stay in file order, which is nearly in
+  // time order): the comparisons then read the columns almost sequentially, and a track already in
+  // order is only checked. File order breaks ties explicitly, so the result is the one total order
+  // (and std::sort needs no stable_sort buffer).
   std::vector<uint32_t> order(s.size());
-  std::iota(order.begin(), order.end(), 0);
-  // File order breaks ties explicitly, so std::sort gives the stable order without stable_sort's
-  // n/2 .. n extra buffer (a heap peak in wasm).
-  std::sort(order.begin(), order.end(), [&s](uint32_t a, uint32_t b) {
-    if (s.track[a] != s.track[b]) return s.track[a] < s.track[b];
+  std::vector<uint32_t> start(m.tracks.size() + 1, 0);
+  for (uint32_t t : s.track) ++start[t + 1];
+  for (size_t t = 1; t < start.size(); ++t) start[t] += start[t - 1];
+  {
+    std::vector<uint32_t> next(start.begin(), start.end() - 1);
+    for (uint32_t i = 0; i < s.size(); ++i) order[next[s.track[i]]++] = i;
+  }
+  auto before = [&s](uint32_t a, uint32_t b) {
     if (s.ts_ns[a] != s.ts_ns[b]) return s.ts_ns[a] < s.ts_ns[b];
     if (s.dur_ns[a] != s.dur_ns[b]) return s.dur_ns[a] > s.dur_ns[b];
     return a < b;
-  });
-  permute(s.ts_ns, order);
-  permute(s.dur_ns, order);
-  permute(s.track, order);
-  permute(s.name, order);
-  permute(s.cat, order);
-  permute(s.kind, order);
-  permute(s.flags, order);
-  permute(s.correlation, order);
-  permute(s.external_id, order);
-  permute(s.src_offset, order);
-  permute(s.src_length, order);
+  };
+  for (size_t t = 0; t + 1 < start.size(); ++t) {
+    auto b = order.begin() + start[t], e = order.begin() + start[t + 1];
+    if (!std::is_sorted(b, e, before)) std::sort(b, e, before);
+  }
+  permute_columns(order, s.ts_ns, s.dur_ns, s.track, s.name, s.cat, s.kind, s.flags, s.correlation, s.external_id,
+                  s.src_offset, s.src_length);
   s.depth.assign(s.size(), 0);
-  std::vector<uint32_t> new_index(order.size());
-  for (uint32_t i = 0; i < order.size(); ++i) new_index[order[i]] = i;
-  return new_index;
+  return order;  // now the new index of each old row
 }
 
 // Nesting depth per track. A slice that starts inside another but ends after it is not nested: it
@@ -73,72 +68,6 @@ void assign_depths(TraceModel& m, ImportStats& stats) {
     }
     t.slice_end = static_cast<uint32_t>(i);
   }
-}
-
-// The deepest slice on `track` that contains ts (start <= ts < end, or ts == start).
-uint32_t enclosing_slice(const TraceModel& m, uint32_t track, int64_t ts) {
-  const SliceTable& s = m.slices;
-  const Track& t = m.tracks[track];
-  auto begin = s.ts_ns.begin() + t.slice_begin, end = s.ts_ns.begin() + t.slice_end;
-  auto it = std::upper_bound(begin, end, ts);
-  uint32_t best = UINT32_MAX;
-  int steps = 0;
-  for (auto k = it; k != begin && steps < 256; ++steps) {
-    --k;
-    uint32_t idx = static_cast<uint32_t>(k - s.ts_ns.begin());
-    if (s.ts_ns[idx] <= ts && (ts < s.end_ns(idx) || s.ts_ns[idx] == ts)) {
-      if (best == UINT32_MAX || s.depth[idx] > s.depth[best]) best = idx;
-      if (s.depth[idx] == 0) break;  // nothing earlier can be deeper and enclosing
-    }
-  }
-  return best;
-}
-
-uint32_t next_slice(const TraceModel& m, uint32_t track, int64_t ts) {
-  const SliceTable& s = m.slices;
-  const Track& t = m.tracks[track];
-  auto begin = s.ts_ns.begin() + t.slice_begin, end = s.ts_ns.begin() + t.slice_end;
-  auto it = std::lower_bound(begin, end, ts);
-  return it == end ? UINT32_MAX : static_cast<uint32_t>(it - s.ts_ns.begin());
-}
-
-uint32_t bind(const TraceModel& m, const FlowEndpoint& e) {
-  if (e.track >= m.tracks.size()) return UINT32_MAX;
-  return e.enclosing ? enclosing_slice(m, e.track, e.ts_ns) : next_slice(m, e.track, e.ts_ns);
-}
-
-void resolve_flows(TraceModel& m, PendingLinks& links, const std::vector<uint32_t>& new_index,
-                   ImportStats& stats) {
-  m.flows.reserve(m.flows.size() + links.flows_v1.size() + links.flows_v2.size());
-  for (const PendingFlow& f : links.flows_v1) {
-    Flow flow{bind(m, f.from), bind(m, f.to), f.cat, f.name};
-    if (flow.from_slice == UINT32_MAX || flow.to_slice == UINT32_MAX) stats.problem("flow_unbound", 0);
-    m.flows.push_back(flow);
-  }
-  // v2: walk the marks in time order (stable: file order for equal times, and a slice's flow_in
-  // before its flow_out). A flow_in comes from the latest flow_out on its bind_id, and one flow_out
-  // may feed several flow_ins (as Perfetto resolves them).
-  std::vector<FlowV2Mark>& marks = links.flows_v2;
-  for (FlowV2Mark& mk : marks) mk.slice = new_index[mk.slice];
-  std::stable_sort(marks.begin(), marks.end(), [&m](const FlowV2Mark& a, const FlowV2Mark& b) {
-    return m.slices.ts_ns[a.slice] < m.slices.ts_ns[b.slice];
-  });
-  std::unordered_map<StringId, uint32_t> out_of;
-  for (const FlowV2Mark& mk : marks) {
-    if (mk.out) {
-      out_of[mk.bind_id] = mk.slice;
-      continue;
-    }
-    auto it = out_of.find(mk.bind_id);
-    if (it == out_of.end()) {
-      stats.problem("flow_without_start", m.slices.src_offset[mk.slice]);
-      continue;
-    }
-    m.flows.push_back(Flow{it->second, mk.slice, 0, 0});
-  }
-  // Release (not just clear) so link_launches can reuse the memory.
-  std::vector<PendingFlow>().swap(links.flows_v1);
-  std::vector<FlowV2Mark>().swap(links.flows_v2);
 }
 
 // CPU runtime call (cudaLaunchKernel, cudaMemcpyAsync, ...) -> GPU op, by Kineto correlation id.
@@ -178,20 +107,9 @@ void sort_gpu_ops(GpuOpTable& o, const std::vector<uint32_t>& new_index) {
   std::vector<uint32_t> order(o.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&o](uint32_t a, uint32_t b) { return o.slice[a] < o.slice[b]; });
-  permute(o.slice, order);
-  permute(o.device, order);
-  permute(o.stream, order);
-  permute(o.bytes, order);
-  permute(o.collective, order);
-  permute(o.in_nelems, order);
-  permute(o.out_nelems, order);
-  permute(o.group_size, order);
-  permute(o.dtype, order);
-  permute(o.pg_name, order);
-  for (int k = 0; k < 3; ++k) {
-    permute(o.grid[k], order);
-    permute(o.block[k], order);
-  }
+  permute_columns(order, o.slice, o.device, o.stream, o.bytes, o.collective, o.in_nelems, o.out_nelems,
+                  o.group_size, o.dtype, o.pg_name, o.grid[0], o.grid[1], o.grid[2], o.block[0], o.block[1],
+                  o.block[2]);
 }
 
 }  // namespace
@@ -200,9 +118,14 @@ void finalize_model(TraceModel& m, PendingLinks& links, ImportStats& stats) {
   std::vector<uint32_t> new_index = sort_slices(m);
   assign_depths(m, stats);
   sort_gpu_ops(m.gpu_ops, new_index);
-  resolve_flows(m, links, new_index, stats);
-  std::vector<uint32_t>().swap(new_index);  // freed before link_launches allocates
+  for (FlowV2Mark& mk : links.flows_v2) mk.slice = new_index[mk.slice];
+  std::vector<uint32_t>().swap(new_index);  // freed before the flows are bound
+  bind_flows_v1(m, links.flows_v1, links.flows_v2.size(), stats);
+  resolve_flows_v2(m, links.flows_v2, stats);
   link_launches(m);
+  // Growth margins are released last, when the flow tables' freed memory can take the copies.
+  m.slices.shrink_to_fit();
+  m.gpu_ops.shrink_to_fit();
 }
 
 }  // namespace tw

@@ -11,11 +11,24 @@ template <typename... V>
 void reserve_all(size_t n, V&... v) {
   (v.reserve(n), ...);
 }
+template <typename... V>
+void shrink_all(V&... v) {
+  (v.shrink_to_fit(), ...);
+}
 }  // namespace
 
 void SliceTable::reserve(size_t n) {
   reserve_all(n, ts_ns, dur_ns, track, name, cat, kind, flags, depth, correlation, external_id, src_offset,
               src_length);
+}
+
+void SliceTable::shrink_to_fit() {
+  shrink_all(ts_ns, dur_ns, track, name, cat, kind, flags, depth, correlation, external_id, src_offset, src_length);
+}
+
+void GpuOpTable::shrink_to_fit() {
+  shrink_all(slice, device, stream, bytes, collective, in_nelems, out_nelems, group_size, dtype, pg_name, grid[0],
+             grid[1], grid[2], block[0], block[1], block[2]);
 }
 
 void GpuOpTable::reserve(size_t n) {

@@ -83,6 +83,7 @@ struct SliceTable {
   size_t size() const { return ts_ns.size(); }
   int64_t end_ns(size_t i) const { return ts_ns[i] + dur_ns[i]; }
   void reserve(size_t n);  // every column
+  void shrink_to_fit();    // every column
 };
 
 // GPU-side details, one row per kernel / memcpy / memset slice (sparse: most slices are CPU).
@@ -101,6 +102,7 @@ struct GpuOpTable {
   std::vector<uint32_t> block[3];
   size_t size() const { return slice.size(); }
   void reserve(size_t n);
+  void shrink_to_fit();
 };
 
 enum class InstantScope : uint8_t { kThread = 0, kProcess = 1, kGlobal = 2 };

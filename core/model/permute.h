@@ -1,0 +1,62 @@
+// Applying a sort order to table columns with little extra memory: one 4-byte-per-row scratch
+// buffer serves every column (8-byte columns are gathered as two 32-bit halves), so finalisation
+// needs the order and the scratch (8 bytes per row) on top of the model, instead of a whole new
+// column per column (12 bytes per row; in wasm the heap never shrinks, so such a peak stays).
+// Gathering keeps the reads in order-array sequence, which is much faster than following the
+// permutation's cycles in place (a chain of dependent random loads).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+namespace tw {
+
+namespace detail {
+
+template <typename T>
+using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+
+template <typename T>
+Bits<T> to_bits(T v) {
+  if constexpr (std::is_enum_v<T>) return static_cast<Bits<T>>(static_cast<std::underlying_type_t<T>>(v));
+  else return static_cast<Bits<T>>(v);
+}
+
+template <typename T>
+T from_bits(Bits<T> b) {
+  if constexpr (std::is_enum_v<T>) return static_cast<T>(static_cast<std::underlying_type_t<T>>(b));
+  else return static_cast<T>(b);
+}
+
+// Afterwards v[i] holds what v[order[i]] held. T is an integer or enum type of up to 8 bytes.
+template <typename T>
+void gather(const std::vector<uint32_t>& order, std::vector<T>& v, std::vector<uint32_t>& scratch) {
+  static_assert(std::is_integral_v<T> || std::is_enum_v<T>, "integer columns only");
+  static_assert(sizeof(T) <= 8, "at most 8 bytes per value");
+  const size_t n = order.size();
+  if constexpr (sizeof(T) <= 4) {
+    for (size_t i = 0; i < n; ++i) scratch[i] = static_cast<uint32_t>(to_bits(v[order[i]]));
+    for (size_t i = 0; i < n; ++i) v[i] = from_bits<T>(static_cast<Bits<T>>(scratch[i]));
+  } else {
+    // Low halves first; the high halves they are stored next to are only read in the second pass.
+    for (size_t i = 0; i < n; ++i) scratch[i] = static_cast<uint32_t>(to_bits(v[order[i]]));
+    for (size_t i = 0; i < n; ++i) v[i] = from_bits<T>((to_bits(v[i]) & ~uint64_t(0xffffffffu)) | scratch[i]);
+    for (size_t i = 0; i < n; ++i) scratch[i] = static_cast<uint32_t>(to_bits(v[order[i]]) >> 32);
+    for (size_t i = 0; i < n; ++i) v[i] = from_bits<T>((uint64_t(scratch[i]) << 32) | (to_bits(v[i]) & 0xffffffffu));
+  }
+}
+
+}  // namespace detail
+
+// Reorders every column so that row i afterwards holds what row order[i] held, then turns `order`
+// into the inverse permutation (order[old row] = new row). Every column has order.size() rows.
+template <typename... Col>
+void permute_columns(std::vector<uint32_t>& order, Col&... cols) {
+  std::vector<uint32_t> scratch(order.size());
+  (detail::gather(order, cols, scratch), ...);
+  for (uint32_t i = 0; i < order.size(); ++i) scratch[order[i]] = i;
+  order.swap(scratch);
+}
+
+}  // namespace tw
