@@ -104,6 +104,15 @@ bool parse_int64(std::string_view text, int64_t& out) {
   if (i < s.size() && s[i] == '-') negative = true, ++i;
   if (i >= s.size()) return false;
   uint64_t v = 0;
+  if (s.size() - i <= 18) {  // cannot overflow: no per-digit range check (a division each)
+    for (; i < s.size(); ++i) {
+      unsigned d = static_cast<unsigned char>(s[i]) - unsigned('0');
+      if (d > 9) return false;
+      v = v * 10 + d;
+    }
+    out = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    return true;
+  }
   const uint64_t limit = negative ? uint64_t(1) << 63 : (uint64_t(1) << 63) - 1;
   for (; i < s.size(); ++i) {
     if (s[i] < '0' || s[i] > '9') return false;
