@@ -36,10 +36,16 @@ done
 mkdir -p "$OUT"
 
 # --- data: generated once, reused while the source and generator are unchanged --------------------
+# "Unchanged" by content (a stamp of their sha256 sums), not by mtime: copying the shared traces
+# again must not make a 1 GB regeneration. A missing stamp is written for the files already there.
+stamp="$OUT/.inputs.sha256"
+inputs=$(sha256sum bench/gen_trace.py "$SOURCE" | awk '{print $1}' | tr '\n' ' ')
+stale=0
+if [ -s "$stamp" ] && [ "$(cat "$stamp")" != "$inputs" ]; then stale=1; fi
 files=()
 for mb in $SIZES; do
   plain="$OUT/kineto_${mb}mb.json"
-  if [ ! -s "$plain" ] || [ "$plain" -ot bench/gen_trace.py ] || [ "$plain" -ot "$SOURCE" ]; then
+  if [ ! -s "$plain" ] || [ $stale = 1 ]; then
     echo "bench: generating $plain" >&2
     python3 bench/gen_trace.py "$SOURCE" "$plain.tmp" "$mb" && mv "$plain.tmp" "$plain"
   fi
@@ -49,6 +55,7 @@ for mb in $SIZES; do
   fi
   files+=("$plain" "$plain.gz")
 done
+echo "$inputs" > "$stamp"
 
 # --- measurements -----------------------------------------------------------------------------------
 # Prints "wall_s cpu_s peak_rss_kb" for one run of the command (stdout discarded).
