@@ -325,6 +325,8 @@ void EventDecoder::start_batch(const EventBatch& batch) {
 bool EventDecoder::open_window() {
   const std::vector<EventRef>& refs = *batch_->events;
   size_t first = batch_next_, last = first + 1;
+  // An event larger than a window (rare) goes the per-event way, so window_ never holds more.
+  if (refs[first].length > kWindowBytes) return false;
   uint64_t begin = refs[first].begin;
   while (last < refs.size() && refs[last].begin + refs[last].length - begin <= kWindowBytes) ++last;
   size_t bytes = refs[last - 1].begin + refs[last - 1].length - begin;  // events and the commas between

@@ -93,6 +93,11 @@ TEST_CASE("batch decode: deeply nested args") {
   }
 }
 
+TEST_CASE("batch decode: an event larger than a window among small ones") {
+  std::string big = R"({"ph":"X","name":")" + std::string(100000, 'n') + R"(","ts":1,"dur":1,"pid":1,"tid":1})";
+  check_same_as_per_event("[" + x_event(1) + "," + big + "," + x_event(2) + "," + big + "]", "100 KB event");
+}
+
 TEST_CASE("batch decode: problems spread over several windows and batches (3 MB)") {
   std::string text = R"({"traceEvents":[)";
   int i = 0;
