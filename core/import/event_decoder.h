@@ -19,16 +19,15 @@ class EventDecoder {
   // `ts_shift` is the power of ten that turns the file's time unit into ns (3 for microseconds).
   DecodeResult decode(const char* data, size_t size, size_t capacity, RawEvent& out);
 
-  // Batch mode: the whole batch (see EventBatch: its events as one JSON array) is one On-Demand
-  // document, so simdjson's stage 1 runs once per batch instead of once per ~240-byte event.
-  // next_in_batch() decodes the next event and returns true only if it decoded without any error
-  // and ended exactly where its EventRef says: then the RawEvent equals what decode() gives. At the
-  // first false (or a false start_batch()) the caller decodes that event and the rest of the batch
-  // with decode(), so problem counts and offsets stay those of the per-event path. decode()
-  // abandons the batch document (one parser serves both).
+  // Batch mode: the batch's events (see EventBatch: one JSON array) are parsed as On-Demand
+  // documents of up to kWindowBytes of events each, so simdjson's stage 1 runs once per window
+  // instead of once per ~240-byte event. next_in_batch() decodes the next event and returns true
+  // only if it decoded without any error and ended exactly where its EventRef says: then the
+  // RawEvent equals what decode() gives. At the first false the caller decodes that event and the
+  // rest of the batch with decode(), so problem counts and offsets stay those of the per-event
+  // path. decode() abandons the window's document (one parser serves both).
   void start_batch(const EventBatch& batch);
   bool next_in_batch(RawEvent& out);
-  size_t batch_position() const { return batch_next_; }  // index of the next event to decode
 
  private:
   DecodeResult decode_once(const char* data, size_t size, size_t capacity, RawEvent& out);
