@@ -19,4 +19,7 @@ export const traceReady = (app: AppApi) => app.getFiles().every((f) => f.status 
 export const readyNames = (app: AppApi) => app.getFiles().filter((f) => f.status === 'ready').map((f) => (f.hasTrace ? f.name : null));
 export const traceNames = (app: AppApi) => app.getFiles().filter((f) => f.hasTrace && f.status === 'ready').map((f) => f.name);
 // The dashboard is rebuilt after a change of file; its tables exist again only at the next onLoaded.
-export const dashboardShown = () => (document.getElementById('overview')?.childElementCount ?? 0) > 0;
+// The page's hook turns `ready` false synchronously when a rebuild starts (its first panels may
+// already be in the DOM then, its tables not yet), so the element count alone is not enough.
+export const dashboardShown = () => (document.getElementById('overview')?.childElementCount ?? 0) > 0 &&
+  (window as any).__tracewise?.ready === true;
