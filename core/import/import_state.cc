@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/base/decimal.h"
+#include "core/import/fast_event_decoder.h"
 #include "core/import/kineto_fields.h"
 
 namespace tw {
@@ -27,7 +28,7 @@ void ImportState::on_batch(const EventBatch& batch) {
   size_t i = 0;
   // Fast path: the batch as one document. It stops at the first event that does not decode cleanly;
   // that event and the rest of the batch take the per-event path, whose problems are the reference.
-  if (batch_decode_) {
+  if (batch_decode_ && !fast_decode_) {
     decoder_.start_batch(batch);
     for (; i < refs.size(); ++i) {
       growth_.seen = refs[i].offset;
@@ -43,7 +44,9 @@ void ImportState::on_batch(const EventBatch& batch) {
     size_t capacity = batch.size + kBatchPadding - r.begin;
     stats.events++;
     growth_.seen = r.offset;
-    DecodeResult res = decoder_.decode(p, r.length, capacity, ev_);
+    // A clean event is decoded in one pass; anything unusual is left to simdjson, the reference.
+    DecodeResult res = fast_decode_ && fast_decode_event(p, r.length, ev_) ? DecodeResult::kOk
+                                                                          : decoder_.decode(p, r.length, capacity, ev_);
     switch (res) {
       case DecodeResult::kOk:
         break;

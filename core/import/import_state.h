@@ -14,6 +14,11 @@
 #include "core/model/finalize.h"
 #include "core/model/trace_model.h"
 
+// Benchmarks build with -DTW_FAST_DECODE_DEFAULT=0 to measure the importer without the fast path.
+#ifndef TW_FAST_DECODE_DEFAULT
+#define TW_FAST_DECODE_DEFAULT 1
+#endif
+
 namespace tw {
 
 struct IdKey {
@@ -49,6 +54,9 @@ class ImportState : public EventSplitterSink {
   void set_size_hint(uint64_t bytes) { growth_.size_hint = bytes; }
   // Batch decoding (on by default) can be switched off to compare with the per-event path.
   void set_batch_decode(bool on) { batch_decode_ = on; }
+  // The one-pass decoder for clean events (fast_event_decoder.h), on by default; it replaces batch
+  // decoding while on. Off leaves every event to simdjson.
+  void set_fast_decode(bool on) { fast_decode_ = on; }
 
   TraceModel model;
   ImportStats stats;
@@ -98,6 +106,7 @@ class ImportState : public EventSplitterSink {
   bool any_time_ = false;
   GrowthPlan growth_;
   bool batch_decode_ = true;
+  bool fast_decode_ = TW_FAST_DECODE_DEFAULT;
   uint64_t phase_counts_[256] = {};  // per one-letter phase, merged into stats.phases by finish()
 };
 

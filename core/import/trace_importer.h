@@ -26,6 +26,9 @@ class TraceImporter {
   // Decoding a batch of events as one JSON document is on by default; off decodes event by event
   // (the reference the batch path must match; for tests and benchmarks).
   void set_batch_decode(bool on);
+  // The one-pass decoder for clean events is on by default (it then replaces batch decoding); off
+  // leaves every event to simdjson (for tests and benchmarks).
+  void set_fast_decode(bool on);
   void push(const void* data, size_t size);
   // Ends the import: closes open slices, sorts and indexes the model, links launches to kernels.
   void finish();

@@ -4,41 +4,24 @@
 // full of problems (also large ones spanning several windows and batches) and on every shared trace.
 #include <doctest/doctest.h>
 
-#include <dirent.h>
-
 #include <string>
 #include <vector>
 
 #include "cli/file_reader.h"
-#include "tests/core/import_test_util.h"
+#include "tests/core/import_modes_util.h"
 
 using namespace tw;
 using namespace tw::test;
 
 namespace {
 
-ImporterPtr import_mode(std::string_view text, bool batch, uint32_t seed, size_t max_chunk) {
-  auto imp = std::make_unique<TraceImporter>();
-  imp->set_batch_decode(batch);
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<size_t> dist(1, max_chunk);
-  for (size_t pos = 0; pos < text.size();) {
-    size_t n = std::min(dist(rng), text.size() - pos);
-    std::vector<char> chunk(text.begin() + pos, text.begin() + pos + n);  // exact size for ASan
-    imp->push(chunk.data(), n);
-    pos += n;
-  }
-  imp->finish();
-  return imp;
-}
-
 // Batch on and off, in a few chunkings, all give the per-event path's fingerprint.
 void check_same_as_per_event(std::string_view text, const std::string& what) {
-  const std::string expected = fingerprint(*import_mode(text, false, 1, text.size() + 1));
+  const std::string expected = fingerprint(*import_mode(text, false, false, 1, text.size() + 1));
   for (uint32_t seed = 1; seed <= 3; ++seed) {
     size_t max_chunk = seed == 1 ? text.size() + 1 : seed == 2 ? 97 : 70000;
     for (bool batch : {true, false}) {
-      std::string got = fingerprint(*import_mode(text, batch, seed, max_chunk));
+      std::string got = fingerprint(*import_mode(text, false, batch, seed, max_chunk));
       CHECK_MESSAGE(got == expected, what, ": batch ", batch, " chunks <= ", max_chunk, "\n",
                     first_difference(expected, got));
     }
@@ -112,27 +95,13 @@ TEST_CASE("batch decode: problems spread over several windows and batches (3 MB)
 }
 
 TEST_CASE("batch decode: every shared trace gives the per-event model") {
-  std::vector<std::string> files;
-  std::vector<std::string> dirs = {TW_SHARED_TRACES};
-  while (!dirs.empty()) {
-    std::string d = dirs.back();
-    dirs.pop_back();
-    DIR* dir = opendir(d.c_str());
-    if (!dir) continue;
-    while (dirent* e = readdir(dir)) {
-      std::string name = e->d_name, path = d + "/" + name;
-      if (name == "." || name == "..") continue;
-      if (e->d_type == DT_DIR) dirs.push_back(path);
-      else if (name.size() > 5 && (name.ends_with(".json") || name.ends_with(".json.gz"))) files.push_back(path);
-    }
-    closedir(dir);
-  }
+  std::vector<std::string> files = shared_json_traces();
   REQUIRE(files.size() > 100);
   for (const std::string& f : files) {
     std::string text;
     stream_file(f, [&text](const char* p, size_t n) { text.append(p, n); });
-    const std::string per_event = fingerprint(*import_mode(text, false, 5, 1 << 20));
-    std::string batch = fingerprint(*import_mode(text, true, 5, 1 << 20));
+    const std::string per_event = fingerprint(*import_mode(text, false, false, 5, 1 << 20));
+    std::string batch = fingerprint(*import_mode(text, false, true, 5, 1 << 20));
     CHECK_MESSAGE(batch == per_event, f, "\n", first_difference(per_event, batch));
   }
 }

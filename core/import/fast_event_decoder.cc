@@ -1,0 +1,412 @@
+#include "core/import/fast_event_decoder.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#include "core/base/decimal.h"
+
+namespace tw {
+
+namespace {
+
+// Deeper events are left to simdjson (limit 1024), which decides whether they are too deep.
+constexpr int kMaxDepth = 32;
+
+constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
+
+// Non-zero when one of 8 bytes is '"', '\\', < 0x20 or >= 0x80: a string's bytes are checked a word
+// at a time (these tests are exact about whether such a byte exists, not where).
+inline uint64_t special_bytes(uint64_t w) {
+  uint64_t q = w ^ (kOnes * '"'), b = w ^ (kOnes * '\\');
+  return (((q - kOnes) & ~q) | ((b - kOnes) & ~b) | (w - kOnes * 0x20) | w) & kHighs;
+}
+
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// A strict JSON reader over [p, end). Each value parser starts at the value's first byte and
+// returns false on anything that is not strictly valid (or not of the clean kind: escapes).
+// `depth` is the nesting of the container holding the value (the event object is 1).
+struct Reader {
+  const char* p;
+  const char* end;
+
+  void ws() {
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+  }
+  // The next byte after whitespace; '\0' at the end (no value starts with it).
+  char peek() {
+    ws();
+    return p < end ? *p : '\0';
+  }
+  bool eat(char c) {
+    if (peek() != c) return false;
+    ++p;
+    return true;
+  }
+  bool literal(const char* word, size_t len) {
+    if (size_t(end - p) < len || std::memcmp(p, word, len) != 0) return false;
+    p += len;
+    return true;
+  }
+
+  // One UTF-8 sequence of 2-4 bytes at p (same rules as repair_utf8 and simdjson's validation).
+  bool utf8() {
+    auto* u = reinterpret_cast<const unsigned char*>(p);
+    unsigned char c = u[0];
+    size_t len = (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 0 || size_t(end - p) < len) return false;
+    for (size_t k = 1; k < len; ++k)
+      if ((u[k] & 0xC0) != 0x80) return false;
+    if (len == 2 && c < 0xC2) return false;
+    if (len == 3) {
+      uint32_t cp = ((c & 0x0F) << 12) | ((u[1] & 0x3F) << 6) | (u[2] & 0x3F);
+      if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    }
+    if (len == 4) {
+      uint32_t cp = ((c & 0x07) << 18) | ((u[1] & 0x3F) << 12) | ((u[2] & 0x3F) << 6) | (u[3] & 0x3F);
+      if (cp < 0x10000 || cp > 0x10FFFF) return false;
+    }
+    p += len;
+    return true;
+  }
+
+  // p at the opening quote. Without escapes the raw bytes are the string (as simdjson's view).
+  bool string(std::string_view& out) {
+    const char* s = ++p;
+    for (;;) {
+      while (end - p >= 8) {
+        uint64_t w;
+        std::memcpy(&w, p, 8);
+        if (special_bytes(w)) break;
+        p += 8;
+      }
+      if (p >= end) return false;
+      unsigned char c = static_cast<unsigned char>(*p);
+      if (c == '"') {
+        out = std::string_view(s, size_t(p - s));
+        ++p;
+        return true;
+      }
+      if (c < 0x20 || c == '\\') return false;
+      if (c < 0x80) {
+        ++p;
+      } else if (!utf8()) {
+        return false;
+      }
+    }
+  }
+
+  // Strict JSON number grammar; `out` is its text (= simdjson's raw token, trimmed).
+  bool number(std::string_view& out) {
+    const char* s = p;
+    if (p < end && *p == '-') ++p;
+    if (p >= end || !is_digit(*p)) return false;
+    if (*p++ != '0')
+      while (p < end && is_digit(*p)) ++p;
+    if (p < end && *p == '.') {
+      ++p;
+      if (p >= end || !is_digit(*p)) return false;
+      while (p < end && is_digit(*p)) ++p;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+      ++p;
+      if (p < end && (*p == '+' || *p == '-')) ++p;
+      if (p >= end || !is_digit(*p)) return false;
+      while (p < end && is_digit(*p)) ++p;
+    }
+    out = std::string_view(s, size_t(p - s));
+    return true;
+  }
+
+  bool key(std::string_view& k) { return peek() == '"' && string(k) && eat(':'); }
+
+  // Validates and skips any value.
+  bool skip(int depth) {
+    std::string_view t;
+    switch (peek()) {
+      case '"':
+        return string(t);
+      case 't':
+        return literal("true", 4);
+      case 'f':
+        return literal("false", 5);
+      case 'n':
+        return literal("null", 4);
+      case '{':
+        if (depth + 1 > kMaxDepth) return false;
+        ++p;
+        if (eat('}')) return true;
+        do {
+          if (!key(t) || !skip(depth + 1)) return false;
+        } while (eat(','));
+        return eat('}');
+      case '[':
+        if (depth + 1 > kMaxDepth) return false;
+        ++p;
+        if (eat(']')) return true;
+        do {
+          if (!skip(depth + 1)) return false;
+        } while (eat(','));
+        return eat(']');
+      default:
+        return number(t);
+    }
+  }
+
+  // read_scalar_text: 1 when `out` holds a string's contents or a number's text, 2 for any other
+  // (valid, skipped) value, 0 on invalid input.
+  int text(std::string_view& out, int depth) {
+    char c = peek();
+    if (c == '"') return string(out) ? 1 : 0;
+    if (c == '-' || is_digit(c)) return number(out) ? 1 : 0;
+    return skip(depth) ? 2 : 0;
+  }
+
+  // ph, name, cat, s, bp: the text, or empty for other values.
+  bool text_field(std::string_view& out, int depth) {
+    int r = text(out, depth);
+    if (r == 2) out = std::string_view();
+    return r != 0;
+  }
+
+  // read_time: ts/dur as numbers or strings holding numbers, in microseconds.
+  bool time(bool& has, bool& ok, int64_t& out, int depth) {
+    has = true;
+    ok = false;
+    std::string_view t;
+    int r = text(t, depth);
+    if (r == 1) ok = parse_us_to_ns(t, out);
+    return r != 0;
+  }
+
+  // read_id: a number or string; for an object (id2) the first field's value, one level only.
+  bool id(RawId& id, int depth) {
+    id.present = true;
+    std::string_view t;
+    if (peek() == '{') {
+      if (depth + 1 > kMaxDepth) return false;
+      ++p;
+      if (eat('}')) return true;
+      if (!key(t)) return false;
+      if (peek() == '{' ? !skip(depth + 1) : !this->id(id, depth + 1)) return false;
+      while (eat(','))
+        if (!key(t) || !skip(depth + 1)) return false;
+      return eat('}');
+    }
+    bool is_string = peek() == '"';
+    int r = text(t, depth);
+    if (r == 1) {
+      id.is_string = is_string;
+      id.text = t;
+      id.numeric = parse_int64(t, id.value);
+    }
+    return r != 0;
+  }
+
+  // read_bool: true only for the literal true.
+  bool boolean(bool& b, int depth) {
+    char c = peek();
+    b = c == 't';
+    if (c == 't') return literal("true", 4);
+    if (c == 'f') return literal("false", 5);
+    return skip(depth);
+  }
+
+  // An args array: up to 3 leading integers, stopping at the first other element (read_args).
+  bool int_array(RawArg& a, int depth) {
+    if (depth + 1 > kMaxDepth) return false;
+    ++p;
+    if (eat(']')) return true;
+    bool stopped = false;
+    do {
+      char c = peek();
+      if (!stopped && a.n_ints < 3 && (c == '-' || is_digit(c))) {
+        std::string_view t;
+        int64_t x = 0;
+        if (!number(t)) return false;
+        if (parse_int64(t, x)) {
+          a.ints[a.n_ints++] = x;
+        } else {
+          stopped = true;
+        }
+      } else {
+        stopped = true;
+        if (!skip(depth + 1)) return false;
+      }
+    } while (eat(','));
+    return eat(']');
+  }
+
+  bool args(RawEvent& e, int depth) {
+    if (peek() != '{') return skip(depth);  // args that are not an object are ignored
+    if (depth + 1 > kMaxDepth) return false;
+    int d = depth + 1;
+    ++p;
+    e.has_args = true;
+    if (eat('}')) return true;
+    do {
+      std::string_view k;
+      if (!key(k)) return false;
+      if (e.n_args >= kMaxArgs) {
+        e.args_overflow = true;
+        if (!skip(d)) return false;
+        continue;
+      }
+      RawArg& a = e.args[e.n_args];
+      a.key = k;
+      a.n_ints = 0;
+      a.text = std::string_view();
+      char c = peek();
+      bool ok;
+      if (c == '"') {
+        a.type = ArgType::kString;
+        ok = string(a.text);
+      } else if (c == 't' || c == 'f') {
+        a.type = ArgType::kBool;
+        ok = c == 't' ? literal("true", 4) : literal("false", 5);
+        a.text = c == 't' ? "true" : "false";
+      } else if (c == 'n') {
+        a.type = ArgType::kNull;
+        ok = literal("null", 4);
+      } else if (c == '{') {
+        a.type = ArgType::kObject;
+        ok = skip(d);
+      } else if (c == '[') {
+        a.type = ArgType::kArray;
+        ok = int_array(a, d);
+      } else {
+        a.type = ArgType::kNumber;
+        ok = number(a.text);
+      }
+      if (!ok) return false;
+      ++e.n_args;
+    } while (eat(','));
+    return eat('}');
+  }
+};
+
+// Bits for duplicate-key detection, as in EventDecoder::decode_fields.
+enum : uint32_t {
+  kKPh = 1, kKName = 2, kKCat = 4, kKTs = 8, kKDur = 16, kKPid = 32, kKTid = 64, kKId = 128,
+  kKArgs = 256, kKS = 512, kKBp = 1024, kKBind = 2048,
+};
+
+// One field of the event object, mirroring EventDecoder::decode_fields rule by rule.
+bool read_field(Reader& r, std::string_view key, RawEvent& e, uint32_t& seen) {
+  constexpr int d = 1;
+  auto mark = [&](uint32_t bit) {
+    if (seen & bit) e.duplicate_key = true;
+    seen |= bit;
+  };
+  if (key.empty() || key.size() > 8) return r.skip(d);
+  bool b = false;
+  switch (key[0]) {
+    case 'p':
+      if (key == "ph") {
+        mark(kKPh);
+        e.has_ph = true;
+        return r.text_field(e.ph, d);
+      }
+      if (key == "pid") {
+        mark(kKPid);
+        return r.id(e.pid, d);
+      }
+      break;
+    case 'n':
+      if (key == "name") {
+        mark(kKName);
+        e.has_name = true;
+        return r.text_field(e.name, d);
+      }
+      break;
+    case 'c':
+      if (key == "cat") {
+        mark(kKCat);
+        return r.text_field(e.cat, d);
+      }
+      break;
+    case 't':
+      if (key == "ts") {
+        mark(kKTs);
+        return r.time(e.has_ts, e.ts_ok, e.ts_ns, d);
+      }
+      if (key == "tid") {
+        mark(kKTid);
+        return r.id(e.tid, d);
+      }
+      break;
+    case 'd':
+      if (key == "dur") {
+        mark(kKDur);
+        return r.time(e.has_dur, e.dur_ok, e.dur_ns, d);
+      }
+      break;
+    case 'i':
+      if (key == "id" || key == "id2") {
+        mark(kKId);
+        return r.id(e.id, d);
+      }
+      break;
+    case 'a':
+      if (key == "args") {
+        mark(kKArgs);
+        return r.args(e, d);
+      }
+      break;
+    case 's':
+      if (key == "s") {
+        mark(kKS);
+        return r.text_field(e.scope, d);
+      }
+      break;
+    case 'b':
+      if (key == "bp") {
+        mark(kKBp);
+        return r.text_field(e.bp, d);
+      }
+      if (key == "bind_id") {
+        mark(kKBind);
+        return r.id(e.bind_id, d);
+      }
+      break;
+    case 'f':
+      if (key == "flow_in") {
+        if (!r.boolean(b, d)) return false;
+        e.flow_in = b;
+        return true;
+      }
+      if (key == "flow_out") {
+        if (!r.boolean(b, d)) return false;
+        e.flow_out = b;
+        return true;
+      }
+      break;
+    default:
+      break;
+  }
+  return r.skip(d);
+}
+
+}  // namespace
+
+bool fast_decode_event(const char* p, size_t n, RawEvent& e) {
+  Reader r{p, p + n};
+  if (!r.eat('{')) return false;
+  // Reset the fields before args, as EventDecoder does (args are written before they are read).
+  static const RawEvent kEmpty{};
+  std::memcpy(static_cast<void*>(&e), &kEmpty, offsetof(RawEvent, args));
+  uint32_t seen = 0;
+  if (!r.eat('}')) {
+    do {
+      std::string_view key;
+      if (!r.key(key) || !read_field(r, key, e, seen)) return false;
+    } while (r.eat(','));
+    if (!r.eat('}')) return false;
+  }
+  r.ws();
+  return r.p == r.end;
+}
+
+}  // namespace tw

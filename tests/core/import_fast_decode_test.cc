@@ -1,0 +1,265 @@
+// The one-pass decoder (fast_event_decoder.h) must, whenever it accepts an event, give exactly the
+// RawEvent of EventDecoder::decode() with result kOk; everything else it must leave to simdjson.
+// Checked on every event of every shared trace, on hand-written odd events, on a mutation fuzz of
+// real events, and on whole imports (model and problems) with the fast path on and off.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cli/file_reader.h"
+#include "core/import/event_decoder.h"
+#include "core/import/event_splitter.h"
+#include "core/import/fast_event_decoder.h"
+#include "tests/core/import_modes_util.h"
+
+using namespace tw;
+using namespace tw::test;
+
+namespace {
+
+std::string id_text(const RawId& id) {
+  return std::to_string(id.present) + std::to_string(id.is_string) + std::to_string(id.numeric) + " " +
+         std::to_string(id.value) + " '" + std::string(id.text) + "'";
+}
+
+// Every field of a RawEvent as text (string views by content; ints only up to n_ints).
+std::string describe(const RawEvent& e) {
+  std::string s = "ph '" + std::string(e.ph) + "' name '" + std::string(e.name) + "' cat '" + std::string(e.cat) +
+                  "' s '" + std::string(e.scope) + "' bp '" + std::string(e.bp) + "'";
+  s += " flags " + std::to_string(e.has_ph) + std::to_string(e.has_name) + std::to_string(e.has_ts) +
+       std::to_string(e.ts_ok) + std::to_string(e.has_dur) + std::to_string(e.dur_ok) + std::to_string(e.flow_in) +
+       std::to_string(e.flow_out) + std::to_string(e.has_args) + std::to_string(e.args_overflow) +
+       std::to_string(e.duplicate_key);
+  s += " ts " + std::to_string(e.ts_ns) + " dur " + std::to_string(e.dur_ns);
+  s += "\n pid " + id_text(e.pid) + "\n tid " + id_text(e.tid) + "\n id " + id_text(e.id) + "\n bind " +
+       id_text(e.bind_id) + "\n args " + std::to_string(e.n_args);
+  for (int i = 0; i < e.n_args; ++i) {
+    const RawArg& a = e.args[i];
+    s += "\n  '" + std::string(a.key) + "' " + std::to_string(int(a.type)) + " '" + std::string(a.text) + "' [";
+    for (int k = 0; k < a.n_ints; ++k) s += std::to_string(a.ints[k]) + ",";
+    s += "]";
+  }
+  return s;
+}
+
+struct Outcome {
+  bool fast = false;           // the fast path accepted
+  bool equal = true;           // ... and decode() gave kOk with an equal RawEvent
+  std::string fast_text, ref_text;
+};
+
+// Decodes `text` both ways (each from its own padded copy, so views cannot alias by accident).
+Outcome compare(std::string_view text) {
+  static EventDecoder decoder;
+  static RawEvent fast_ev, ref_ev;
+  Outcome o;
+  std::string a(text), b(text);
+  a.append(simdjson::SIMDJSON_PADDING, ' ');
+  b.append(simdjson::SIMDJSON_PADDING, ' ');
+  o.fast = fast_decode_event(a.data(), text.size(), fast_ev);
+  if (!o.fast) return o;
+  DecodeResult r = decoder.decode(b.data(), text.size(), b.size(), ref_ev);
+  o.fast_text = describe(fast_ev);
+  o.ref_text = r == DecodeResult::kOk ? describe(ref_ev) : "decode() result " + std::to_string(int(r));
+  o.equal = o.fast_text == o.ref_text;
+  return o;
+}
+
+// Collects the text of every event of a trace, as the splitter cuts them.
+struct EventCollector : EventSplitterSink {
+  std::vector<std::string> events;
+  void on_batch(const EventBatch& batch) override {
+    for (const EventRef& r : *batch.events) events.emplace_back(batch.data + r.begin, r.length);
+  }
+  void on_top_level_value(std::string_view, std::string_view, uint64_t) override {}
+};
+
+std::string read_trace(const std::string& path) {
+  std::string text;
+  stream_file(path, [&text](const char* p, size_t n) { text.append(p, n); });
+  return text;
+}
+
+std::vector<std::string> events_of(const std::string& text) {
+  EventCollector sink;
+  ImportStats stats;
+  EventSplitter splitter(&sink, &stats);
+  splitter.push(text.data(), text.size());
+  splitter.finish();
+  return std::move(sink.events);
+}
+
+const std::string kNccl = std::string(TW_SHARED_TRACES) + "/hta/tests/data/nccl_parser_config/nccl_data.json.gz";
+
+}  // namespace
+
+TEST_CASE("fast decode: every event of every shared trace is equal to decode() or left to it") {
+  std::vector<std::string> files = shared_json_traces();
+  REQUIRE(files.size() > 100);
+  size_t total = 0, accepted = 0, mismatches = 0;
+  for (const std::string& f : files) {
+    for (const std::string& ev : events_of(read_trace(f))) {
+      Outcome o = compare(ev);
+      ++total;
+      accepted += o.fast;
+      if (!o.equal && ++mismatches <= 5)
+        CHECK_MESSAGE(o.equal, f, "\n", ev, "\nfast: ", o.fast_text, "\nref:  ", o.ref_text);
+    }
+  }
+  CHECK(mismatches == 0);
+  MESSAGE("fast path accepted ", accepted, " of ", total, " events");
+  CHECK(accepted * 10 > total * 9);
+}
+
+TEST_CASE("fast decode: accepts the vast majority of a Kineto trace's events") {
+  std::vector<std::string> events = events_of(read_trace(kNccl));
+  REQUIRE(events.size() > 40000);
+  size_t accepted = 0;
+  for (const std::string& ev : events) accepted += compare(ev).fast;
+  MESSAGE("nccl_data: ", accepted, " of ", events.size());
+  CHECK(accepted * 100 > events.size() * 95);
+}
+
+const char kNulByte[] = "{\"ph\":\"X\",\"name\":\"nul\0byte\"}";
+
+TEST_CASE("fast decode: odd events are rejected or decoded exactly like decode()") {
+  std::string many_args = R"({"ph":"X","args":{)";
+  for (int i = 0; i < 50; ++i) many_args += (i ? "," : "") + std::string("\"a") + std::to_string(i) + "\":" + std::to_string(i);
+  many_args += "},\"name\":\"many\",\"args\":{\"late\":1}}";
+  // Clean events the fast path must accept (and decode like simdjson).
+  const std::vector<std::string> clean = {
+      R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1000.125,"dur":5,"args":{"grid":[1,2,3],"block":[128,1,1]}})",
+      " \n\t{ \"ph\" : \"X\" ,\r\n \"name\"\t:\"ws\" , \"ts\" : 1.5e3 , \"args\" : { \"a\" : [ 1 , 2 ] } } \n ",
+      R"({"ph":"X","name":"dup","ph":"B","ts":1,"ts":2,"pid":1,"pid":"p"})",
+      R"({"ph":"b","id2":{"local":"0x1f","x":[1,{"y":null}]},"name":"a","cat":"c","ts":3,"pid":1,"tid":1})",
+      R"({"ph":"b","id2":{"global":12},"name":"a","ts":3})",
+      R"({"ph":"b","id2":{"global":{"deep":1}},"id":7,"name":"a","ts":3})",
+      R"({"ph":"b","id2":{},"name":"a","ts":3,"bind_id":[1],"id":true})",
+      R"({"ph":"f","bp":"e","s":"t","bind_id":"0x10","flow_in":true,"flow_out":false,"ts":1})",
+      R"({"ph":"X","flow_in":1,"flow_out":"true","ts":1})",
+      R"({"ph":"C","args":{"t":true,"f":false,"n":null,"o":{"a":[]},"s":"x","e":[],"neg":-0.5E-2}})",
+      R"({"ph":"X","args":{"a":[1,2,3,4],"b":[1,"x",3],"c":[-9223372036854775808,99999999999999999999,2],"d":[1.5,2],"e":[[1],2]}})",
+      R"({"ph":"X","ts":"12.5","dur":"x","pid":"12","tid":-3,"name":7,"cat":null,"s":{},"bp":[1]})",
+      R"({"ph":"X","ts":1e400,"dur":-1,"pid":123456789012345678901234567890})",
+      R"({"ph":"X","name":"unicode é ✓ 😀","args":{"k":"ü"}})",
+      R"({"":1,"longer_than_8":{"a":[1,2]},"ph":"i","argsxx":5,"args":5})",
+      R"({"ph":"X","args":{},"args":{"x":1}})",
+      "{}",
+      many_args,
+  };
+  for (const std::string& ev : clean) {
+    Outcome o = compare(ev);
+    CHECK_MESSAGE(o.fast, ev);
+    CHECK_MESSAGE(o.equal, ev, "\nfast: ", o.fast_text, "\nref:  ", o.ref_text);
+  }
+  // Events the fast path must leave to simdjson (unusual or invalid).
+  const std::vector<std::string> rejected = {
+      R"({"ph":"X","name":"esc\"aped"})",
+      R"({"p\u0068":"X"})",
+      R"({"ph":"X","args":{"s":"\n"}})",
+      "{\"ph\":\"X\",\"name\":\"tab\tin string\"}",
+      "{\"ph\":\"X\",\"name\":\"bad\xff utf8\"}",
+      "{\"ph\":\"X\",\"name\":\"overlong \xc0\xaf\"}",
+      "{\"ph\":\"X\",\"name\":\"surrogate \xed\xa0\x80\"}",
+      "{\"ph\":\"X\",\"name\":\"cut \xe2\x9c\"}",
+      R"({"ph":"X","ts":01})",
+      R"({"ph":"X","ts":1.})",
+      R"({"ph":"X","ts":-})",
+      R"({"ph":"X","ts":.5})",
+      R"({"ph":"X","ts":1e})",
+      R"({"ph":"X","ts":+1})",
+      R"({"ph":"X","x":tru})",
+      R"({"ph":"X","x":nul,"y":1})",
+      R"({"ph":"X","x":truex})",
+      R"({"ph":"X","x":NaN})",
+      R"({"ph":"X",})",
+      R"({"ph":"X" "name":"a"})",
+      R"({"ph" "X"})",
+      R"({"ph":"X","a":[1,2}})",
+      R"({"ph":"X","a":[1,]})",
+      R"({"ph":"X","a":{"k":1,}})",
+      R"({"ph":"X","a":{1:2}})",
+      R"({"ph":"X"}})",
+      R"({"ph":"X"} x)",
+      R"({"ph":"X")",
+      R"({"ph":"X)",
+      R"("not an object")",
+      R"([{"ph":"X"}])",
+      "",
+      R"({"ph":"X","args":{"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}})",
+      std::string(kNulByte, sizeof(kNulByte) - 1),
+  };
+  for (const std::string& ev : rejected) CHECK_MESSAGE(!compare(ev).fast, ev);
+}
+
+TEST_CASE("fast decode: mutated real events are rejected or decoded exactly like decode()") {
+  std::vector<std::string> events = events_of(read_trace(kNccl));
+  REQUIRE(events.size() > 1000);
+  std::mt19937 rng(20261130);
+  const char kBytes[] = "{}[]\":,\\ 0123456789.eE+-tfnulx\t\n\xc3\xa9\xff";
+  size_t accepted = 0, cases = 6000;
+  for (size_t c = 0; c < cases; ++c) {
+    std::string ev = events[rng() % events.size()];
+    for (int m = 1 + int(rng() % 3); m > 0 && !ev.empty(); --m) {
+      size_t at = rng() % ev.size();
+      char b = kBytes[rng() % (sizeof(kBytes) - 1)];
+      switch (rng() % 3) {
+        case 0: ev[at] = b; break;
+        case 1: ev.insert(ev.begin() + at, b); break;
+        default: ev.erase(at, 1); break;
+      }
+    }
+    Outcome o = compare(ev);
+    accepted += o.fast;
+    CHECK_MESSAGE(o.equal, ev, "\nfast: ", o.fast_text, "\nref:  ", o.ref_text);
+  }
+  MESSAGE("mutations accepted by the fast path: ", accepted, " of ", cases);
+  CHECK(accepted > cases / 10);  // mutations inside string contents stay clean
+  CHECK(accepted < cases);
+}
+
+TEST_CASE("fast decode: whole imports are identical with the fast path on and off") {
+  std::vector<std::string> files = shared_json_traces();
+  std::mt19937 pick(7);
+  std::vector<std::string> chosen = {kNccl};
+  for (int i = 0; i < 6; ++i) chosen.push_back(files[pick() % files.size()]);
+  uint32_t seed = 1;
+  for (const std::string& f : chosen) {
+    std::string text = read_trace(f);
+    const std::string expected = fingerprint(*import_mode(text, false, false, seed, 1 << 20));
+    for (bool batch : {true, false}) {
+      ++seed;
+      size_t max_chunk = seed % 2 ? 4099 : (size_t(1) << 20);
+      std::string got = fingerprint(*import_mode(text, true, batch, seed, max_chunk));
+      CHECK_MESSAGE(got == expected, f, " batch ", batch, "\n", first_difference(expected, got));
+    }
+  }
+}
+
+TEST_CASE("fast decode: odd events among clean ones give the simdjson path's model and problems") {
+  std::string text = "[";
+  const char* odd[] = {
+      R"({"ph":"X","name":"dup","ph":"X","ts":1,"dur":1,"pid":1,"tid":1})",
+      "{\"ph\":\"X\",\"name\":\"bad\xff utf8\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1}",
+      R"({"ph":"X","name":"esc\"aped","ts":2,"dur":1,"pid":1,"tid":1,"args":{"correl\u0061tion":5}})",
+      R"({"ph":"X","name":"bad number","x":01,"ts":3,"dur":1,"pid":1,"tid":1})",
+      R"({"ph":"X","name":"trailing","ts":3,"dur":1,"pid":1,"tid":1,})",
+      R"({"ph":"s","id2":{"local":"0x1"},"cat":"f","name":"fl","ts":4,"pid":1,"tid":1})",
+      R"({"ph":"f","id2":{"local":"0x1"},"cat":"f","name":"fl","bp":"e","ts":5,"pid":1,"tid":1})",
+  };
+  for (int i = 0; i < 300; ++i) {
+    text += i % 5 == 2 ? odd[(i / 5) % 7]
+                       : R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(i % 7) + R"(","pid":0,"tid":7,"ts":)" +
+                             std::to_string(1000 + i * 10) + R"(.125,"dur":5,"args":{"correlation":)" +
+                             std::to_string(i) + R"(,"grid":[1,2,3]}})";
+    text += ",";
+  }
+  text += "{}]";
+  const std::string expected = fingerprint(*import_mode(text, false, false, 1, text.size() + 1));
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    std::string got = fingerprint(*import_mode(text, true, seed == 2, seed, seed == 1 ? text.size() + 1 : 97));
+    CHECK_MESSAGE(got == expected, "seed ", seed, "\n", first_difference(expected, got));
+  }
+}

@@ -1,0 +1,53 @@
+// Test helpers shared by the decoder-path tests: every JSON trace under ../shared/traces, and an
+// import in random chunkings with the decode paths (fast one-pass, batch, per-event) chosen.
+#pragma once
+#include <dirent.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tests/core/import_test_util.h"
+
+namespace tw::test {
+
+// Paths of every .json / .json.gz file under the shared traces, sorted.
+inline std::vector<std::string> shared_json_traces() {
+  std::vector<std::string> files;
+  std::vector<std::string> dirs = {TW_SHARED_TRACES};
+  while (!dirs.empty()) {
+    std::string d = dirs.back();
+    dirs.pop_back();
+    DIR* dir = opendir(d.c_str());
+    if (!dir) continue;
+    while (dirent* e = readdir(dir)) {
+      std::string name = e->d_name, path = d + "/" + name;
+      if (name == "." || name == "..") continue;
+      if (e->d_type == DT_DIR) dirs.push_back(path);
+      else if (name.size() > 5 && (name.ends_with(".json") || name.ends_with(".json.gz"))) files.push_back(path);
+    }
+    closedir(dir);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Imports `text` in chunks of 1..max_chunk bytes (seeded), each an exactly-sized copy for ASan.
+inline ImporterPtr import_mode(std::string_view text, bool fast, bool batch, uint32_t seed, size_t max_chunk) {
+  auto imp = std::make_unique<TraceImporter>();
+  imp->set_fast_decode(fast);
+  imp->set_batch_decode(batch);
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<size_t> dist(1, max_chunk);
+  for (size_t pos = 0; pos < text.size();) {
+    size_t n = std::min(dist(rng), text.size() - pos);
+    std::vector<char> chunk(text.begin() + pos, text.begin() + pos + n);
+    imp->push(chunk.data(), n);
+    pos += n;
+  }
+  imp->finish();
+  return imp;
+}
+
+}  // namespace tw::test
