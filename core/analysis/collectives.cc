@@ -4,6 +4,8 @@
 #include <cctype>
 #include <unordered_map>
 
+#include "core/analysis/flat_id_map.h"
+#include "core/analysis/gpu_rows.h"
 #include "core/analysis/intervals.h"
 
 namespace tw {
@@ -84,39 +86,48 @@ CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& cla
   r.worst_exposed.resize(keep_n);
 
   // Type per (collective arg, kernel name) pair, computed once per distinct pair.
-  std::unordered_map<uint64_t, uint32_t> slot_of;
+  FlatIdMap slot_of;  // (collective arg, kernel name) -> row of by_type
   std::unordered_map<std::string, uint32_t> slot_of_type;
-  for (uint32_t i = 0; i < g.size() && i < classes.size(); ++i) {
-    if (classes[i] != KernelClass::kCommunication) continue;
-    if (keep && (i >= keep->size() || !(*keep)[i])) continue;
-    uint32_t sl = g.slice[i];
-    if (window && (s.ts_ns[sl] < window->begin || s.ts_ns[sl] >= window->end)) continue;
-    uint64_t key = (uint64_t(g.collective[i]) << 32) | s.name[sl];
-    auto it = slot_of.find(key);
-    if (it == slot_of.end()) {
-      std::string type = collective_type(m.strings.get(g.collective[i]), m.strings.get(s.name[sl]));
-      auto [t, fresh] = slot_of_type.emplace(type, static_cast<uint32_t>(r.by_type.size()));
-      if (fresh) {
-        r.by_type.push_back(CollectiveStat{});
-        r.by_type.back().type = type;
+  StringId last_dtype = 0;
+  int last_elem = dtype_size_bytes(m.strings.get(last_dtype));
+  // A window visits only the rows that start in it (gpu_rows.h); rows stay in order.
+  for (const auto& [first, last] : gpu_rows_starting_in(m, window)) {
+    for (uint32_t i = first; i < last && i < classes.size(); ++i) {
+      if (classes[i] != KernelClass::kCommunication) continue;
+      if (keep && (i >= keep->size() || !(*keep)[i])) continue;
+      uint32_t sl = g.slice[i];
+      uint64_t key = (uint64_t(g.collective[i]) << 32) | s.name[sl];
+      uint32_t slot = slot_of.find(key);
+      if (slot == FlatIdMap::kNone) {
+        std::string type = collective_type(m.strings.get(g.collective[i]), m.strings.get(s.name[sl]));
+        auto [t, fresh] = slot_of_type.emplace(type, static_cast<uint32_t>(r.by_type.size()));
+        if (fresh) {
+          r.by_type.push_back(CollectiveStat{});
+          r.by_type.back().type = type;
+        }
+        bool inserted;
+        slot = slot_of.emplace(key, t->second, &inserted);
       }
-      it = slot_of.emplace(key, t->second).first;
+      CollectiveStat& c = r.by_type[slot];
+      int64_t ts = s.ts_ns[sl], dur = s.dur_ns[sl];
+      c.count++;
+      c.total_ns += dur;
+      c.exposed_ns += dur - comp_set.total_within(ts, ts + dur);
+      c.group_size = std::max(c.group_size, g.group_size[i]);
+      int64_t nelems = std::max(g.in_nelems[i], g.out_nelems[i]);
+      if (g.dtype[i] != last_dtype) {  // ops come in runs of one dtype: parse it once per run
+        last_dtype = g.dtype[i];
+        last_elem = dtype_size_bytes(m.strings.get(last_dtype));
+      }
+      const int elem = last_elem;
+      if (nelems > 0 && elem > 0 && dur > 0) {
+        c.sized++;
+        c.bytes += nelems * elem;
+        c.sized_ns += dur;
+      }
+      r.count++;
+      r.total_ns += dur;
     }
-    CollectiveStat& c = r.by_type[it->second];
-    int64_t ts = s.ts_ns[sl], dur = s.dur_ns[sl];
-    c.count++;
-    c.total_ns += dur;
-    c.exposed_ns += dur - comp_set.total_within(ts, ts + dur);
-    c.group_size = std::max(c.group_size, g.group_size[i]);
-    int64_t nelems = std::max(g.in_nelems[i], g.out_nelems[i]);
-    int elem = dtype_size_bytes(m.strings.get(g.dtype[i]));
-    if (nelems > 0 && elem > 0 && dur > 0) {
-      c.sized++;
-      c.bytes += nelems * elem;
-      c.sized_ns += dur;
-    }
-    r.count++;
-    r.total_ns += dur;
   }
   for (CollectiveStat& c : r.by_type) {
     c.mean_ns = c.count ? static_cast<double>(c.total_ns) / static_cast<double>(c.count) : 0;

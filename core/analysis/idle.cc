@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/analysis/gpu_op_launch.h"
+#include "core/analysis/run_sort.h"
 
 namespace tw {
 
@@ -50,7 +51,8 @@ void walk_streams(const TraceModel& m, const IdleOptions& opt, OnStream on_strea
     if (opt.hta_compat && m.tracks[s.track[g.slice[i]]].stream < 0) continue;
     rows.push_back(i);
   }
-  std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
+  // Rows are in (track, start) order, so this is a merge of a few runs; the order is total.
+  sort_runs(rows, [&](uint32_t a, uint32_t b) {
     if (g.device[a] != g.device[b]) return g.device[a] < g.device[b];
     if (g.stream[a] != g.stream[b]) return g.stream[a] < g.stream[b];
     int64_t ta = s.ts_ns[g.slice[a]], tb = s.ts_ns[g.slice[b]];

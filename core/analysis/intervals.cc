@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <iterator>
 
+#include "core/analysis/run_sort.h"
+
 namespace tw {
 
 IntervalSet IntervalSet::union_of(std::vector<Interval> raw) {
-  std::sort(raw.begin(), raw.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
+  // Callers gather intervals track by track (each track already in start order): merge those runs.
+  sort_runs(raw, [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
   IntervalSet s;
   for (const Interval& iv : raw) {
     if (iv.end <= iv.begin) continue;

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/analysis/safe_regex.h"
+#include "core/timeline/linear_regex.h"
 
 namespace tw {
 
@@ -171,7 +172,29 @@ struct CompiledRule {
   bool valid = true;
   bool any_name = false;
   std::regex re;
+  bool use_linear = false;  // `linear` answers for `re`
+  LinearRegex linear;
 };
+
+// Whether LinearRegex (a Pike VM: one pass over the name, no allocation per start position) gives
+// std::regex's answer for this pattern. It runs what it accepts exactly, except that with icase
+// it folds a bracket class or a negated escape (\W \S \D) after building the set, where std::regex
+// folds the name's character first ([^a-z] differs on 'A'): those patterns keep std::regex, as do
+// the look-arounds and back-references LinearRegex refuses. std::regex stays the reference for
+// which patterns are valid.
+bool linear_agrees(const KernelRule& r) {
+  if (r.icase) {
+    for (size_t i = 0; i < r.pattern.size(); ++i) {
+      const char c = r.pattern[i];
+      if (c == '[') return false;
+      if (c == '\\' && i + 1 < r.pattern.size()) {
+        const char e = r.pattern[++i];
+        if (e >= 'A' && e <= 'Z') return false;
+      }
+    }
+  }
+  return true;
+}
 
 std::vector<CompiledRule> compile(const KernelRules& rules, std::vector<size_t>* bad) {
   std::vector<CompiledRule> out(rules.rules.size());
@@ -187,6 +210,8 @@ std::vector<CompiledRule> compile(const KernelRules& rules, std::vector<size_t>*
     if (r.icase) flags |= std::regex::icase;
     c.valid = compile_regex(r.pattern, flags, &c.re);
     if (!c.valid && bad) bad->push_back(i);
+    std::string error;
+    c.use_linear = c.valid && linear_agrees(r) && c.linear.compile(r.pattern, r.icase, &error);
   }
   return out;
 }
@@ -199,6 +224,7 @@ bool rule_matches(const CompiledRule& c, uint8_t kind, bool has_collective, std:
   // std::regex matchers recurse per character on patterns like ".*": a hostile multi-megabyte name
   // would overflow the stack (the wasm stack is small). Real kernel names are far shorter.
   if (name.size() > kMaxMatchedNameBytes) name = name.substr(0, kMaxMatchedNameBytes);
+  if (c.use_linear) return c.linear.search(name);
   return std::regex_search(name.begin(), name.end(), c.re);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/analysis/gpu_rows.h"
 #include "core/analysis/percentile.h"
 
 namespace tw {
@@ -15,14 +16,14 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
   // group's durations: cheaper and more cache-friendly than sorting rows with an indirect key.
   std::vector<uint32_t> slot(m.strings.size(), UINT32_MAX);
   std::vector<uint32_t> first_row, count;
-  auto selected = [&](uint32_t i) {
-    if (keep && (i >= keep->size() || !(*keep)[i])) return false;
-    if (!window) return true;
-    int64_t ts = s.ts_ns[g.slice[i]];
-    return ts >= window->begin && ts < window->end;
+  // The rows inside the window come as ranges in row order, so a name's first row is the same.
+  const std::vector<std::pair<uint32_t, uint32_t>> ranges = gpu_rows_starting_in(m, window);
+  auto each_selected = [&](auto f) {
+    for (const auto& [first, last] : ranges)
+      for (uint32_t i = first; i < last; ++i)
+        if (!keep || (i < keep->size() && (*keep)[i])) f(i);
   };
-  for (uint32_t i = 0; i < g.size(); ++i) {
-    if (!selected(i)) continue;
+  each_selected([&](uint32_t i) {
     StringId n = s.name[g.slice[i]];
     if (slot[n] == UINT32_MAX) {
       slot[n] = static_cast<uint32_t>(first_row.size());
@@ -30,18 +31,17 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
       count.push_back(0);
     }
     count[slot[n]]++;
-  }
+  });
   std::vector<size_t> offset(count.size() + 1, 0);
   for (size_t k = 0; k < count.size(); ++k) offset[k + 1] = offset[k] + count[k];
   std::vector<int64_t> durs(offset.back());
   std::vector<size_t> fill(offset.begin(), offset.end() - 1);
-  for (uint32_t i = 0; i < g.size(); ++i) {
-    if (!selected(i)) continue;
+  each_selected([&](uint32_t i) {
     int64_t d = s.dur_ns[g.slice[i]];
     durs[fill[slot[s.name[g.slice[i]]]]++] = d;
     KernelClass c = i < classes.size() ? classes[i] : KernelClass::kOther;
     r.class_ns[static_cast<int>(c)] += d;
-  }
+  });
   r.by_name.reserve(count.size());
   for (size_t k = 0; k < count.size(); ++k) {
     int64_t* b = durs.data() + offset[k];

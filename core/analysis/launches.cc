@@ -1,10 +1,12 @@
 #include "core/analysis/launches.h"
 
 #include <algorithm>
+#include <map>
 #include <string_view>
 #include <unordered_map>
 
 #include "core/analysis/gpu_op_launch.h"
+#include "core/analysis/run_sort.h"
 #include "core/analysis/slice_parents.h"
 
 namespace tw {
@@ -14,15 +16,23 @@ namespace {
 const char* const kSyncKindNames[] = {"device_synchronize", "stream_synchronize", "event_synchronize",
                                       "blocking_memcpy"};
 
+constexpr int8_t kUnknownKind = -2;  // not yet looked up (host_sync_kind returns -1 or a kind)
+
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// Nearest-rank percentiles with nth_element (O(n)); v is reordered.
-int64_t nth(std::vector<int64_t>& v, double p) {
-  double rank = p / 100.0 * static_cast<double>(v.size());
+// Index of the nearest-rank percentile p in sorted order.
+size_t rank_index(size_t n, double p) {
+  double rank = p / 100.0 * static_cast<double>(n);
   size_t k = static_cast<size_t>(rank);
   if (static_cast<double>(k) < rank) ++k;
-  k = std::min(std::max<size_t>(k, 1), v.size()) - 1;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return std::min(std::max<size_t>(k, 1), n) - 1;
+}
+
+// Nearest-rank percentiles with nth_element (O(n)); v is reordered. `from` is where the search may
+// start: after nth_element at an earlier index j, every element past j belongs past j in sorted
+// order, so the next (higher) percentile only partitions that tail.
+int64_t nth(std::vector<int64_t>& v, size_t from, size_t k) {
+  std::nth_element(v.begin() + static_cast<std::ptrdiff_t>(from), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
   return v[k];
 }
 
@@ -36,60 +46,70 @@ Distribution distribution(std::vector<int64_t>& v) {
   double sum = 0;
   for (int64_t x : v) sum += static_cast<double>(x);
   d.mean_ns = sum / static_cast<double>(v.size());
-  d.p50_ns = nth(v, 50);
-  d.p90_ns = nth(v, 90);
-  d.p99_ns = nth(v, 99);
+  const size_t k50 = rank_index(v.size(), 50), k90 = rank_index(v.size(), 90), k99 = rank_index(v.size(), 99);
+  d.p50_ns = nth(v, 0, k50);
+  d.p90_ns = k90 == k50 ? d.p50_ns : nth(v, k50 + 1, k90);
+  d.p99_ns = k99 == k90 ? d.p90_ns : nth(v, k90 + 1, k99);
   return d;
 }
 
-void build_queues(const TraceModel& m, const std::vector<LaunchRecord>& recs, LaunchesResult& r) {
-  struct Change {
-    int32_t device;
-    int64_t stream;
-    int64_t ts;
-    int32_t delta;
+// One stream's queue from its enqueue times (launch call starts) and dequeue times (op starts).
+StreamQueue queue_of(int32_t device, int64_t stream, std::vector<int64_t>& enq, std::vector<int64_t>& deq) {
+  StreamQueue q;
+  q.device = device;
+  q.stream = stream;
+  // A stream runs its work in launch order, and the records follow the ops in start order, so both
+  // lists are (nearly) sorted already.
+  auto less = [](int64_t a, int64_t b) { return a < b; };
+  sort_runs(enq, less);
+  sort_runs(deq, less);
+  q.series.reserve(enq.size() + deq.size());
+  int32_t len = 0;
+  double sum = 0, weighted = 0;
+  auto add = [&](int64_t ts, int32_t delta) {
+    len += delta;
+    q.series.push_back({ts, len});
+    q.max_length = std::max(q.max_length, len);
+    sum += len;
   };
-  std::vector<Change> ch;
-  ch.reserve(recs.size() * 2);
+  // Enqueues before dequeues at equal times, so the length never dips below zero.
+  size_t i = 0, j = 0;
+  while (i < enq.size() || j < deq.size()) {
+    if (j == deq.size() || (i < enq.size() && enq[i] <= deq[j])) add(enq[i++], +1);
+    else add(deq[j++], -1);
+  }
+  q.mean = q.series.empty() ? 0 : sum / static_cast<double>(q.series.size());
+  for (size_t k = 0; k + 1 < q.series.size(); ++k) {
+    int64_t d = q.series[k + 1].ts_ns - q.series[k].ts_ns;
+    weighted += static_cast<double>(d) * q.series[k].length;
+    if (q.series[k].length == q.max_length) q.time_at_max_ns += d;
+  }
+  int64_t span = q.series.empty() ? 0 : q.series.back().ts_ns - q.series.front().ts_ns;
+  q.time_weighted_mean = span > 0 ? weighted / static_cast<double>(span) : 0;
+  return q;
+}
+
+// Queues per (device, stream) of the launched op, in (device, stream) order.
+void build_queues(const TraceModel& m, const std::vector<LaunchRecord>& recs, LaunchesResult& r) {
+  struct Stream {
+    std::vector<int64_t> enq, deq;
+  };
+  std::map<std::pair<int32_t, int64_t>, Stream> streams;
+  Stream* cur = nullptr;
+  std::pair<int32_t, int64_t> cur_key;
   GpuRowCursor cursor(m);
   for (const LaunchRecord& l : recs) {
     uint32_t row = cursor.row_of(l.gpu_slice);
     if (row == UINT32_MAX) continue;
-    int32_t dev = m.gpu_ops.device[row];
-    int64_t stream = m.gpu_ops.stream[row];
-    ch.push_back({dev, stream, m.slices.ts_ns[l.launch_slice], +1});
-    ch.push_back({dev, stream, m.slices.ts_ns[l.gpu_slice], -1});
-  }
-  // Enqueues before dequeues at equal times, so the length never dips below zero.
-  std::sort(ch.begin(), ch.end(), [](const Change& a, const Change& b) {
-    if (a.device != b.device) return a.device < b.device;
-    if (a.stream != b.stream) return a.stream < b.stream;
-    if (a.ts != b.ts) return a.ts < b.ts;
-    return a.delta > b.delta;
-  });
-  size_t i = 0;
-  while (i < ch.size()) {
-    StreamQueue q;
-    q.device = ch[i].device;
-    q.stream = ch[i].stream;
-    int32_t len = 0;
-    double sum = 0, weighted = 0;
-    for (; i < ch.size() && ch[i].device == q.device && ch[i].stream == q.stream; ++i) {
-      len += ch[i].delta;
-      q.series.push_back({ch[i].ts, len});
-      q.max_length = std::max(q.max_length, len);
-      sum += len;
+    const std::pair<int32_t, int64_t> key{m.gpu_ops.device[row], m.gpu_ops.stream[row]};
+    if (!cur || key != cur_key) {  // records come stream by stream: the map is rarely consulted
+      cur = &streams[key];
+      cur_key = key;
     }
-    q.mean = q.series.empty() ? 0 : sum / static_cast<double>(q.series.size());
-    for (size_t k = 0; k + 1 < q.series.size(); ++k) {
-      int64_t d = q.series[k + 1].ts_ns - q.series[k].ts_ns;
-      weighted += static_cast<double>(d) * q.series[k].length;
-      if (q.series[k].length == q.max_length) q.time_at_max_ns += d;
-    }
-    int64_t span = q.series.empty() ? 0 : q.series.back().ts_ns - q.series.front().ts_ns;
-    q.time_weighted_mean = span > 0 ? weighted / static_cast<double>(span) : 0;
-    r.queues.push_back(std::move(q));
+    cur->enq.push_back(m.slices.ts_ns[l.launch_slice]);
+    cur->deq.push_back(m.slices.ts_ns[l.gpu_slice]);
   }
+  for (auto& [key, st] : streams) r.queues.push_back(queue_of(key.first, key.second, st.enq, st.deq));
 }
 
 // The slice rows to visit: all of them, or per track (slices are sorted by track, then start) the
@@ -110,15 +130,15 @@ std::vector<std::pair<uint32_t, uint32_t>> slice_ranges(const TraceModel& m, con
 void find_syncs(const TraceModel& m, const std::vector<uint32_t>& parents, const LaunchOptions& opt,
                 LaunchesResult& r) {
   const SliceTable& s = m.slices;
-  std::unordered_map<StringId, int> kind_of_name;
+  std::vector<int8_t> kind_of_name(m.strings.size(), kUnknownKind);  // host_sync_kind per name, memoised
   std::unordered_map<StringId, uint32_t> site_slot;
   uint64_t count[4] = {0, 0, 0, 0};
   int64_t blocked[4] = {0, 0, 0, 0};
   auto visit = [&](uint32_t i) {
     if (s.kind[i] != EventKind::kCudaRuntime && s.kind[i] != EventKind::kCudaDriver) return;
-    auto it = kind_of_name.find(s.name[i]);
-    if (it == kind_of_name.end()) it = kind_of_name.emplace(s.name[i], host_sync_kind(m.strings.get(s.name[i]))).first;
-    int k = it->second;
+    int8_t& known = kind_of_name[s.name[i]];
+    if (known == kUnknownKind) known = static_cast<int8_t>(host_sync_kind(m.strings.get(s.name[i])));
+    const int k = known;
     if (k < 0) return;
     count[k]++;
     blocked[k] += s.dur_ns[i];
@@ -184,7 +204,8 @@ LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& pa
     delays.reserve(m.launches.size());
     cpus.reserve(m.launches.size());
   }
-  std::unordered_map<StringId, uint64_t> short_names;
+  // Short ops counted per name through a dense StringId -> slot table (names are pool ids).
+  std::vector<uint32_t> short_slot(m.strings.size(), UINT32_MAX);
   for (const LaunchLink& l : m.launches) {
     if (opt.window && (s.ts_ns[l.launch_slice] < opt.window->begin || s.ts_ns[l.launch_slice] >= opt.window->end)) continue;
     LaunchRecord rec;
@@ -199,7 +220,12 @@ LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& pa
     if (rec.gpu_ns < rec.cpu_ns) {
       r.short_ops++;
       r.short_ops_gpu_ns += rec.gpu_ns;
-      short_names[s.name[l.gpu_slice]]++;
+      uint32_t& slot = short_slot[s.name[l.gpu_slice]];
+      if (slot == UINT32_MAX) {
+        slot = static_cast<uint32_t>(r.short_op_names.size());
+        r.short_op_names.emplace_back(s.name[l.gpu_slice], 0);
+      }
+      r.short_op_names[slot].second++;
     }
     r.launch_cpu_ns += rec.cpu_ns;
     r.launched_gpu_ns += rec.gpu_ns;
@@ -219,7 +245,6 @@ LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& pa
   });
   idx.resize(top);
   r.worst_delays = std::move(idx);
-  r.short_op_names.assign(short_names.begin(), short_names.end());
   std::sort(r.short_op_names.begin(), r.short_op_names.end(), [](const auto& a, const auto& b) {
     if (a.second != b.second) return a.second > b.second;
     return a.first < b.first;

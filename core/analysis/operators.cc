@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <string_view>
-#include <unordered_map>
 
+#include "core/analysis/flat_id_map.h"
 #include "core/analysis/slice_parents.h"
 
 namespace tw {
@@ -79,9 +79,10 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
     }
   }
 
-  std::unordered_map<uint64_t, uint32_t> pair_slot;
-  std::unordered_map<int64_t, uint32_t> op_by_external;  // built only when needed
+  FlatIdMap pair_slot;       // (operator name, kernel name) -> row of op_kernels
+  FlatIdMap op_by_external;  // External id -> first operator slice with it; built only when needed
   bool external_built = false;
+  bool inserted = false;
   for (const LaunchLink& l : m.launches) {
     r.launches++;
     int64_t dur = s.dur_ns[l.gpu_slice];
@@ -90,12 +91,13 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
     if (p == kNoParent && s.external_id[l.launch_slice] != kNoId) {
       if (!external_built) {
         for (uint32_t i = 0; i < s.size(); ++i)
-          if (s.kind[i] == EventKind::kCpuOp && s.external_id[i] != kNoId) op_by_external.emplace(s.external_id[i], i);
+          if (s.kind[i] == EventKind::kCpuOp && s.external_id[i] != kNoId)
+            op_by_external.emplace(static_cast<uint64_t>(s.external_id[i]), i, &inserted);
         external_built = true;
       }
-      auto it = op_by_external.find(s.external_id[l.launch_slice]);
-      if (it != op_by_external.end()) {
-        p = it->second;
+      const uint32_t op = op_by_external.find(static_cast<uint64_t>(s.external_id[l.launch_slice]));
+      if (op != FlatIdMap::kNone) {
+        p = op;
         r.launches_by_external_id++;
       }
     }
@@ -105,9 +107,9 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
       o.device_self_ns += dur;
       o.gpu_ops++;
       uint64_t key = (uint64_t(s.name[p]) << 32) | s.name[l.gpu_slice];
-      auto [it, fresh] = pair_slot.emplace(key, static_cast<uint32_t>(r.op_kernels.size()));
-      if (fresh) r.op_kernels.push_back(OperatorKernel{s.name[p], s.name[l.gpu_slice], 0, 0, 0, 0});
-      OperatorKernel& ok = r.op_kernels[it->second];
+      const uint32_t slot = pair_slot.emplace(key, static_cast<uint32_t>(r.op_kernels.size()), &inserted);
+      if (inserted) r.op_kernels.push_back(OperatorKernel{s.name[p], s.name[l.gpu_slice], 0, 0, 0, 0});
+      OperatorKernel& ok = r.op_kernels[slot];
       ok.count++;
       ok.gpu_ns += dur;
       ok.op_to_launch_ns += s.ts_ns[l.launch_slice] - s.ts_ns[p];

@@ -22,6 +22,23 @@ const char* step_category_name(StepCategory c) {
   return "other";
 }
 
+namespace {
+
+// The time the step windows look at: each window [lo, hi] widened by 1 ns on both sides, so the
+// integer points a window's total_within depends on are all inside (also for a window whose end
+// lies before its begin). Slices that do not reach it cannot change any step's numbers.
+IntervalSet step_region(const std::vector<ProfilerStep>& steps) {
+  std::vector<Interval> w;
+  w.reserve(steps.size());
+  for (const ProfilerStep& st : steps) {
+    const int64_t lo = std::min(st.begin_ns, st.end_ns), hi = std::max(st.begin_ns, st.end_ns);
+    w.push_back({lo > INT64_MIN ? lo - 1 : lo, hi < INT64_MAX ? hi + 1 : hi});
+  }
+  return IntervalSet::union_of(std::move(w));
+}
+
+}  // namespace
+
 StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep>& steps,
                              const std::vector<KernelClass>& classes) {
   StepBreakdown r;
@@ -29,9 +46,16 @@ StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep
   const SliceTable& s = m.slices;
   constexpr int kBusy = kStepCategoryCount - 1;  // every category but Other has intervals
   std::vector<Interval> raw[kBusy];
+  const IntervalSet region_set = step_region(steps);
+  const std::vector<Interval>& region = region_set.intervals();
+  auto in_region = [&region](int64_t ts, int64_t end) {
+    auto it = std::lower_bound(region.begin(), region.end(), ts, [](const Interval& a, int64_t t) { return a.end <= t; });
+    return it != region.end() && it->begin < end;
+  };
   const GpuOpTable& g = m.gpu_ops;
   for (uint32_t i = 0; i < g.size(); ++i) {
     uint32_t sl = g.slice[i];
+    if (!in_region(s.ts_ns[sl], s.end_ns(sl))) continue;
     StepCategory c = StepCategory::kKernel;
     if (s.kind[sl] == EventKind::kMemcpy) c = StepCategory::kMemcpy;
     else if (s.kind[sl] == EventKind::kMemset) c = StepCategory::kMemset;
@@ -55,11 +79,17 @@ StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep
     int8_t category;
   };
   std::vector<Open> open;
+  // A category's union is the union of all its slices; skipping the covered ones and the ones outside
+  // the step region only saves work. Slices start in order on a track, so the region is walked once.
   for (const Track& t : m.tracks) {
     if (t.kind != TrackKind::kThread) continue;
     open.clear();
+    size_t next_region = 0;
     for (uint32_t i = t.slice_begin; i < t.slice_end; ++i) {
       int64_t ts = s.ts_ns[i], end = s.end_ns(i);
+      while (next_region < region.size() && region[next_region].end <= ts) ++next_region;
+      if (next_region == region.size()) break;
+      if (region[next_region].begin >= end) continue;
       while (!open.empty() && open.back().end <= ts) open.pop_back();
       EventKind k = s.kind[i];
       int8_t cat = -1;

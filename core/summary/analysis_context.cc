@@ -10,6 +10,7 @@ AnalysisContext make_analysis_context(const TraceModel& m, const SummaryOptions&
   c.opts = &opts;
   c.rules = summary_kernel_rules(opts);
   c.classes = classify_gpu_ops(m, c.rules);
+  c.memory_kinds = memory_op_kinds(m);
   if (opts.hta_compat) {
     c.selection = hta_select_gpu_ops(m);
     c.kept = &c.selection.kept;

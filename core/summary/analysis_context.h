@@ -1,5 +1,5 @@
 // What every summary section shares, computed once per file: the kernel rules in force, one class
-// per GPU op, HTA's event selection (in --hta-compat mode), the profiler steps and the stream-pair
+// and one memory kind per GPU op, HTA's event selection (in --hta-compat mode), the profiler steps and the stream-pair
 // overlaps. Sections read it; none recomputes it.
 #pragma once
 #include <cstdint>
@@ -19,6 +19,7 @@ struct AnalysisContext {
   const SummaryOptions* opts = nullptr;
   KernelRules rules;
   std::vector<KernelClass> classes;      // one per model.gpu_ops row
+  std::vector<MemoryOpKind> memory_kinds;  // one per model.gpu_ops row
   HtaSelection selection;                // filled in --hta-compat mode only
   const std::vector<uint8_t>* kept = nullptr;  // &selection.kept in --hta-compat mode, else null
   std::vector<ProfilerStep> steps;

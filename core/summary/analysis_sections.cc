@@ -68,8 +68,7 @@ json class_counts_json(const TraceModel& m, const std::vector<KernelClass>& cls,
   return j;
 }
 
-json memory_ops_json(const TraceModel& m, const std::vector<uint8_t>* kept) {
-  const std::vector<MemoryOpKind> kinds = memory_op_kinds(m);
+json memory_ops_json(const TraceModel& m, const std::vector<MemoryOpKind>& kinds, const std::vector<uint8_t>* kept) {
   int64_t count[kMemoryKindCount] = {}, sum[kMemoryKindCount] = {}, bytes[kMemoryKindCount] = {};
   int64_t host_count[3] = {}, host_sum[3] = {};
   for (size_t row = 0; row < kinds.size(); ++row) {
@@ -164,7 +163,7 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
     file["temporal"] = tj;
     file["kernel_classes_ns"] = classes_json(t.class_ns);
     file["kernel_classes"] = class_counts_json(m, cls, kept);
-    file["memory_ops"] = memory_ops_json(m, kept);
+    file["memory_ops"] = memory_ops_json(m, ctx.memory_kinds, kept);
     file["overlap"] = overlap_json(comm_compute_overlap(act));
     file["stream_overlap"] = stream_overlap_json(ctx.streams);
   }

@@ -169,7 +169,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   in.steps = &sb;
   in.kernels = &kernels;
   in.streams = &streams;
-  const std::vector<MemoryOpKind> mk = memory_op_kinds(m);
+  const std::vector<MemoryOpKind>& mk = ctx.memory_kinds;
   for (size_t row = 0; row < mk.size(); ++row) {
     if (mk[row].host != HostMemory::kPageable) continue;
     in.pageable_copies++;

@@ -1,0 +1,182 @@
+// The helpers that make the summary cheaper must not change what it computes: sort_runs sorts like
+// std::sort, FlatIdMap finds and keeps what std::unordered_map would, gpu_rows_starting_in selects
+// exactly the rows a pass over every op would, and kernel classes (whose regexes now mostly run on
+// LinearRegex) are what std::regex gives. Checked on real traces' rows and names and on edge cases.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <regex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/analysis/flat_id_map.h"
+#include "core/analysis/kernel_classes.h"
+#include "core/analysis/gpu_rows.h"
+#include "core/analysis/run_sort.h"
+#include "core/analysis/steps.h"
+#include "tests/core/detail_test_util.h"
+
+namespace tw {
+namespace {
+
+const char* const kTrace = "hta/tests/data/nccl_parser_config/nccl_data.json.gz";  // 2 GPU streams, steps
+
+using Pair = std::pair<int64_t, uint32_t>;
+bool pair_less(const Pair& a, const Pair& b) { return a < b; }
+
+void check_sorts_like_std(std::vector<Pair> v) {
+  std::vector<Pair> expected = v;
+  std::sort(expected.begin(), expected.end());
+  sort_runs(v, pair_less);
+  CHECK(v == expected);
+}
+
+}  // namespace
+
+TEST_CASE("sort_runs: same order as std::sort on runs, sorted, reversed, random and tiny input") {
+  const TraceModel& m = detail_test::shared_trace(kTrace);
+  // GPU op start times in row order: one ascending run per stream.
+  std::vector<Pair> rows;
+  for (uint32_t i = 0; i < m.gpu_ops.size(); ++i) rows.push_back({m.slices.ts_ns[m.gpu_ops.slice[i]], i});
+  REQUIRE(rows.size() > 1000);
+  REQUIRE(!std::is_sorted(rows.begin(), rows.end()));
+  check_sorts_like_std(rows);
+  // Three runs (odd count: one run is carried through a merge round unmerged), and many runs.
+  std::vector<Pair> three = rows;
+  three.insert(three.end(), rows.begin(), rows.begin() + 500);
+  check_sorts_like_std(three);
+  std::vector<Pair> chunks = rows;
+  for (size_t b = 0; b < chunks.size(); b += 997) std::reverse(chunks.begin() + b, chunks.begin() + std::min(chunks.size(), b + 997));
+  check_sorts_like_std(chunks);
+  std::vector<Pair> sorted = rows;
+  std::sort(sorted.begin(), sorted.end());
+  check_sorts_like_std(sorted);
+  check_sorts_like_std(std::vector<Pair>(sorted.rbegin(), sorted.rend()));  // every element a run: std::sort
+  std::mt19937_64 rng(7);
+  std::vector<Pair> random(5000);
+  for (auto& p : random) p = {static_cast<int64_t>(rng() % 100), static_cast<uint32_t>(rng() % 3)};  // many ties
+  check_sorts_like_std(random);
+  check_sorts_like_std({});
+  check_sorts_like_std({{5, 1}});
+  check_sorts_like_std({{5, 1}, {4, 1}});
+}
+
+TEST_CASE("FlatIdMap: finds and keeps the first slot of every key, as std::unordered_map::emplace") {
+  FlatIdMap map;
+  std::unordered_map<uint64_t, uint32_t> ref;
+  CHECK(map.find(0) == FlatIdMap::kNone);
+  std::mt19937_64 rng(11);
+  for (uint32_t i = 0; i < 20000; ++i) {
+    // Small keys repeat; also 0, the largest key, and two 32-bit ids packed as the analyses do.
+    uint64_t key = i % 3 == 0 ? rng() % 500 : i % 3 == 1 ? (uint64_t(rng() % 50) << 32) | (rng() % 50) : rng();
+    if (i == 100) key = 0;
+    if (i == 200) key = UINT64_MAX;
+    bool inserted = false;
+    const uint32_t slot = map.emplace(key, i, &inserted);
+    auto [it, fresh] = ref.emplace(key, i);
+    CHECK(inserted == fresh);
+    CHECK(slot == it->second);
+  }
+  CHECK(map.size() == ref.size());
+  for (const auto& [key, slot] : ref) CHECK(map.find(key) == slot);
+  CHECK(map.find(0x1234567890abcdefull) == (ref.count(0x1234567890abcdefull) ? ref[0x1234567890abcdefull] : FlatIdMap::kNone));
+}
+
+TEST_CASE("gpu_rows_starting_in: the rows whose op starts in the window, in row order") {
+  const TraceModel& m = detail_test::shared_trace(kTrace);
+  const std::vector<ProfilerStep> steps = find_profiler_steps(m);
+  REQUIRE(steps.size() >= 2);
+  std::vector<Interval> windows;
+  for (const ProfilerStep& st : steps) windows.push_back({st.begin_ns, st.end_ns});
+  windows.push_back({steps[0].begin_ns, steps.back().end_ns});
+  windows.push_back({steps[1].end_ns, steps[0].begin_ns});  // end before begin: nothing
+  windows.push_back({m.min_ts_ns, m.max_ts_ns + 1});        // everything
+  const int64_t first_op = m.slices.ts_ns[m.gpu_ops.slice[0]];
+  windows.push_back({first_op, first_op});                  // empty
+  windows.push_back({first_op, first_op + 1});              // ops starting at one instant
+  size_t nonempty = 0;
+  for (const Interval& w : windows) {
+    std::vector<uint32_t> expected, got;
+    for (uint32_t i = 0; i < m.gpu_ops.size(); ++i) {
+      const int64_t ts = m.slices.ts_ns[m.gpu_ops.slice[i]];
+      if (ts >= w.begin && ts < w.end) expected.push_back(i);
+    }
+    for (const auto& [first, last] : gpu_rows_starting_in(m, &w))
+      for (uint32_t i = first; i < last; ++i) got.push_back(i);
+    CHECK(got == expected);
+    nonempty += !expected.empty();
+  }
+  CHECK(nonempty >= 4);
+  const auto all = gpu_rows_starting_in(m, nullptr);
+  REQUIRE(all.size() == 1);
+  CHECK(all[0] == std::pair<uint32_t, uint32_t>(0, static_cast<uint32_t>(m.gpu_ops.size())));
+}
+
+namespace {
+
+// The classes by the rule semantics, with std::regex (ECMAScript) as the matcher.
+std::vector<KernelClass> reference_classes(const TraceModel& m, const KernelRules& rules) {
+  std::vector<std::regex> res;
+  for (const KernelRule& r : rules.rules)
+    res.emplace_back(r.pattern.empty() ? std::string("x") : r.pattern,
+                     r.icase ? std::regex::ECMAScript | std::regex::icase : std::regex::ECMAScript);
+  std::vector<KernelClass> out;
+  for (uint32_t row = 0; row < m.gpu_ops.size(); ++row) {
+    const uint32_t sl = m.gpu_ops.slice[row];
+    const EventKind k = m.slices.kind[sl];
+    const uint8_t bit = k == EventKind::kMemcpy ? kRuleMemcpy : k == EventKind::kMemset ? kRuleMemset : kRuleKernel;
+    std::string name(m.strings.get(m.slices.name[sl]).substr(0, 2048));
+    KernelClass cls = rules.fallback;
+    for (size_t i = 0; i < rules.rules.size(); ++i) {
+      const KernelRule& r = rules.rules[i];
+      if (!(r.kinds & bit) || (r.needs_collective && m.gpu_ops.collective[row] == 0)) continue;
+      if (r.pattern.empty() || std::regex_search(name, res[i])) {
+        cls = r.cls;
+        break;
+      }
+    }
+    out.push_back(cls);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("kernel classes: the same as std::regex gives, for the built-in rules and varied patterns") {
+  // Anchors, word boundaries, classes (negated, ranges), escapes, counted repeats, lazy and empty
+  // alternatives, '.', look-arounds and back-references (which keep std::regex), in both cases.
+  const char* patterns[] = {"nccl|rccl", "^void ", "Kernel$", "\\bat::", "\\Bernel", "[A-Z]{3,}", "[^a-z_ ]{4}",
+                            "\\d+x\\d+", "\\W\\w\\s", "\\S{40}", "\\D\\d", "ker.{2,5}l<", "a.*?b|(|c)",
+                            "(Memcpy|Memset) [HD]to[HD]", "elementwise(?=_kernel)", "(at)::\\1", "^$", "[.]cu|\\.|\\(",
+                            "gemm|GEMM|Gemm", "^(?:cudnn|cutlass)::"};
+  std::vector<KernelRules> sets = {default_rules(), hta_rules()};
+  for (const char* p : patterns) {
+    for (bool icase : {false, true}) {
+      KernelRules r;
+      r.name = "user";
+      r.rules.push_back({p, KernelClass::kCommunication, kRuleAnyGpuOp, icase, false, "test"});
+      r.fallback = KernelClass::kComputation;
+      sets.push_back(r);
+    }
+  }
+  size_t matched_sets = 0;
+  for (const char* trace : {kTrace, "deepseek_profile_data/train.json", "hta/tests/data/triton_example/triton_example.json.gz",
+                            "hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz",
+                            "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"}) {
+    const TraceModel& m = detail_test::shared_trace(trace);
+    REQUIRE(m.gpu_ops.size() > 0);
+    for (const KernelRules& r : sets) {
+      CAPTURE(trace);
+      CAPTURE(r.rules.front().pattern);
+      CAPTURE(r.rules.front().icase);
+      const std::vector<KernelClass> got = classify_gpu_ops(m, r);
+      CHECK(got == reference_classes(m, r));
+      matched_sets += std::count(got.begin(), got.end(), KernelClass::kCommunication) > 0;
+    }
+  }
+  CHECK(matched_sets > 40);  // the patterns do match names, so agreement is not vacuous
+}
+
+}  // namespace tw
