@@ -16,8 +16,10 @@ constexpr int kMaxDepth = 32;
 
 constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
 
-// Non-zero when one of 8 bytes is '"', '\\', < 0x20 or >= 0x80: a string's bytes are checked a word
-// at a time (these tests are exact about whether such a byte exists, not where).
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "special_bytes() reads words little-endian");
+
+// The high bit of each of 8 bytes that is '"', '\\', < 0x20 or >= 0x80, so a string's bytes are checked
+// a word at a time. A borrow can set a false bit only above a true one, so the lowest bit is exact.
 inline uint64_t special_bytes(uint64_t w) {
   uint64_t q = w ^ (kOnes * '"'), b = w ^ (kOnes * '\\');
   return (((q - kOnes) & ~q) | ((b - kOnes) & ~b) | (w - kOnes * 0x20) | w) & kHighs;
@@ -33,6 +35,8 @@ struct Reader {
   const char* end;
 
   void ws() {
+    // Most calls find a token at once or after one space: test for that before the loop.
+    if (p < end && static_cast<unsigned char>(*p) > ' ') return;
     while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
   }
   // The next byte after whitespace; '\0' at the end (no value starts with it).
@@ -79,7 +83,10 @@ struct Reader {
       while (end - p >= 8) {
         uint64_t w;
         std::memcpy(&w, p, 8);
-        if (special_bytes(w)) break;
+        if (uint64_t m = special_bytes(w)) {
+          p += __builtin_ctzll(m) >> 3;
+          break;
+        }
         p += 8;
       }
       if (p >= end) return false;
