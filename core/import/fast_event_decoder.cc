@@ -7,6 +7,12 @@
 
 #include "core/base/decimal.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
 namespace tw {
 
 namespace {
@@ -24,6 +30,30 @@ inline uint64_t special_bytes(uint64_t w) {
   uint64_t q = w ^ (kOnes * '"'), b = w ^ (kOnes * '\\');
   return (((q - kOnes) & ~q) | ((b - kOnes) & ~b) | (w - kOnes * 0x20) | w) & kHighs;
 }
+
+// The high bit of each of 8 bytes that is not '0'..'9' (lowest bit exact, as above): bytes below
+// '0' borrow in the subtraction, bytes above '9' reach 0x80 when 0x76 is added.
+inline uint64_t non_digits(uint64_t w) {
+  uint64_t x = w - kOnes * '0';
+  return (x | (x + kOnes * 0x76)) & kHighs;
+}
+
+#if defined(__SSE2__) || defined(__wasm_simd128__)
+#define TW_FAST_DECODE_SIMD 1
+// Bit i set when byte i of p[0, 16) is special (as special_bytes). The signed compare with 0x20
+// is true for bytes < 0x20 and for bytes >= 0x80, both special.
+inline uint32_t special16(const char* p) {
+#if defined(__SSE2__)
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+  return uint32_t(_mm_movemask_epi8(_mm_or_si128(m, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))));
+#else
+  v128_t v = wasm_v128_load(p);
+  v128_t m = wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('"')), wasm_i8x16_eq(v, wasm_i8x16_splat('\\')));
+  return wasm_i8x16_bitmask(wasm_v128_or(m, wasm_i8x16_lt(v, wasm_i8x16_splat(0x20))));
+#endif
+}
+#endif
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -50,9 +80,25 @@ struct Reader {
     return true;
   }
   bool literal(const char* word, size_t len) {
-    if (size_t(end - p) < len || std::memcmp(p, word, len) != 0) return false;
+    if (size_t(end - p) < len) return false;
+    for (size_t k = 0; k < len; ++k)  // not memcmp: a call (and a byte loop) in wasm
+      if (p[k] != word[k]) return false;
     p += len;
     return true;
+  }
+
+  // Skips a run of digits, 8 at a time while it lasts (timestamps have ~17).
+  void digits() {
+    while (end - p >= 8) {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      if (uint64_t m = non_digits(w)) {
+        p += __builtin_ctzll(m) >> 3;
+        return;
+      }
+      p += 8;
+    }
+    while (p < end && is_digit(*p)) ++p;
   }
 
   // One UTF-8 sequence of 2-4 bytes at p (same rules as repair_utf8 and simdjson's validation).
@@ -76,19 +122,35 @@ struct Reader {
     return true;
   }
 
+  // Advances p to the first byte that special_bytes() flags, or to `end`.
+  void to_special() {
+#ifdef TW_FAST_DECODE_SIMD
+    for (; end - p >= 16; p += 16)
+      if (uint32_t m = special16(p)) {
+        p += __builtin_ctz(m);
+        return;
+      }
+#endif
+    for (; end - p >= 8; p += 8) {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      if (uint64_t m = special_bytes(w)) {
+        p += __builtin_ctzll(m) >> 3;
+        return;
+      }
+    }
+    while (p < end) {
+      unsigned char c = static_cast<unsigned char>(*p);
+      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return;
+      ++p;
+    }
+  }
+
   // p at the opening quote. Without escapes the raw bytes are the string (as simdjson's view).
   bool string(std::string_view& out) {
     const char* s = ++p;
     for (;;) {
-      while (end - p >= 8) {
-        uint64_t w;
-        std::memcpy(&w, p, 8);
-        if (uint64_t m = special_bytes(w)) {
-          p += __builtin_ctzll(m) >> 3;
-          break;
-        }
-        p += 8;
-      }
+      to_special();
       if (p >= end) return false;
       unsigned char c = static_cast<unsigned char>(*p);
       if (c == '"') {
@@ -96,12 +158,7 @@ struct Reader {
         ++p;
         return true;
       }
-      if (c < 0x20 || c == '\\') return false;
-      if (c < 0x80) {
-        ++p;
-      } else if (!utf8()) {
-        return false;
-      }
+      if (c < 0x80 || !utf8()) return false;  // a backslash or control byte, or bad UTF-8
     }
   }
 
@@ -110,18 +167,17 @@ struct Reader {
     const char* s = p;
     if (p < end && *p == '-') ++p;
     if (p >= end || !is_digit(*p)) return false;
-    if (*p++ != '0')
-      while (p < end && is_digit(*p)) ++p;
+    if (*p++ != '0') digits();
     if (p < end && *p == '.') {
       ++p;
       if (p >= end || !is_digit(*p)) return false;
-      while (p < end && is_digit(*p)) ++p;
+      digits();
     }
     if (p < end && (*p == 'e' || *p == 'E')) {
       ++p;
       if (p < end && (*p == '+' || *p == '-')) ++p;
       if (p >= end || !is_digit(*p)) return false;
-      while (p < end && is_digit(*p)) ++p;
+      digits();
     }
     out = std::string_view(s, size_t(p - s));
     return true;

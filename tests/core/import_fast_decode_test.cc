@@ -264,3 +264,25 @@ TEST_CASE("fast decode: odd events among clean ones give the simdjson path's mod
     CHECK_MESSAGE(got == expected, "seed ", seed, "\n", first_difference(expected, got));
   }
 }
+
+TEST_CASE("fast decode: strings and numbers of every length around the 8- and 16-byte steps") {
+  for (size_t len = 0; len <= 40; ++len) {
+    std::string name(len, 'a');
+    for (size_t k = 0; k < len; ++k) name[k] = char('a' + k % 26);
+    std::string digits(len + 1, '7');
+    Outcome o = compare(R"({"ph":"X","name":")" + name + R"(","ts":)" + digits + "." + digits + "}");
+    CHECK_MESSAGE(o.fast, len);
+    CHECK_MESSAGE(o.equal, len, "\nfast: ", o.fast_text, "\nref:  ", o.ref_text);
+    for (size_t at = 0; at < len; ++at) {
+      for (const char* bad : {"\\\\", "\t", "\x7f\xff", "\xc3\xa9"}) {
+        std::string n2 = name.substr(0, at) + bad + name.substr(at);
+        Outcome b = compare(R"({"ph":"X","name":")" + n2 + R"("})");
+        bool clean = std::string_view(bad) == "\xc3\xa9";  // valid UTF-8
+        CHECK_MESSAGE(b.fast == clean, len, " at ", at, " ", n2);
+        CHECK_MESSAGE(b.equal, n2, "\nfast: ", b.fast_text, "\nref:  ", b.ref_text);
+      }
+      std::string d2 = digits.substr(0, at) + "x" + digits.substr(at);
+      CHECK_MESSAGE(!compare(R"({"ph":"X","ts":)" + d2 + "}").fast, d2);
+    }
+  }
+}
