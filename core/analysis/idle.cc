@@ -43,23 +43,10 @@ void walk_streams(const TraceModel& m, const IdleOptions& opt, OnStream on_strea
                   OnStreamEnd on_stream_end) {
   const SliceTable& s = m.slices;
   const GpuOpTable& g = m.gpu_ops;
-  std::vector<uint32_t> rows;
-  rows.reserve(g.size());
-  for (uint32_t i = 0; i < g.size(); ++i) {
-    if (opt.keep && (i >= opt.keep->size() || !(*opt.keep)[i])) continue;
-    // HTA only sees ops whose args name a stream (its "stream" column is -1 otherwise).
-    if (opt.hta_compat && m.tracks[s.track[g.slice[i]]].stream < 0) continue;
-    rows.push_back(i);
-  }
-  // Rows are in (track, start) order, so this is a merge of a few runs; the order is total.
-  sort_runs(rows, [&](uint32_t a, uint32_t b) {
-    if (g.device[a] != g.device[b]) return g.device[a] < g.device[b];
-    if (g.stream[a] != g.stream[b]) return g.stream[a] < g.stream[b];
-    int64_t ta = s.ts_ns[g.slice[a]], tb = s.ts_ns[g.slice[b]];
-    if (ta != tb) return ta < tb;
-    return a < b;
-  });
-  std::vector<uint32_t> launch = launch_per_gpu_op(m);
+  IdleOrder own;
+  if (!opt.order) own = idle_order(m, opt);
+  const std::vector<uint32_t>& rows = opt.order ? opt.order->rows : own.rows;
+  const std::vector<uint32_t>& launch = opt.order ? opt.order->launch : own.launch;
   size_t i = 0;
   while (i < rows.size()) {
     const int32_t device = g.device[rows[i]];
@@ -135,6 +122,29 @@ class WindowFinder {
 };
 
 }  // namespace
+
+IdleOrder idle_order(const TraceModel& m, const IdleOptions& opt) {
+  const SliceTable& s = m.slices;
+  const GpuOpTable& g = m.gpu_ops;
+  IdleOrder o;
+  o.rows.reserve(g.size());
+  for (uint32_t i = 0; i < g.size(); ++i) {
+    if (opt.keep && (i >= opt.keep->size() || !(*opt.keep)[i])) continue;
+    // HTA only sees ops whose args name a stream (its "stream" column is -1 otherwise).
+    if (opt.hta_compat && m.tracks[s.track[g.slice[i]]].stream < 0) continue;
+    o.rows.push_back(i);
+  }
+  // Rows are in (track, start) order, so this is a merge of a few runs; the order is total.
+  sort_runs(o.rows, [&](uint32_t a, uint32_t b) {
+    if (g.device[a] != g.device[b]) return g.device[a] < g.device[b];
+    if (g.stream[a] != g.stream[b]) return g.stream[a] < g.stream[b];
+    int64_t ta = s.ts_ns[g.slice[a]], tb = s.ts_ns[g.slice[b]];
+    if (ta != tb) return ta < tb;
+    return a < b;
+  });
+  o.launch = launch_per_gpu_op(m);
+  return o;
+}
 
 IdleResult idle_breakdown(const TraceModel& m, const IdleOptions& opt) {
   IdleResult r;

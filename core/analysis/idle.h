@@ -22,13 +22,25 @@ enum class IdleCategory : uint8_t { kHostWait = 0, kKernelWait = 1, kOther = 2 }
 constexpr int kIdleCategoryCount = 3;
 const char* idle_category_name(IdleCategory c);  // "host_wait", "kernel_wait", "other"
 
+struct IdleOrder;
+
 struct IdleOptions {
   int64_t kernel_wait_threshold_ns = 30000;
   size_t longest_gaps = 10;  // per stream
   bool hta_compat = false;
   // One flag per model.gpu_ops row; ops with 0 are ignored. Null = every op.
   const std::vector<uint8_t>* keep = nullptr;
+  // The walk order from idle_order() with the same keep and hta_compat, when several breakdowns
+  // (the whole trace, the steps) share it; null = computed by the call.
+  const IdleOrder* order = nullptr;
 };
+
+// The ops a breakdown walks, sorted by (device, stream, start), and each op's launch call.
+struct IdleOrder {
+  std::vector<uint32_t> rows;    // model.gpu_ops rows
+  std::vector<uint32_t> launch;  // per gpu_ops row: launch_per_gpu_op()
+};
+IdleOrder idle_order(const TraceModel& m, const IdleOptions& opt);
 
 struct IdleGap {
   int64_t begin_ns = 0;

@@ -176,7 +176,41 @@ void find_syncs(const TraceModel& m, const std::vector<uint32_t>& parents, const
   r.longest_syncs.resize(keep);
 }
 
+// Calls f(link) for the model.launches indices to visit, in model.launches order (records keep that
+// order and the worst delays break ties by it): all, or those whose launch call starts in the window.
+template <class F>
+void each_launch(const TraceModel& m, const LaunchOptions& opt, F f) {
+  const SliceTable& s = m.slices;
+  if (opt.window && opt.launch_order) {
+    std::vector<uint32_t> links;
+    const std::vector<uint32_t>& order = *opt.launch_order;
+    auto slice_less = [&m](uint32_t link, uint32_t slice) { return m.launches[link].launch_slice < slice; };
+    for (const auto& [first, last] : slice_ranges(m, opt.window)) {
+      auto it = std::lower_bound(order.begin(), order.end(), first, slice_less);
+      for (; it != order.end() && m.launches[*it].launch_slice < last; ++it) links.push_back(*it);
+    }
+    std::sort(links.begin(), links.end());
+    for (uint32_t k : links) f(k);
+    return;
+  }
+  for (uint32_t k = 0; k < m.launches.size(); ++k) {
+    const uint32_t ls = m.launches[k].launch_slice;
+    if (opt.window && (s.ts_ns[ls] < opt.window->begin || s.ts_ns[ls] >= opt.window->end)) continue;
+    f(k);
+  }
+}
+
 }  // namespace
+
+std::vector<uint32_t> launch_order(const TraceModel& m) {
+  std::vector<uint32_t> order(m.launches.size());
+  for (uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  sort_runs(order, [&m](uint32_t a, uint32_t b) {
+    const uint32_t sa = m.launches[a].launch_slice, sb = m.launches[b].launch_slice;
+    return sa != sb ? sa < sb : a < b;
+  });
+  return order;
+}
 
 int host_sync_kind(std::string_view n) {
   if (n == "cudaDeviceSynchronize" || n == "hipDeviceSynchronize" || n == "cuCtxSynchronize") return 0;
@@ -206,8 +240,8 @@ LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& pa
   }
   // Short ops counted per name through a dense StringId -> slot table (names are pool ids).
   std::vector<uint32_t> short_slot(m.strings.size(), UINT32_MAX);
-  for (const LaunchLink& l : m.launches) {
-    if (opt.window && (s.ts_ns[l.launch_slice] < opt.window->begin || s.ts_ns[l.launch_slice] >= opt.window->end)) continue;
+  each_launch(m, opt, [&](uint32_t link) {
+    const LaunchLink& l = m.launches[link];
     LaunchRecord rec;
     rec.launch_slice = l.launch_slice;
     rec.gpu_slice = l.gpu_slice;
@@ -232,7 +266,7 @@ LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& pa
     delays.push_back(rec.clipped_delay_ns());
     cpus.push_back(rec.cpu_ns);
     r.records.push_back(rec);
-  }
+  });
   r.delay = distribution(delays);
   r.cpu = distribution(cpus);
   // The worst delays, longest first (partial sort of indices: O(n log top)).

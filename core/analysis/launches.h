@@ -28,7 +28,13 @@ struct LaunchOptions {
   // runtime call STARTS in it, each counted whole. Null = the whole trace.
   const Interval* window = nullptr;
   bool queues = true;  // queue-length series per stream (whole-trace charts; per step they are not needed)
+  // launch_order(m), when several windows are asked: a window then visits only its own launches.
+  const std::vector<uint32_t>* launch_order = nullptr;
 };
+
+// Indices into model.launches sorted by launch slice (slices are sorted by track, then start, so a
+// window's launch calls are a few runs of this order).
+std::vector<uint32_t> launch_order(const TraceModel& m);
 
 struct LaunchRecord {
   uint32_t launch_slice = 0;

@@ -21,6 +21,10 @@ AnalysisContext make_analysis_context(const TraceModel& m, const SummaryOptions&
     c.gpu_steps = !c.steps.empty();
   }
   c.streams = stream_overlaps(m, c.classes, c.kept);
+  IdleOptions idle;
+  idle.hta_compat = opts.hta_compat;
+  idle.keep = c.kept;
+  c.idle_order = idle_order(m, idle);
   return c;
 }
 

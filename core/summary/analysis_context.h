@@ -1,11 +1,12 @@
 // What every summary section shares, computed once per file: the kernel rules in force, one class
-// and one memory kind per GPU op, HTA's event selection (in --hta-compat mode), the profiler steps and the stream-pair
-// overlaps. Sections read it; none recomputes it.
+// and one memory kind per GPU op, HTA's event selection (in --hta-compat mode), the profiler steps,
+// the stream-pair overlaps and the idle walk order. Sections read it; none recomputes it.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "core/analysis/hta_compat.h"
+#include "core/analysis/idle.h"
 #include "core/analysis/kernel_classes.h"
 #include "core/analysis/overlap.h"
 #include "core/analysis/steps.h"
@@ -25,6 +26,7 @@ struct AnalysisContext {
   std::vector<ProfilerStep> steps;
   bool gpu_steps = false;                // steps came from gpu_user_annotation
   StreamOverlapResult streams;
+  IdleOrder idle_order;                  // the GPU ops the idle breakdowns walk (whole trace and steps)
 };
 
 AnalysisContext make_analysis_context(const TraceModel& m, const SummaryOptions& opts);

@@ -122,6 +122,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   IdleOptions iopt;
   iopt.hta_compat = hta;
   iopt.keep = kept;
+  iopt.order = &ctx.idle_order;
   const IdleResult idle = idle_breakdown(m, iopt);
   const KernelsResult kernels = kernel_stats(m, cls, kept);
   const OperatorsResult ops = operator_stats(m, parents);

@@ -43,12 +43,18 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const std::vecto
   iopt.hta_compat = ctx.opts->hta_compat;
   iopt.keep = ctx.kept;
   iopt.longest_gaps = kStepTopRows;
+  iopt.order = &ctx.idle_order;
   std::vector<IdleResult> idle;
   if (present.gpu) idle = idle_breakdown_in(m, iopt, windows);
 
   LaunchOptions lopt;
   lopt.top = kStepTopRows;
   lopt.queues = false;
+  std::vector<uint32_t> by_launch_slice;
+  if (present.launches && n > 0) {
+    by_launch_slice = launch_order(m);
+    lopt.launch_order = &by_launch_slice;
+  }
   for (size_t i = 0; i < n; ++i) {
     const Interval& w = windows[i];
     json d = json::object();

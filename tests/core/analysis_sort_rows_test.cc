@@ -13,6 +13,8 @@
 
 #include "core/analysis/flat_id_map.h"
 #include "core/analysis/kernel_classes.h"
+#include "core/analysis/launches.h"
+#include "core/analysis/slice_parents.h"
 #include "core/analysis/gpu_rows.h"
 #include "core/analysis/run_sort.h"
 #include "core/analysis/steps.h"
@@ -177,6 +179,38 @@ TEST_CASE("kernel classes: the same as std::regex gives, for the built-in rules 
     }
   }
   CHECK(matched_sets > 40);  // the patterns do match names, so agreement is not vacuous
+}
+
+TEST_CASE("launch_stats: a window visited through launch_order gives what the pass over every launch gives") {
+  const TraceModel& m = detail_test::shared_trace(kTrace);
+  const std::vector<uint32_t> parents = slice_parents(m);
+  const std::vector<uint32_t> order = launch_order(m);
+  REQUIRE(order.size() == m.launches.size());
+  const std::vector<ProfilerStep> steps = find_profiler_steps(m);
+  REQUIRE(steps.size() >= 2);
+  std::vector<Interval> windows = {{steps[0].begin_ns, steps.back().end_ns}, {steps[1].end_ns, steps[0].begin_ns}};
+  for (const ProfilerStep& st : steps) windows.push_back({st.begin_ns, st.end_ns});
+  size_t seen = 0;
+  for (const Interval& w : windows) {
+    LaunchOptions plain;
+    plain.top = 3;
+    plain.queues = false;
+    plain.window = &w;
+    LaunchOptions ordered = plain;
+    ordered.launch_order = &order;
+    const LaunchesResult a = launch_stats(m, parents, plain), b = launch_stats(m, parents, ordered);
+    REQUIRE(a.records.size() == b.records.size());
+    for (size_t i = 0; i < a.records.size(); ++i) {
+      CHECK(a.records[i].launch_slice == b.records[i].launch_slice);
+      CHECK(a.records[i].gpu_slice == b.records[i].gpu_slice);
+    }
+    CHECK(a.worst_delays == b.worst_delays);
+    CHECK(a.short_op_names == b.short_op_names);
+    CHECK(a.delay.p90_ns == b.delay.p90_ns);
+    CHECK(a.sync_count == b.sync_count);
+    seen += a.records.size();
+  }
+  CHECK(seen > 1000);
 }
 
 }  // namespace tw
