@@ -83,6 +83,15 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
   FlatIdMap op_by_external;  // External id -> first operator slice with it; built only when needed
   bool external_built = false;
   bool inserted = false;
+  // Every operator and module was given its row in the pass above, so these walks add no rows.
+  auto add_to_enclosing = [&](uint32_t from, int64_t ns) {
+    for (uint32_t q = from; q != kNoParent; q = parents[q]) {
+      if (s.kind[q] == EventKind::kCpuOp) ops.at(s.name[q]).device_total_ns += ns;
+      else if (is_module_slice(q)) modules.at(s.name[q]).device_total_ns += ns;
+    }
+  };
+  uint32_t walk_from = kNoParent;  // the pending walk: its start and the GPU time it carries
+  int64_t walk_ns = 0;
   for (const LaunchLink& l : m.launches) {
     r.launches++;
     int64_t dur = s.dur_ns[l.gpu_slice];
@@ -115,12 +124,17 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
       ok.op_to_launch_ns += s.ts_ns[l.launch_slice] - s.ts_ns[p];
       ok.launch_to_start_ns += s.ts_ns[l.gpu_slice] - s.ts_ns[l.launch_slice];
     }
-    // Every enclosing operator and module gets the GPU time in its total.
-    for (uint32_t q = p != kNoParent ? p : parents[l.launch_slice]; q != kNoParent; q = parents[q]) {
-      if (s.kind[q] == EventKind::kCpuOp) ops.at(s.name[q]).device_total_ns += dur;
-      else if (is_module_slice(q)) modules.at(s.name[q]).device_total_ns += dur;
+    // Every enclosing operator and module gets the GPU time in its total. Consecutive launches
+    // mostly come from the same operator: their time is summed and the ancestors walked once.
+    const uint32_t from = p != kNoParent ? p : parents[l.launch_slice];
+    if (from != walk_from) {
+      add_to_enclosing(walk_from, walk_ns);
+      walk_from = from;
+      walk_ns = 0;
     }
+    walk_ns += dur;
   }
+  add_to_enclosing(walk_from, walk_ns);
   std::sort(r.op_kernels.begin(), r.op_kernels.end(), [](const OperatorKernel& a, const OperatorKernel& b) {
     if (a.count != b.count) return a.count > b.count;
     if (a.gpu_ns != b.gpu_ns) return a.gpu_ns > b.gpu_ns;
