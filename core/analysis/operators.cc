@@ -41,9 +41,10 @@ class Table {
 
 }  // namespace
 
-OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>& parents) {
+OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>& parents, const Interval* window) {
   OperatorsResult r;
   const SliceTable& s = m.slices;
+  auto in_window = [&](uint32_t i) { return !window || (s.ts_ns[i] >= window->begin && s.ts_ns[i] < window->end); };
   Table ops(m.strings.size()), modules(m.strings.size());
   // Which names are modules, decided once per name.
   std::vector<int8_t> is_module(m.strings.size(), -1);
@@ -54,13 +55,14 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
   auto is_module_slice = [&](uint32_t i) { return s.kind[i] == EventKind::kPythonFunction && module_name(s.name[i]); };
 
   for (uint32_t i = 0; i < s.size(); ++i) {
+    if (!in_window(i)) continue;
     if (s.kind[i] == EventKind::kCpuOp) {
       OperatorStat& o = ops.at(s.name[i]);
       o.calls++;
       o.total_ns += s.dur_ns[i];
       o.self_ns += s.dur_ns[i];
       uint32_t p = parents[i];
-      if (p != kNoParent && s.kind[p] == EventKind::kCpuOp) ops.at(s.name[p]).self_ns -= s.dur_ns[i];
+      if (p != kNoParent && s.kind[p] == EventKind::kCpuOp && in_window(p)) ops.at(s.name[p]).self_ns -= s.dur_ns[i];
     } else if (is_module_slice(i)) {
       OperatorStat& o = modules.at(s.name[i]);
       o.calls++;
@@ -72,7 +74,7 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
       o.min_depth = std::min(o.min_depth, depth);
       for (uint32_t p = parents[i]; p != kNoParent; p = parents[p]) {
         if (is_module_slice(p)) {
-          modules.at(s.name[p]).self_ns -= s.dur_ns[i];
+          if (in_window(p)) modules.at(s.name[p]).self_ns -= s.dur_ns[i];
           break;
         }
       }
@@ -86,6 +88,7 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
   // Every operator and module was given its row in the pass above, so these walks add no rows.
   auto add_to_enclosing = [&](uint32_t from, int64_t ns) {
     for (uint32_t q = from; q != kNoParent; q = parents[q]) {
+      if (!in_window(q)) break;  // slices start no later than their parents: the rest are outside too
       if (s.kind[q] == EventKind::kCpuOp) ops.at(s.name[q]).device_total_ns += ns;
       else if (is_module_slice(q)) modules.at(s.name[q]).device_total_ns += ns;
     }
@@ -93,6 +96,7 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
   uint32_t walk_from = kNoParent;  // the pending walk: its start and the GPU time it carries
   int64_t walk_ns = 0;
   for (const LaunchLink& l : m.launches) {
+    if (!in_window(l.launch_slice)) continue;
     r.launches++;
     int64_t dur = s.dur_ns[l.gpu_slice];
     uint32_t p = parents[l.launch_slice];
@@ -110,6 +114,7 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
         r.launches_by_external_id++;
       }
     }
+    if (p != kNoParent && !in_window(p)) p = kNoParent;  // its operator is not a row of this window
     if (p != kNoParent) {
       r.launches_attributed++;
       OperatorStat& o = ops.at(s.name[p]);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/analysis/intervals.h"
 #include "core/model/trace_model.h"
 
 namespace tw {
@@ -45,7 +46,11 @@ struct OperatorsResult {
   uint64_t launches_by_external_id = 0;
 };
 
-// `parents` from slice_parents(m).
-OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>& parents);
+// `parents` from slice_parents(m). `window`, when given, restricts to one profiler step: operator and
+// module slices count (whole) in the window where they START, and GPU ops by their launching
+// runtime call's start, as per-step kernels and launches do. An enclosing operator that started
+// before the window is not a row of the window: it gets no self-time correction and no device time.
+OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>& parents,
+                               const Interval* window = nullptr);
 
 }  // namespace tw

@@ -153,4 +153,44 @@ json collectives_json(const CollectivesResult& r) {
           {"by_type", types}, {"worst_exposed", worst}};
 }
 
+namespace {
+
+json operator_rows(const TraceModel& m, const std::vector<OperatorStat>& v, bool modules, size_t top) {
+  json rows = json::array();
+  for (size_t i = 0; i < v.size() && i < top; ++i) {
+    const OperatorStat& o = v[i];
+    json j = {{"name", model_str(m, o.name)}, {"calls", o.calls}, {"total_ns", o.total_ns}, {"self_ns", o.self_ns},
+              {"device_total_ns", o.device_total_ns}};
+    if (modules) j["depth"] = o.min_depth;
+    else j["device_self_ns"] = o.device_self_ns, j["gpu_ops"] = o.gpu_ops;
+    rows.push_back(j);
+  }
+  return rows;
+}
+
+json op_kernels_json(const TraceModel& m, const std::vector<OperatorKernel>& v, size_t top) {
+  json rows = json::array();
+  for (size_t i = 0; i < v.size() && i < top; ++i) {
+    const OperatorKernel& k = v[i];
+    double n = double(k.count);
+    rows.push_back({{"operator", model_str(m, k.op)}, {"kernel", model_str(m, k.kernel)}, {"count", k.count}, {"gpu_ns", k.gpu_ns},
+                    {"mean_op_to_launch_ns", round4(double(k.op_to_launch_ns) / n)},
+                    {"mean_launch_to_start_ns", round4(double(k.launch_to_start_ns) / n)}});
+  }
+  return rows;
+}
+
+}  // namespace
+
+json operators_json(const TraceModel& m, const OperatorsResult& r, size_t top) {
+  return {{"distinct_operators", r.ops.size()},
+          {"operator_kernels", op_kernels_json(m, r.op_kernels, top)},
+          {"top", operator_rows(m, r.ops, false, top)},
+          {"distinct_modules", r.modules.size()},
+          {"modules", operator_rows(m, r.modules, true, top)},
+          {"launches", r.launches},
+          {"launches_attributed", r.launches_attributed},
+          {"launches_by_external_id", r.launches_by_external_id}};
+}
+
 }  // namespace tw

@@ -9,6 +9,7 @@
 #include "core/analysis/kernels.h"
 #include "core/analysis/launches.h"
 #include "core/analysis/memory.h"
+#include "core/analysis/operators.h"
 #include "core/model/trace_model.h"
 
 namespace tw {
@@ -27,5 +28,7 @@ nlohmann::json distribution_json(const Distribution& d);
 nlohmann::json launches_json(const TraceModel& m, const LaunchesResult& r, const LaunchOptions& opt);
 nlohmann::json memory_json(const MemoryResult& r, bool series);
 nlohmann::json collectives_json(const CollectivesResult& r);
+// `top` bounds each table (operators, modules, operator -> kernel pairs).
+nlohmann::json operators_json(const TraceModel& m, const OperatorsResult& r, size_t top);
 
 }  // namespace tw

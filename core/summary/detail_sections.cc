@@ -27,42 +27,6 @@ namespace {
 using nlohmann::json;
 constexpr size_t kTopRows = 50;
 
-json operator_rows(const TraceModel& m, const std::vector<OperatorStat>& v, bool modules) {
-  json rows = json::array();
-  for (size_t i = 0; i < v.size() && i < kTopRows; ++i) {
-    const OperatorStat& o = v[i];
-    json j = {{"name", model_str(m, o.name)}, {"calls", o.calls}, {"total_ns", o.total_ns}, {"self_ns", o.self_ns},
-              {"device_total_ns", o.device_total_ns}};
-    if (modules) j["depth"] = o.min_depth;
-    else j["device_self_ns"] = o.device_self_ns, j["gpu_ops"] = o.gpu_ops;
-    rows.push_back(j);
-  }
-  return rows;
-}
-
-json op_kernels_json(const TraceModel& m, const std::vector<OperatorKernel>& v) {
-  json rows = json::array();
-  for (size_t i = 0; i < v.size() && i < kTopRows; ++i) {
-    const OperatorKernel& k = v[i];
-    double n = double(k.count);
-    rows.push_back({{"operator", model_str(m, k.op)}, {"kernel", model_str(m, k.kernel)}, {"count", k.count}, {"gpu_ns", k.gpu_ns},
-                    {"mean_op_to_launch_ns", round4(double(k.op_to_launch_ns) / n)},
-                    {"mean_launch_to_start_ns", round4(double(k.launch_to_start_ns) / n)}});
-  }
-  return rows;
-}
-
-json operators_json(const TraceModel& m, const OperatorsResult& r) {
-  return {{"distinct_operators", r.ops.size()},
-          {"operator_kernels", op_kernels_json(m, r.op_kernels)},
-          {"top", operator_rows(m, r.ops, false)},
-          {"distinct_modules", r.modules.size()},
-          {"modules", operator_rows(m, r.modules, true)},
-          {"launches", r.launches},
-          {"launches_attributed", r.launches_attributed},
-          {"launches_by_external_id", r.launches_by_external_id}};
-}
-
 json categories_json(const int64_t (&ns)[kStepCategoryCount]) {
   json j = json::object();
   for (int c = 0; c < kStepCategoryCount; ++c) j[step_category_name(static_cast<StepCategory>(c))] = ns[c];
@@ -138,7 +102,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   bool any_gpu = m.gpu_ops.size() > 0;
   file["idle"] = any_gpu ? idle_json(idle) : json(nullptr);
   file["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
-  file["operators"] = operators_json(m, ops);
+  file["operators"] = operators_json(m, ops, kTopRows);
   file["launches"] = m.launches.empty() && launches.sync_count == 0 ? json(nullptr) : launches_json(m, launches, lopt);
   file["memory"] = memory.devices.empty() ? json(nullptr) : memory_json(memory, true);
   file["collectives"] = coll.count ? collectives_json(coll) : json(nullptr);

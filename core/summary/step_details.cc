@@ -7,6 +7,7 @@
 #include "core/analysis/kernels.h"
 #include "core/analysis/launches.h"
 #include "core/analysis/memory.h"
+#include "core/analysis/operators.h"
 #include "core/summary/detail_json.h"
 
 namespace tw {
@@ -71,6 +72,8 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const std::vecto
     d["collectives"] = present.collectives ? collectives_json(collective_stats(m, ctx.classes, ctx.kept, sets, &w))
                                            : json(nullptr);
     d["memory"] = present.memory ? memory_json(memory_usage(m, 1, &w), false) : json(nullptr);
+    // CPU operators are always a section (like the whole trace's): operators that start in the step.
+    d["operators"] = operators_json(m, operator_stats(m, parents, &w), kStepTopOperators);
     out[i] = std::move(d);
   }
   return out;

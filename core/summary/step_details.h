@@ -24,6 +24,7 @@ struct StepDetailPresence {
 // with very many steps stay small and the per-step passes stay cheap.
 constexpr size_t kMaxDetailSteps = 32;
 constexpr size_t kStepTopKernels = 10;
+constexpr size_t kStepTopOperators = 10;  // operators, modules, operator -> kernel pairs
 constexpr size_t kStepTopRows = 3;        // longest gaps, worst delays, short ops, sync sites
 constexpr size_t kStepMaxStreams = 16;    // idle rows per step (the streams with most ops)
 

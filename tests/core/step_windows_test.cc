@@ -3,12 +3,15 @@
 // intervals; and, on real traces, that windows which partition the trace add up to the whole.
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include "core/analysis/collectives.h"
 #include "core/analysis/idle.h"
 #include "core/analysis/kernel_classes.h"
 #include "core/analysis/kernels.h"
 #include "core/analysis/launches.h"
 #include "core/analysis/memory.h"
+#include "core/analysis/operators.h"
 #include "core/analysis/slice_parents.h"
 #include "tests/core/detail_sample_trace.h"
 
@@ -205,6 +208,40 @@ TEST_CASE("step windows: windows that partition a real trace add up to the whole
     }
     CHECK(count == all.count);
     CHECK(total == all.total_ns);
+
+    // CPU operators: every cpu_op slice and every launch starts in exactly one window, so calls,
+    // total time and launches add up per name; device time is checked against a brute-force pass
+    // (a launch's GPU time goes to its innermost operator when that operator is in the window).
+    const std::vector<uint32_t> parents = slice_parents(m);
+    const OperatorsResult whole_ops = operator_stats(m, parents);
+    std::map<StringId, std::pair<uint64_t, int64_t>> calls_total;
+    uint64_t launches = 0;
+    for (const Interval& w : windows) {
+      const OperatorsResult r = operator_stats(m, parents, &w);
+      launches += r.launches;
+      int64_t device_self = 0, brute_device_self = 0;
+      for (const OperatorStat& o : r.ops) {
+        CHECK(o.calls > 0);
+        calls_total[o.name].first += o.calls;
+        calls_total[o.name].second += o.total_ns;
+        device_self += o.device_self_ns;
+      }
+      for (const LaunchLink& l : m.launches) {
+        const int64_t ts = m.slices.ts_ns[l.launch_slice];
+        if (ts < w.begin || ts >= w.end) continue;
+        uint32_t p = parents[l.launch_slice];
+        while (p != kNoParent && m.slices.kind[p] != EventKind::kCpuOp) p = parents[p];
+        if (p != kNoParent && m.slices.ts_ns[p] >= w.begin) brute_device_self += m.slices.dur_ns[l.gpu_slice];
+      }
+      if (r.launches_by_external_id == 0) CHECK(device_self == brute_device_self);
+    }
+    CHECK(launches == whole_ops.launches);
+    CHECK(calls_total.size() == whole_ops.ops.size());
+    for (const OperatorStat& o : whole_ops.ops) {
+      CAPTURE(m.strings.get(o.name));
+      CHECK(calls_total[o.name].first == o.calls);
+      CHECK(calls_total[o.name].second == o.total_ns);
+    }
   }
 }
 

@@ -74,6 +74,7 @@ async function checkEveryStep(path) {
     }));
     checked += checkTable(v.tables.step_idle, idleRows, `step ${st.number} idle`);
     if (d.collectives) checked += checkTable(v.tables.step_collectives, d.collectives.by_type, `step ${st.number} collectives`);
+    checked += checkTable(v.tables.step_operators, d.operators.top, `step ${st.number} operators`);
     // Steps differ: the panel really switched (the first step's kernel total is not on every step).
     assert.ok(v.text.includes(`Step ${st.number}:`));
   }
@@ -105,6 +106,8 @@ test('CPU-only trace: its step has no GPU sections, and the panel says so', asyn
   assert.equal(summary.files[0].steps.length, 1);
   const v = await shown(s.page);
   assert.match(v.text, /no GPU work/);
+  // Its one cpu_op lies outside the step: the operators section is there, empty, and not drawn.
+  assert.equal(summary.files[0].steps[0].sections.operators.distinct_operators, 0);
   assert.deepEqual(Object.keys(v.tables), []);
   assert.deepEqual(s.pageErrors, []);
 });

@@ -1,6 +1,6 @@
 // One profiler step's detail sections (steps[i].sections in the summary): idle time per stream by
-// cause, the step's top kernels, its launch delays / short ops / host syncs, and its collectives and
-// memory peak. A step selector picks the step; every number is the summary's own value, shown
+// cause, the step's top kernels, its launch delays / short ops / host syncs, its collectives, memory
+// peak and CPU operators. A step selector picks the step; every number is the summary's own value, shown
 // through the shared formatters (and kept in data-raw so tests can compare it with the CLI's JSON).
 import { h, clear } from '../dom';
 import { fmtBytes, fmtCount, fmtDuration, fmtField, type FieldKind } from '../format';
@@ -88,6 +88,20 @@ function collectivesBlock(c: any, links: Links): Node[] {
   ];
 }
 
+function operatorsBlock(o: any, links: Links): Node[] {
+  const cols: Column[] = [
+    { key: 'name', label: 'Operator', kind: 'text' }, { key: 'calls', label: 'Calls', kind: 'count' },
+    { key: 'total_ns', label: 'Host total', kind: 'ns' }, { key: 'self_ns', label: 'Host self', kind: 'ns' },
+    { key: 'device_self_ns', label: 'Device self', kind: 'ns' }, { key: 'device_total_ns', label: 'Device total', kind: 'ns' },
+  ];
+  return [
+    h('h4', null, 'CPU operators'),
+    h('div', { class: 'facts' }, fact('distinct operators', 'count', o?.distinct_operators, 'operators.distinct_operators'),
+      fact('launches attributed', 'count', o?.launches_attributed, 'operators.launches_attributed')),
+    new DataTable(Array.isArray(o?.top) ? o.top : [], cols, links, undefined, 'step_operators').root,
+  ];
+}
+
 function memoryBlock(m: any): Node[] {
   const devs = Array.isArray(m?.devices) ? m.devices : [];
   if (!devs.length) return [];
@@ -109,6 +123,7 @@ function detailBody(step: any, links: Links): Node[] {
   if (d.collectives) out.push(...collectivesBlock(d.collectives, links));
   if (d.memory) out.push(...memoryBlock(d.memory));
   if (out.length === 1) out.push(h('p', { class: 'muted' }, 'This step has no GPU work, launches or memory samples.'));
+  if (d.operators && Number(d.operators.distinct_operators) > 0) out.push(...operatorsBlock(d.operators, links));
   return out;
 }
 
