@@ -74,18 +74,21 @@ function launchesBlock(l: any): Node[] {
   ];
 }
 
+// A section: its title, a line of headline facts, and its table (rows from the summary as they are).
+function tableBlock(title: string, facts: HTMLElement[], rows: unknown, cols: Column[], id: string, links: Links): Node[] {
+  return [h('h4', null, title), h('div', { class: 'facts' }, ...facts),
+    new DataTable(Array.isArray(rows) ? rows : [], cols, links, undefined, id).root];
+}
+
 function collectivesBlock(c: any, links: Links): Node[] {
   const cols: Column[] = [
     { key: 'type', label: 'Type', kind: 'text' }, { key: 'count', label: 'Count', kind: 'count' },
     { key: 'total_ns', label: 'Total', kind: 'ns' }, { key: 'exposed_ns', label: 'Exposed', kind: 'ns' },
     { key: 'bytes', label: 'Bytes', kind: 'bytes' }, { key: 'busbw_gbps', label: 'Bus GB/s', kind: 'num' },
   ];
-  return [
-    h('h4', null, 'Collectives'),
-    h('div', { class: 'facts' }, fact('ops', 'count', c?.count, 'collectives.count'), fact('total', 'ns', c?.total_ns, 'collectives.total_ns'),
-      fact('communication time', 'ns', c?.union_ns, 'collectives.union_ns'), fact('exposed', 'ns', c?.exposed_ns, 'collectives.exposed_ns')),
-    new DataTable(Array.isArray(c?.by_type) ? c.by_type : [], cols, links, undefined, 'step_collectives').root,
-  ];
+  return tableBlock('Collectives', [fact('ops', 'count', c?.count, 'collectives.count'), fact('total', 'ns', c?.total_ns, 'collectives.total_ns'),
+    fact('communication time', 'ns', c?.union_ns, 'collectives.union_ns'), fact('exposed', 'ns', c?.exposed_ns, 'collectives.exposed_ns')],
+  c?.by_type, cols, 'step_collectives', links);
 }
 
 function operatorsBlock(o: any, links: Links): Node[] {
@@ -94,12 +97,8 @@ function operatorsBlock(o: any, links: Links): Node[] {
     { key: 'total_ns', label: 'Host total', kind: 'ns' }, { key: 'self_ns', label: 'Host self', kind: 'ns' },
     { key: 'device_self_ns', label: 'Device self', kind: 'ns' }, { key: 'device_total_ns', label: 'Device total', kind: 'ns' },
   ];
-  return [
-    h('h4', null, 'CPU operators'),
-    h('div', { class: 'facts' }, fact('distinct operators', 'count', o?.distinct_operators, 'operators.distinct_operators'),
-      fact('launches attributed', 'count', o?.launches_attributed, 'operators.launches_attributed')),
-    new DataTable(Array.isArray(o?.top) ? o.top : [], cols, links, undefined, 'step_operators').root,
-  ];
+  return tableBlock('CPU operators', [fact('distinct operators', 'count', o?.distinct_operators, 'operators.distinct_operators'),
+    fact('launches attributed', 'count', o?.launches_attributed, 'operators.launches_attributed')], o?.top, cols, 'step_operators', links);
 }
 
 function memoryBlock(m: any): Node[] {
