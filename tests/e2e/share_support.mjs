@@ -62,3 +62,11 @@ export async function openTraces(page, files) {
   await page.setInputFiles('#file-input', files);
   await waitHook(page, () => window.__tracewise?.ready && window.__tracewise.summary?.files.length > 0);
 }
+
+// Opens a link, waits until the page has handled it (shown or refused), then opens the traces the
+// link is about through the file input.
+export async function openLinkThenTraces(page, link, files) {
+  await page.goto(link);
+  await waitHook(page, () => window.__tracewise?.share?.ready);
+  await openTraces(page, files);
+}

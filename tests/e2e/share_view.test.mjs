@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve } from '../../web/serve.mjs';
-import { site, traces, launch, waitHook, openTraces } from './share_support.mjs';
+import { site, traces, launch, waitHook, openTraces, openLinkThenTraces } from './share_support.mjs';
 
 const train = `${traces}/deepseek_profile_data/train.json`;
 const ranks = [0, 1].map((r) => `${traces}/hta/tests/data/trace_filter/sampled_rank-${r}.json.gz`);
@@ -56,17 +56,13 @@ test('table filters and sort orders round-trip through a view link in a fresh br
     const page = await b.ctx.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(link);
-    await waitHook(page, () => window.__tracewise?.share?.ready);
-    await openTraces(page, [train]);
+    await openLinkThenTraces(page, link, [train]);
     await waitHook(page, () => window.__tracewise.share.match === 'same');
     assert.deepEqual(await tableView(page, 'kernels.top'), kernels);
     assert.deepEqual(await tableView(page, 'operators.top'), ops);
     // The same link on a different trace: the tables are restored where they exist, and the page says the trace differs.
     await page.goto('about:blank');
-    await page.goto(link);
-    await waitHook(page, () => window.__tracewise?.share?.ready);
-    await openTraces(page, [ranks[0]]);
+    await openLinkThenTraces(page, link, [ranks[0]]);
     await waitHook(page, () => window.__tracewise.share.match === 'different');
     assert.match(await page.textContent('#share-banner'), /not the one the link was made from/);
     assert.equal(await page.inputValue('[data-table="kernels.top"] input.filter'), 'gemm');
@@ -104,9 +100,7 @@ test('a view link on the second rank restores the rank, then its tables (after t
   const b = await launch();
   try {
     const page = await b.ctx.newPage();
-    await page.goto(link);
-    await waitHook(page, () => window.__tracewise?.share?.ready);
-    await openTraces(page, ranks);
+    await openLinkThenTraces(page, link, ranks);
     await waitHook(page, () => window.__tracewise.share.match === 'same' &&
       document.querySelector('[data-table="kernels.top"] input.filter')?.value === 'nccl');
     assert.equal(await page.evaluate(() => [...document.querySelectorAll('.file-head .chip')].findIndex((c) => c.classList.contains('active'))), 1);
@@ -167,9 +161,7 @@ test('the timeline part of a view link (range, search, colour mode, selected eve
   const b = await launch();
   try {
     const page = await b.ctx.newPage();
-    await page.goto(link);
-    await waitHook(page, () => window.__tracewise?.share?.ready);
-    await openTraces(page, [train]);
+    await openLinkThenTraces(page, link, [train]);
     await waitHook(page, () => window.__tracewise.share.match === 'same' && window.__tracewise.timeline?.ready &&
       window.__tracewise.timeline.selectedId !== null && window.__tracewise.timeline.searchCount > 0);
     await idle(page);

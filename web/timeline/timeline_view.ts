@@ -21,9 +21,11 @@
 //
 // Times inside the view are float64 ns relative to the trace origin (originNs from the worker).
 import { DetailsPanel, type SliceRef } from './details_panel';
+import { h } from './element';
 import { instantAt, locateInstant, markAt, type InstantHit } from './instants';
 import { drawFrame, kGutter, kRulerH, tOf, type Frame } from './render';
 import { Layout, type LaneBox, type TracksReply } from './layout';
+import { TimelineSearch } from './search_bar';
 import { injectStyle } from './style';
 import { hookedView, installTimelineHook } from './test_hook';
 import { formatDuration } from './time_format';
@@ -37,23 +39,14 @@ export interface ViewState { t0: number; t1: number; t0_ns?: string; t1_ns?: str
 
 const kMinSpanNs = 20;
 
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
 export class TimelineView {
   private readonly root = h('div', { class: 'twtl-root' });
   private readonly stage = h('div', { class: 'twtl-stage', tabindex: '0', 'data-testid': 'timeline-stage' });
   private readonly canvas = h('canvas', { 'data-testid': 'timeline-canvas', role: 'img', 'aria-label': 'Timeline of the trace: drag to pan, wheel to zoom, click a slice for details' });
   private readonly tip = h('div', { class: 'twtl-tip' });
-  private readonly searchInput = h('input', { type: 'search', placeholder: 'Search names (Enter = next)', 'aria-label': 'Search slices by name', 'data-testid': 'timeline-search' });
-  private readonly regexBox = h('input', { type: 'checkbox', 'aria-label': 'Regular expression' });
-  private readonly countText = h('span', { class: 'twtl-count', 'data-testid': 'timeline-search-count' });
   private readonly colorSelect = h('select', { 'aria-label': 'Colour slices by' });
   private readonly panel: DetailsPanel;
+  private readonly search: TimelineSearch;
   private readonly cache: WindowCache;
   private readonly ctx: CanvasRenderingContext2D;
 
@@ -67,7 +60,6 @@ export class TimelineView {
   private height = 0;
   private dpr = 1;
   private colorBy: 'class' | 'name' = 'class';
-  private search = { query: '', regex: false, count: 0, index: -1, active: false, ran: '' };
   private selected: Selected | null = null;
   private links: SliceRef[] = [];
   private lastDetails: any = null;
@@ -80,7 +72,7 @@ export class TimelineView {
   private drawnItems = 0;
   private drawnInstants = 0;
   private ready = false;
-  private pending = 0;  // event / search / aggregate requests in flight
+  private pending = 0;  // event / aggregate requests in flight (the search counts its own)
   private mouse: { x: number; y: number } | null = null;
   private drag: { x: number; y: number; t0: number; t1: number; scrollY: number; mode: 'pan' | 'area'; moved: boolean } | null = null;
   private destroyed = false;
@@ -97,29 +89,17 @@ export class TimelineView {
     this.cache = new WindowCache((req) => this.client.request('window', req), () => this.invalidate(),
       (e) => this.panel.error(`The timeline could not be fetched: ${String((e as Error)?.message ?? e)}`));
     for (const [v, t] of [['class', 'Colour: class'], ['name', 'Colour: name']]) this.colorSelect.append(h('option', { value: v }, t));
-    const prev = h('button', { title: 'Previous match (Shift+Enter)', 'aria-label': 'Previous match' }, '◀');
-    const next = h('button', { title: 'Next match (Enter)', 'aria-label': 'Next match', 'data-testid': 'timeline-search-next' }, '▶');
+    this.search = new TimelineSearch(client, () => { this.cache.invalidate(); this.invalidate(); }, (dir) => void this.searchStep(dir));
     const fit = h('button', { title: 'Fit all (F)' }, 'Fit');
     const zoomSel = h('button', { title: 'Zoom to the selection (Z)' }, 'Zoom to selection');
-    const regexLabel = h('label', { title: 'Regular expression' });
-    regexLabel.append(this.regexBox, document.createTextNode(' regex'));
     const bar = h('div', { class: 'twtl-bar' });
-    bar.append(this.searchInput, regexLabel, prev, next, this.countText, this.colorSelect, fit, zoomSel,
+    bar.append(...this.search.controls(), this.colorSelect, fit, zoomSel,
       h('span', { class: 'twtl-hint' }, 'wheel/W/S zoom · drag/A/D pan · shift+drag aggregate · F fit · click details'));
     this.stage.append(this.canvas, this.tip);
     this.tip.hidden = true;
     this.root.append(bar, this.stage, this.panel.root);
     container.append(this.root);
 
-    this.searchInput.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') { e.preventDefault(); void this.searchStep(e.shiftKey ? -1 : 1); }
-      if (e.key === 'Escape') { this.searchInput.value = ''; void this.runSearch(); }
-      e.stopPropagation();
-    });
-    this.searchInput.addEventListener('search', () => { if (!this.searchInput.value) void this.runSearch(); });
-    this.regexBox.addEventListener('change', () => { if (this.search.query) void this.runSearch(); });
-    prev.addEventListener('click', () => void this.searchStep(-1));
-    next.addEventListener('click', () => void this.searchStep(1));
     fit.addEventListener('click', () => this.fitAll());
     zoomSel.addEventListener('click', () => this.zoomToSelection());
     this.colorSelect.addEventListener('change', () => { this.colorBy = this.colorSelect.value === 'name' ? 'name' : 'class'; this.invalidate(); });
@@ -172,10 +152,9 @@ export class TimelineView {
     if (this.afterLoad(() => this.highlight(opts))) return;
     if (opts.t0_ns !== undefined && opts.t1_ns !== undefined) this.zoomTo(opts.t0_ns, opts.t1_ns);
     if (opts.name === undefined) return;
-    this.searchInput.value = opts.name;
-    this.regexBox.checked = Boolean(opts.regex);
+    this.search.set(opts.name, Boolean(opts.regex));
     const from = opts.t0_ns !== undefined ? this.rel(opts.t0_ns) : this.t0;
-    void this.runSearch().then(() => this.searchStep(1, from, true));
+    void this.searchStep(1, from, true);
   }
 
   fitAll(): void {
@@ -215,9 +194,8 @@ export class TimelineView {
       if (t1 > t0) this.setRange(t0, t1);
     }
     if (typeof s.search === 'string' && s.search) {
-      this.searchInput.value = s.search;
-      this.regexBox.checked = Boolean(s.regex);
-      void this.runSearch();
+      this.search.set(s.search, Boolean(s.regex));
+      void this.search.run();
     }
     if (Number.isInteger(s.selected)) void this.select(s.selected!, false);
   }
@@ -321,7 +299,7 @@ export class TimelineView {
   }
 
   private isIdle(): boolean {
-    return this.ready && !this.dirty && !this.cache.inFlight && this.pending === 0;
+    return this.ready && !this.dirty && !this.cache.inFlight && this.pending === 0 && this.search.pending === 0;
   }
 
   // --- hit testing ---------------------------------------------------------------------------------
@@ -595,42 +573,14 @@ export class TimelineView {
 
   // --- search ----------------------------------------------------------------------------------------
 
-  private async runSearch(): Promise<void> {
-    const query = this.searchInput.value;
-    const regex = this.regexBox.checked;
-    const key = `${regex ? 'r' : 's'}:${query}`;
-    if (key === this.search.ran) return;
-    this.pending++;
-    try {
-      const r = await this.client.request('search', { op: 'run', query, regex });
-      const refused = typeof r.error === 'string';
-      this.search = { query, regex, count: r.count ?? 0, index: -1, active: query.length > 0 && !refused, ran: key };
-      this.countText.textContent = refused ? r.error : query ? `${this.search.count} match${this.search.count === 1 ? '' : 'es'}` : '';
-      this.cache.invalidate();
-      this.invalidate();
-    } catch (e) {
-      this.search = { query, regex, count: 0, index: -1, active: false, ran: '' };
-      this.countText.textContent = String((e as Error)?.message ?? e);
-    } finally {
-      this.pending--;
-    }
-  }
-
+  // Runs the box's query if it changed, then selects and reveals the next / previous match: after
+  // the selected match, or from `fromNs` (default: the visible start) when `fromTime` or none is.
   private async searchStep(dir: number, fromNs?: number, fromTime = false): Promise<void> {
-    await this.runSearch();
+    await this.search.run();
     if (!this.search.active || this.search.count === 0) return;
     const cur = !fromTime && this.selected && !this.selected.instant && this.search.index >= 0 ? this.selected : null;
-    const from = cur ? cur.startNs : fromNs ?? this.t0;
-    this.pending++;
-    try {
-      const r = await this.client.request('search', { op: dir > 0 ? 'next' : 'prev', fromNs: from, fromId: cur ? cur.id : -1 });
-      if (r.index < 0 || !r.event) return;
-      this.search.index = r.index;
-      this.countText.textContent = `${r.index + 1} / ${r.count}`;
-      await this.select(r.event.id, true);
-    } finally {
-      this.pending--;
-    }
+    const event = await this.search.step(dir, cur ? cur.startNs : fromNs ?? this.t0, cur ? cur.id : -1);
+    if (event) await this.select(event.id, true);
   }
 
   // --- test hook -----------------------------------------------------------------------------------
