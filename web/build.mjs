@@ -36,6 +36,8 @@ await Promise.all([
   build({ ...common, entryPoints: { app: 'web/app/main.ts' }, outdir: out, loader: { '.css': 'css' } }),
   // The worker loads tracewise.mjs at run time (import of a computed URL), so it is not bundled.
   build({ ...common, entryPoints: { worker: 'web/worker/worker.ts' }, outdir: out }),
+  // Started by the trace worker to read (and inflate) a local file beside the parser.
+  build({ ...common, entryPoints: { feed: 'web/worker/feed_worker.ts' }, outdir: out }),
   // <tracewise-view> for docs sites: one classic script (document.currentScript gives its base URL).
   build({ ...common, format: 'iife', entryPoints: { 'tracewise-view': 'web/embed/element.ts' }, outdir: out }),
 ]);

@@ -1,8 +1,11 @@
-// Turns what the page hands the worker (a File/Blob, an ArrayBuffer or a URL) into one stream of the
-// importer's input bytes: the file read in slices (Blob.slice) or downloaded, and put through
-// DecompressionStream('gzip') when its first two bytes are the gzip magic (1f 8b), whatever the name.
+import { blobStream } from './blob_stream';
+import { gunzip } from './gunzip';
+import { feedFromWorker } from './feed_client';
 
-export const kSliceBytes = 4 << 20;
+// Turns what the page hands the worker (a File/Blob, an ArrayBuffer or a URL) into one stream of the
+// importer's input bytes: the file read as one stream (Blob.stream) or downloaded, and put through
+// DecompressionStream('gzip') when its first two bytes are the gzip magic (1f 8b), whatever the name.
+// A local file is read (and inflated) in a nested worker (feed_client.ts) where the browser allows it.
 
 export interface ByteSource {
   totalBytes: number | null;             // size of the file as given, if known
@@ -11,6 +14,7 @@ export interface ByteSource {
   input: ReadableStreamDefaultReader<Uint8Array>;  // decompressed bytes
   keep: () => Blob | undefined;          // the file as given, for re-reading events later
   sizeHint(): Promise<number>;           // expected decompressed bytes, 0 if unknown
+  reader: 'feed worker' | 'trace worker'; // the thread that reads (and inflates)
 }
 
 // The importer sizes its tables once from this (instead of doubling them): File.size for plain
@@ -28,23 +32,8 @@ export class SourceError extends Error {
   constructor(readonly code: 'network' | 'cors' | 'read', message: string) { super(message); }
 }
 
-function blobStream(blob: Blob): ReadableStream<Uint8Array> {
-  let pos = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(c) {
-      if (pos >= blob.size) { c.close(); return; }
-      const end = Math.min(pos + kSliceBytes, blob.size);
-      let buf: ArrayBuffer;
-      try {
-        buf = await blob.slice(pos, end).arrayBuffer();
-      } catch (e) {
-        throw new SourceError('read', `The browser could not read the file (${(e as Error).name}); was it moved or deleted?`);
-      }
-      pos = end;
-      c.enqueue(new Uint8Array(buf));
-    },
-  }, { highWaterMark: 1 });  // read one slice ahead while the previous one is parsed
-}
+const readFailure = (name: string) =>
+  new SourceError('read', `The browser could not read the file (${name}); was it moved or deleted?`);
 
 async function download(url: string): Promise<{ stream: ReadableStream<Uint8Array>; total: number | null }> {
   let res: Response;
@@ -68,82 +57,55 @@ async function download(url: string): Promise<{ stream: ReadableStream<Uint8Arra
   return { stream: res.body, total: Number.isFinite(len) && len > 0 ? len : null };
 }
 
-const kInflatePiece = 256 << 10;
-
-// DecompressionStream, fed by hand. With pipeThrough, truncated gzip data makes the stream error at
-// its final flush, and an errored stream throws away the output still queued in it (up to a whole
-// slice's worth). Here the input goes in small pieces and, before closing, an empty write waits for
-// backpressure to clear, i.e. for every byte decompressed so far to have been read.
-function gunzip(input: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const ds = new DecompressionStream('gzip');
-  const writer = ds.writable.getWriter();
-  const feed = async () => {
-    const r = input.getReader();
-    for (;;) {
-      const { done, value } = await r.read();
-      if (done) break;
-      for (let off = 0; off < value.length; off += kInflatePiece) await writer.write(value.subarray(off, off + kInflatePiece) as Uint8Array<ArrayBuffer>);
-    }
-    await writer.write(new Uint8Array(0));
-    await writer.close();
-  };
-  feed().catch((e) => writer.abort(e).catch(() => {}));
-  return ds.readable as ReadableStream<Uint8Array>;
+async function magicIsGzip(blob: Blob): Promise<boolean> {
+  let head: Uint8Array;
+  try {
+    head = new Uint8Array(await blob.slice(0, 2).arrayBuffer());
+  } catch (e) {
+    throw readFailure((e as Error).name);
+  }
+  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?: string }): Promise<ByteSource> {
-  let raw: ReadableStream<Uint8Array>;
-  let total: number | null;
-  let blob: Blob | undefined;
-  const kept: Uint8Array[] = [];
-  let keepParts = false;
-  if (req.blob) {
-    blob = req.blob;
-    raw = blobStream(blob);
-    total = blob.size;
-  } else if (req.buffer) {
-    blob = new Blob([req.buffer]);
-    raw = blobStream(blob);
-    total = blob.size;
-  } else if (req.url) {
-    const d = await download(req.url);
-    raw = d.stream;
-    total = d.total;
-    keepParts = true;  // downloaded bytes become a Blob so events can be re-read later
-  } else {
-    throw new SourceError('read', 'Nothing to open.');
-  }
-
-  const reader = raw.getReader();
-  let rawBytes = 0;
-  const first = await reader.read();
-  const head = first.done ? new Uint8Array(0) : first.value;
-  const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-  let pendingFirst: Uint8Array | null = head;
-  const counted = new ReadableStream<Uint8Array>({
+// Counts the raw bytes going through, optionally keeping them (downloads), and hands the first
+// chunk (already read to look at its magic bytes) out first.
+function countedStream(reader: ReadableStreamDefaultReader<Uint8Array>, first: ReadableStreamReadResult<Uint8Array> | null,
+                       onChunk: (c: Uint8Array) => void): ReadableStream<Uint8Array> {
+  let pending = first;
+  return new ReadableStream<Uint8Array>({
     async pull(c) {
-      let chunk: Uint8Array | null = pendingFirst;
-      pendingFirst = null;
-      if (!chunk) {
-        const r = await reader.read();
-        if (r.done) { c.close(); return; }
-        chunk = r.value;
-      }
-      rawBytes += chunk.length;
-      if (keepParts) kept.push(chunk);
-      if (chunk.length) c.enqueue(chunk);
-      if (first.done) c.close();
+      const r = pending ?? await reader.read();
+      pending = null;
+      if (r.done) { c.close(); return; }
+      onChunk(r.value);
+      if (r.value.length) c.enqueue(r.value);
     },
     cancel(reason) { return reader.cancel(reason); },
   }, { highWaterMark: 0 });
+}
 
-  const input = gzip ? gunzip(counted) : counted;
-  return {
-    totalBytes: total,
-    rawBytes: () => rawBytes,
-    gzip,
-    input: input.getReader(),
-    keep: () => blob ?? (keepParts ? new Blob(kept as BlobPart[]) : undefined),
+export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?: string }): Promise<ByteSource> {
+  const blob = req.blob ?? (req.buffer ? new Blob([req.buffer]) : undefined);
+  let rawBytes = 0;
+  const source = (input: ReadableStream<Uint8Array>, gzip: boolean, total: number | null, keep: () => Blob | undefined,
+                  raw: () => number = () => rawBytes, reader: ByteSource['reader'] = 'trace worker'): ByteSource => ({
+    totalBytes: total, rawBytes: raw, gzip, input: input.getReader(), keep, reader,
     sizeHint: () => sizeHintOf(blob, total, gzip).catch(() => 0),
-  };
+  });
+  if (blob) {
+    const gzip = await magicIsGzip(blob);
+    const fed = feedFromWorker(blob, gzip, readFailure);
+    if (fed) return source(fed.stream, gzip, blob.size, () => blob, fed.rawBytes, 'feed worker');
+    const counted = countedStream(blobStream(blob, (e) => readFailure((e as Error)?.name)).getReader(), null, (c) => { rawBytes += c.length; });
+    return source(gzip ? gunzip(counted) : counted, gzip, blob.size, () => blob);
+  }
+  if (!req.url) throw new SourceError('read', 'Nothing to open.');
+  const d = await download(req.url);
+  const kept: Uint8Array[] = [];  // downloaded bytes become a Blob so events can be re-read later
+  const reader = d.stream.getReader();
+  const first = await reader.read();
+  const head = first.done ? new Uint8Array(0) : first.value;
+  const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  const counted = countedStream(reader, first, (c) => { rawBytes += c.length; kept.push(c); });
+  return source(gzip ? gunzip(counted) : counted, gzip, d.total, () => new Blob(kept as BlobPart[]));
 }

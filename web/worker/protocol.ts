@@ -32,6 +32,7 @@ export interface OpenResult {
   modelBytes: number;
   heapBytes: number;
   warnings: string[];        // plain sentences (e.g. gzip data ended early)
+  reader: 'feed worker' | 'trace worker';  // which thread read (and inflated) the file
 }
 
 export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boolean }

@@ -161,6 +161,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   return {
     name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
     seconds: (performance.now() - t0) / 1000, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
+    reader: src.reader,
   };
 }
 

@@ -1,0 +1,62 @@
+// Local files are read, and gzip inflated, by a nested worker beside the parser (feed_worker.ts):
+// the open reply says which thread read the file, and what arrives through the worker's batches and
+// credits is the whole file (summaries identical to the CLI's, for traces many batches long).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { start, openViaInput, cliSummary, trace } from './helpers.mjs';
+
+const GZ = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz');  // 87 MB inflated
+const PLAIN_GZ = trace('hta/tests/data/trace_diff/control/control.json.gz');    // 35 MB inflated
+
+let s;
+let dir;
+before(async () => {
+  s = await start();
+  // The open replies of the trace workers, caught before any page script runs.
+  await s.page.addInitScript(() => {
+    window.__opens = [];
+    const W = window.Worker;
+    window.Worker = class extends W {
+      constructor(...a) {
+        super(...a);
+        this.addEventListener('message', (ev) => { if (ev.data?.result?.reader) window.__opens.push(ev.data.result); });
+      }
+    };
+  });
+  await s.page.reload();
+  dir = mkdtempSync(join(tmpdir(), 'tw-feed-'));
+});
+after(async () => { await s?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+async function openAndReport(paths) {
+  await s.page.evaluate(() => { window.__opens = []; });
+  const res = await openViaInput(s.page, paths);
+  const opens = await s.page.evaluate(() => window.__opens);
+  return { ...res, opens };
+}
+
+test('a gzip file is inflated by the feed worker; the summary is the CLI one', async () => {
+  const { summary, error, opens } = await openAndReport([GZ]);
+  assert.equal(error, null);
+  assert.equal(opens.length, 1);
+  assert.equal(opens[0].reader, 'feed worker');
+  assert.equal(opens[0].gzip, true);
+  assert.ok(opens[0].inputBytes > 40 * 2 ** 20, `${opens[0].inputBytes} bytes: more than the credits' worth of batches`);
+  assert.equal(opens[0].inputBytes, gunzipSync(readFileSync(GZ)).length);
+  assert.deepEqual(summary, cliSummary([GZ]));
+});
+
+test('a plain file is read by the feed worker, every byte of it', async () => {
+  const plain = join(dir, 'control.json');
+  writeFileSync(plain, gunzipSync(readFileSync(PLAIN_GZ)));
+  const { summary, error, opens } = await openAndReport([plain]);
+  assert.equal(error, null);
+  assert.equal(opens[0].reader, 'feed worker');
+  assert.equal(opens[0].gzip, false);
+  assert.equal(opens[0].inputBytes, readFileSync(plain).length);
+  assert.deepEqual(summary, cliSummary([plain]));
+});

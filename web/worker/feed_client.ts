@@ -1,0 +1,54 @@
+// The trace worker's side of feed_worker.ts: the bytes of a file (decompressed when gzip) as one
+// ReadableStream, fed by a nested worker. Each batch taken from the stream is acknowledged, which
+// lets the inflater send another. A read failure errors the stream with `onInputError(name)`'s
+// error; corrupt or truncated gzip data errors it with a plain Error after everything before it.
+
+type Reply =
+  | { kind: 'data'; chunks: Uint8Array[]; raw: number }
+  | { kind: 'done'; raw: number }
+  | { kind: 'error'; input: boolean; message: string; raw: number };
+
+// Null when this browser cannot start a worker from a worker: the caller reads in its own thread.
+export function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (name: string) => Error):
+    { stream: ReadableStream<Uint8Array>; rawBytes: () => number } | null {
+  let w: Worker;
+  try {
+    if (typeof Worker === 'undefined') return null;
+    w = new Worker(new URL('feed.js', self.location.href), { type: 'module' });
+  } catch {
+    return null;
+  }
+  const queue: Reply[] = [];
+  let waiting: (() => void) | null = null;
+  let raw = 0;
+  w.onmessage = (ev: MessageEvent<Reply>) => {
+    queue.push(ev.data);
+    if (waiting) { const f = waiting; waiting = null; f(); }
+  };
+  w.onerror = (ev) => {
+    ev.preventDefault();
+    queue.push({ kind: 'error', input: false, message: ev.message || 'the file reader worker failed', raw });
+    if (waiting) { const f = waiting; waiting = null; f(); }
+  };
+  w.postMessage({ kind: 'start', blob, gzip });
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      while (queue.length === 0) await new Promise<void>((ok) => { waiting = ok; });
+      const m = queue.shift()!;
+      raw = m.raw;
+      if (m.kind === 'data') {
+        for (const chunk of m.chunks) c.enqueue(chunk);
+        w.postMessage({ kind: 'ack' });
+      } else {
+        w.terminate();
+        if (m.kind === 'done') c.close();
+        else c.error(m.input ? onInputError(m.message) : new Error(`gzip: ${m.message}`));
+      }
+    },
+    cancel() {
+      w.postMessage({ kind: 'cancel' });
+      w.terminate();
+    },
+  }, { highWaterMark: 0 });
+  return { stream, rawBytes: () => raw };
+}

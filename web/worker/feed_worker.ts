@@ -1,0 +1,67 @@
+// The feed worker: a nested worker of the trace worker that reads a local file (Blob.stream()) and,
+// for gzip, inflates it, then hands the bytes over in batches of a few MB, transferring the
+// browser's own buffers (no copy). Reading a file costs the reading thread about as much CPU as
+// parsing it and inflating costs more, so doing either on the parser's thread makes them take
+// turns; here they overlap on another core. Flow control by credits: at most kCredits batches are
+// unacknowledged, so a fast reader never queues gigabytes in the parser.
+// Messages: in  {kind:'start', blob, gzip} | {kind:'ack'} | {kind:'cancel'}
+//           out {kind:'data', chunks: Uint8Array[], raw} | {kind:'done', raw} |
+//               {kind:'error', input: boolean, message, raw}   (after every byte read before it)
+import { blobStream } from './blob_stream';
+import { gunzip, InputFailure } from './gunzip';
+
+const kBatchBytes = 2 << 20;
+const kCredits = 4;
+
+const scope = self as unknown as Worker;
+let credits = kCredits;
+let wake: (() => void) | null = null;
+let cancelled = false;
+let raw = 0;
+
+function own(chunk: Uint8Array): Uint8Array {
+  // Transfer only a buffer the chunk covers whole; anything else is copied out.
+  return chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength ? chunk : chunk.slice();
+}
+
+async function send(batch: Uint8Array[]): Promise<void> {
+  while (credits === 0 && !cancelled) await new Promise<void>((ok) => { wake = ok; });
+  if (cancelled || batch.length === 0) return;
+  credits--;
+  const chunks = batch.map(own);
+  scope.postMessage({ kind: 'data', chunks, raw }, chunks.map((c) => c.buffer as ArrayBuffer));
+}
+
+async function run(blob: Blob, gzip: boolean): Promise<void> {
+  const reader = (gzip ? gunzip(blob.stream(), (n) => { raw += n; }) : blobStream(blob, (e) => new InputFailure(e), (n) => { raw += n; })).getReader();
+  let batch: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || cancelled) break;
+      batch.push(value);
+      size += value.length;
+      if (size >= kBatchBytes) {
+        await send(batch);
+        batch = [];
+        size = 0;
+      }
+    }
+    await send(batch);
+    if (!cancelled) scope.postMessage({ kind: 'done', raw });
+  } catch (e) {
+    await send(batch);
+    const input = e instanceof InputFailure;
+    const cause = input ? (e as InputFailure).reason : e;
+    scope.postMessage({ kind: 'error', input, raw, message: String((cause as Error)?.name ?? cause) });
+  }
+}
+
+scope.onmessage = (ev: MessageEvent<{ kind: string; blob?: Blob; gzip?: boolean }>) => {
+  const m = ev.data;
+  if (m.kind === 'start' && m.blob) void run(m.blob, !!m.gzip);
+  else if (m.kind === 'ack') credits++;
+  else if (m.kind === 'cancel') cancelled = true;
+  if (wake) { const w = wake; wake = null; w(); }
+};
