@@ -4,6 +4,8 @@
 //   open(inputs)                open files / URLs / buffers (replaces what is open; several = ranks)
 //   openBuffer(name, buffer)    open bytes the caller already has (e.g. postMessage from a parent page)
 //   showSummary(doc, name)      show a summary document read-only (no trace behind it, no timeline)
+//   previewSummary(doc, name, onShown)  the same in place of the traces being opened, until one is
+//                               ready (they go on loading); false when none is being opened
 //   getSummary()                the summary document of what is open (same JSON as the CLI), or null
 //   getFiles()                  [{name, status, error, hasTrace}] of what is open
 //   onLoaded(cb) / onProgress(cb) / onError(cb)   subscribe; each returns an unsubscribe function
@@ -18,6 +20,7 @@ export interface AppApi {
   open(inputs: FileInput[]): void;
   openBuffer(name: string, buffer: ArrayBuffer): void;
   showSummary(doc: unknown, name: string): boolean;
+  previewSummary(doc: unknown, name: string, onShown: () => void): boolean;
   getSummary(): any | null;
   getFiles(): Array<{ name: string; status: string; error: string | null; hasTrace: boolean }>;
   onLoaded(cb: (summary: any) => void): () => void;
@@ -39,6 +42,7 @@ export class Emitter<A extends unknown[]> {
 export interface AppInternals {
   files: FileSet;
   open(inputs: FileInput[]): void;
+  previewSummary(doc: unknown, name: string, onShown: () => void): boolean;
   getViewState(): ViewState;
   setViewState(s: Partial<ViewState>): void;
   overview: HTMLElement;
@@ -53,6 +57,7 @@ export function createAppApi(app: AppInternals): AppApi & { loaded: Emitter<[any
     open: (inputs) => app.open(inputs),
     openBuffer: (name, buffer) => app.open([{ name, blob: new Blob([buffer]) }]),
     showSummary: (doc, name) => app.files.showDocument(doc, name),
+    previewSummary: (doc, name, onShown) => app.previewSummary(doc, name, onShown),
     getSummary: () => app.files.document(),
     getFiles: () => app.files.files.map((f) => ({ name: f.name, status: f.status, error: f.error?.message ?? null, hasTrace: !!f.client })),
     onLoaded: (cb) => loaded.on(cb),

@@ -27,11 +27,16 @@ let selected = 0;
 let tab: 'overview' | 'timeline' = 'overview';
 let renderedKeys = '';
 let dashboardShown = true;
+// A summary shown read-only in place of traces that are still being opened (a summary link with
+// `?url=`): the link's dashboard at once rather than an empty page; the first ready trace replaces it.
+let preview: { files: OpenedFile[]; onShown: () => void } | null = null;
+let opening = 0;  // open() calls whose files are not yet in the FileSet (it reads them first)
+const onScreen = (): OpenedFile[] => (files.ready.length || !preview ? files.ready : preview.files);
 
 function setTab(t: typeof tab): void {
   tab = t;
   for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]')) b.setAttribute('aria-selected', String(b.dataset.tab === t));
-  const any = files.ready.length > 0;
+  const any = onScreen().length > 0;
   overview.hidden = !any || t !== 'overview';
   timelineRoot.hidden = !any || t !== 'timeline';
   document.body.classList.toggle('tab-timeline', any && t === 'timeline');
@@ -56,14 +61,17 @@ function downloadSummary(): void {
 
 function render(): void {
   progress.render();
-  const ready = files.ready;
-  const keys = ready.map((f) => `${f.key}:${f.summary ? 1 : 0}`).join(',') + `|${selected}|${files.htaCompat}`;
+  if (files.ready.length) preview = null;
+  const ready = onScreen();
+  const shown = preview;  // its files' keys are their own FileSet's: the key says which set
+  const keys = (shown ? 'preview:' : '') + ready.map((f) => `${f.key}:${f.summary ? 1 : 0}`).join(',') + `|${selected}|${files.htaCompat}`;
   if (keys !== renderedKeys) {
     renderedKeys = keys;
     timeline.setFiles(files.files);
     dashboardShown = false;
     void renderDashboard(overview, ready, selected, linksFor, (i) => { selected = i; render(); }, downloadSummary).then((done) => {
       if (done) { dashboardShown = true; updateHook(); }
+      if (done && shown && preview === shown) shown.onShown();
     });
   }
   empty.hidden = files.files.length > 0;
@@ -100,8 +108,20 @@ function setViewState(st: Partial<ViewState>): void {
   if (st.timeline !== undefined) void timeline.setViewState(files.ready[selected] ?? null, st.timeline);
 }
 
+// Shows `doc` read-only until one of the traces being opened is ready; false when none is being
+// opened (or `doc` is not a summary document). A FileSet of its own reads the document, so the
+// loading traces go on loading.
+function previewSummary(doc: unknown, name: string, onShown: () => void): boolean {
+  if (!opening && !files.files.some((f) => f.status === 'loading')) return false;
+  const set = new FileSet();
+  if (!set.showDocument(doc, name)) return false;
+  preview = { files: set.files, onShown };
+  render();
+  return true;
+}
+
 // Extensions (share links, embed mode, export) plug in through this object: see app_api.ts.
-export const app = createAppApi({ files, open: (inputs) => open(inputs), getViewState, setViewState, overview });
+export const app = createAppApi({ files, open: (inputs) => open(inputs), previewSummary, getViewState, setViewState, overview });
 files.onProgress = (f) => { if (f.progress) app.progress.emit(f.name, f.progress); };
 
 function open(inputs: FileInput[]): void {
@@ -113,7 +133,9 @@ function open(inputs: FileInput[]): void {
   progress.reset();
   clear(overview);
   renderedKeys = '';
-  void files.open(inputs);
+  preview = null;
+  opening++;
+  void files.open(inputs).finally(() => { opening--; });
 }
 
 // --- ways to open ------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ export const toAppView = (v: ViewState): Partial<AppViewState> => {
   return out;
 };
 export const hasTrace = (app: AppApi) => app.getFiles().some((f) => f.hasTrace);
+// A trace has loaded (its live dashboard can be shown); loading or failed ones do not count.
+export const liveTrace = (app: AppApi) => app.getFiles().some((f) => f.hasTrace && f.status === 'ready');
 // Traces loaded and on screen (not still loading): a view can be applied to them.
 export const traceReady = (app: AppApi) => app.getFiles().every((f) => f.status !== 'loading') && app.getFiles().some((f) => f.hasTrace && f.status === 'ready');
 // Per ready file (the summary document's order): its name when a trace is behind it, else null.

@@ -1,5 +1,6 @@
 // Share links on the page: restores the view state of an opened link (tab, rank, timeline, tables'
-// filter and sort), shows a summary link's read-only dashboard, checks the traces opened for a link
+// filter and sort), shows a summary link's read-only dashboard (also while its `?url=` trace loads,
+// until the live one replaces it), checks the traces opened for a link
 // (dropped, or re-fetched from `?url=`) against its content hashes, keeps the fragment current, and
 // offers "Copy link" / "Copy summary link". All messages are text nodes.
 import type { AppApi } from '../app/app_api';
@@ -9,7 +10,7 @@ import { decodeSummaryLink, encodeSummaryLink, kTargetLinkChars, type LinkPayloa
 import { ShareError } from './share_error';
 import { isEmptyViewState, type ViewState } from './view_state';
 import { hashOfTrace, knownHash, traceSource, watchTraceInputs } from './trace_inputs';
-import { dashboardShown, hasTrace, readyNames, toAppView, toLinkView, traceNames, traceReady } from './app_view';
+import { dashboardShown, hasTrace, liveTrace, readyNames, toAppView, toLinkView, traceNames, traceReady } from './app_view';
 import { showMessage, type MessageKind } from './banner';
 
 type SummaryDocument = { files: any[]; schema: string };
@@ -40,6 +41,7 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
   let checking = false;                         // checkMatch is hashing the open traces
   let noteFor: string | null = null;            // the traces the banner's match note is about
   let lastHash = '';
+  let previewing = false;                       // the link's summary stands in for loading traces
   watchTraceInputs();
 
   const say = (kind: MessageKind, text: string, extra?: Node) => showMessage(banner, kind, text, extra);
@@ -74,14 +76,7 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
         hook.payload = payload;
         expected = payload.traces.filter((t): t is TraceRef => t !== null).map((t) => t.hash);
         pendingView = isEmptyViewState(frag.view) ? null : frag.view;
-        if (!hasTrace(app)) {
-          app.showSummary({ files: payload.files, schema: payload.schema }, 'the summary link');
-          hook.readOnly = true;
-          if (pendingView?.tables?.length) pendingTables = pendingView.tables;
-          const names = payload.traces.map((t, i) => t ? `${t.name} (${(t.bytes / 1e6).toFixed(1)} MB)` : String(payload.files[i]?.name ?? 'trace'));
-          say('info', `Shared summary of ${names.join(', ')}, read-only: tables show their first ${payload.trim.rows || 'few'} rows. ` +
-            'Drop the same trace here to see the full view and the timeline.');
-        }
+        if (!liveTrace(app)) showLinkSummary(payload);
       } catch (e) {
         hook.payload = null;
         hook.error = e instanceof ShareError ? e.message : 'The link could not be read.';
@@ -97,10 +92,32 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
     hook.ready = true;
   }
 
+  // The link's dashboard, read-only: in place of the traces being opened (`?url=`) while they load,
+  // else instead of whatever is open.
+  function showLinkSummary(payload: LinkPayload): void {
+    const doc = { files: payload.files, schema: payload.schema };
+    const tables = pendingView?.tables?.length ? pendingView.tables : null;
+    const want = expected;
+    // The live dashboard gets the link's tables from pendingView once its trace is ready.
+    const onShown = () => { if (tables && want === expected && hook.readOnly) applyTableStates(tables); };
+    previewing = app.previewSummary(doc, 'the summary link', onShown);
+    if (!previewing) {
+      app.showSummary(doc, 'the summary link');
+      if (tables) pendingTables = tables;
+    }
+    hook.readOnly = true;
+    const names = payload.traces.map((t, i) => t ? `${t.name} (${(t.bytes / 1e6).toFixed(1)} MB)` : String(payload.files[i]?.name ?? 'trace'));
+    const rows = `tables show their first ${payload.trim.rows || 'few'} rows`;
+    say('info', previewing
+      ? `Shared summary of ${names.join(', ')}, read-only while the trace loads (${rows}); the live view replaces it once it has loaded.`
+      : `Shared summary of ${names.join(', ')}, read-only: ${rows}. Drop the same trace here to see the full view and the timeline.`);
+  }
+
   // Compares the open traces with the hashes the link was made on (a `?url=` trace is fetched again
   // for that), and says so when they differ: for a `?url=` trace that means its content changed.
   async function checkMatch(): Promise<void> {
     if (hook.mode === 'summary' && hook.payload) hook.readOnly = false;
+    previewing = false;
     if (!expected.length) { hook.match = 'unknown'; return; }
     const want = expected;
     const names = traceNames(app);
@@ -156,6 +173,11 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
     }, 1000);
   }
 
+  // A trace the link's summary stood in for failed to load: the summary stays, say why.
+  app.onError((name, message) => {
+    if (previewing && hook.readOnly && !liveTrace(app)) say('warn', `${name} could not be loaded (${message}); the summary link's dashboard stays, read-only.`);
+  });
+
   window.addEventListener('hashchange', () => { if (location.hash !== lastHash) void handleFragment(location.hash); });
 
   // --- the buttons ---------------------------------------------------------------------------------
@@ -187,10 +209,11 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
     return b;
   };
   // Per file of the summary document: its trace's name, hash and size (null when it has none).
-  const traceRefs = async (): Promise<(TraceRef | null)[]> => Promise.all(readyNames(app).map(async (n, i) => {
+  // (While the link's summary stands in for loading traces, no file is ready: the link's own refs.)
+  const traceRefs = async (): Promise<(TraceRef | null)[]> => (previewing && hook.payload ? hook.payload.traces : Promise.all(readyNames(app).map(async (n, i) => {
     const h = n === null ? null : await hashOfTrace(n);
     return h && n !== null ? { name: n, bytes: h.bytes, hash: h.hash } : hook.payload?.traces[i] ?? null;
-  }));
+  })));
   button('Copy link', 'A link to this view (tab, time range, search, table filters); it opens the same view once the same trace is open', async () => {
     const hashes = (await traceRefs()).map((r) => r?.hash ?? null);
     await copy(buildLink(pageBase(), currentView(hashes)), 'Link to this view');
