@@ -1,6 +1,6 @@
 // Remembers where the traces the user opens came from (drop, file pickers, buffers from postMessage,
-// `?url=`), because the content-hash check of links needs their bytes and the app shell keeps no
-// reference. Listens in the capture phase, before the page's own handlers clear the file inputs.
+// `?url=`, the sample buttons), because the content-hash check of links needs their bytes and the
+// app shell keeps no reference. Listens in the capture phase, before the page's own handlers clear the file inputs.
 // Hashes are cached per source (a Blob, or a URL fetched again), so each is computed once.
 import { traceHash, traceHashOfUrl } from './trace_hash';
 
@@ -70,11 +70,17 @@ export function watchTraceInputs(): void {
     const t = e.target as HTMLInputElement | null;
     if (t && t.tagName === 'INPUT' && t.type === 'file') keep(t.files);
   }, true);
-  // The page opens `?url=` traces under the last path segment of the URL (web/app/main.ts).
-  for (const u of new URLSearchParams(location.search).getAll('url')) {
+  // The page opens `?url=` traces and the sample buttons' `data-sample` (relative to the document)
+  // by URL, under the last path segment of the URL (web/app/main.ts).
+  const keepUrl = (u: string, base: string) => {
     try {
-      const abs = new URL(u, location.href);
+      const abs = new URL(u, base);
       rememberTraceUrl(decodeURIComponent(abs.pathname.split('/').pop() || 'trace'), abs.href);
     } catch { /* an unusable URL: the page reports it when it fails to open */ }
-  }
+  };
+  for (const u of new URLSearchParams(location.search).getAll('url')) keepUrl(u, location.href);
+  window.addEventListener('click', (e) => {
+    const sample = e.target instanceof Element ? e.target.closest<HTMLElement>('[data-sample]')?.dataset.sample : undefined;
+    if (sample) keepUrl(sample, document.baseURI);
+  }, true);
 }
