@@ -49,6 +49,7 @@ function initScript() {
         if (m && typeof m.heapBytes === 'number') {
           window.__bench.heapBytes = Math.max(window.__bench.heapBytes, m.heapBytes);
           window.__bench.openSeconds = m.seconds;
+          window.__bench.finishSeconds = m.finishSeconds;
           window.__bench.replies++;
         }
       });
@@ -187,11 +188,12 @@ async function benchOne(context, url, path, pan) {
     const st = await page.evaluate((t0p) => {
       const b = window.__bench, t1 = performance.now();
       const lt = b.longtasks.filter((e) => e.start >= t0p && e.start <= t1);
-      return { ready: window.__tracewise.ready, error: window.__tracewise.error, heap: b.heapBytes, openS: b.openSeconds ?? null, lt: lt.length,
+      return { ready: window.__tracewise.ready, error: window.__tracewise.error, heap: b.heapBytes, openS: b.openSeconds ?? null, finishS: b.finishSeconds ?? null, lt: lt.length,
         ltMax: lt.reduce((m, e) => Math.max(m, e.dur), 0), ltErr: b.longtaskError ?? null };
     }, t0page);
     row.heapMB = st.heap ? st.heap / 2 ** 20 : null;
     row.workerOpenS = st.openS;
+    row.finishS = st.finishS;
     row.longtasks = st.lt; row.longtaskMax = st.ltMax;
     if (st.error || !st.ready) { row.error = st.error || 'not ready'; return row; }
     row.ratio = row.loadS / row.floorS;
@@ -239,11 +241,11 @@ async function main() {
     rmSync(userDir, { recursive: true, force: true });
   }
   console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  const head = ['file', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'target', 'slices floor s', 'load/slices', 'worker s', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 draw ms'];
+  const head = ['file', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'target', 'slices floor s', 'load/slices', 'worker s', 'finish s', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 draw ms'];
   const lines = rows.map((r) => r.error && r.loadS === undefined
     ? [r.file, fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), `ERROR: ${r.error}`]
     : [r.file, fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), r.error ? `${fmt(r.loadS)} ERROR: ${r.error}` : fmt(r.loadS),
-      fmt(r.ratio), r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.sliceFloorS), fmt(r.sliceRatio), fmt(r.workerOpenS), fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
+      fmt(r.ratio), r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.sliceFloorS), fmt(r.sliceRatio), fmt(r.workerOpenS), fmt(r.finishS), fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
       r.pan ? fmt(r.pan.p95frame, 1) : '-', r.pan ? fmt(r.pan.p95draw, 1) : '-']);
   console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
   for (const l of lines) console.log(`| ${l.join(' | ')} |`);

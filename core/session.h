@@ -17,6 +17,8 @@ class Session {
   // Expected uncompressed input bytes, if known before the first push (lowers peak memory).
   void set_size_hint(uint64_t bytes) { importer_.set_size_hint(bytes); }
   void push(const void* data, size_t size) { importer_.push(data, size); }
+  // Decoding on another thread: see TraceImporter.
+  TraceImporter& importer() { return importer_; }
   void finish() { importer_.finish(); finished_ = true; }
 
   bool failed() const { return importer_.stats().fatal; }

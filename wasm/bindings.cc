@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/import/event_records.h"
+#include "core/import/import_state.h"
 #include "core/session.h"
 #include "core/timeline/area_aggregate.h"
 #include "core/timeline/event_details.h"
@@ -46,8 +48,35 @@ class WasmSession {
     session_.finish();
     finished_ = true;
     std::vector<char>().swap(staging_);
+    std::vector<uint8_t>().swap(records_);
   }
   void setFileBytes(double n) { session_.set_file_bytes(static_cast<uint64_t>(n)); }
+
+  // --- decoding in a decode worker (core/import/event_records.h) ---------------------------------
+  void setDeferredDecode(bool on) { session_.importer().set_deferred_decode(on); }
+  void endInput() { session_.importer().end_input(); }
+  double deferredBatches() { return static_cast<double>(session_.importer().deferred_batches()); }
+  // The next kept batch as views {data, refs (4 uint32 per EventRef)} to copy at once, or null.
+  val nextOutgoing() {
+    const tw::DeferredBatch* b = session_.importer().next_outgoing();
+    if (!b) return val::null();
+    val out = val::object();
+    out.set("data", val(emscripten::typed_memory_view(b->size, reinterpret_cast<const uint8_t*>(b->data.data()))));
+    out.set("refs", val(emscripten::typed_memory_view(b->refs.size() * sizeof(tw::EventRef) / 4,
+                                                      reinterpret_cast<const uint32_t*>(b->refs.data()))));
+    return out;
+  }
+  // Records for the oldest kept batch are copied to recordsBuffer(size), then applyRecords(size);
+  // applyLocal() decodes the oldest kept batch here instead.
+  uintptr_t recordsBuffer(size_t size) {
+    if (records_.size() < size) records_.resize(size);
+    return reinterpret_cast<uintptr_t>(records_.data());
+  }
+  void applyRecords(size_t size) {
+    size = std::min(size, records_.size());
+    session_.importer().apply_deferred(records_.data(), size);
+  }
+  void applyLocal() { session_.importer().apply_deferred(nullptr, 0); }
   bool failed() const { return session_.failed(); }
   std::string error() const { return session_.error(); }
   double eventsSoFar() const { return static_cast<double>(session_.stats().events); }
@@ -172,15 +201,49 @@ class WasmSession {
 
   tw::Session session_;
   std::vector<char> staging_;
+  std::vector<uint8_t> records_;
   bool finished_ = false;
   std::unique_ptr<tw::TimelineIndex> index_;
   tw::SearchState search_;
   tw::WindowResult window_;
 };
 
+// The decode worker's side: batches handed out by a Session (nextOutgoing) are copied in with
+// stage(), decoded by the fast decoder and returned as records (event_records.h).
+class BatchDecoder {
+ public:
+  // Makes room for a batch of `data_size` bytes and `ref_count` refs; returns the data's address
+  // (the refs' is refsAddress()). Padding after the data is set, as the splitter's batches have.
+  uintptr_t stage(size_t data_size, size_t ref_count) {
+    data_.assign(data_size + tw::kBatchPadding, ' ');
+    refs_.resize(ref_count);
+    return reinterpret_cast<uintptr_t>(data_.data());
+  }
+  uintptr_t refsAddress() { return reinterpret_cast<uintptr_t>(refs_.data()); }
+  // Decodes the staged batch; returns a view of its records, valid until the next call.
+  val decode() {
+    size_t data_size = data_.size() - tw::kBatchPadding;
+    // The refs came from another worker: any that do not fit the data end the batch there.
+    size_t n = 0;
+    while (n < refs_.size() && refs_[n].begin <= data_size && refs_[n].length <= data_size - refs_[n].begin) ++n;
+    size_t used = tw::encode_batch_records(data_.data(), refs_.data(), n, out_);
+    return val(emscripten::typed_memory_view(used, out_.data()));
+  }
+
+ private:
+  std::vector<char> data_;
+  std::vector<tw::EventRef> refs_;
+  std::vector<uint8_t> out_;
+};
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(tracewise) {
+  emscripten::class_<BatchDecoder>("BatchDecoder")
+      .constructor<>()
+      .function("stage", &BatchDecoder::stage)
+      .function("refsAddress", &BatchDecoder::refsAddress)
+      .function("decode", &BatchDecoder::decode);
   emscripten::class_<WasmSession>("Session")
       .constructor<std::string>()
       .function("stagingBuffer", &WasmSession::stagingBuffer)
@@ -188,6 +251,13 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("setSizeHint", &WasmSession::setSizeHint)
       .function("finish", &WasmSession::finish)
       .function("setFileBytes", &WasmSession::setFileBytes)
+      .function("setDeferredDecode", &WasmSession::setDeferredDecode)
+      .function("endInput", &WasmSession::endInput)
+      .function("deferredBatches", &WasmSession::deferredBatches)
+      .function("nextOutgoing", &WasmSession::nextOutgoing)
+      .function("recordsBuffer", &WasmSession::recordsBuffer)
+      .function("applyRecords", &WasmSession::applyRecords)
+      .function("applyLocal", &WasmSession::applyLocal)
       .function("failed", &WasmSession::failed)
       .function("error", &WasmSession::error)
       .function("eventsSoFar", &WasmSession::eventsSoFar)

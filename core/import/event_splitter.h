@@ -52,6 +52,12 @@ class EventSplitter {
   bool saw_events_array() const { return saw_events_array_; }
   bool is_object_form() const { return object_form_; }
   bool stopped() const { return state_ == State::kStopped; }
+  // Only from the sink's on_batch(): the sink keeps the batch it was handed by swapping its buffers
+  // with `data` and `refs`, which the splitter then clears and fills with the next batch.
+  void keep_batch(std::vector<char>& data, std::vector<EventRef>& refs) {
+    batch_.swap(data);
+    refs_.swap(refs);
+  }
 
  private:
   enum class State : uint8_t {

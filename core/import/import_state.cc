@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/base/decimal.h"
+#include "core/import/event_records.h"
 #include "core/import/fast_event_decoder.h"
 #include "core/import/kineto_fields.h"
 
@@ -24,8 +25,80 @@ uint64_t id_bits(const RawId& id, StringPool& pool) {
 ImportState::ImportState() : splitter(this, &stats) {}
 
 void ImportState::on_batch(const EventBatch& batch) {
+  if (!deferred_) {
+    decode_batch(batch, nullptr, 0);
+    return;
+  }
+  DeferredItem item;
+  if (!spare_.empty()) {
+    item.batch = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  item.batch.size = batch.size;
+  splitter.keep_batch(item.batch.data, item.batch.refs);
+  deferred_items_.push_back(std::move(item));
+  deferred_batches_++;
+}
+
+void ImportState::on_top_level_value(std::string_view key, std::string_view raw, uint64_t offset) {
+  // Behind kept batches a value waits its turn: handling stays in input order.
+  if (deferred_items_.empty()) {
+    handle_top_level(key, raw, offset);
+    return;
+  }
+  DeferredItem item;
+  item.is_value = true;
+  item.key = key;
+  item.raw = raw;
+  item.offset = offset;
+  deferred_items_.push_back(std::move(item));
+}
+
+const DeferredBatch* ImportState::next_outgoing() {
+  size_t seen = 0;
+  for (const DeferredItem& item : deferred_items_) {
+    if (item.is_value) continue;
+    if (seen++ == handed_out_) {
+      handed_out_++;
+      return &item.batch;
+    }
+  }
+  return nullptr;
+}
+
+void ImportState::apply_deferred_values() {
+  while (!deferred_items_.empty() && deferred_items_.front().is_value) {
+    DeferredItem item = std::move(deferred_items_.front());
+    deferred_items_.pop_front();
+    handle_top_level(item.key, item.raw, item.offset);
+  }
+}
+
+void ImportState::apply_deferred(const uint8_t* records, size_t size) {
+  apply_deferred_values();
+  if (deferred_items_.empty()) return;
+  DeferredBatch b = std::move(deferred_items_.front().batch);
+  deferred_items_.pop_front();
+  deferred_batches_--;
+  if (handed_out_ > 0) handed_out_--;
+  decode_batch(EventBatch{b.data.data(), b.size, &b.refs}, records, size);
+  spare_.push_back(std::move(b));
+  apply_deferred_values();
+}
+
+void ImportState::end_input() {
+  if (input_ended_) return;
+  input_ended_ = true;
+  splitter.finish();
+}
+
+// Decodes and handles each event of a batch. `records` (event_records.h), when given, hold the
+// events another thread decoded; the rest are decoded here.
+void ImportState::decode_batch(const EventBatch& batch, const uint8_t* records, size_t records_size) {
   const std::vector<EventRef>& refs = *batch.events;
   size_t i = 0;
+  const uint8_t* rec = fast_decode_ ? records : nullptr;  // records are fast-decoder output
+  const uint8_t* rec_end = rec ? records + records_size : nullptr;
   // Fast path: the batch as one document. It stops at the first event that does not decode cleanly;
   // that event and the rest of the batch take the per-event path, whose problems are the reference.
   if (batch_decode_ && !fast_decode_) {
@@ -45,8 +118,10 @@ void ImportState::on_batch(const EventBatch& batch) {
     stats.events++;
     growth_.seen = r.offset;
     // A clean event is decoded in one pass; anything unusual is left to simdjson, the reference.
-    DecodeResult res = fast_decode_ && fast_decode_event(p, r.length, ev_) ? DecodeResult::kOk
-                                                                          : decoder_.decode(p, r.length, capacity, ev_);
+    DecodeResult res = (rec && read_event_record(&rec, rec_end, p, r.length, ev_)) ||
+                               (fast_decode_ && fast_decode_event(p, r.length, ev_))
+                           ? DecodeResult::kOk
+                           : decoder_.decode(p, r.length, capacity, ev_);
     switch (res) {
       case DecodeResult::kOk:
         break;
@@ -476,7 +551,9 @@ void ImportState::on_async(uint64_t off, uint32_t len) {
 }
 
 void ImportState::finish() {
-  splitter.finish();
+  end_input();
+  while (deferred_batches_ > 0) apply_deferred(nullptr, 0);  // what was not handed back is decoded here
+  apply_deferred_values();
   for (int c = 0; c < 256; ++c) {
     if (phase_counts_[c]) stats.phases[std::string(1, static_cast<char>(c))] += phase_counts_[c];
     phase_counts_[c] = 0;

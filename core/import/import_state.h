@@ -2,6 +2,7 @@
 // import_state.cc (event dispatch by phase), kineto_fields.cc (PyTorch args), top_level.cc
 // (metadata outside the events array), and model/model_finalize.cc (sorting and linking).
 #pragma once
+#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -28,6 +29,13 @@ struct IdKey {
 };
 struct IdKeyHash {
   size_t operator()(const IdKey& k) const { return std::hash<uint64_t>()(k.a * 0x9E3779B97F4A7C15ULL ^ k.b); }
+};
+
+// A batch of events kept for decoding elsewhere (see ImportState::set_deferred_decode).
+struct DeferredBatch {
+  std::vector<char> data;  // as EventBatch::data, padding included
+  size_t size = 0;
+  std::vector<EventRef> refs;
 };
 
 // An open B (or async b) waiting for its E.
@@ -58,11 +66,34 @@ class ImportState : public EventSplitterSink {
   // decoding while on. Off leaves every event to simdjson.
   void set_fast_decode(bool on) { fast_decode_ = on; }
 
+  // Decoding on another thread (event_records.h): while on, complete batches are kept, in order
+  // with the top-level values after them, instead of being decoded; the caller hands each out
+  // (next_outgoing), has it decoded elsewhere and gives the records back in order (apply_deferred).
+  // Everything is then handled exactly as without: the model and problems are the same.
+  void set_deferred_decode(bool on) { deferred_ = on; }
+  // The next kept batch not handed out yet (each once, in order), or null.
+  const DeferredBatch* next_outgoing();
+  size_t deferred_batches() const { return deferred_batches_; }
+  // Handles the oldest kept batch with its records (null: decodes it here), then any top-level
+  // values that followed it. Does nothing when no batch is kept.
+  void apply_deferred(const uint8_t* records, size_t size);
+  // The input is complete: flushes the last batch (kept when deferring). finish() calls it if needed.
+  void end_input();
+
   TraceModel model;
   ImportStats stats;
   EventSplitter splitter;
 
  private:
+  struct DeferredItem {
+    DeferredBatch batch;  // when !is_value
+    bool is_value = false;
+    std::string key, raw;
+    uint64_t offset = 0;
+  };
+  void decode_batch(const EventBatch& batch, const uint8_t* records, size_t records_size);
+  void handle_top_level(std::string_view key, std::string_view raw_value, uint64_t offset);
+  void apply_deferred_values();
   void handle_event(uint64_t offset, uint32_t length);
   void on_complete(uint64_t off, uint32_t len);
   void on_begin(uint64_t off, uint32_t len);
@@ -108,6 +139,12 @@ class ImportState : public EventSplitterSink {
   bool batch_decode_ = true;
   bool fast_decode_ = TW_FAST_DECODE_DEFAULT;
   uint64_t phase_counts_[256] = {};  // per one-letter phase, merged into stats.phases by finish()
+  bool deferred_ = false;
+  bool input_ended_ = false;
+  std::deque<DeferredItem> deferred_items_;
+  size_t deferred_batches_ = 0;   // batches in deferred_items_
+  size_t handed_out_ = 0;         // of those, how many next_outgoing() returned (the oldest ones)
+  std::vector<DeferredBatch> spare_;  // buffers of applied batches, reused for the next ones
 };
 
 }  // namespace tw

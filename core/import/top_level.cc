@@ -69,7 +69,7 @@ bool nested_too_deep(std::string_view raw) {
 
 }  // namespace
 
-void ImportState::on_top_level_value(std::string_view key, std::string_view raw, uint64_t offset) {
+void ImportState::handle_top_level(std::string_view key, std::string_view raw, uint64_t offset) {
   static const char* kKnown[] = {"distributedInfo", "deviceProperties", "computeProperties", "displayTimeUnit",
                                  "baseTimeNanoseconds", "traceName", "schemaVersion"};
   bool known = false;

@@ -17,6 +17,12 @@ void TraceImporter::set_size_hint(uint64_t bytes) { state_->set_size_hint(bytes)
 void TraceImporter::set_batch_decode(bool on) { state_->set_batch_decode(on); }
 void TraceImporter::set_fast_decode(bool on) { state_->set_fast_decode(on); }
 
+void TraceImporter::set_deferred_decode(bool on) { state_->set_deferred_decode(on); }
+const DeferredBatch* TraceImporter::next_outgoing() { return state_->next_outgoing(); }
+size_t TraceImporter::deferred_batches() const { return state_->deferred_batches(); }
+void TraceImporter::apply_deferred(const uint8_t* records, size_t size) { state_->apply_deferred(records, size); }
+void TraceImporter::end_input() { state_->end_input(); }
+
 void TraceImporter::finish() { state_->finish(); }
 
 const ImportStats& TraceImporter::stats() const { return state_->stats; }

@@ -12,6 +12,7 @@
 namespace tw {
 
 class ImportState;
+struct DeferredBatch;
 
 class TraceImporter {
  public:
@@ -30,6 +31,14 @@ class TraceImporter {
   // leaves every event to simdjson (for tests and benchmarks).
   void set_fast_decode(bool on);
   void push(const void* data, size_t size);
+  // Decoding on another thread (see ImportState::set_deferred_decode and event_records.h): batches
+  // are kept and handed out; their records come back in order; the model is the same as without.
+  void set_deferred_decode(bool on);
+  const DeferredBatch* next_outgoing();
+  size_t deferred_batches() const;
+  void apply_deferred(const uint8_t* records, size_t size);
+  // The input is complete (finish() implies it): the last batch is flushed.
+  void end_input();
   // Ends the import: closes open slices, sorts and indexes the model, links launches to kernels.
   void finish();
 

@@ -77,12 +77,6 @@ struct EventCollector : EventSplitterSink {
   void on_top_level_value(std::string_view, std::string_view, uint64_t) override {}
 };
 
-std::string read_trace(const std::string& path) {
-  std::string text;
-  stream_file(path, [&text](const char* p, size_t n) { text.append(p, n); });
-  return text;
-}
-
 std::vector<std::string> events_of(const std::string& text) {
   EventCollector sink;
   ImportStats stats;
@@ -92,7 +86,6 @@ std::vector<std::string> events_of(const std::string& text) {
   return std::move(sink.events);
 }
 
-const std::string kNccl = std::string(TW_SHARED_TRACES) + "/hta/tests/data/nccl_parser_config/nccl_data.json.gz";
 
 }  // namespace
 

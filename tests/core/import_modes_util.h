@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/file_reader.h"
 #include "tests/core/import_test_util.h"
 
 namespace tw::test {
@@ -31,6 +32,15 @@ inline std::vector<std::string> shared_json_traces() {
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+inline const std::string kNccl = std::string(TW_SHARED_TRACES) + "/hta/tests/data/nccl_parser_config/nccl_data.json.gz";
+
+// A shared trace's text (gzip inflated).
+inline std::string read_trace(const std::string& path) {
+  std::string text;
+  stream_file(path, [&text](const char* p, size_t n) { text.append(p, n); });
+  return text;
 }
 
 // Imports `text` in chunks of 1..max_chunk bytes (seeded), each an exactly-sized copy for ASan.

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { start, openViaInput, cliSummary, trace } from './helpers.mjs';
+import { start, openViaInput, cliSummary, trace, recordOpenReplies } from './helpers.mjs';
 
 const GZ = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz');  // 87 MB inflated
 const PLAIN_GZ = trace('hta/tests/data/trace_diff/control/control.json.gz');    // 35 MB inflated
@@ -16,17 +16,7 @@ let s;
 let dir;
 before(async () => {
   s = await start();
-  // The open replies of the trace workers, caught before any page script runs.
-  await s.page.addInitScript(() => {
-    window.__opens = [];
-    const W = window.Worker;
-    window.Worker = class extends W {
-      constructor(...a) {
-        super(...a);
-        this.addEventListener('message', (ev) => { if (ev.data?.result?.reader) window.__opens.push(ev.data.result); });
-      }
-    };
-  });
+  await recordOpenReplies(s.page);
   await s.page.reload();
   dir = mkdtempSync(join(tmpdir(), 'tw-feed-'));
 });

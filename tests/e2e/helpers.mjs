@@ -40,6 +40,21 @@ export async function start() {
 
 export function trace(rel) { return join(TRACES, rel); }
 
+// From the next navigation on, the trace workers' open replies (OpenResult) are kept in
+// window.__opens: a wrapper around window.Worker installed before any page script runs.
+export async function recordOpenReplies(page) {
+  await page.addInitScript(() => {
+    window.__opens = [];
+    const W = window.Worker;
+    window.Worker = class extends W {
+      constructor(...a) {
+        super(...a);
+        this.addEventListener('message', (ev) => { if (ev.data?.result?.reader) window.__opens.push(ev.data.result); });
+      }
+    };
+  });
+}
+
 export async function waitSettled(page, timeout = 45_000) {
   await page.waitForFunction(() => window.__tracewise && window.__tracewise.ready === true, null, { timeout, polling: 50 });
   return page.evaluate(() => ({ summary: window.__tracewise.summary, error: window.__tracewise.error }));

@@ -22,6 +22,15 @@ export type FileInput = { name: string; blob?: Blob; url?: string };
 
 const kParallel = Math.max(2, Math.min(6, navigator.hardwareConcurrency || 2));
 
+// A lone large file gets a decode worker beside its trace worker (web/worker/decode_client.ts);
+// several loading together already keep the cores busy. ?decode-worker=always|never overrides
+// (for comparisons and tests).
+function decodeWorkerMode(othersLoading: boolean): 'auto' | 'always' | 'never' {
+  const forced = new URLSearchParams(location.search).get('decode-worker');
+  if (forced === 'always' || forced === 'never') return forced;
+  return othersLoading ? 'never' : 'auto';
+}
+
 export class FileSet {
   files: OpenedFile[] = [];
   htaCompat = false;
@@ -108,7 +117,9 @@ export class FileSet {
     const payload: Record<string, unknown> = { name: inp.name };
     if (inp.blob) payload.blob = inp.blob;
     if (inp.url) payload.url = inp.url;
-    const run = () => client.request('open', payload)
+    const run = () => client.request('open', {
+      ...payload, decodeWorker: decodeWorkerMode(this.files.some((f) => f !== file && f.status === 'loading')),
+    })
       .then(async (reply) => {
         file.result = reply.result as OpenResult;
         file.warnings.push(...file.result.warnings);

@@ -20,6 +20,9 @@ export interface OpenRequest {
   blob?: Blob;             // File or Blob (read in slices; kept for re-reading event args)
   buffer?: ArrayBuffer;    // bytes already in memory (transferred)
   url?: string;            // downloaded by the worker (streamed)
+  // Decode events in a second worker: 'auto' (default) for large inputs on machines with 4+ cores;
+  // 'always' sends every batch to it (waiting for it), for tests and comparisons.
+  decodeWorker?: 'auto' | 'always' | 'never';
 }
 
 export interface OpenResult {
@@ -29,10 +32,13 @@ export interface OpenResult {
   events: number;
   gzip: boolean;
   seconds: number;
+  finishSeconds: number;     // of `seconds`, the time in finish() (sorting and linking the model)
   modelBytes: number;
   heapBytes: number;
   warnings: string[];        // plain sentences (e.g. gzip data ended early)
   reader: 'feed worker' | 'trace worker';  // which thread read (and inflated) the file
+  decodeWorker: boolean;     // events were decoded by a decode worker beside the trace worker
+  localBatches: number | null;  // with one: batches the trace worker decoded itself
 }
 
 export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boolean }

@@ -5,6 +5,8 @@
 import type { ErrorCode, OpenRequest, OpenResult, Progress, Request, TimelineContext } from './protocol';
 import { openSource, SourceError } from './byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
+import { DecodeHelper } from './decode_client';
+import { loadModule, ModuleLoadError } from './wasm_module';
 
 const kBatchBytes = 4 << 20;
 // The wasm heap ends at 4 GB and the model needs roughly a third of the input size: refuse plain
@@ -12,6 +14,13 @@ const kBatchBytes = 4 << 20;
 const kMaxPlainBytes = 10 * 2 ** 30;
 const kMaxGzipBytes = 1.5 * 2 ** 30;
 const kProgressEveryMs = 100;
+// From this much input on, and with 4+ cores, events are decoded by a decode worker beside this one
+// (decode_client.ts): below it, starting that worker's core costs more than it saves. It takes
+// ~37% of this thread's import work away (wasm in node, 256 MB Kineto: 795 -> 500 ms here, 382 ms
+// there), but with the feed worker that makes three busy threads: on 2 cores it was slower
+// (bench/README.md), so it is only used where each can have a core.
+const kDecodeWorkerMinBytes = 32 << 20;
+const kDecodeWorkerMinCores = 4;
 
 const post = (msg: unknown, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
 
@@ -19,24 +28,19 @@ class WorkerFailure extends Error {
   constructor(readonly code: ErrorCode, message: string) { super(message); }
 }
 
-let modPromise: Promise<any> | null = null;
 let mod: any = null;
 let session: any = null;
 let source: TimelineContext['source'] = { gzip: false };
 let cancelled = false;
 let opened = false;  // the session finished importing without a fatal error
 
-async function loadModule(): Promise<any> {
-  modPromise ??= (async () => {
-    const base = self.location.href;
-    const wasm = await fetch(new URL('tracewise.wasm', base).href);
-    if (!wasm.ok) throw new WorkerFailure('internal', `Could not load the analyzer (tracewise.wasm: ${wasm.status}).`);
-    const factoryUrl = new URL('tracewise.mjs', base).href;
-    const { default: create } = await import(factoryUrl);
-    // A module worker is neither "web" nor "worker" to Emscripten 3.1.6: hand it the bytes.
-    return create({ wasmBinary: await wasm.arrayBuffer() });
-  })();
-  return modPromise;
+async function loadCore(): Promise<any> {
+  try {
+    return await loadModule();
+  } catch (e) {
+    if (e instanceof ModuleLoadError) throw new WorkerFailure('internal', e.message);
+    throw e;
+  }
 }
 
 // The heap's ceiling (-sMAXIMUM_MEMORY=4GB). Without C++ exceptions a failed allocation ends in a
@@ -100,7 +104,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   opening.catch(() => {});  // handled by the await below; not an unhandled rejection meanwhile
   let m: any;
   try {
-    m = await loadModule();
+    m = await loadCore();
   } catch (e) {
     void opening.then((s) => s.input.cancel(), () => {});
     throw e;
@@ -114,11 +118,18 @@ async function open(req: OpenRequest): Promise<OpenResult> {
       `the limit is about ${(limit / 2 ** 30).toFixed(1)} GiB${src.gzip ? ' compressed' : ''}). Use the command-line tool: tracewise summarize FILE.`);
   }
   session = new m.Session(req.name);
-  session.setSizeHint(await src.sizeHint());
+  const expected = await src.sizeHint();
+  session.setSizeHint(expected);
   const pusher = new HeapPusher(m, session);
+  let helper: DecodeHelper | null = null;
+  const mode = req.decodeWorker ?? 'auto';
+  if (mode === 'always' || (mode === 'auto' && expected >= kDecodeWorkerMinBytes && (navigator.hardwareConcurrency ?? 1) >= kDecodeWorkerMinCores)) {
+    try { helper = new DecodeHelper(m, session, mode === 'always'); } catch { helper = null; }  // no nested workers here: decode in this one
+  }
   const warnings: string[] = [];
   let input = 0;
   let last = 0;
+  let finishSeconds = 0;
   try {
     for (;;) {
       let r: ReadableStreamReadResult<Uint8Array>;
@@ -137,16 +148,24 @@ async function open(req: OpenRequest): Promise<OpenResult> {
       if (r.done) break;
       pusher.write(r.value);
       input += r.value.length;
+      if (helper) await helper.step();
       if (session.failed()) break;  // not a trace: stop reading at once
       const now = performance.now();
       if (now - last > kProgressEveryMs) { last = now; progress('reading', src, input); }
     }
     pusher.flush();
+    if (helper) {
+      session.endInput();
+      await helper.drain();
+    }
     progress('finishing', src, input);
     // The size as given, like the CLI's (a download's size is what arrived).
     session.setFileBytes(size ?? src.rawBytes());
+    const tf = performance.now();
     session.finish();
+    finishSeconds = (performance.now() - tf) / 1000;
   } catch (e) {
+    helper?.close();
     await src.input.cancel().catch(() => {});
     if (e instanceof WorkerFailure) throw e;
     if (isOutOfMemory(e)) {
@@ -155,13 +174,14 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     }
     throw e;
   }
+  helper?.close();
   if (session.failed()) throw new WorkerFailure('not_trace', String(session.error()));
   source = { blob: src.keep(), gzip: src.gzip };
   opened = true;
   return {
     name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
-    seconds: (performance.now() - t0) / 1000, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
-    reader: src.reader,
+    seconds: (performance.now() - t0) / 1000, finishSeconds, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
+    reader: src.reader, decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null,
   };
 }
 

@@ -1,0 +1,17 @@
+// Loads the wasm core (tracewise.mjs + tracewise.wasm beside this script), once per worker.
+let modPromise: Promise<any> | null = null;
+
+export class ModuleLoadError extends Error {}
+
+export function loadModule(): Promise<any> {
+  modPromise ??= (async () => {
+    const base = self.location.href;
+    const wasm = await fetch(new URL('tracewise.wasm', base).href);
+    if (!wasm.ok) throw new ModuleLoadError(`Could not load the analyzer (tracewise.wasm: ${wasm.status}).`);
+    const factoryUrl = new URL('tracewise.mjs', base).href;
+    const { default: create } = await import(factoryUrl);
+    // A module worker is neither "web" nor "worker" to Emscripten 3.1.6: hand it the bytes.
+    return create({ wasmBinary: await wasm.arrayBuffer() });
+  })();
+  return modPromise;
+}
