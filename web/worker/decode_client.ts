@@ -5,7 +5,7 @@
 // The model is the same either way (tests/core/import_deferred_test.cc).
 
 // Kept batches beyond this many are decoded here, oldest first (each batch is ~2 MB of events).
-const kMaxKept = 8;
+const kMaxKept = 12;
 
 type Reply =
   | { kind: 'ready'; slots: number }

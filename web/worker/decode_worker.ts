@@ -7,7 +7,7 @@
 //           out {kind:'ready', slots} | {kind:'records', seq, records: Uint8Array} | {kind:'failed', message}
 import { loadModule } from './wasm_module';
 
-const kSlots = 2;
+const kSlots = 4;
 const scope = self as unknown as Worker;
 let decoder: any = null;
 let mod: any = null;
