@@ -27,7 +27,6 @@ const char kBom[] = "\xEF\xBB\xBF";  // a UTF-8 byte order mark may precede the 
 
 EventSplitter::EventSplitter(EventSplitterSink* sink, ImportStats* stats) : sink_(sink), stats_(stats) {
   batch_.reserve(kFlushBytes + (1 << 16));
-  batch_.push_back('[');
 }
 
 void EventSplitter::fail(const std::string& message, uint64_t offset) {
@@ -168,21 +167,19 @@ void EventSplitter::end_element() {
   }
   refs_.push_back(EventRef{static_cast<uint32_t>(element_begin_),
                            static_cast<uint32_t>(batch_.size() - element_begin_), element_offset_});
-  batch_.push_back(',');  // the batch reads as one JSON array (see EventBatch)
   if (batch_.size() >= kFlushBytes) flush_batch();
 }
 
 void EventSplitter::flush_batch() {
   if (!refs_.empty()) {
-    // Drops a partial element after the last event (truncated input) and closes the array.
-    size_t used = refs_.back().begin + refs_.back().length + 1;
+    // Drops a partial element after the last event (truncated input).
+    size_t used = refs_.back().begin + refs_.back().length;
     batch_.resize(used);
-    batch_[used - 1] = ']';
     batch_.insert(batch_.end(), kBatchPadding, ' ');
     EventBatch b{batch_.data(), used, &refs_};
     sink_->on_batch(b);
   }
-  batch_.assign(1, '[');
+  batch_.clear();
   refs_.clear();
 }
 

@@ -23,9 +23,9 @@ struct EventRef {
   uint64_t offset;  // offset in the input stream
 };
 
-// `data` holds the batch's events as one JSON array, `[e0,e1,...,en]` (each event's text unchanged,
-// located by its EventRef), so a decoder can parse the batch as one document; `size` ends after the
-// `]`, and at least kBatchPadding readable bytes follow it (simdjson reads ahead).
+// `data` holds the batch's events back to back (each event's text unchanged, located by its
+// EventRef); `size` ends after the last one, and at least kBatchPadding readable bytes follow it
+// (simdjson reads ahead).
 struct EventBatch {
   const char* data = nullptr;
   size_t size = 0;

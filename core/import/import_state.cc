@@ -96,23 +96,9 @@ void ImportState::end_input() {
 // events another thread decoded; the rest are decoded here.
 void ImportState::decode_batch(const EventBatch& batch, const uint8_t* records, size_t records_size) {
   const std::vector<EventRef>& refs = *batch.events;
-  size_t i = 0;
   const uint8_t* rec = fast_decode_ ? records : nullptr;  // records are fast-decoder output
   const uint8_t* rec_end = rec ? records + records_size : nullptr;
-  // Fast path: the batch as one document. It stops at the first event that does not decode cleanly;
-  // that event and the rest of the batch take the per-event path, whose problems are the reference.
-  if (batch_decode_ && !fast_decode_) {
-    decoder_.start_batch(batch);
-    for (; i < refs.size(); ++i) {
-      growth_.seen = refs[i].offset;
-      if (!decoder_.next_in_batch(ev_)) break;
-      stats.events++;
-      if (ev_.duplicate_key) stats.problem("duplicate_key", refs[i].offset);
-      handle_event(refs[i].offset, refs[i].length);
-    }
-  }
-  for (; i < refs.size(); ++i) {
-    const EventRef& r = refs[i];
+  for (const EventRef& r : refs) {
     const char* p = batch.data + r.begin;
     size_t capacity = batch.size + kBatchPadding - r.begin;
     stats.events++;

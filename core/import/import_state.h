@@ -60,10 +60,8 @@ class ImportState : public EventSplitterSink {
   // Expected total input bytes (uncompressed), when known: lets tables grow to their projected
   // size instead of doubling. Optional; 0 means unknown.
   void set_size_hint(uint64_t bytes) { growth_.size_hint = bytes; }
-  // Batch decoding (on by default) can be switched off to compare with the per-event path.
-  void set_batch_decode(bool on) { batch_decode_ = on; }
-  // The one-pass decoder for clean events (fast_event_decoder.h), on by default; it replaces batch
-  // decoding while on. Off leaves every event to simdjson.
+  // The one-pass decoder for clean events (fast_event_decoder.h), on by default. Off leaves every
+  // event to simdjson (the reference it must match).
   void set_fast_decode(bool on) { fast_decode_ = on; }
 
   // Decoding on another thread (event_records.h): while on, complete batches are kept, in order
@@ -136,7 +134,6 @@ class ImportState : public EventSplitterSink {
   PendingLinks links_;
   bool any_time_ = false;
   GrowthPlan growth_;
-  bool batch_decode_ = true;
   bool fast_decode_ = TW_FAST_DECODE_DEFAULT;
   uint64_t phase_counts_[256] = {};  // per one-letter phase, merged into stats.phases by finish()
   bool deferred_ = false;

@@ -14,7 +14,6 @@ void TraceImporter::push(const void* data, size_t size) {
 
 void TraceImporter::set_size_hint(uint64_t bytes) { state_->set_size_hint(bytes); }
 
-void TraceImporter::set_batch_decode(bool on) { state_->set_batch_decode(on); }
 void TraceImporter::set_fast_decode(bool on) { state_->set_fast_decode(on); }
 
 void TraceImporter::set_deferred_decode(bool on) { state_->set_deferred_decode(on); }

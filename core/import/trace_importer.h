@@ -24,11 +24,8 @@ class TraceImporter {
   // Optional, before the first push: the expected total input bytes (uncompressed). The model's
   // tables then grow to their projected size instead of doubling (less peak memory).
   void set_size_hint(uint64_t bytes);
-  // Decoding a batch of events as one JSON document is on by default; off decodes event by event
-  // (the reference the batch path must match; for tests and benchmarks).
-  void set_batch_decode(bool on);
-  // The one-pass decoder for clean events is on by default (it then replaces batch decoding); off
-  // leaves every event to simdjson (for tests and benchmarks).
+  // The one-pass decoder for clean events is on by default; off leaves every event to simdjson
+  // (the reference; for tests and benchmarks).
   void set_fast_decode(bool on);
   void push(const void* data, size_t size);
   // Decoding on another thread (see ImportState::set_deferred_decode and event_records.h): batches

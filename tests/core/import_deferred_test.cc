@@ -63,7 +63,7 @@ ImporterPtr import_deferred(std::string_view text, uint32_t seed, size_t max_chu
 }
 
 void check_same(const std::string& label, std::string_view text, uint32_t seed) {
-  const std::string expected = fingerprint(*import_mode(text, true, true, seed, 1 << 20));
+  const std::string expected = fingerprint(*import_mode(text, true, seed, 1 << 20));
   const Records modes[] = {Records::kAll, Records::kNone, Records::kMixed};
   for (Records mode : modes) {
     size_t max_chunk = seed % 2 ? 4099 : (size_t(1) << 20);

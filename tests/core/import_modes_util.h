@@ -1,5 +1,5 @@
 // Test helpers shared by the decoder-path tests: every JSON trace under ../shared/traces, and an
-// import in random chunkings with the decode paths (fast one-pass, batch, per-event) chosen.
+// import in random chunkings with the decode path (fast one-pass or simdjson per event) chosen.
 #pragma once
 #include <dirent.h>
 
@@ -44,10 +44,9 @@ inline std::string read_trace(const std::string& path) {
 }
 
 // Imports `text` in chunks of 1..max_chunk bytes (seeded), each an exactly-sized copy for ASan.
-inline ImporterPtr import_mode(std::string_view text, bool fast, bool batch, uint32_t seed, size_t max_chunk) {
+inline ImporterPtr import_mode(std::string_view text, bool fast, uint32_t seed, size_t max_chunk) {
   auto imp = std::make_unique<TraceImporter>();
   imp->set_fast_decode(fast);
-  imp->set_batch_decode(batch);
   std::mt19937 rng(seed);
   std::uniform_int_distribution<size_t> dist(1, max_chunk);
   for (size_t pos = 0; pos < text.size();) {

@@ -1,13 +1,11 @@
-// Batch decoding (a batch of events parsed as one JSON document, in windows) must give exactly the
-// model, problem counts and offsets of the per-event path, whatever the chunking: every problem the
-// per-event path reports makes the batch path fall back at that event. Checked on inline traces
-// full of problems (also large ones spanning several windows and batches) and on every shared trace.
+// Odd events (problems of every kind, deep nesting, huge events, escaped keys) among clean ones: the
+// one-pass decoder must leave each to simdjson so that the model, problem counts and offsets are the
+// simdjson path's, whatever the chunking, also when they fall on the splitter's batch edges.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "cli/file_reader.h"
 #include "tests/core/import_modes_util.h"
 
 using namespace tw;
@@ -15,14 +13,14 @@ using namespace tw::test;
 
 namespace {
 
-// Batch on and off, in a few chunkings, all give the per-event path's fingerprint.
+// The fast path on and off, in a few chunkings, all give the simdjson path's fingerprint.
 void check_same_as_per_event(std::string_view text, const std::string& what) {
-  const std::string expected = fingerprint(*import_mode(text, false, false, 1, text.size() + 1));
+  const std::string expected = fingerprint(*import_mode(text, false, 1, text.size() + 1));
   for (uint32_t seed = 1; seed <= 3; ++seed) {
     size_t max_chunk = seed == 1 ? text.size() + 1 : seed == 2 ? 97 : 70000;
-    for (bool batch : {true, false}) {
-      std::string got = fingerprint(*import_mode(text, false, batch, seed, max_chunk));
-      CHECK_MESSAGE(got == expected, what, ": batch ", batch, " chunks <= ", max_chunk, "\n",
+    for (bool fast : {true, false}) {
+      std::string got = fingerprint(*import_mode(text, fast, seed, max_chunk));
+      CHECK_MESSAGE(got == expected, what, ": fast ", fast, " chunks <= ", max_chunk, "\n",
                     first_difference(expected, got));
     }
   }
@@ -59,7 +57,7 @@ const std::vector<std::string> kOdd = {
 
 }  // namespace
 
-TEST_CASE("batch decode: each odd event alone and among good events gives the per-event model") {
+TEST_CASE("odd events: each alone and among good events gives the simdjson model") {
   for (size_t k = 0; k < kOdd.size(); ++k) {
     std::string text = "[" + x_event(1) + "," + kOdd[k] + "," + x_event(2) + "," + x_event(3) + "]";
     check_same_as_per_event(text, "odd event " + std::to_string(k));
@@ -68,7 +66,7 @@ TEST_CASE("batch decode: each odd event alone and among good events gives the pe
   }
 }
 
-TEST_CASE("batch decode: deeply nested args") {
+TEST_CASE("odd events: deeply nested args") {
   for (int depth : {100, 1023, 1024, 1025, 5000}) {
     std::string deep = R"({"ph":"X","name":"deep","ts":1,"pid":1,"tid":1,"args":{"a":)" + std::string(depth, '[') +
                        std::string(depth, ']') + "}}";
@@ -76,34 +74,22 @@ TEST_CASE("batch decode: deeply nested args") {
   }
 }
 
-TEST_CASE("batch decode: an event larger than a window among small ones") {
+TEST_CASE("odd events: 100 KB events among small ones") {
   std::string big = R"({"ph":"X","name":")" + std::string(100000, 'n') + R"(","ts":1,"dur":1,"pid":1,"tid":1})";
   check_same_as_per_event("[" + x_event(1) + "," + big + "," + x_event(2) + "," + big + "]", "100 KB event");
 }
 
-TEST_CASE("batch decode: problems spread over several windows and batches (3 MB)") {
+TEST_CASE("odd events: problems spread over several batches (3 MB)") {
   std::string text = R"({"traceEvents":[)";
   int i = 0;
   while (text.size() < (size_t(3) << 20)) {
-    // Odd events every few hundred events, so some land on window (64 KB) and batch (2 MB) edges.
+    // Odd events every few hundred events, so some land on batch (2 MB) edges.
     text += (i % 331 == 17) ? kOdd[(i / 331) % kOdd.size()] : x_event(i);
     text += ",";
     ++i;
   }
   text += x_event(i) + R"(],"displayTimeUnit":"ns"})";
   check_same_as_per_event(text, "3 MB with problems");
-}
-
-TEST_CASE("batch decode: every shared trace gives the per-event model") {
-  std::vector<std::string> files = shared_json_traces();
-  REQUIRE(files.size() > 100);
-  for (const std::string& f : files) {
-    std::string text;
-    stream_file(f, [&text](const char* p, size_t n) { text.append(p, n); });
-    const std::string per_event = fingerprint(*import_mode(text, false, false, 5, 1 << 20));
-    std::string batch = fingerprint(*import_mode(text, false, true, 5, 1 << 20));
-    CHECK_MESSAGE(batch == per_event, f, "\n", first_difference(per_event, batch));
-  }
 }
 
 TEST_CASE("keys: raw keys are matched without unescaping, escaped ones after unescaping") {
