@@ -540,6 +540,7 @@ void ImportState::finish() {
   end_input();
   while (deferred_batches_ > 0) apply_deferred(nullptr, 0);  // what was not handed back is decoded here
   apply_deferred_values();
+  std::vector<DeferredBatch>().swap(spare_);  // ~2 MB each: free for the model's finalisation
   for (int c = 0; c < 256; ++c) {
     if (phase_counts_[c]) stats.phases[std::string(1, static_cast<char>(c))] += phase_counts_[c];
     phase_counts_[c] = 0;
