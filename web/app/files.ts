@@ -22,13 +22,14 @@ export type FileInput = { name: string; blob?: Blob; url?: string };
 
 const kParallel = Math.max(2, Math.min(6, navigator.hardwareConcurrency || 2));
 
-// A lone large file gets a decode worker beside its trace worker (web/worker/decode_client.ts);
-// several loading together already keep the cores busy. ?decode-worker=always|never overrides
-// (for comparisons and tests).
-function decodeWorkerMode(othersLoading: boolean): 'auto' | 'always' | 'never' {
-  const forced = new URLSearchParams(location.search).get('decode-worker');
-  if (forced === 'always' || forced === 'never') return forced;
-  return othersLoading ? 'never' : 'auto';
+// How many threads a trace worker may use (OpenRequest.workers): a lone large file gets a decode
+// worker beside its trace worker on a machine with cores to spare (web/worker/decode_client.ts);
+// several loading together already keep the cores busy. ?workers=single|all overrides (for
+// comparisons, tests, and browsers where nested workers misbehave).
+function workersMode(othersLoading: boolean): 'auto' | 'single' | 'all' | 'no-decode' {
+  const forced = new URLSearchParams(location.search).get('workers');
+  if (forced === 'single' || forced === 'all') return forced;
+  return othersLoading ? 'no-decode' : 'auto';
 }
 
 export class FileSet {
@@ -118,7 +119,7 @@ export class FileSet {
     if (inp.blob) payload.blob = inp.blob;
     if (inp.url) payload.url = inp.url;
     const run = () => client.request('open', {
-      ...payload, decodeWorker: decodeWorkerMode(this.files.some((f) => f !== file && f.status === 'loading')),
+      ...payload, workers: workersMode(this.files.some((f) => f !== file && f.status === 'loading')),
     })
       .then(async (reply) => {
         file.result = reply.result as OpenResult;

@@ -84,7 +84,7 @@ function countedStream(reader: ReadableStreamDefaultReader<Uint8Array>, first: R
   }, { highWaterMark: 0 });
 }
 
-export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?: string }): Promise<ByteSource> {
+export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?: string; workers?: string }): Promise<ByteSource> {
   const blob = req.blob ?? (req.buffer ? new Blob([req.buffer]) : undefined);
   let rawBytes = 0;
   const source = (input: ReadableStream<Uint8Array>, gzip: boolean, total: number | null, keep: () => Blob | undefined,
@@ -94,7 +94,7 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
   });
   if (blob) {
     const gzip = await magicIsGzip(blob);
-    const fed = feedFromWorker(blob, gzip, readFailure);
+    const fed = req.workers === 'single' ? null : feedFromWorker(blob, gzip, readFailure);
     if (fed) return source(fed.stream, gzip, blob.size, () => blob, fed.rawBytes, 'feed worker');
     const counted = countedStream(blobStream(blob, (e) => readFailure((e as Error)?.name)).getReader(), null, (c) => { rawBytes += c.length; });
     return source(gzip ? gunzip(counted) : counted, gzip, blob.size, () => blob);

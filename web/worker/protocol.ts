@@ -20,9 +20,10 @@ export interface OpenRequest {
   blob?: Blob;             // File or Blob (read in slices; kept for re-reading event args)
   buffer?: ArrayBuffer;    // bytes already in memory (transferred)
   url?: string;            // downloaded by the worker (streamed)
-  // Decode events in a second worker: 'auto' (default) for large inputs on machines with 4+ cores;
-  // 'always' sends every batch to it (waiting for it), for tests and comparisons.
-  decodeWorker?: 'auto' | 'always' | 'never';
+  // Nested workers: 'auto' (default): a feed worker reads the file, and for large inputs on machines
+  // with 4+ cores a decode worker decodes events; 'no-decode': the feed worker only; 'single':
+  // everything in the trace worker; 'all': both, every batch to the decode worker (tests, comparisons).
+  workers?: 'auto' | 'no-decode' | 'single' | 'all';
 }
 
 export interface OpenResult {

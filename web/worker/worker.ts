@@ -122,9 +122,9 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   session.setSizeHint(expected);
   const pusher = new HeapPusher(m, session);
   let helper: DecodeHelper | null = null;
-  const mode = req.decodeWorker ?? 'auto';
-  if (mode === 'always' || (mode === 'auto' && expected >= kDecodeWorkerMinBytes && (navigator.hardwareConcurrency ?? 1) >= kDecodeWorkerMinCores)) {
-    try { helper = new DecodeHelper(m, session, mode === 'always'); } catch { helper = null; }  // no nested workers here: decode in this one
+  const mode = req.workers ?? 'auto';
+  if (mode === 'all' || (mode === 'auto' && expected >= kDecodeWorkerMinBytes && (navigator.hardwareConcurrency ?? 1) >= kDecodeWorkerMinCores)) {
+    try { helper = new DecodeHelper(m, session, mode === 'all'); } catch { helper = null; }  // no nested workers here: decode in this one
   }
   const warnings: string[] = [];
   let input = 0;
