@@ -94,7 +94,7 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
   });
   if (blob) {
     const gzip = await magicIsGzip(blob);
-    const fed = req.workers === 'single' ? null : feedFromWorker(blob, gzip, readFailure);
+    const fed = req.workers === 'single' ? null : await feedFromWorker(blob, gzip, readFailure);
     if (fed) return source(fed.stream, gzip, blob.size, () => blob, fed.rawBytes, 'feed worker');
     const counted = countedStream(blobStream(blob, (e) => readFailure((e as Error)?.name)).getReader(), null, (c) => { rawBytes += c.length; });
     return source(gzip ? gunzip(counted) : counted, gzip, blob.size, () => blob);

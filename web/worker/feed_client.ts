@@ -6,11 +6,13 @@
 type Reply =
   | { kind: 'data'; chunks: Uint8Array[]; raw: number }
   | { kind: 'done'; raw: number }
-  | { kind: 'error'; input: boolean; message: string; raw: number };
+  | { kind: 'error'; input: boolean; message: string; raw: number }
+  | { kind: 'broken'; message: string; raw: number };  // the worker itself failed (its script, a crash)
 
-// Null when this browser cannot start a worker from a worker: the caller reads in its own thread.
-export function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (name: string) => Error):
-    { stream: ReadableStream<Uint8Array>; rawBytes: () => number } | null {
+// Resolves to null when this browser cannot start a worker from a worker, or the feed worker fails
+// before its first reply (e.g. feed.js cannot be loaded): the caller then reads in its own thread.
+export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (name: string) => Error):
+    Promise<{ stream: ReadableStream<Uint8Array>; rawBytes: () => number } | null> {
   let w: Worker;
   try {
     if (typeof Worker === 'undefined') return null;
@@ -27,10 +29,15 @@ export function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (name: s
   };
   w.onerror = (ev) => {
     ev.preventDefault();
-    queue.push({ kind: 'error', input: false, message: ev.message || 'the file reader worker failed', raw });
+    queue.push({ kind: 'broken', message: ev.message || 'the file reader worker failed', raw });
     if (waiting) { const f = waiting; waiting = null; f(); }
   };
   w.postMessage({ kind: 'start', blob, gzip });
+  while (queue.length === 0) await new Promise<void>((ok) => { waiting = ok; });
+  if (queue[0].kind === 'broken') {
+    w.terminate();
+    return null;
+  }
   const stream = new ReadableStream<Uint8Array>({
     async pull(c) {
       while (queue.length === 0) await new Promise<void>((ok) => { waiting = ok; });
@@ -42,7 +49,8 @@ export function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (name: s
       } else {
         w.terminate();
         if (m.kind === 'done') c.close();
-        else c.error(m.input ? onInputError(m.message) : new Error(`gzip: ${m.message}`));
+        else if (m.kind === 'error') c.error(m.input ? onInputError(m.message) : new Error(`gzip: ${m.message}`));
+        else c.error(new Error(`The file reader worker failed: ${m.message}`));
       }
     },
     cancel() {
