@@ -1,5 +1,6 @@
 // The trace worker's helpers, forced with ?workers=: `all` decodes every batch in a decode worker
-// (web/worker/decode_client.ts, core/import/event_records.h) and `single` runs everything in the
+// (web/worker/decode_client.ts, core/import/event_records.h), `decode` shares batches between it
+// and the trace worker as the page does on 4+ cores, and `single` runs everything in the
 // trace worker (the path for browsers without nested workers: no feed worker, gzip inflated in the
 // trace worker). Either way the summary must be the CLI's, for a large gzip trace, a plain trace
 // with flows across batches and a small one; a truncated gzip file keeps what was inflated.
@@ -38,6 +39,13 @@ for (const [label, path] of [['large gzip (MTIA)', MTIA], ['plain, flows (DeepSe
     assert.equal(opens[0].decodeWorker, true);
     assert.equal(opens[0].reader, 'feed worker');
     assert.equal(opens[0].localBatches, 0, 'every batch decoded by the decode worker');
+    assert.deepEqual(summary, cliSummary([path]));
+  });
+
+  test(`workers=decode: ${label}, batches shared as they come, the CLI summary`, async () => {
+    const { summary, error, opens } = await openWith('decode', path);
+    assert.equal(error, null);
+    assert.equal(opens[0].decodeWorker, true);
     assert.deepEqual(summary, cliSummary([path]));
   });
 

@@ -24,11 +24,11 @@ const kParallel = Math.max(2, Math.min(6, navigator.hardwareConcurrency || 2));
 
 // How many threads a trace worker may use (OpenRequest.workers): a lone large file gets a decode
 // worker beside its trace worker on a machine with cores to spare (web/worker/decode_client.ts);
-// several loading together already keep the cores busy. ?workers=single|all overrides (for
+// several loading together already keep the cores busy. ?workers=single|decode|all overrides (for
 // comparisons, tests, and browsers where nested workers misbehave).
-function workersMode(othersLoading: boolean): 'auto' | 'single' | 'all' | 'no-decode' {
+function workersMode(othersLoading: boolean): 'auto' | 'no-decode' | 'single' | 'decode' | 'all' {
   const forced = new URLSearchParams(location.search).get('workers');
-  if (forced === 'single' || forced === 'all') return forced;
+  if (forced === 'single' || forced === 'decode' || forced === 'all') return forced;
   return othersLoading ? 'no-decode' : 'auto';
 }
 

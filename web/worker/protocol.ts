@@ -22,8 +22,9 @@ export interface OpenRequest {
   url?: string;            // downloaded by the worker (streamed)
   // Nested workers: 'auto' (default): a feed worker reads the file, and for large inputs on machines
   // with 4+ cores a decode worker decodes events; 'no-decode': the feed worker only; 'single':
-  // everything in the trace worker; 'all': both, every batch to the decode worker (tests, comparisons).
-  workers?: 'auto' | 'no-decode' | 'single' | 'all';
+  // everything in the trace worker; 'decode': both, whatever the size and cores; 'all': both, and
+  // every batch to the decode worker (the trace worker waits for it; tests, comparisons).
+  workers?: 'auto' | 'no-decode' | 'single' | 'decode' | 'all';
 }
 
 export interface OpenResult {

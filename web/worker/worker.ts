@@ -123,7 +123,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   const pusher = new HeapPusher(m, session);
   let helper: DecodeHelper | null = null;
   const mode = req.workers ?? 'auto';
-  if (mode === 'all' || (mode === 'auto' && expected >= kDecodeWorkerMinBytes && (navigator.hardwareConcurrency ?? 1) >= kDecodeWorkerMinCores)) {
+  if (mode === 'all' || mode === 'decode' || (mode === 'auto' && expected >= kDecodeWorkerMinBytes && (navigator.hardwareConcurrency ?? 1) >= kDecodeWorkerMinCores)) {
     try { helper = new DecodeHelper(m, session, mode === 'all'); } catch { helper = null; }  // no nested workers here: decode in this one
   }
   const warnings: string[] = [];
