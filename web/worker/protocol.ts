@@ -17,7 +17,7 @@ export interface OpenRequest {
   id: number;
   kind: 'open';
   name: string;
-  blob?: Blob;             // File or Blob (read in slices; kept for re-reading event args)
+  blob?: Blob;             // File or Blob (streamed; kept for re-reading event args)
   buffer?: ArrayBuffer;    // bytes already in memory (transferred)
   url?: string;            // downloaded by the worker (streamed)
   // Nested workers: 'auto' (default): a feed worker reads the file, and for large inputs on machines

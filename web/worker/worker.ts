@@ -96,7 +96,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     post(msg);
   };
   progress('loading', null, 0);
-  // The first slice is read (and for gzip the size hint found) while the wasm module compiles.
+  // The file starts to be read (and for gzip the size hint found) while the wasm module compiles.
   const opening = openSource(req).catch((e) => {
     if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
     throw e;
