@@ -115,7 +115,6 @@ void TimelineIndex::build_tracks() {
 
 nlohmann::json tracks_json(const TimelineIndex& index) {
   static const char* kKinds[] = {"slices", "counter", "memory", "overlap"};
-  const TraceModel& m = index.model();
   nlohmann::json j;
   j["originNs"] = std::to_string(index.origin_ns());
   j["endNs"] = static_cast<double>(index.end_ns() - index.origin_ns());
