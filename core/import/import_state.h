@@ -1,6 +1,7 @@
 // ImportState: everything the streaming importer keeps between events. Split over a few files:
-// import_state.cc (event dispatch by phase), kineto_fields.cc (PyTorch args), top_level.cc
-// (metadata outside the events array), and model/model_finalize.cc (sorting and linking).
+// import_state.cc (event dispatch by phase), deferred_decode.cc (batches decoded elsewhere),
+// kineto_fields.cc (PyTorch args), top_level.cc (metadata outside the events array), and
+// core/model/finalize.cc (sorting and linking).
 #pragma once
 #include <deque>
 #include <string>
