@@ -24,16 +24,24 @@ before(async () => {
 after(async () => { await s?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });
 
 async function openAndReport(paths) {
-  await s.page.evaluate(() => { window.__opens = []; });
+  await s.page.evaluate(() => { window.__opens = []; window.__progress = []; });
   const res = await openViaInput(s.page, paths);
-  const opens = await s.page.evaluate(() => window.__opens);
-  return { ...res, opens };
+  const { opens, progress } = await s.page.evaluate(() => ({ opens: window.__opens, progress: window.__progress }));
+  return { ...res, opens, progress };
 }
 
 test('a gzip file is inflated by the feed worker; the summary is the CLI one', async () => {
-  const { summary, error, opens } = await openAndReport([GZ]);
+  const { summary, error, opens, progress } = await openAndReport([GZ]);
   assert.equal(error, null);
   assert.equal(opens.length, 1);
+  // Progress while reading counts compressed bytes of the file and reports the inflated rate too.
+  const reading = progress.filter((p) => p.phase === 'reading');
+  assert.ok(reading.length > 0, 'progress while reading');
+  for (const p of reading) {
+    assert.equal(p.gzip, true);
+    assert.ok(p.bytesRead <= p.totalBytes && p.inputBytes > p.bytesRead, `${p.bytesRead} / ${p.inputBytes}`);
+    assert.ok(p.inputMbPerSec > p.mbPerSec, `${p.inputMbPerSec} vs ${p.mbPerSec}`);
+  }
   assert.equal(opens[0].reader, 'feed worker');
   assert.equal(opens[0].gzip, true);
   assert.ok(opens[0].inputBytes > 40 * 2 ** 20, `${opens[0].inputBytes} bytes: more than the credits' worth of batches`);

@@ -41,15 +41,20 @@ export async function start() {
 export function trace(rel) { return join(TRACES, rel); }
 
 // From the next navigation on, the trace workers' open replies (OpenResult) are kept in
-// window.__opens: a wrapper around window.Worker installed before any page script runs.
+// window.__opens and their progress messages in window.__progress: a wrapper around window.Worker
+// installed before any page script runs.
 export async function recordOpenReplies(page) {
   await page.addInitScript(() => {
     window.__opens = [];
+    window.__progress = [];
     const W = window.Worker;
     window.Worker = class extends W {
       constructor(...a) {
         super(...a);
-        this.addEventListener('message', (ev) => { if (ev.data?.result?.reader) window.__opens.push(ev.data.result); });
+        this.addEventListener('message', (ev) => {
+          if (ev.data?.result?.reader) window.__opens.push(ev.data.result);
+          if (ev.data?.kind === 'progress') window.__progress.push(ev.data);
+        });
       }
     };
   });

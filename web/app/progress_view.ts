@@ -72,7 +72,8 @@ export class ProgressView {
     const parts = [
       p.totalBytes ? `${fmtBytes(p.bytesRead)} of ${fmtBytes(p.totalBytes)}` : fmtBytes(p.bytesRead),
       `${fmtCount(p.events)} events`,
-      fmtRate(p.mbPerSec),
+      // For gzip the file's own rate looks slow next to what the analyzer reads: show both.
+      p.gzip ? `${fmtRate(p.mbPerSec)} (${fmtRate(p.inputMbPerSec)} inflated)` : fmtRate(p.mbPerSec),
     ];
     if (p.phase === 'finishing') parts.push('analysing…');
     else if (p.secondsLeft !== null) parts.push(`${fmtSeconds(p.secondsLeft)} left`);

@@ -59,6 +59,8 @@ export interface Progress {
   inputBytes: number;       // decompressed bytes handed to the importer
   events: number;
   mbPerSec: number;         // file bytes per second so far
+  gzip: boolean;            // the file is gzip (known once reading starts)
+  inputMbPerSec: number;    // decompressed bytes per second so far (= mbPerSec for plain files)
   secondsLeft: number | null;
 }
 

@@ -83,7 +83,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   cancelled = false;
   const t0 = performance.now();
   const size = req.blob?.size ?? req.buffer?.byteLength ?? null;
-  const progress = (phase: Progress['phase'], src: { rawBytes(): number; totalBytes: number | null } | null, input: number) => {
+  const progress = (phase: Progress['phase'], src: { rawBytes(): number; totalBytes: number | null; gzip: boolean } | null, input: number) => {
     const secs = (performance.now() - t0) / 1000;
     const bytesRead = src?.rawBytes() ?? 0;
     const total = src?.totalBytes ?? size;
@@ -91,6 +91,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     const msg: Progress = {
       kind: 'progress', id: req.id, phase, bytesRead, totalBytes: total, inputBytes: input,
       events: session ? session.eventsSoFar() : 0, mbPerSec: rate / 1e6,
+      gzip: src?.gzip ?? false, inputMbPerSec: secs > 0 ? input / secs / 1e6 : 0,
       secondsLeft: total && rate > 0 && bytesRead > 0 ? Math.max(0, (total - bytesRead) / rate) : null,
     };
     post(msg);
