@@ -34,14 +34,14 @@ test('a gzip file is inflated by the feed worker; the summary is the CLI one', a
   const { summary, error, opens, progress } = await openAndReport([GZ]);
   assert.equal(error, null);
   assert.equal(opens.length, 1);
-  // Progress while reading counts compressed bytes of the file and reports the inflated rate too.
+  // Progress while reading counts compressed bytes of the file and reports the inflated rate too
+  // (the last report: at first the inflated bytes still lag the compressed ones in the pipeline).
   const reading = progress.filter((p) => p.phase === 'reading');
   assert.ok(reading.length > 0, 'progress while reading');
-  for (const p of reading) {
-    assert.equal(p.gzip, true);
-    assert.ok(p.bytesRead <= p.totalBytes && p.inputBytes > p.bytesRead, `${p.bytesRead} / ${p.inputBytes}`);
-    assert.ok(p.inputMbPerSec > p.mbPerSec, `${p.inputMbPerSec} vs ${p.mbPerSec}`);
-  }
+  for (const p of reading) assert.ok(p.gzip === true && p.bytesRead <= p.totalBytes, JSON.stringify(p));
+  const last = reading.at(-1);
+  assert.ok(last.inputBytes > 4 * last.bytesRead, `${last.bytesRead} compressed, ${last.inputBytes} inflated`);
+  assert.ok(last.inputMbPerSec > 4 * last.mbPerSec, `${last.inputMbPerSec} vs ${last.mbPerSec} MB/s`);
   assert.equal(opens[0].reader, 'feed worker');
   assert.equal(opens[0].gzip, true);
   assert.ok(opens[0].inputBytes > 40 * 2 ** 20, `${opens[0].inputBytes} bytes: more than the credits' worth of batches`);
