@@ -215,7 +215,10 @@ class BatchDecoder {
   // Makes room for a batch of `data_size` bytes and `ref_count` refs; returns the data's address
   // (the refs' is refsAddress()). Padding after the data is set, as the splitter's batches have.
   uintptr_t stage(size_t data_size, size_t ref_count) {
-    data_.assign(data_size + tw::kBatchPadding, ' ');
+    // The caller overwrites the data at once: only the padding is set here (resize keeps what the
+    // buffer held and zero-fills only growth, which is rare once it has reached a batch's size).
+    data_.resize(data_size + tw::kBatchPadding);
+    std::fill(data_.begin() + data_size, data_.end(), ' ');
     refs_.resize(ref_count);
     return reinterpret_cast<uintptr_t>(data_.data());
   }

@@ -211,14 +211,8 @@ DecodeResult EventDecoder::decode_once(const char* data, size_t size, size_t cap
   return DecodeResult::kOk;
 }
 
-void EventDecoder::reset(RawEvent& e) {
-  static const RawEvent kEmpty{};
-  static_assert(offsetof(RawEvent, args) + sizeof(RawEvent::args) == sizeof(RawEvent), "args must stay last");
-  std::memcpy(static_cast<void*>(&e), &kEmpty, offsetof(RawEvent, args));
-}
-
 DecodeResult EventDecoder::decode_fields(simdjson::ondemand::object& obj, RawEvent& e) {
-  reset(e);
+  reset_before_args(e);
   simdjson::error_code err;
   uint32_t seen = 0;
   auto mark = [&](uint32_t bit) {

@@ -18,7 +18,6 @@ class EventDecoder {
 
  private:
   DecodeResult decode_once(const char* data, size_t size, size_t capacity, RawEvent& out);
-  static void reset(RawEvent& e);
   static DecodeResult decode_fields(simdjson::ondemand::object& obj, RawEvent& e);
   simdjson::ondemand::parser parser_;
   std::string fixed_;  // UTF-8-repaired copy of an event

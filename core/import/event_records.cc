@@ -124,14 +124,16 @@ size_t encode_batch_records(const char* data, const EventRef* refs, size_t n, st
   return used;
 }
 
-bool read_event_record(const uint8_t** cur, const uint8_t* end, const char* text, size_t n, RawEvent& e) {
-  if (*cur >= end) return false;
+RecordRead read_event_record(const uint8_t** cur, const uint8_t* end, const char* text, size_t n, RawEvent& e) {
+  if (*cur >= end) return RecordRead::kNone;
   uint8_t status = *(*cur)++;
-  if (status != 1) return false;
+  if (status == 0) return RecordRead::kDeclined;
+  if (status != 1) {
+    *cur = end;
+    return RecordRead::kNone;
+  }
   Reader r{*cur, end, text, n};
-  // The fields before args are reset as the decoders do; args are written before they are read.
-  static const RawEvent kEmpty{};
-  std::memcpy(static_cast<void*>(&e), &kEmpty, offsetof(RawEvent, args));
+  reset_before_args(e);
   uint32_t f = r.get<uint32_t>();
   e.has_ph = f & 1;
   e.has_name = f & 2;
@@ -176,7 +178,7 @@ bool read_event_record(const uint8_t** cur, const uint8_t* end, const char* text
   e.n_args = r.ok ? static_cast<int>(n_args) : 0;
   // A malformed record leaves the position of the next ones unknown: the rest are decoded locally.
   *cur = r.ok ? r.p : end;
-  return r.ok;
+  return r.ok ? RecordRead::kDecoded : RecordRead::kNone;
 }
 
 }  // namespace tw

@@ -23,10 +23,14 @@ namespace tw {
 // records to the start of `out`; returns their size. `out` only grows (keep it between batches).
 size_t encode_batch_records(const char* data, const EventRef* refs, size_t n, std::vector<uint8_t>& out);
 
-// Reads the next event's status and record at `*cur` (advanced past them). Returns true when it
-// holds a decoded event (then `ev` is it, views into text[0, n)); false when the event is to be
-// decoded by the caller, including when the records end early or are malformed (a malformed
-// record also ends the batch's records: `*cur` is set to `end`).
-bool read_event_record(const uint8_t** cur, const uint8_t* end, const char* text, size_t n, RawEvent& ev);
+enum class RecordRead {
+  kDecoded,   // `ev` holds the event, its views into the event text
+  kDeclined,  // the fast decoder declined this event: only the simdjson path can decode it
+  kNone,      // no usable record (none given, the records ended, or a malformed one): decode it here
+};
+
+// Reads the next event's status and record at `*cur` (advanced past them). A malformed record also
+// ends the batch's records (`*cur` is set to `end`): the position of the next ones is unknown.
+RecordRead read_event_record(const uint8_t** cur, const uint8_t* end, const char* text, size_t n, RawEvent& ev);
 
 }  // namespace tw

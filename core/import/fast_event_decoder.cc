@@ -457,9 +457,7 @@ bool read_field(Reader& r, std::string_view key, RawEvent& e, uint32_t& seen) {
 bool fast_decode_event(const char* p, size_t n, RawEvent& e) {
   Reader r{p, p + n};
   if (!r.eat('{')) return false;
-  // Reset the fields before args, as EventDecoder does (args are written before they are read).
-  static const RawEvent kEmpty{};
-  std::memcpy(static_cast<void*>(&e), &kEmpty, offsetof(RawEvent, args));
+  reset_before_args(e);
   uint32_t seen = 0;
   if (!r.eat('}')) {
     do {

@@ -35,11 +35,12 @@ void ImportState::decode_batch(const EventBatch& batch, const uint8_t* records, 
     size_t capacity = batch.size + kBatchPadding - r.begin;
     stats.events++;
     growth_.seen = r.offset;
-    // A clean event is decoded in one pass; anything unusual is left to simdjson, the reference.
-    DecodeResult res = (rec && read_event_record(&rec, rec_end, p, r.length, ev_)) ||
-                               (fast_decode_ && fast_decode_event(p, r.length, ev_))
-                           ? DecodeResult::kOk
-                           : decoder_.decode(p, r.length, capacity, ev_);
+    // A clean event is decoded in one pass (here, or by the decode worker whose record is given);
+    // anything unusual is left to simdjson, the reference.
+    RecordRead got = rec ? read_event_record(&rec, rec_end, p, r.length, ev_) : RecordRead::kNone;
+    bool fast = got == RecordRead::kDecoded ||
+                (got == RecordRead::kNone && fast_decode_ && fast_decode_event(p, r.length, ev_));
+    DecodeResult res = fast ? DecodeResult::kOk : decoder_.decode(p, r.length, capacity, ev_);
     switch (res) {
       case DecodeResult::kOk:
         break;

@@ -1,7 +1,9 @@
 // RawEvent: one trace event as decoded from JSON, before it becomes rows in the model. String views
 // point into the decoder's buffers and are valid only until the next event is decoded.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace tw {
@@ -51,5 +53,13 @@ struct RawEvent {
     return nullptr;
   }
 };
+
+// Resets every field before args to its default, as each decoder does before filling an event
+// (args[0..n_args) are written before they are read, so the 3 KB of args are left alone).
+inline void reset_before_args(RawEvent& e) {
+  static const RawEvent kEmpty{};
+  static_assert(offsetof(RawEvent, args) + sizeof(RawEvent::args) == sizeof(RawEvent), "args must stay last");
+  std::memcpy(static_cast<void*>(&e), &kEmpty, offsetof(RawEvent, args));
+}
 
 }  // namespace tw

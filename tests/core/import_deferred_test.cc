@@ -120,7 +120,7 @@ TEST_CASE("event records: nearly every event of a Kineto trace travels as a reco
     const uint8_t* cur = rec.data();
     for (const EventRef& r : b->refs) {
       events++;
-      records += read_event_record(&cur, rec.data() + rec.size(), b->data.data() + r.begin, r.length, e);
+      records += read_event_record(&cur, rec.data() + rec.size(), b->data.data() + r.begin, r.length, e) == RecordRead::kDecoded;
     }
     CHECK(cur == rec.data() + rec.size());
   }
@@ -138,7 +138,7 @@ TEST_CASE("event records: malformed or hostile records are declined, never read 
   CHECK(rec[0] == 1);
   static RawEvent e;
   const uint8_t* cur = rec.data();
-  REQUIRE(read_event_record(&cur, rec.data() + rec.size(), text.data(), text.size(), e));
+  REQUIRE(read_event_record(&cur, rec.data() + rec.size(), text.data(), text.size(), e) == RecordRead::kDecoded);
   CHECK(cur == rec.data() + rec.size());
   CHECK(e.name == "k");
   CHECK(e.ts_ns == 1500);
@@ -147,8 +147,18 @@ TEST_CASE("event records: malformed or hostile records are declined, never read 
   CHECK(e.args[1].text == "x");
   // The same record read against a shorter text: its views no longer fit and it is declined.
   cur = rec.data();
-  CHECK_FALSE(read_event_record(&cur, rec.data() + rec.size(), text.data(), 10, e));
+  CHECK(read_event_record(&cur, rec.data() + rec.size(), text.data(), 10, e) == RecordRead::kNone);
   CHECK(cur == rec.data() + rec.size());
+  // An event the fast decoder declines (an escaped string) travels as status 0 only.
+  const std::string odd = R"({"ph":"X","name":"esc\"aped","ts":1,"pid":1,"tid":1})";
+  std::vector<char> odd_text(odd.begin(), odd.end());
+  EventRef odd_ref{0, static_cast<uint32_t>(odd_text.size()), 0};
+  std::vector<uint8_t> odd_rec;
+  odd_rec.resize(encode_batch_records(odd_text.data(), &odd_ref, 1, odd_rec));
+  REQUIRE(odd_rec.size() == 1);
+  cur = odd_rec.data();
+  CHECK(read_event_record(&cur, odd_rec.data() + 1, odd_text.data(), odd_text.size(), e) == RecordRead::kDeclined);
+  CHECK(read_event_record(&cur, odd_rec.data() + 1, odd_text.data(), odd_text.size(), e) == RecordRead::kNone);
   // Random bytes: declined or read within bounds (ASan checks the latter).
   std::mt19937 rng(3);
   for (int i = 0; i < 20000; ++i) {
@@ -156,7 +166,7 @@ TEST_CASE("event records: malformed or hostile records are declined, never read 
     for (uint8_t& b : junk) b = static_cast<uint8_t>(rng());
     junk[0] = 1;
     cur = junk.data();
-    if (read_event_record(&cur, junk.data() + junk.size(), text.data(), text.size(), e)) {
+    if (read_event_record(&cur, junk.data() + junk.size(), text.data(), text.size(), e) == RecordRead::kDecoded) {
       for (std::string_view v : {e.ph, e.name, e.cat, e.scope, e.bp})
         CHECK((v.data() == nullptr || (v.data() >= text.data() && v.data() + v.size() <= text.data() + text.size())));
     }
