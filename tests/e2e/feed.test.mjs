@@ -3,11 +3,12 @@
 // credits is the whole file (summaries identical to the CLI's, for traces many batches long).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { start, openViaInput, cliSummary, trace, recordOpenReplies, SITE } from './helpers.mjs';
+import { start, openViaInput, cliSummary, trace, recordOpenReplies } from './helpers.mjs';
+import { siteCopy } from './share_support.mjs';
 import { serve } from '../../web/serve.mjs';
 
 const GZ = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz');  // 87 MB inflated
@@ -62,10 +63,9 @@ test('a plain file is read by the feed worker, every byte of it', async () => {
 
 test('a site without feed.js: the trace worker reads the file itself', async () => {
   // A copy of the site missing the feed worker's script, on its own origin (its own service worker).
-  const site = join(dir, 'site');
-  cpSync(SITE, site, { recursive: true });
-  rmSync(join(site, 'feed.js'));
-  const server = await serve(site, 0);
+  const site = siteCopy();
+  rmSync(join(site.dir, 'feed.js'));
+  const server = await serve(site.dir, 0);
   try {
     await s.page.goto(`http://127.0.0.1:${server.address().port}/`);
     const { summary, error, opens } = await openAndReport([PLAIN_GZ]);
@@ -74,6 +74,7 @@ test('a site without feed.js: the trace worker reads the file itself', async () 
     assert.deepEqual(summary, cliSummary([PLAIN_GZ]));
   } finally {
     await new Promise((ok) => server.close(ok));
+    site.remove();
     await s.page.goto(s.url);
   }
 });

@@ -57,21 +57,21 @@ async function download(url: string): Promise<{ stream: ReadableStream<Uint8Arra
   return { stream: res.body, total: Number.isFinite(len) && len > 0 ? len : null };
 }
 
+const isGzipMagic = (head: Uint8Array) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+
 async function magicIsGzip(blob: Blob): Promise<boolean> {
-  let head: Uint8Array;
   try {
-    head = new Uint8Array(await blob.slice(0, 2).arrayBuffer());
+    return isGzipMagic(new Uint8Array(await blob.slice(0, 2).arrayBuffer()));
   } catch (e) {
     throw readFailure((e as Error).name);
   }
-  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-// Counts the raw bytes going through, optionally keeping them (downloads), and hands the first
-// chunk (already read to look at its magic bytes) out first.
-function countedStream(reader: ReadableStreamDefaultReader<Uint8Array>, first: ReadableStreamReadResult<Uint8Array> | null,
-                       onChunk: (c: Uint8Array) => void): ReadableStream<Uint8Array> {
-  let pending = first;
+// A download's bytes, each chunk seen by `onChunk` (counted and kept), the first one (already read
+// to look at its magic bytes) handed out first.
+function downloadStream(reader: ReadableStreamDefaultReader<Uint8Array>, first: ReadableStreamReadResult<Uint8Array>,
+                        onChunk: (c: Uint8Array) => void): ReadableStream<Uint8Array> {
+  let pending: ReadableStreamReadResult<Uint8Array> | null = first;
   return new ReadableStream<Uint8Array>({
     async pull(c) {
       const r = pending ?? await reader.read();
@@ -96,16 +96,15 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
     const gzip = await magicIsGzip(blob);
     const fed = req.workers === 'single' ? null : await feedFromWorker(blob, gzip, readFailure);
     if (fed) return source(fed.stream, gzip, blob.size, () => blob, fed.rawBytes, 'feed worker');
-    const counted = countedStream(blobStream(blob, (e) => readFailure((e as Error)?.name)).getReader(), null, (c) => { rawBytes += c.length; });
-    return source(gzip ? gunzip(counted) : counted, gzip, blob.size, () => blob);
+    const bytes = blobStream(blob, (e) => readFailure((e as Error)?.name), (n) => { rawBytes += n; });
+    return source(gzip ? gunzip(bytes) : bytes, gzip, blob.size, () => blob);
   }
   if (!req.url) throw new SourceError('read', 'Nothing to open.');
   const d = await download(req.url);
   const kept: Uint8Array[] = [];  // downloaded bytes become a Blob so events can be re-read later
   const reader = d.stream.getReader();
   const first = await reader.read();
-  const head = first.done ? new Uint8Array(0) : first.value;
-  const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-  const counted = countedStream(reader, first, (c) => { rawBytes += c.length; kept.push(c); });
-  return source(gzip ? gunzip(counted) : counted, gzip, d.total, () => new Blob(kept as BlobPart[]));
+  const gzip = !first.done && isGzipMagic(first.value);
+  const bytes = downloadStream(reader, first, (c) => { rawBytes += c.length; kept.push(c); });
+  return source(gzip ? gunzip(bytes) : bytes, gzip, d.total, () => new Blob(kept as BlobPart[]));
 }

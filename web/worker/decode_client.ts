@@ -12,8 +12,16 @@ type Reply =
   | { kind: 'records'; seq: number; records: Uint8Array }
   | { kind: 'failed'; message: string };
 
+// What DecodeHelper needs of the decode worker (a Worker in the page; bench/decode_pipeline_bench.mjs
+// passes node's worker_threads behind the same shape).
+export interface DecodePort {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+  onmessage: ((ev: MessageEvent) => void) | null;
+  onerror: ((ev: ErrorEvent) => void) | null;
+  terminate(): void;
+}
+
 export class DecodeHelper {
-  private readonly worker: Worker;
   private slots = 0;
   // Batches are numbered in the importer's order. Those before `applied` are applied; those from
   // `applied` to `next` were handed out; a batch decoded here without being handed out moves both.
@@ -24,10 +32,10 @@ export class DecodeHelper {
   private failed = false;
   localBatches = 0;       // decoded in the trace worker (for the open reply)
 
-  // Throws when this browser cannot start a worker from a worker. `strict`: every batch goes to
-  // the decode worker (this one waits for it) unless it fails; for tests and comparisons.
-  constructor(private readonly mod: any, private readonly session: any, private readonly strict = false) {
-    this.worker = new Worker(new URL('decode.js', self.location.href), { type: 'module' });
+  // The default port throws when this browser cannot start a worker from a worker. `strict`: every
+  // batch goes to the decode worker (this one waits for it) unless it fails; for tests and comparisons.
+  constructor(private readonly mod: any, private readonly session: any, private readonly strict = false,
+              private readonly worker: DecodePort = new Worker(new URL('decode.js', self.location.href), { type: 'module' })) {
     this.worker.onmessage = (ev: MessageEvent<Reply>) => {
       const m = ev.data;
       if (m.kind === 'ready') this.slots += m.slots;
@@ -35,7 +43,7 @@ export class DecodeHelper {
       else this.fail();
       this.poke();
     };
-    this.worker.onerror = (ev) => { ev.preventDefault(); this.fail(); };
+    this.worker.onerror = (ev) => { ev.preventDefault?.(); this.fail(); };
     session.setDeferredDecode(true);
   }
 

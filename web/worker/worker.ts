@@ -158,6 +158,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     if (helper) {
       session.endInput();
       await helper.drain();
+      helper.close();  // not needed for finish(): its thread and heap go now
     }
     progress('finishing', src, input);
     // The size as given, like the CLI's (a download's size is what arrived).
@@ -166,7 +167,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     session.finish();
     finishSeconds = (performance.now() - tf) / 1000;
   } catch (e) {
-    helper?.close();
+    helper?.close();  // terminating twice is harmless
     await src.input.cancel().catch(() => {});
     if (e instanceof WorkerFailure) throw e;
     if (isOutOfMemory(e)) {
@@ -175,7 +176,6 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     }
     throw e;
   }
-  helper?.close();
   if (session.failed()) throw new WorkerFailure('not_trace', String(session.error()));
   source = { blob: src.keep(), gzip: src.gzip };
   opened = true;
