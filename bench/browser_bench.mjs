@@ -21,40 +21,25 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../web/serve.mjs';
+import { ARGS, recordOpenReplies } from '../tests/e2e/helpers.mjs';  // the e2e tests' browser flags
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SITE = resolve(ROOT, process.env.TW_SITE || 'build/site');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const LOAD_TIMEOUT = 15 * 60_000;
 
 const files = process.argv.slice(2).length ? process.argv.slice(2).map((f) => resolve(f))
   : ['kineto_256mb.json', 'kineto_256mb.json.gz', 'kineto_1024mb.json', 'kineto_1024mb.json.gz']
     .map((f) => join(ROOT, 'bench', 'out', f)).filter((f) => existsSync(f));
 
-// Installed before any page script: long-task log, Worker wrapper recording the heap in replies.
+// Installed before any page script: the long-task log. The workers' open replies are recorded by the
+// e2e tests' recordOpenReplies (window.__opens).
 function initScript() {
-  window.__bench = { longtasks: [], heapBytes: 0, replies: 0 };
+  window.__bench = { longtasks: [] };
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.__bench.longtasks.push({ start: e.startTime, dur: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   } catch (e) { window.__bench.longtaskError = String(e); }
-  const W = window.Worker;
-  window.Worker = class extends W {
-    constructor(...a) {
-      super(...a);
-      this.addEventListener('message', (ev) => {
-        const m = ev.data && ev.data.result;
-        if (m && typeof m.heapBytes === 'number') {
-          window.__bench.heapBytes = Math.max(window.__bench.heapBytes, m.heapBytes);
-          window.__bench.openSeconds = m.seconds;
-          window.__bench.finishSeconds = m.finishSeconds;
-          window.__bench.replies++;
-        }
-      });
-    }
-  };
 }
 
 // The read floor, run in a Worker made from a Blob URL, two ways: `stream` is the cheapest way we
@@ -164,6 +149,7 @@ async function zoomPan(page) {
 async function benchOne(context, url, path, pan) {
   const row = { file: basename(path), inMB: statSync(path).size / 1e6 };
   const page = await context.newPage();
+  await recordOpenReplies(page);
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('crash', () => pageErrors.push('page crashed'));
@@ -188,7 +174,9 @@ async function benchOne(context, url, path, pan) {
     const st = await page.evaluate((t0p) => {
       const b = window.__bench, t1 = performance.now();
       const lt = b.longtasks.filter((e) => e.start >= t0p && e.start <= t1);
-      return { ready: window.__tracewise.ready, error: window.__tracewise.error, heap: b.heapBytes, openS: b.openSeconds ?? null, finishS: b.finishSeconds ?? null, lt: lt.length,
+      const opens = window.__opens ?? [];
+      return { ready: window.__tracewise.ready, error: window.__tracewise.error, heap: Math.max(0, ...opens.map((o) => o.heapBytes)),
+        openS: opens.at(-1)?.seconds ?? null, finishS: opens.at(-1)?.finishSeconds ?? null, lt: lt.length,
         ltMax: lt.reduce((m, e) => Math.max(m, e.dur), 0), ltErr: b.longtaskError ?? null };
     }, t0page);
     row.heapMB = st.heap ? st.heap / 2 ** 20 : null;
