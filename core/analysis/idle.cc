@@ -4,7 +4,7 @@
 #include <numeric>
 
 #include "core/analysis/gpu_op_launch.h"
-#include "core/analysis/run_sort.h"
+#include "core/base/run_sort.h"
 
 namespace tw {
 

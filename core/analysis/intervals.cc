@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "core/analysis/run_sort.h"
+#include "core/base/run_sort.h"
 
 namespace tw {
 

@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "core/analysis/gpu_op_launch.h"
-#include "core/analysis/run_sort.h"
+#include "core/base/run_sort.h"
 #include "core/analysis/slice_parents.h"
 
 namespace tw {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/base/run_sort.h"
 #include "core/model/permute.h"
 
 namespace tw {
@@ -14,9 +15,8 @@ namespace {
 std::vector<uint32_t> sort_slices(TraceModel& m) {
   SliceTable& s = m.slices;
   // Bucketed by track first (stable, so each track's rows stay in file order, which is nearly in
-  // time order): the comparisons then read the columns almost sequentially, and a track already in
-  // order is only checked. File order breaks ties explicitly, so the result is the one total order
-  // (and std::sort needs no stable_sort buffer).
+  // time order: a few ascending runs, which sort_runs merges in O(n log runs), and a track already
+  // in order is only checked). File order breaks ties explicitly, so there is one total order.
   std::vector<uint32_t> order(s.size());
   std::vector<uint32_t> start(m.tracks.size() + 1, 0);
   for (uint32_t t : s.track) ++start[t + 1];
@@ -25,15 +25,12 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
     std::vector<uint32_t> next(start.begin(), start.end() - 1);
     for (uint32_t i = 0; i < s.size(); ++i) order[next[s.track[i]]++] = i;
   }
-  auto before = [&s](uint32_t a, uint32_t b) {
+  sort_runs(order, [&s](uint32_t a, uint32_t b) {
+    if (s.track[a] != s.track[b]) return s.track[a] < s.track[b];
     if (s.ts_ns[a] != s.ts_ns[b]) return s.ts_ns[a] < s.ts_ns[b];
     if (s.dur_ns[a] != s.dur_ns[b]) return s.dur_ns[a] > s.dur_ns[b];
     return a < b;
-  };
-  for (size_t t = 0; t + 1 < start.size(); ++t) {
-    auto b = order.begin() + start[t], e = order.begin() + start[t + 1];
-    if (!std::is_sorted(b, e, before)) std::sort(b, e, before);
-  }
+  });
   permute_columns(order, s.ts_ns, s.dur_ns, s.track, s.name, s.cat, s.kind, s.flags, s.correlation, s.external_id,
                   s.src_offset, s.src_length);
   s.depth.assign(s.size(), 0);

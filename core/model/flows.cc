@@ -6,39 +6,78 @@ namespace tw {
 
 namespace {
 
-// The deepest slice on `track` that contains ts (start <= ts < end, or ts == start).
-uint32_t enclosing_slice(const TraceModel& m, uint32_t track, int64_t ts) {
-  const SliceTable& s = m.slices;
-  const Track& t = m.tracks[track];
-  auto begin = s.ts_ns.begin() + t.slice_begin, end = s.ts_ns.begin() + t.slice_end;
-  auto it = std::upper_bound(begin, end, ts);
-  uint32_t best = UINT32_MAX;
-  int steps = 0;
-  for (auto k = it; k != begin && steps < 256; ++steps) {
-    --k;
-    uint32_t idx = static_cast<uint32_t>(k - s.ts_ns.begin());
-    if (s.ts_ns[idx] <= ts && (ts < s.end_ns(idx) || s.ts_ns[idx] == ts)) {
-      if (best == UINT32_MAX || s.depth[idx] > s.depth[best]) best = idx;
-      if (s.depth[idx] == 0) break;  // nothing earlier can be deeper and enclosing
+// First index in [b, e) of the sorted column `ts` whose value fails `pred` (pred holds on a prefix),
+// searched outward from `hint` with doubling steps, then by bisection inside the bracket found:
+// the same answer as std::partition_point, in O(log distance) from the hint.
+template <class Pred>
+uint32_t partition_from(const int64_t* ts, uint32_t b, uint32_t e, uint32_t hint, Pred pred) {
+  hint = std::clamp(hint, b, e);
+  uint32_t lo = b, hi = e;  // the answer is in [lo, hi]
+  uint32_t step = 1;
+  if (hint < e && pred(ts[hint])) {
+    lo = hint + 1;
+    while (lo < e) {
+      uint32_t probe = lo + std::min(step, e - lo) - 1;
+      if (!pred(ts[probe])) {
+        hi = probe;
+        break;
+      }
+      lo = probe + 1;
+      step *= 2;
+    }
+  } else {
+    hi = hint;
+    while (hi > b) {
+      uint32_t probe = hi - std::min(step, hi - b);
+      if (pred(ts[probe])) {
+        lo = probe + 1;
+        break;
+      }
+      hi = probe;
+      step *= 2;
     }
   }
-  return best;
+  return static_cast<uint32_t>(std::partition_point(ts + lo, ts + hi, pred) - ts);
 }
 
-uint32_t next_slice(const TraceModel& m, uint32_t track, int64_t ts) {
+// The deepest slice on the track that contains ts (start <= ts < end, or ts == start) among the 256
+// starting last at or before ts: the first one found walking back. A slice H sorted before G that
+// still contains ts was open when G was pushed in assign_depths (rows are only closed once they
+// end, and H ends after ts >= G's start), so G's depth is greater, even among overlapping slices;
+// only two zero-length slices at ts can tie, and then the later one is kept.
+uint32_t enclosing_slice(const TraceModel& m, FlowCursor& c, int64_t ts) {
   const SliceTable& s = m.slices;
-  const Track& t = m.tracks[track];
-  auto begin = s.ts_ns.begin() + t.slice_begin, end = s.ts_ns.begin() + t.slice_end;
-  auto it = std::lower_bound(begin, end, ts);
-  return it == end ? UINT32_MAX : static_cast<uint32_t>(it - s.ts_ns.begin());
+  const int64_t* t = s.ts_ns.data();
+  uint32_t k = partition_from(t, c.begin, c.end, c.hint, [ts](int64_t x) { return x <= ts; });
+  c.hint = k;
+  for (int steps = 0; k != c.begin && steps < 256; ++steps) {
+    uint32_t idx = --k;
+    if (ts < s.end_ns(idx) || t[idx] == ts) return idx;  // t[idx] <= ts holds for all of them
+  }
+  return UINT32_MAX;
 }
 
-uint32_t bind(const TraceModel& m, const FlowPoint& p) {
-  if (p.track >= m.tracks.size()) return UINT32_MAX;
-  return p.enclosing() ? enclosing_slice(m, p.track, p.ts_ns) : next_slice(m, p.track, p.ts_ns);
+uint32_t next_slice(const TraceModel& m, FlowCursor& c, int64_t ts) {
+  uint32_t k = partition_from(m.slices.ts_ns.data(), c.begin, c.end, c.hint, [ts](int64_t x) { return x < ts; });
+  c.hint = k;
+  return k == c.end ? UINT32_MAX : k;
 }
 
 }  // namespace
+
+std::vector<FlowCursor> flow_cursors(const TraceModel& m) {
+  std::vector<FlowCursor> cursors;
+  cursors.reserve(m.tracks.size());
+  for (const Track& t : m.tracks) cursors.push_back(FlowCursor{t.slice_begin, t.slice_end, t.slice_begin});
+  return cursors;
+}
+
+uint32_t bind_flow_point(const TraceModel& m, std::vector<FlowCursor>& cursors, uint32_t track, int64_t ts,
+                         bool enclosing) {
+  if (track >= cursors.size()) return UINT32_MAX;
+  FlowCursor& c = cursors[track];
+  return enclosing ? enclosing_slice(m, c, ts) : next_slice(m, c, ts);
+}
 
 void FlowPoints::add(uint64_t id, StringId cat, StringId name, uint32_t track, int64_t ts, uint8_t order,
                      bool enclosing, uint64_t offset) {
@@ -53,6 +92,13 @@ void FlowPoints::add(uint64_t id, StringId cat, StringId name, uint32_t track, i
 void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& stats) {
   std::vector<FlowPoint>& pts = v1.points;
   const std::vector<uint64_t>& keys = v1.keys;
+  // Each point is bound to its slice first, in file order: per track that is nearly time order, so
+  // each track's cursor moves a few slices per point (in the pairing order below, by id, every
+  // point would be a binary search over its whole track).
+  {
+    std::vector<FlowCursor> cursors = flow_cursors(m);
+    for (FlowPoint& p : pts) p.track = bind_flow_point(m, cursors, p.track, p.ts_ns, p.enclosing());
+  }
   std::sort(pts.begin(), pts.end(), [&keys](const FlowPoint& a, const FlowPoint& b) {
     if (a.id != b.id) return a.id < b.id;
     if (a.key != b.key) return keys[a.key] < keys[b.key];
@@ -83,7 +129,7 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
       ++n_flows;
       if (pass == 1) {
         uint64_t pair = keys[p.key];
-        Flow flow{bind(m, *open), bind(m, p), static_cast<StringId>(pair >> 32),
+        Flow flow{open->track, p.track, static_cast<StringId>(pair >> 32),
                   static_cast<StringId>(pair & 0xffffffffu)};
         if (flow.from_slice == UINT32_MAX || flow.to_slice == UINT32_MAX) stats.problem("flow_unbound", 0);
         m.flows.push_back(flow);

@@ -15,7 +15,7 @@ namespace tw {
 struct FlowPoint {
   uint64_t id;       // the id (number, or 1 << 63 | interned text)
   uint32_t key;      // index into FlowPoints::keys: the (cat, name) pair
-  uint32_t track;
+  uint32_t track;    // the event's track; bind_flows_v1 replaces it with the bound slice (or UINT32_MAX)
   int64_t ts_ns;
   uint64_t bits;     // input offset << 3 | order (s = 0, t = 1, f = 2) << 1 | enclosing
   uint64_t offset() const { return bits >> 3; }
@@ -43,6 +43,19 @@ struct FlowV2Mark {
   uint32_t slice;
   bool out;
 };
+
+// Binding one endpoint to a slice of its track, with a cursor per track that remembers where the
+// last search on that track ended (queries close in time cost a few steps).
+struct FlowCursor {
+  uint32_t begin, end;  // the track's slices in the sorted table
+  uint32_t hint;
+};
+std::vector<FlowCursor> flow_cursors(const TraceModel& m);  // needs the slices sorted, depths assigned
+// The deepest slice containing ts (start <= ts < end, or ts == start; looked for among the 256 slices
+// starting last at or before ts) when `enclosing`, else the first slice starting at or after ts;
+// UINT32_MAX if none (or the track does not exist).
+uint32_t bind_flow_point(const TraceModel& m, std::vector<FlowCursor>& cursors, uint32_t track, int64_t ts,
+                         bool enclosing);
 
 // Both need the slices sorted with depths assigned (and v2 marks renumbered to sorted slices).
 // Each frees its input. v1 flows are appended to m.flows first, then v2 flows.

@@ -16,7 +16,7 @@
 #include "core/analysis/launches.h"
 #include "core/analysis/slice_parents.h"
 #include "core/analysis/gpu_rows.h"
-#include "core/analysis/run_sort.h"
+#include "core/base/run_sort.h"
 #include "core/analysis/steps.h"
 #include "tests/core/detail_test_util.h"
 
