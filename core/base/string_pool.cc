@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "core/base/same_bytes.h"
+
 namespace tw {
 
 namespace {
@@ -61,7 +63,7 @@ std::string_view StringPool::store(std::string_view s) {
 
 StringId StringPool::intern(std::string_view s) {
   StringId& cached = cache_[cache_slot(s, kCacheSlots)];
-  if (views_[cached] == s) return cached;  // slots start at id 0, the empty string
+  if (same_bytes(views_[cached], s)) return cached;  // slots start at id 0, the empty string
   auto it = index_.find(s);
   if (it != index_.end()) return cached = it->second;
   std::string_view v = store(s);

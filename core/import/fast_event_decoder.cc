@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/base/decimal.h"
+#include "core/base/same_bytes.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -367,80 +368,80 @@ bool read_field(Reader& r, std::string_view key, RawEvent& e, uint32_t& seen) {
   bool b = false;
   switch (key[0]) {
     case 'p':
-      if (key == "ph") {
+      if (same_bytes(key, "ph")) {
         mark(kKPh);
         e.has_ph = true;
         return r.text_field(e.ph, d);
       }
-      if (key == "pid") {
+      if (same_bytes(key, "pid")) {
         mark(kKPid);
         return r.id(e.pid, d);
       }
       break;
     case 'n':
-      if (key == "name") {
+      if (same_bytes(key, "name")) {
         mark(kKName);
         e.has_name = true;
         return r.text_field(e.name, d);
       }
       break;
     case 'c':
-      if (key == "cat") {
+      if (same_bytes(key, "cat")) {
         mark(kKCat);
         return r.text_field(e.cat, d);
       }
       break;
     case 't':
-      if (key == "ts") {
+      if (same_bytes(key, "ts")) {
         mark(kKTs);
         return r.time(e.has_ts, e.ts_ok, e.ts_ns, d);
       }
-      if (key == "tid") {
+      if (same_bytes(key, "tid")) {
         mark(kKTid);
         return r.id(e.tid, d);
       }
       break;
     case 'd':
-      if (key == "dur") {
+      if (same_bytes(key, "dur")) {
         mark(kKDur);
         return r.time(e.has_dur, e.dur_ok, e.dur_ns, d);
       }
       break;
     case 'i':
-      if (key == "id" || key == "id2") {
+      if (same_bytes(key, "id") || same_bytes(key, "id2")) {
         mark(kKId);
         return r.id(e.id, d);
       }
       break;
     case 'a':
-      if (key == "args") {
+      if (same_bytes(key, "args")) {
         mark(kKArgs);
         return r.args(e, d);
       }
       break;
     case 's':
-      if (key == "s") {
+      if (same_bytes(key, "s")) {
         mark(kKS);
         return r.text_field(e.scope, d);
       }
       break;
     case 'b':
-      if (key == "bp") {
+      if (same_bytes(key, "bp")) {
         mark(kKBp);
         return r.text_field(e.bp, d);
       }
-      if (key == "bind_id") {
+      if (same_bytes(key, "bind_id")) {
         mark(kKBind);
         return r.id(e.bind_id, d);
       }
       break;
     case 'f':
-      if (key == "flow_in") {
+      if (same_bytes(key, "flow_in")) {
         if (!r.boolean(b, d)) return false;
         e.flow_in = b;
         return true;
       }
-      if (key == "flow_out") {
+      if (same_bytes(key, "flow_out")) {
         if (!r.boolean(b, d)) return false;
         e.flow_out = b;
         return true;

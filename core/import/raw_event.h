@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/base/same_bytes.h"
+
 namespace tw {
 
 enum class ArgType : uint8_t { kNumber, kString, kBool, kNull, kObject, kArray };
@@ -49,7 +51,7 @@ struct RawEvent {
 
   const RawArg* arg(std::string_view key) const {
     for (int i = 0; i < n_args; ++i)
-      if (args[i].key == key) return &args[i];
+      if (same_bytes(args[i].key, key)) return &args[i];
     return nullptr;
   }
 };

@@ -1,9 +1,11 @@
-// StringPool (core/base/string_pool.h): dense ids, id 0 = "", views stay valid as the pool grows.
+// StringPool (core/base/string_pool.h): dense ids, id 0 = "", views stay valid as the pool grows;
+// same_bytes (its word-wise text compare).
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
+#include "core/base/same_bytes.h"
 #include "core/base/string_pool.h"
 
 TEST_CASE("string pool: interning gives stable dense ids") {
@@ -42,4 +44,19 @@ TEST_CASE("string pool: views stay valid while the pool grows, big strings inclu
   }
   CHECK(first == texts[0]);
   CHECK(pool.memory_bytes() > 0);
+}
+
+TEST_CASE("same_bytes equals string_view == for every length and every differing position") {
+  std::string a(40, 'x'), b;
+  for (size_t n = 0; n <= a.size(); ++n) {
+    std::string_view s(a.data(), n);
+    b.assign(a, 0, n);
+    CHECK(tw::same_bytes(s, b));
+    CHECK(!tw::same_bytes(s, std::string_view(a.data(), n + (n < a.size()))) == (n < a.size()));
+    for (size_t k = 0; k < n; ++k) {
+      b[k] = 'y';
+      CHECK(!tw::same_bytes(s, b));
+      b[k] = 'x';
+    }
+  }
 }
