@@ -184,6 +184,58 @@ struct Reader {
     return true;
   }
 
+  // The common forms parsed in the pass that scans them; anything else (exponents, more digits,
+  // a leading zero, no digit after '.') returns false with p unmoved, for number() and the parsers
+  // of core/base/decimal.h, whose results these equal.
+  //
+  // -?digits, at most 18 digits and no fraction or exponent: parse_int64 of the text.
+  bool plain_int(int64_t& out) {
+    const char* q = p;
+    bool neg = q < end && *q == '-';
+    if (neg) ++q;
+    const char* d = q;
+    uint64_t v = 0;
+    while (q < end && is_digit(*q) && q - d < 19) v = v * 10 + unsigned(*q++ - '0');
+    size_t n = size_t(q - d);
+    if (n == 0 || n > 18 || (n > 1 && *d == '0')) return false;
+    if (q < end && (*q == '.' || *q == 'e' || *q == 'E')) return false;
+    out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    p = q;
+    return true;
+  }
+  // Microseconds as -?digits[.digits] with at most 15 integer digits and no exponent, in
+  // nanoseconds: parse_us_to_ns of the text (rounded half away from zero on the first digit below
+  // the nanosecond, which parse_decimal_scaled also keeps whenever there are <= 15 integer digits).
+  bool plain_us(int64_t& out) {
+    const char* start = p;
+    bool neg = p < end && *p == '-';
+    if (neg) ++p;
+    const char* d = p;
+    uint64_t v = 0;
+    while (p < end && is_digit(*p) && p - d < 16) v = v * 10 + unsigned(*p++ - '0');
+    size_t n = size_t(p - d);
+    bool plain = n > 0 && n <= 15 && (n == 1 || *d != '0');
+    int frac = 0;
+    unsigned round = 0;
+    if (plain && p < end && *p == '.') {
+      const char* f = ++p;
+      for (; p < end && is_digit(*p) && frac < 3; ++p, ++frac) v = v * 10 + unsigned(*p - '0');
+      plain = p > f;
+      if (plain && p < end && is_digit(*p)) {
+        round = *p >= '5';
+        digits();
+      }
+    }
+    if (!plain || (p < end && (*p == 'e' || *p == 'E'))) {
+      p = start;
+      return false;
+    }
+    for (; frac < 3; ++frac) v *= 10;
+    v += round;
+    out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    return true;
+  }
+
   bool key(std::string_view& k) { return peek() == '"' && string(k) && eat(':'); }
 
   // Validates and skips any value.
@@ -239,6 +291,8 @@ struct Reader {
   bool time(bool& has, bool& ok, int64_t& out, int depth) {
     has = true;
     ok = false;
+    char c = peek();
+    if ((c == '-' || is_digit(c)) && plain_us(out)) return ok = true;
     std::string_view t;
     int r = text(t, depth);
     if (r == 1) ok = parse_us_to_ns(t, out);
@@ -259,7 +313,16 @@ struct Reader {
         if (!key(t) || !skip(depth + 1)) return false;
       return eat('}');
     }
-    bool is_string = peek() == '"';
+    char c = peek();
+    if (c == '-' || is_digit(c)) {
+      const char* s = p;
+      if (plain_int(id.value)) {
+        id.numeric = true;
+        id.text = std::string_view(s, size_t(p - s));
+        return true;
+      }
+    }
+    bool is_string = c == '"';
     int r = text(t, depth);
     if (r == 1) {
       id.is_string = is_string;

@@ -188,6 +188,28 @@ TEST_CASE("fast decode: odd events are rejected or decoded exactly like decode()
   for (const std::string& ev : rejected) CHECK_MESSAGE(!compare(ev).fast, ev);
 }
 
+TEST_CASE("fast decode: numbers in every time and id field give decode()'s values") {
+  // The times and integer ids are parsed while they are scanned (plain forms) or by core/base's
+  // parsers (the rest); both must give decode()'s values: rounding below the nanosecond, digit
+  // counts at the plain forms' limits, signs, zeros, fractions and exponents.
+  const char* valid[] = {"0", "-0", "7", "-7", "1.5", "0.0004", "0.0005", "-0.0005", "-0.0015", "12.3456789",
+                         "4458680428983.396", "4458680428983.3965", "999999999999999.9995", "-999999999999999.9995",
+                         "999999999999999", "1000000000000000", "1234567890123456.5", "123456789012345678",
+                         "1234567890123456789", "9223372036854775807", "-9223372036854775808",
+                         "9223372036854775808", "1e3", "1.5E-3", "-2.25e+2", "0.1e1", "3.999999", "0.9999995"};
+  for (const char* v : valid)
+    for (const char* field : {"ts", "dur", "pid", "tid", "id", "bind_id"}) {
+      std::string ev = std::string(R"({"ph":"X","name":"n",")") + field + "\":" + v + R"(,"cat":"c"})";
+      Outcome o = compare(ev);
+      CHECK_MESSAGE(o.fast, ev);
+      CHECK_MESSAGE(o.equal, ev, "\nfast: ", o.fast_text, "\nref:  ", o.ref_text);
+    }
+  for (const char* v : {"00", "-01", "1.", "-", "1.e5", "1e", "--1", "0x10", ".5", "1.5.5"}) {
+    std::string ev = std::string(R"({"ph":"X","ts":)") + v + R"(,"pid":)" + v + "}";
+    CHECK_MESSAGE(!compare(ev).fast, ev);
+  }
+}
+
 TEST_CASE("fast decode: mutated real events are rejected or decoded exactly like decode()") {
   std::vector<std::string> events = events_of(read_trace(kNccl));
   REQUIRE(events.size() > 1000);
