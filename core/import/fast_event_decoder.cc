@@ -188,19 +188,26 @@ struct Reader {
   // a leading zero, no digit after '.') returns false with p unmoved, for number() and the parsers
   // of core/base/decimal.h, whose results these equal.
   //
+  // -?digits with 1..max digits and no leading zero, accumulated in v (p moves past what it read).
+  bool plain_digits(size_t max, bool& neg, uint64_t& v) {
+    neg = p < end && *p == '-';
+    if (neg) ++p;
+    const char* d = p;
+    v = 0;
+    while (p < end && is_digit(*p) && size_t(p - d) <= max) v = v * 10 + unsigned(*p++ - '0');
+    size_t n = size_t(p - d);
+    return n > 0 && n <= max && (n == 1 || *d != '0');
+  }
   // -?digits, at most 18 digits and no fraction or exponent: parse_int64 of the text.
   bool plain_int(int64_t& out) {
-    const char* q = p;
-    bool neg = q < end && *q == '-';
-    if (neg) ++q;
-    const char* d = q;
-    uint64_t v = 0;
-    while (q < end && is_digit(*q) && q - d < 19) v = v * 10 + unsigned(*q++ - '0');
-    size_t n = size_t(q - d);
-    if (n == 0 || n > 18 || (n > 1 && *d == '0')) return false;
-    if (q < end && (*q == '.' || *q == 'e' || *q == 'E')) return false;
+    const char* start = p;
+    bool neg;
+    uint64_t v;
+    if (!plain_digits(18, neg, v) || (p < end && (*p == '.' || *p == 'e' || *p == 'E'))) {
+      p = start;
+      return false;
+    }
     out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
-    p = q;
     return true;
   }
   // Microseconds as -?digits[.digits] with at most 15 integer digits and no exponent, in
@@ -208,13 +215,9 @@ struct Reader {
   // the nanosecond, which parse_decimal_scaled also keeps whenever there are <= 15 integer digits).
   bool plain_us(int64_t& out) {
     const char* start = p;
-    bool neg = p < end && *p == '-';
-    if (neg) ++p;
-    const char* d = p;
-    uint64_t v = 0;
-    while (p < end && is_digit(*p) && p - d < 16) v = v * 10 + unsigned(*p++ - '0');
-    size_t n = size_t(p - d);
-    bool plain = n > 0 && n <= 15 && (n == 1 || *d != '0');
+    bool neg;
+    uint64_t v;
+    bool plain = plain_digits(15, neg, v);
     int frac = 0;
     unsigned round = 0;
     if (plain && p < end && *p == '.') {
