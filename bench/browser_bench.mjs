@@ -13,6 +13,8 @@
 //            machine a short task that was descheduled shows as a long task, its CPU time does not);
 //   frames : p95 of requestAnimationFrame intervals (and of the view's drawTimes()) while ~100
 //            W/S/A/D key presses zoom and pan the timeline (1 GB traces only by default).
+// Each page is measured as a user finds it: idle, with its spare trace worker warmed (web/app/
+// spare_worker.ts; column `warm`: the file's worker had finished that warm-up) before the floors.
 // Usage: node bench/browser_bench.mjs [FILE...]   (default bench/out/kineto_{256,1024}mb.json{,.gz})
 // Environment: TW_SITE (default build/site), BENCH_PAN=all (zoom/pan on every file).
 import { chromium } from 'playwright-core';
@@ -21,7 +23,7 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../web/serve.mjs';
-import { ARGS, recordOpenReplies } from '../tests/e2e/helpers.mjs';  // the e2e tests' browser flags
+import { ARGS, recordOpenReplies, recordWarmUps, waitWarmUps } from '../tests/e2e/helpers.mjs';  // the e2e tests' browser flags
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SITE = resolve(ROOT, process.env.TW_SITE || 'build/site');
@@ -150,12 +152,15 @@ async function benchOne(context, url, path, pan) {
   const row = { file: basename(path), inMB: statSync(path).size / 1e6 };
   const page = await context.newPage();
   await recordOpenReplies(page);
+  await recordWarmUps(page);
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('crash', () => pageErrors.push('page crashed'));
   try {
     await page.goto(url);
     await page.waitForFunction(() => window.__tracewise && document.getElementById('file-input'));
+    // As a user would find it: the page idle, its spare worker warmed (and not competing with the floor).
+    await waitWarmUps(page, 1, 10_000).catch(() => {});  // a site without spare workers: measured cold
     const f = await readFloor(page, path, 'stream');
     row.floorS = f.s; row.gzip = f.gzip; row.dataMB = (f.gzip ? f.out : f.raw) / 1e6;
     row.sliceFloorS = (await readFloor(page, path, 'slices')).s;
@@ -176,12 +181,13 @@ async function benchOne(context, url, path, pan) {
       const lt = b.longtasks.filter((e) => e.start >= t0p && e.start <= t1);
       const opens = window.__opens ?? [];
       return { ready: window.__tracewise.ready, error: window.__tracewise.error, heap: Math.max(0, ...opens.map((o) => o.heapBytes)),
-        openS: opens.at(-1)?.seconds ?? null, finishS: opens.at(-1)?.finishSeconds ?? null, lt: lt.length,
+        openS: opens.at(-1)?.seconds ?? null, finishS: opens.at(-1)?.finishSeconds ?? null, warm: opens.at(-1)?.warm ?? null, lt: lt.length,
         ltMax: lt.reduce((m, e) => Math.max(m, e.dur), 0), ltErr: b.longtaskError ?? null };
     }, t0page);
     row.heapMB = st.heap ? st.heap / 2 ** 20 : null;
     row.workerOpenS = st.openS;
     row.finishS = st.finishS;
+    row.warm = st.warm;
     row.longtasks = st.lt; row.longtaskMax = st.ltMax;
     if (st.error || !st.ready) { row.error = st.error || 'not ready'; return row; }
     row.ratio = row.loadS / row.floorS;
@@ -229,11 +235,11 @@ async function main() {
     rmSync(userDir, { recursive: true, force: true });
   }
   console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  const head = ['file', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'target', 'slices floor s', 'load/slices', 'worker s', 'finish s', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 draw ms'];
+  const head = ['file', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'target', 'slices floor s', 'load/slices', 'worker s', 'finish s', 'warm', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 draw ms'];
   const lines = rows.map((r) => r.error && r.loadS === undefined
     ? [r.file, fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), `ERROR: ${r.error}`]
     : [r.file, fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), r.error ? `${fmt(r.loadS)} ERROR: ${r.error}` : fmt(r.loadS),
-      fmt(r.ratio), r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.sliceFloorS), fmt(r.sliceRatio), fmt(r.workerOpenS), fmt(r.finishS), fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
+      fmt(r.ratio), r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.sliceFloorS), fmt(r.sliceRatio), fmt(r.workerOpenS), fmt(r.finishS), r.warm ? 'yes' : 'no', fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
       r.pan ? fmt(r.pan.p95frame, 1) : '-', r.pan ? fmt(r.pan.p95draw, 1) : '-']);
   console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
   for (const l of lines) console.log(`| ${l.join(' | ')} |`);

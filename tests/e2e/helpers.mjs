@@ -60,6 +60,26 @@ export async function recordOpenReplies(page) {
   });
 }
 
+// From the next navigation on, window.__warmed counts the spare workers that finished their
+// warm-up (web/app/spare_worker.ts: a spare answers its `warm` request with {warmed: true}).
+export async function recordWarmUps(page) {
+  await page.addInitScript(() => {
+    window.__warmed = 0;
+    const W = window.Worker;
+    window.Worker = class extends W {
+      constructor(...a) {
+        super(...a);
+        this.addEventListener('message', (ev) => { if (ev.data?.warmed === true) window.__warmed++; });
+      }
+    };
+  });
+}
+
+// Waits until `n` spare workers have finished their warm-up (recordWarmUps).
+export function waitWarmUps(page, n = 1, timeout = 30_000) {
+  return page.waitForFunction((k) => window.__warmed >= k, n, { timeout, polling: 50 });
+}
+
 export async function waitSettled(page, timeout = 45_000) {
   await page.waitForFunction(() => window.__tracewise && window.__tracewise.ready === true, null, { timeout, polling: 50 });
   return page.evaluate(() => ({ summary: window.__tracewise.summary, error: window.__tracewise.error }));

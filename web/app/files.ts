@@ -1,7 +1,8 @@
 // The files opened together (usually one per rank): one worker each, loading in parallel. Keeps
 // each file's progress, summary, warnings and error, and tells listeners when anything changes.
 import type { OpenResult, Progress } from '../worker/protocol';
-import { WorkerClient, WorkerError } from './worker_client';
+import { takeWorker } from './spare_worker';
+import { WorkerError, type WorkerClient } from './worker_client';
 
 export type FileStatus = 'loading' | 'ready' | 'error' | 'cancelled';
 
@@ -103,7 +104,7 @@ export class FileSet {
   }
 
   private start(inp: FileInput): OpenedFile {
-    const client = new WorkerClient();
+    const client = takeWorker();
     const file: OpenedFile = {
       key: this.nextKey++, name: inp.name, status: 'loading', client, progress: null, result: null,
       summary: null, schema: 'tracewise.summary/1', warnings: [], error: null,

@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { byId, clear, h } from './dom';
 import { FileSet, type FileInput, type OpenedFile } from './files';
+import { prepareSpareWorker } from './spare_worker';
 import { ProgressView } from './progress_view';
 import { renderDashboard } from './dashboard/dashboard';
 import { TimelineHost } from './timeline_host';
@@ -78,6 +79,11 @@ function render(): void {
   byId('tabs').hidden = ready.length === 0;
   setTab(tab);
   updateHook();
+  if (nothingLoading()) prepareSpareWorker(nothingLoading);  // for the next file
+}
+
+function nothingLoading(): boolean {
+  return opening === 0 && files.settled;
 }
 
 // The hook: ready once every opened file has settled and its summary is on screen.

@@ -31,6 +31,8 @@ export class WorkerClient {
     });
   }
 
+  get alive(): boolean { return !this.dead; }
+
   terminate(): void {
     if (this.dead) return;
     this.dead = true;

@@ -41,14 +41,18 @@ export interface OpenResult {
   reader: 'feed worker' | 'trace worker';  // which thread read (and inflated) the file
   decodeWorker: boolean;     // events were decoded by a decode worker beside the trace worker
   localBatches: number | null;  // with one: batches the trace worker decoded itself
+  warm: boolean;             // the worker had run its warm-up (warm_up.ts) to the end before this file
 }
 
 export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boolean }
 export interface CancelRequest { id: number; kind: 'cancel' }
+// Sent to a spare worker while the page is idle: load the core and run the warm-up (warm_up.ts).
+// Replies {warmed} once it finished, or stopped because an `open` came.
+export interface WarmRequest { id: number; kind: 'warm' }
 // Timeline kinds are handled by web/worker/timeline_handlers.ts; their payloads are its business.
 export interface TimelineRequest { id: number; kind: 'tracks' | 'window' | 'event' | 'search' | 'aggregate'; [k: string]: unknown }
 
-export type Request = OpenRequest | SummaryRequest | CancelRequest | TimelineRequest;
+export type Request = OpenRequest | SummaryRequest | CancelRequest | WarmRequest | TimelineRequest;
 
 export interface Progress {
   kind: 'progress';

@@ -7,6 +7,7 @@ import { openSource, SourceError } from './byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { DecodeHelper } from './decode_client';
 import { loadModule, ModuleLoadError } from './wasm_module';
+import { stopWarmUp, warmedUp, warmUp } from './warm_up';
 
 const kBatchBytes = 4 << 20;
 // The wasm heap ends at 4 GB and the model needs roughly a third of the input size: refuse plain
@@ -81,6 +82,8 @@ class HeapPusher {
 async function open(req: OpenRequest): Promise<OpenResult> {
   if (session) throw new WorkerFailure('internal', 'This worker already holds a file.');
   cancelled = false;
+  await stopWarmUp();  // at most one step of it is left to run
+  const warm = warmedUp();
   const t0 = performance.now();
   const size = req.blob?.size ?? req.buffer?.byteLength ?? null;
   const progress = (phase: Progress['phase'], src: { rawBytes(): number; totalBytes: number | null; gzip: boolean } | null, input: number) => {
@@ -182,7 +185,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   return {
     name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
     seconds: (performance.now() - t0) / 1000, finishSeconds, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
-    reader: src.reader, decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null,
+    reader: src.reader, decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
   };
 }
 
@@ -193,6 +196,10 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
     case 'cancel':
       cancelled = true;
       return { payload: {} };
+    case 'warm':
+      if (session) return { payload: { warmed: false } };
+      await warmUp(loadCore);
+      return { payload: { warmed: warmedUp() } };
     case 'summary': {
       if (!opened) throw new WorkerFailure('no_file', 'No file is open.');
       return { payload: { json: String(session.summaryJson(!!req.htaCompat)) } };

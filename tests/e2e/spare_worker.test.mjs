@@ -1,0 +1,40 @@
+// While the page is idle it starts a spare trace worker that runs its warm-up (web/worker/warm_up.ts):
+// the next file opened is imported by that warmed worker (its open reply says so) with the summary
+// the CLI gives, and once that file has loaded a new spare is prepared for the file after it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, openViaInput, cliSummary, trace, recordOpenReplies, recordWarmUps, waitWarmUps } from './helpers.mjs';
+
+const A = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
+const B = trace('kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz');
+
+let s;
+before(async () => {
+  s = await start();
+  await recordOpenReplies(s.page);
+  await recordWarmUps(s.page);
+  await s.page.reload();
+});
+after(async () => { await s?.close(); });
+
+test('an idle page warms a spare worker, and the next file is imported by it', async () => {
+  await waitWarmUps(s.page, 1);
+  const { summary, error } = await openViaInput(s.page, [A]);
+  assert.equal(error, null);
+  const opens = await s.page.evaluate(() => window.__opens);
+  assert.equal(opens.length, 1);
+  assert.equal(opens[0].warm, true);
+  assert.deepEqual(summary, cliSummary([A]));
+  assert.deepEqual(s.pageErrors, []);
+});
+
+test('after a file has loaded, another spare is warmed for the next one', async () => {
+  await waitWarmUps(s.page, 2);
+  await s.page.evaluate(() => { window.__opens = []; });
+  const { summary, error } = await openViaInput(s.page, [B]);
+  assert.equal(error, null);
+  const opens = await s.page.evaluate(() => window.__opens);
+  assert.equal(opens[0].warm, true);
+  assert.deepEqual(summary, cliSummary([B]));
+  assert.deepEqual(s.pageErrors, []);
+});

@@ -1,0 +1,43 @@
+// node:test: the spare worker's synthetic warm-up trace (web/worker/warm_trace.ts) imports in the
+// wasm build without a single problem and reaches every part of the import and the summary that a
+// real Kineto trace does (so the warm-up gets those functions optimised): nested CPU ops, launches
+// linked to kernels and memcpys, bound ac2g and fwd/bwd flows, NCCL collectives with sizes, steps,
+// host syncs, memory samples, a counter, metadata names, device properties and distributed info.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadModule } from './wasm_node.mjs';
+import { importTs } from '../e2e/share_support.mjs';
+
+test('the warm-up trace exercises the whole import and summary without problems', async () => {
+  const { warmTraceText } = await importTs('web/worker/warm_trace.ts');
+  const bytes = new TextEncoder().encode(warmTraceText());
+  const mod = await loadModule();
+  const session = new mod.Session('warm-up');
+  for (let pos = 0; pos < bytes.length; pos += 1 << 20) {
+    const chunk = bytes.subarray(pos, Math.min(bytes.length, pos + (1 << 20)));
+    mod.HEAPU8.set(chunk, Number(session.stagingBuffer(chunk.length)));
+    session.pushStaged(chunk.length);
+  }
+  session.finish();
+  assert.equal(session.failed(), false);
+  const f = JSON.parse(session.summaryJson(false)).files[0];
+  session.delete();
+  assert.deepEqual(f.import.problems, {});
+  assert.equal(f.import.truncated, false);
+  const m = f.model;
+  assert.equal(m.slices, 16800);
+  assert.equal(m.launch_links, m.gpu_ops);  // every kernel and memcpy found its launch
+  assert.equal(m.flows, 7200);              // 3600 ac2g + 3600 fwd/bwd, all paired
+  assert.equal(m.memory_samples, 3600);
+  assert.equal(m.counter_series, 1);
+  assert.equal(m.gpu_stream_tracks, 2);
+  assert.equal(f.steps.length, 300);
+  assert.equal(f.rank, 0);
+  assert.equal(f.world_size, 2);
+  assert.equal(f.devices.length, 1);
+  assert.equal(f.collectives.by_type[0].type, 'allreduce');
+  assert.ok(f.collectives.by_type[0].busbw_gbps > 0);
+  assert.ok(f.kernels.top.some((k) => k.class === 'communication') && f.kernels.top.some((k) => k.class !== 'communication'));
+  const recs = f.recommendations.map((r) => r.id);
+  for (const id of ['exposed_communication', 'host_syncs', 'pageable_memcpy']) assert.ok(recs.includes(id), `${id} in ${recs}`);
+});

@@ -1,0 +1,58 @@
+// The warm-up of a spare trace worker (started by the page while it is idle, web/app/spare_worker.ts):
+// a synthetic trace (warm_trace.ts) goes through import, finish() and the summary once, so V8 has
+// optimised code ready for the file that comes next. V8 starts every wasm function in its baseline
+// tier and swaps in optimised code only between calls, so work done in one long call - finish()
+// and each analysis of the summary, once per file - would otherwise run entirely in baseline code:
+// about a third slower (bench/README.md, "Warm worker").
+//
+// An `open` arriving meanwhile stops the warm-up at its next step (a chunk, finish, the summary)
+// and waits for it, so a file is never delayed by more than one step (~30 ms).
+import { warmTraceText } from './warm_trace';
+
+const kChunkBytes = 1 << 20;
+
+let running: Promise<void> | null = null;
+let stop = false;
+let done = false;
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+async function run(mod: any): Promise<void> {
+  const bytes = new TextEncoder().encode(warmTraceText());
+  const session = new mod.Session('warm-up');
+  try {
+    for (let pos = 0; pos < bytes.length; pos += kChunkBytes) {
+      await nextTask();  // lets an `open` message in
+      if (stop) return;
+      const chunk = bytes.subarray(pos, Math.min(bytes.length, pos + kChunkBytes));
+      mod.HEAPU8.set(chunk, Number(session.stagingBuffer(chunk.length)));
+      session.pushStaged(chunk.length);
+    }
+    await nextTask();
+    if (stop) return;
+    session.finish();
+    await nextTask();
+    if (stop) return;
+    session.summaryJson(false);
+    done = true;
+  } finally {
+    session.delete();
+  }
+}
+
+// Starts the warm-up once; resolves when it has finished or stopped.
+export function warmUp(loadModule: () => Promise<any>): Promise<void> {
+  running ??= loadModule().then(run);
+  return running;
+}
+
+// Stops a running warm-up and waits for it; errors in it are ignored (it only saves time).
+export async function stopWarmUp(): Promise<void> {
+  stop = true;
+  await running?.catch(() => {});
+}
+
+// Whether the warm-up ran to its end.
+export function warmedUp(): boolean {
+  return done;
+}
