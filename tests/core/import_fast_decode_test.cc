@@ -140,6 +140,8 @@ TEST_CASE("fast decode: odd events are rejected or decoded exactly like decode()
       R"({"ph":"X","name":"unicode é ✓ 😀","args":{"k":"ü"}})",
       R"({"":1,"longer_than_8":{"a":[1,2]},"ph":"i","argsxx":5,"args":5})",
       R"({"ph":"X","args":{},"args":{"x":1}})",
+      // Keys read a word at a time (<= 6 plain bytes, colon right after) and the ones that are not.
+      R"({"ph":"X","abcdef":1,"abcdefg":2,"é":3,"a b":4,"x" :5,"":6,"s":"t","args":{"device":1,"stream":2,"streams":3}})",
       "{}",
       many_args,
   };
@@ -154,6 +156,8 @@ TEST_CASE("fast decode: odd events are rejected or decoded exactly like decode()
       R"({"p\u0068":"X"})",
       R"({"ph":"X","args":{"s":"\n"}})",
       "{\"ph\":\"X\",\"name\":\"tab\tin string\"}",
+      "{\"ph\":\"X\",\"a\tb\":1}",
+      "{\"ph\":\"X\",\"ab\x01\":1}",
       "{\"ph\":\"X\",\"name\":\"bad\xff utf8\"}",
       "{\"ph\":\"X\",\"name\":\"overlong \xc0\xaf\"}",
       "{\"ph\":\"X\",\"name\":\"surrogate \xed\xa0\x80\"}",
