@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import { traces, launch, waitHook, siteCopy } from './share_support.mjs';
+import { traces, launch, waitHook, siteCopy, openSamplePage, copyLink } from './share_support.mjs';
 
 const other = `${traces}/hta/tests/data/trace_filter/sampled_rank-1.json.gz`;
 let copy, server, base, sample, original;
@@ -26,19 +26,8 @@ function traceHash(bytes) {
   return createHash('sha256').update(`tracewise-trace-hash/1\n${bytes.length}\n`).update(bytes).digest('hex').slice(0, 32);
 }
 
-async function openSample(page) {
-  await page.evaluate(() => { window.__tracewise.ready = false; });
-  await page.click('.topbar [data-sample]');
-  await waitHook(page, () => window.__tracewise.ready && window.__tracewise.summary?.files.length > 0);
-}
-
 async function openLinkThenSample(ctx, link) {
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(link);
-  await waitHook(page, () => window.__tracewise?.share?.ready);
-  await openSample(page);
+  const { page, errors } = await openSamplePage(ctx, link);
   await waitHook(page, () => ['same', 'different', 'unknown'].includes(window.__tracewise.share.match));
   return { page, errors, share: await page.evaluate(() => window.__tracewise.share) };
 }
@@ -48,13 +37,8 @@ test('links made on the sample carry its hash; the sample re-opened on them matc
   let link;
   const a = await launch();
   try {
-    const page = await a.ctx.newPage();
-    await page.goto(base);
-    await waitHook(page, () => window.__tracewise?.share?.ready);
-    await openSample(page);
-    await page.click('#share-actions >> text=Copy link');
-    await waitHook(page, () => window.__tracewise.share.lastLink);
-    link = await page.evaluate(() => window.__tracewise.share.lastLink);
+    const { page } = await openSamplePage(a.ctx, base);
+    link = await copyLink(page, 'Copy link');
     assert.match(link, new RegExp(`[#&]h=${hash}(&|$)`));
     // The address bar's link carries it too, once known.
     await page.waitForFunction((h) => location.hash.includes(`h=${h}`), hash, { timeout: 10000, polling: 100 });

@@ -70,3 +70,25 @@ export async function openLinkThenTraces(page, link, files) {
   await waitHook(page, () => window.__tracewise?.share?.ready);
   await openTraces(page, files);
 }
+
+// A new page at `url` (the site, or a link to it) on which "Try a sample" was clicked once the page
+// had handled the link, returned once the sample's dashboard is on screen; `errors` collects page errors.
+export async function openSamplePage(ctx, url) {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await waitHook(page, () => window.__tracewise?.share?.ready);
+  await page.evaluate(() => { window.__tracewise.ready = false; });
+  await page.click('.topbar [data-sample]');
+  await waitHook(page, () => window.__tracewise.ready && window.__tracewise.summary?.files.length > 0);
+  return { page, errors };
+}
+
+// Clicks one of the share buttons ('Copy link', 'Copy summary link') and returns the link it made.
+export async function copyLink(page, button) {
+  await page.evaluate(() => { window.__tracewise.share.lastLink = null; });
+  await page.click(`#share-actions >> text=${button}`);
+  await waitHook(page, () => window.__tracewise.share.lastLink);
+  return page.evaluate(() => window.__tracewise.share.lastLink);
+}

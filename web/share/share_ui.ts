@@ -12,6 +12,7 @@ import { isEmptyViewState, type ViewState } from './view_state';
 import { hashOfTrace, knownHash, traceSource, watchTraceInputs } from './trace_inputs';
 import { dashboardShown, hasTrace, liveTrace, readyNames, toAppView, toLinkView, traceNames, traceReady } from './app_view';
 import { showMessage, type MessageKind } from './banner';
+import { linkBase } from './link_base';
 
 type SummaryDocument = { files: any[]; schema: string };
 
@@ -42,6 +43,9 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
   let noteFor: string | null = null;            // the traces the banner's match note is about
   let lastHash = '';
   let previewing = false;                       // the link's summary stands in for loading traces
+  const opened = pageBase();                    // before the address bar is rewritten below
+  // The address links start with: `?url=` of the traces on screen when the page can re-open them.
+  const base = () => linkBase(opened, readyNames(app));
   watchTraceInputs();
 
   const say = (kind: MessageKind, text: string, extra?: Node) => showMessage(banner, kind, text, extra);
@@ -160,10 +164,9 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
   if (opts.trackFragment) {
     setInterval(() => {
       if (!traceReady(app) || pendingView || pendingTables || checking) return;
-      const link = buildLink(pageBase(), currentView(readyNames(app).map((n) => (n === null ? null : knownHash(n)))));
-      const hash = new URL(link).hash;
-      if (hash === location.hash || (hash === '' && location.hash === '')) return;
-      lastHash = hash;
+      const link = buildLink(base(), currentView(readyNames(app).map((n) => (n === null ? null : knownHash(n)))));
+      if (new URL(link).href === new URL(location.href.replace(/#$/, '')).href) return;
+      lastHash = new URL(link).hash;
       // From now on the address bar is this page's own link: traces opened later are not compared
       // with the one that was opened.
       hook.payload = null;
@@ -216,7 +219,7 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
   })));
   button('Copy link', 'A link to this view (tab, time range, search, table filters); it opens the same view once the same trace is open', async () => {
     const hashes = (await traceRefs()).map((r) => r?.hash ?? null);
-    await copy(buildLink(pageBase(), currentView(hashes)), 'Link to this view');
+    await copy(buildLink(base(), currentView(hashes)), 'Link to this view');
   });
   button('Copy summary link', 'A link that carries the analysis itself (headline numbers, top tables, recommendations): no trace, no upload', async () => {
     const doc: SummaryDocument | null = app.getSummary() ?? (hook.payload ? { files: hook.payload.files, schema: hook.payload.schema } : null);
@@ -224,9 +227,10 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
     const refs = await traceRefs();
     // The view part shares the link's 8 KB budget (the hashes are in the summary already).
     const view = { ...currentView([]), hashes: undefined };
-    const budget = Math.max(1000, kTargetLinkChars - buildLink(pageBase(), view).length - 4);
+    const at = base();
+    const budget = Math.max(1000, kTargetLinkChars - buildLink(at, view).length - 4);
     const enc = await encodeSummaryLink(doc, refs, budget);
-    await copy(buildLink(pageBase(), view, enc.value), 'Summary link');
+    await copy(buildLink(at, view, enc.value), 'Summary link');
   });
 
   void handleFragment(location.hash);
