@@ -7,27 +7,11 @@ import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import { traces, launch, waitHook, cliSummary, siteCopy } from './share_support.mjs';
+import { traces, launch, waitHook, cliSummary, siteCopy, gateRequests, openHeld } from './share_support.mjs';
 
 const first = `${traces}/kineto/docs/traces/before_fix_trace.json`;
 const second = `${traces}/kineto/docs/traces/after_fix_trace.json`;
 let copy, server, base, gate;
-
-// Requests under `prefix` wait while the gate is closed; open() lets them (and later ones) through.
-function gateRequests(srv, prefix) {
-  const [handler] = srv.listeners('request');
-  srv.removeAllListeners('request');
-  const g = { closed: false, held: [], seen: 0,
-    close() { this.closed = true; },
-    open() { this.closed = false; for (const [req, res] of this.held.splice(0)) handler(req, res); },
-    drop() { for (const [, res] of this.held.splice(0)) res.destroy(); } };
-  srv.on('request', (req, res) => {
-    if (!req.url.startsWith(prefix)) { handler(req, res); return; }
-    g.seen++;
-    if (g.closed) g.held.push([req, res]); else handler(req, res);
-  });
-  return g;
-}
 
 before(async () => {
   copy = siteCopy({ 'runs/run.json': first });
@@ -40,20 +24,6 @@ after(() => { gate?.drop(); server?.close(); copy?.remove(); });
 const cards = (page) => page.$$eval('#overview [data-card] .card-value', (els) => els.map((e) => `${e.closest('[data-card]').dataset.card}=${e.textContent}`));
 const facts = (page) => page.textContent('#overview .facts');  // "Loaded in" only for a loaded trace
 const expectSummary = (file) => { const s = cliSummary(file); s.files[0].name = 'run.json'; return s; };
-
-// Opens `link` with the trace's requests held back; returns once the page has asked for the trace.
-async function openHeld(ctx, link) {
-  gate.close();
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  const seen = gate.seen;
-  await page.goto(link);
-  await waitHook(page, () => window.__tracewise?.share?.ready);
-  for (let i = 0; i < 100 && gate.seen === seen; i++) await new Promise((ok) => setTimeout(ok, 50));
-  assert.ok(gate.seen > seen, 'the page asked for the trace');
-  return { page, errors };
-}
 
 test('a summary link with ?url= shows its dashboard read-only while the trace loads, then the live one', { timeout: 120000 }, async () => {
   copyFileSync(first, join(copy.dir, 'runs/run.json'));
@@ -76,7 +46,7 @@ test('a summary link with ?url= shows its dashboard read-only while the trace lo
   try {
     // While the trace is held back: the link's dashboard, read-only, with the link's table filter
     // and a note that the trace is loading; the page is not "ready" (no live summary yet).
-    const { page, errors } = await openHeld(b.ctx, link);
+    const { page, errors } = await openHeld(b.ctx, link, gate);
     await waitHook(page, () => window.__tracewise.share.readOnly && document.querySelector('#overview [data-card]') &&
       document.querySelector('[data-table="kernels.top"] input.filter')?.value === 'Kern');
     assert.equal(await page.isVisible('#overview'), true);
@@ -106,7 +76,7 @@ test('a summary link with ?url= shows its dashboard read-only while the trace lo
   copyFileSync(second, join(copy.dir, 'runs/run.json'));
   const c = await launch();
   try {
-    const { page, errors } = await openHeld(c.ctx, link);
+    const { page, errors } = await openHeld(c.ctx, link, gate);
     await waitHook(page, () => window.__tracewise.share.readOnly && document.querySelector('#overview [data-card]'));
     assert.deepEqual(await cards(page), shown);
     gate.open();
@@ -123,7 +93,7 @@ test('a summary link with ?url= shows its dashboard read-only while the trace lo
   const d = await launch();
   try {
     const gone = link.replace('?url=runs/run.json', '?url=runs/gone.json');
-    const { page, errors } = await openHeld(d.ctx, gone);
+    const { page, errors } = await openHeld(d.ctx, gone, gate);
     await waitHook(page, () => window.__tracewise.share.readOnly && document.querySelector('#overview [data-card]'));
     gate.open();
     await waitHook(page, () => window.__tracewise.error !== null && /could not be loaded/.test(document.querySelector('#share-banner')?.textContent ?? ''));

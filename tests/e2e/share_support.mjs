@@ -1,5 +1,7 @@
-// Helpers of the share/embed/export tests: bundle a TS module for node, run the CLI, serve the site,
-// launch Debian's Chromium headless with a fresh profile.
+// Helpers of the share/embed/export tests: bundle a TS module for node, run the CLI, copy the site
+// (and hold its trace requests back), launch Debian's Chromium headless with a fresh profile, open
+// the sample, press the share buttons.
+import assert from 'node:assert/strict';
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -91,4 +93,36 @@ export async function copyLink(page, button) {
   await page.click(`#share-actions >> text=${button}`);
   await waitHook(page, () => window.__tracewise.share.lastLink);
   return page.evaluate(() => window.__tracewise.share.lastLink);
+}
+
+// For tests that look at a page while its trace downloads (a node:http server of web/serve.mjs).
+// Requests under `prefix` wait while the gate is closed; open() lets them (and later ones) through.
+export function gateRequests(srv, prefix) {
+  const [handler] = srv.listeners('request');
+  srv.removeAllListeners('request');
+  const g = { closed: false, held: [], seen: 0,
+    close() { this.closed = true; },
+    open() { this.closed = false; for (const [req, res] of this.held.splice(0)) handler(req, res); },
+    drop() { for (const [, res] of this.held.splice(0)) res.destroy(); } };
+  srv.on('request', (req, res) => {
+    if (!req.url.startsWith(prefix)) { handler(req, res); return; }
+    g.seen++;
+    if (g.closed) g.held.push([req, res]); else handler(req, res);
+  });
+  return g;
+}
+
+// Opens `link` in a new page while `gate` holds the trace's requests back; returns once the page has
+// asked for the trace.
+export async function openHeld(ctx, link, gate) {
+  gate.close();
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const seen = gate.seen;
+  await page.goto(link);
+  await waitHook(page, () => window.__tracewise?.share?.ready);
+  for (let i = 0; i < 100 && gate.seen === seen; i++) await new Promise((ok) => setTimeout(ok, 50));
+  assert.ok(gate.seen > seen, 'the page asked for the trace');
+  return { page, errors };
 }

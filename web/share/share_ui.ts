@@ -176,9 +176,21 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
     }, 1000);
   }
 
-  // A trace the link's summary stood in for failed to load: the summary stays, say why.
+  // The traces the page's address downloads (`?url=`): the ones a summary link's dashboard stands in
+  // for. (A name with no source at all is one of them too: a `?url=` too broken to be remembered.)
+  const addressUrls = new URL(opened).searchParams.getAll('url').flatMap((u) => { try { return [new URL(u, opened).href]; } catch { return []; } });
+  const fromAddress = (name: string) => { const s = traceSource(name); return !s || ('url' in s && addressUrls.includes(s.url)); };
+
+  // A file failed while the link's dashboard was on screen. If it is a trace the dashboard stood in
+  // for, the dashboard stays: say why. Any other file was opened since (dropped, picked, the sample):
+  // the app replaced the link's dashboard with it (and stopped the link's download), so say that.
   app.onError((name, message) => {
-    if (previewing && hook.readOnly && !liveTrace(app)) say('warn', `${name} could not be loaded (${message}); the summary link's dashboard stays, read-only.`);
+    if (!hook.readOnly || liveTrace(app)) return;
+    if (previewing && fromAddress(name)) { say('warn', `${name} could not be loaded (${message}); the summary link's dashboard stays, read-only.`); return; }
+    const stopped = previewing ? 'opening it stopped the download of the link\'s trace, and ' : '';
+    previewing = false;
+    hook.readOnly = false;
+    say('error', `${name} could not be loaded (${message}); ${stopped}the summary link's read-only dashboard is no longer shown (reload the page to see it again).`);
   });
 
   window.addEventListener('hashchange', () => { if (location.hash !== lastHash) void handleFragment(location.hash); });
