@@ -111,8 +111,9 @@ export async function openViaDrop(page, paths) {
   return waitSettled(page);
 }
 
-// The CLI's summary of the same files (the page must show the identical document).
+// The CLI's summary of the same files (the page must show the identical document): `paths` is one
+// path or an array of them. The one implementation for all e2e tests (share_support.mjs re-exports it).
 export function cliSummary(paths, { htaCompat = false } = {}) {
-  const args = ['summarize', ...(htaCompat ? ['--hta-compat'] : []), ...paths];
+  const args = ['summarize', ...(htaCompat ? ['--hta-compat'] : []), ...[paths].flat()];
   return JSON.parse(execFileSync(CLI, args, { maxBuffer: 1 << 28 }).toString());
 }

@@ -129,7 +129,7 @@ test('summary links of the shared traces: round trip and size', async () => {
   // Multi-rank: both ranks of a pair in one link.
   const pair = manifest.filter((r) => /trace_filter\/sampled_rank-[01]/.test(r[0])).map((r) => `${traces}/${r[0]}`);
   if (pair.length === 2) {
-    const enc = await m.encodeSummaryLink(cliSummary(...pair), []);
+    const enc = await m.encodeSummaryLink(cliSummary(pair), []);
     sizes.push(['trace_filter/sampled_rank-0+1 (2 files)', enc.value.length, enc.level.rows]);
   }
   console.log('summary link sizes (chars of the s= value, rows kept):');

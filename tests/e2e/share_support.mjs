@@ -3,7 +3,6 @@
 // the sample, press the share buttons.
 import assert from 'node:assert/strict';
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -24,10 +23,7 @@ export async function importTs(...entries) {
   return mod;
 }
 
-export function cliSummary(...files) {
-  const bin = resolve(root, process.env.TW_CLI || 'build/native/tracewise');
-  return JSON.parse(execFileSync(bin, ['summarize', ...files], { maxBuffer: 256 << 20 }).toString());
-}
+export { cliSummary } from './helpers.mjs';  // cliSummary(path | paths, {htaCompat})
 
 // A private copy of the built site plus extra files ({relative path: source file or {text}}), for
 // tests that need a deployment setting (embed-config.json) or traces served beside the page.
