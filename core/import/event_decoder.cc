@@ -110,6 +110,7 @@ bool read_args(simdjson::ondemand::value& v, RawEvent& e) {
     a.type = ArgType::kNumber;
     a.n_ints = 0;
     a.text = std::string_view();
+    a.has_int = false;
     switch (t) {
       case json_type::number:
         a.type = ArgType::kNumber;

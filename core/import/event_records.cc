@@ -171,6 +171,7 @@ RecordRead read_event_record(const uint8_t** cur, const uint8_t* end, const char
     if (type > static_cast<uint32_t>(ArgType::kArray) || n_ints > 3) r.ok = false;
     a.type = static_cast<ArgType>(type);
     a.n_ints = static_cast<uint8_t>(n_ints);
+    a.has_int = false;  // not carried: the text is parsed where needed
     a.key = bits & (1u << 16) ? r.view() : std::string_view();
     a.text = bits & (1u << 17) ? r.view() : std::string_view();
     for (uint32_t k = 0; k < 3; ++k) a.ints[k] = k < n_ints ? r.get<int64_t>() : 0;

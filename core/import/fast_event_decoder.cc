@@ -372,8 +372,9 @@ struct Reader {
       if (!stopped && a.n_ints < 3 && (c == '-' || is_digit(c))) {
         std::string_view t;
         int64_t x = 0;
-        if (!number(t)) return false;
-        if (parse_int64(t, x)) {
+        bool plain = plain_int(x);
+        if (!plain && !number(t)) return false;
+        if (plain || parse_int64(t, x)) {
           a.ints[a.n_ints++] = x;
         } else {
           stopped = true;
@@ -405,6 +406,7 @@ struct Reader {
       a.key = k;
       a.n_ints = 0;
       a.text = std::string_view();
+      a.has_int = false;
       char c = peek();
       bool ok;
       if (c == '"') {
@@ -425,7 +427,10 @@ struct Reader {
         ok = int_array(a, d);
       } else {
         a.type = ArgType::kNumber;
-        ok = number(a.text);
+        const char* s = p;
+        a.has_int = plain_int(a.int_value);
+        if (a.has_int) a.text = std::string_view(s, size_t(p - s));
+        ok = a.has_int || number(a.text);
       }
       if (!ok) return false;
       ++e.n_args;

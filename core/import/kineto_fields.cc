@@ -12,6 +12,10 @@ namespace {
 bool arg_int(const RawEvent& e, std::string_view key, int64_t& out, bool* overflow = nullptr) {
   const RawArg* a = e.arg(key);
   if (!a || (a->type != ArgType::kNumber && a->type != ArgType::kString)) return false;
+  if (a->has_int) {
+    out = a->int_value;
+    return true;
+  }
   if (parse_int64(a->text, out)) return true;
   // Floats that hold integers (e.g. 7.0) are accepted; huge integers are reported.
   int64_t scaled = 0;

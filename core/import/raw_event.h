@@ -19,6 +19,9 @@ struct RawArg {
   // For small arrays of numbers (Kineto grid/block): up to 3 values.
   uint8_t n_ints = 0;
   int64_t ints[3] = {0, 0, 0};
+  // A number the decoder already parsed as an integer (= parse_int64(text)); false: parse the text.
+  bool has_int = false;
+  int64_t int_value = 0;
 };
 
 // A pid/tid/id as written: a number or a string.

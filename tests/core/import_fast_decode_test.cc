@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/file_reader.h"
+#include "core/base/decimal.h"
 #include "core/import/event_decoder.h"
 #include "core/import/event_splitter.h"
 #include "core/import/fast_event_decoder.h"
@@ -208,6 +209,22 @@ TEST_CASE("fast decode: numbers in every time and id field give decode()'s value
       CHECK_MESSAGE(o.fast, ev);
       CHECK_MESSAGE(o.equal, ev, "\nfast: ", o.fast_text, "\nref:  ", o.ref_text);
     }
+  // As an arg, and in an int array: an integer parsed while scanning equals parse_int64 of its text.
+  for (const char* v : valid) {
+    std::string ev = std::string(R"({"ph":"X","args":{"v":)") + v + R"(,"grid":[)" + v + "," + v + "]}}";
+    Outcome o = compare(ev);
+    CHECK_MESSAGE((o.fast && o.equal), ev, "\nfast: ", o.fast_text, "\nref:  ", o.ref_text);
+    RawEvent e;
+    REQUIRE(fast_decode_event(ev.data(), ev.size(), e));
+    const RawArg* a = e.arg("v");
+    REQUIRE(a != nullptr);
+    int64_t x = 0;
+    bool parsed = parse_int64(a->text, x);
+    size_t digits = a->text.size() - (a->text[0] == '-');
+    bool plain = std::string_view(v).find_first_of(".eE") == std::string_view::npos && digits <= 18;
+    CHECK_MESSAGE(a->has_int == plain, v);
+    if (a->has_int) CHECK_MESSAGE((parsed && x == a->int_value), v);
+  }
   for (const char* v : {"00", "-01", "1.", "-", "1.e5", "1e", "--1", "0x10", ".5", "1.5.5"}) {
     std::string ev = std::string(R"({"ph":"X","ts":)") + v + R"(,"pid":)" + v + "}";
     CHECK_MESSAGE(!compare(ev).fast, ev);
