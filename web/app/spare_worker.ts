@@ -23,8 +23,10 @@ export function prepareSpareWorker(idle: () => boolean): void {
     const client = new WorkerClient();
     spare = client;
     client.request('warm').catch(() => {
-      if (spare === client) spare = null;
-      client.terminate();  // it only saves time: the next file gets a fresh worker
+      // It only saves time: the next file gets a fresh worker. One already taken is the file's.
+      if (spare !== client) return;
+      spare = null;
+      client.terminate();
     });
   };
   if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 2000 });
