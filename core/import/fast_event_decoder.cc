@@ -312,7 +312,10 @@ struct Reader {
     has = true;
     ok = false;
     char c = peek();
-    if ((c == '-' || is_digit(c)) && plain_us(out)) return ok = true;
+    if ((c == '-' || is_digit(c)) && plain_us(out)) {
+      ok = true;
+      return true;
+    }
     std::string_view t;
     int r = text(t, depth);
     if (r == 1) ok = parse_us_to_ns(t, out);

@@ -82,8 +82,6 @@ class HeapPusher {
 async function open(req: OpenRequest): Promise<OpenResult> {
   if (session) throw new WorkerFailure('internal', 'This worker already holds a file.');
   cancelled = false;
-  await stopWarmUp();  // at most one step of it is left to run
-  const warm = warmedUp();
   const t0 = performance.now();
   const size = req.blob?.size ?? req.buffer?.byteLength ?? null;
   const progress = (phase: Progress['phase'], src: { rawBytes(): number; totalBytes: number | null; gzip: boolean } | null, input: number) => {
@@ -106,6 +104,9 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     throw e;
   });
   opening.catch(() => {});  // handled by the await below; not an unhandled rejection meanwhile
+  // A warm-up still running (a spare worker) stops at its next step (~30 ms) while the file opens.
+  await stopWarmUp();
+  const warm = warmedUp();
   let m: any;
   try {
     m = await loadCore();
@@ -196,7 +197,7 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
     case 'cancel':
       cancelled = true;
       return { payload: {} };
-    case 'warm':
+    case 'warm':  // sent to a spare worker before any open
       if (session) return { payload: { warmed: false } };
       await warmUp(loadCore);
       return { payload: { warmed: warmedUp() } };
