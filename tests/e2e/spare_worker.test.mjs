@@ -1,6 +1,7 @@
 // While the page is idle it starts a spare trace worker that runs its warm-up (web/worker/warm_up.ts):
 // the next file opened is imported by that warmed worker (its open reply says so) with the summary
-// the CLI gives, and once that file has loaded a new spare is prepared for the file after it.
+// the CLI gives, and once that file has loaded a new spare is prepared for the file after it. An
+// embedded view prepares none.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, openViaInput, cliSummary, trace, recordOpenReplies, recordWarmUps, waitWarmUps } from './helpers.mjs';
@@ -37,4 +38,24 @@ test('after a file has loaded, another spare is warmed for the next one', async 
   assert.equal(opens[0].warm, true);
   assert.deepEqual(summary, cliSummary([B]));
   assert.deepEqual(s.pageErrors, []);
+});
+
+test('an embedded view (?embed=1) prepares no spare worker', async () => {
+  const page = await s.context.newPage();
+  await page.addInitScript(() => {
+    window.__traceWorkers = 0;
+    const W = window.Worker;
+    window.Worker = class extends W {
+      constructor(url, ...rest) {
+        super(url, ...rest);
+        if (String(url).includes('worker.js')) window.__traceWorkers++;
+      }
+    };
+  });
+  await page.goto(`${s.url}?embed=1`);
+  await page.waitForFunction(() => window.__tracewise !== undefined);
+  // A spare starts at the first idle moment (within 2 s, requestIdleCallback's timeout).
+  await page.waitForTimeout(3000);
+  assert.equal(await page.evaluate(() => window.__traceWorkers), 0);
+  await page.close();
 });

@@ -5,6 +5,7 @@ import './style.css';
 import { byId, clear, h } from './dom';
 import { FileSet, type FileInput, type OpenedFile } from './files';
 import { prepareSpareWorker } from './spare_worker';
+import { isEmbedMode } from '../embed/embed_mode';
 import { ProgressView } from './progress_view';
 import { renderDashboard } from './dashboard/dashboard';
 import { TimelineHost } from './timeline_host';
@@ -19,6 +20,7 @@ hook.summary = null;
 hook.error = null;
 
 const files = new FileSet();
+const embedded = isEmbedMode();
 const progress = new ProgressView(byId('loads'), files);
 const overview = byId('overview');
 const timelineRoot = byId('timeline');
@@ -79,7 +81,9 @@ function render(): void {
   byId('tabs').hidden = ready.length === 0;
   setTab(tab);
   updateHook();
-  if (nothingLoading()) prepareSpareWorker(nothingLoading);  // for the next file
+  // For the next file; not in an embedded view, which shows the file its host gave it (a spare there
+  // would hold a worker and its heap in every embed of a docs page for a file that rarely comes).
+  if (!embedded && nothingLoading()) prepareSpareWorker(nothingLoading);
 }
 
 function nothingLoading(): boolean {
