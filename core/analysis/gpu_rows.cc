@@ -24,4 +24,18 @@ std::vector<std::pair<uint32_t, uint32_t>> gpu_rows_starting_in(const TraceModel
   return out;
 }
 
+std::vector<std::pair<uint32_t, uint32_t>> slice_rows_starting_in(const TraceModel& m, const Interval* window) {
+  if (!window) return {{0u, static_cast<uint32_t>(m.slices.size())}};
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  const std::vector<int64_t>& ts = m.slices.ts_ns;
+  for (const Track& t : m.tracks) {
+    if (t.slice_begin >= t.slice_end || t.slice_end > ts.size()) continue;
+    auto b = std::lower_bound(ts.begin() + t.slice_begin, ts.begin() + t.slice_end, window->begin);
+    auto e = std::lower_bound(b, ts.begin() + t.slice_end, window->end);
+    if (b != e) out.emplace_back(static_cast<uint32_t>(b - ts.begin()), static_cast<uint32_t>(e - ts.begin()));
+  }
+  std::sort(out.begin(), out.end());  // as for gpu rows: ascending whatever the track order
+  return out;
+}
+
 }  // namespace tw

@@ -1,7 +1,8 @@
-// The gpu_ops rows whose op STARTS inside a window [begin, end) (a profiler step), as row ranges in
-// ascending row order. gpu_ops is sorted by slice and slices by (track, start), so each track's ops
-// are one run of rows in start order: a window costs two binary searches per track, not a pass over
-// every op of the trace. Visiting the ranges in order visits the selected rows in row order.
+// The rows whose op or slice STARTS inside a window [begin, end) (a profiler step), as row ranges in
+// ascending row order. Slices are sorted by (track, start) and gpu_ops by slice, so each track's rows
+// are one run in start order: a window costs two binary searches per track, not a pass over every
+// row of the trace (a summary asks once per step, for up to 32 steps). Visiting the ranges in order
+// visits the selected rows in row order, as a filtered pass over all rows would.
 #pragma once
 #include <cstdint>
 #include <utility>
@@ -14,5 +15,6 @@ namespace tw {
 
 // Null window: one range with every row.
 std::vector<std::pair<uint32_t, uint32_t>> gpu_rows_starting_in(const TraceModel& m, const Interval* window);
+std::vector<std::pair<uint32_t, uint32_t>> slice_rows_starting_in(const TraceModel& m, const Interval* window);
 
 }  // namespace tw

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/analysis/gpu_op_launch.h"
+#include "core/analysis/gpu_rows.h"
 #include "core/base/run_sort.h"
 #include "core/analysis/slice_parents.h"
 
@@ -112,21 +113,6 @@ void build_queues(const TraceModel& m, const std::vector<LaunchRecord>& recs, La
   for (auto& [key, st] : streams) r.queues.push_back(queue_of(key.first, key.second, st.enq, st.deq));
 }
 
-// The slice rows to visit: all of them, or per track (slices are sorted by track, then start) the
-// run that starts inside the window, found by binary search, so a step does not scan the trace.
-std::vector<std::pair<uint32_t, uint32_t>> slice_ranges(const TraceModel& m, const Interval* window) {
-  if (!window) return {{0u, static_cast<uint32_t>(m.slices.size())}};
-  std::vector<std::pair<uint32_t, uint32_t>> out;
-  const std::vector<int64_t>& ts = m.slices.ts_ns;
-  for (const Track& t : m.tracks) {
-    if (t.slice_begin >= t.slice_end || t.slice_end > ts.size()) continue;
-    auto b = std::lower_bound(ts.begin() + t.slice_begin, ts.begin() + t.slice_end, window->begin);
-    auto e = std::lower_bound(b, ts.begin() + t.slice_end, window->end);
-    if (b != e) out.emplace_back(static_cast<uint32_t>(b - ts.begin()), static_cast<uint32_t>(e - ts.begin()));
-  }
-  return out;
-}
-
 void find_syncs(const TraceModel& m, const std::vector<uint32_t>& parents, const LaunchOptions& opt,
                 LaunchesResult& r) {
   const SliceTable& s = m.slices;
@@ -157,7 +143,7 @@ void find_syncs(const TraceModel& m, const std::vector<uint32_t>& parents, const
     r.sync_sites[slot->second].count++;
     r.sync_sites[slot->second].blocked_ns += s.dur_ns[i];
   };
-  for (const auto& [first, last] : slice_ranges(m, opt.window))
+  for (const auto& [first, last] : slice_rows_starting_in(m, opt.window))
     for (uint32_t i = first; i < last; ++i) visit(i);
   for (int k = 0; k < 4; ++k) {
     if (count[k] == 0) continue;
@@ -185,7 +171,7 @@ void each_launch(const TraceModel& m, const LaunchOptions& opt, F f) {
     std::vector<uint32_t> links;
     const std::vector<uint32_t>& order = *opt.launch_order;
     auto slice_less = [&m](uint32_t link, uint32_t slice) { return m.launches[link].launch_slice < slice; };
-    for (const auto& [first, last] : slice_ranges(m, opt.window)) {
+    for (const auto& [first, last] : slice_rows_starting_in(m, opt.window)) {
       auto it = std::lower_bound(order.begin(), order.end(), first, slice_less);
       for (; it != order.end() && m.launches[*it].launch_slice < last; ++it) links.push_back(*it);
     }

@@ -5,10 +5,8 @@
 
 namespace tw {
 
-MemoryResult memory_usage(const TraceModel& m, size_t max_points, const Interval* window) {
-  MemoryResult r;
+std::vector<uint32_t> memory_order(const TraceModel& m) {
   const MemoryTable& t = m.memory;
-  if (t.size() == 0) return r;
   std::vector<uint32_t> order(t.size());
   std::iota(order.begin(), order.end(), 0);
   // File order breaks ties: the allocator's state after the last event at a time is the one that holds.
@@ -16,6 +14,20 @@ MemoryResult memory_usage(const TraceModel& m, size_t max_points, const Interval
     if (t.device[a] != t.device[b]) return t.device[a] < t.device[b];
     return t.ts_ns[a] < t.ts_ns[b];
   });
+  return order;
+}
+
+MemoryResult memory_usage(const TraceModel& m, size_t max_points, const Interval* window,
+                          const std::vector<uint32_t>* shared_order) {
+  MemoryResult r;
+  const MemoryTable& t = m.memory;
+  if (t.size() == 0) return r;
+  std::vector<uint32_t> own;
+  if (!shared_order || shared_order->size() != t.size()) {
+    own = memory_order(m);
+    shared_order = &own;
+  }
+  const std::vector<uint32_t>& order = *shared_order;
   if (max_points == 0) max_points = 1;
   size_t i = 0;
   while (i < order.size()) {

@@ -39,6 +39,10 @@ struct MemoryResult {
 // `window` (optional, e.g. one profiler step): only the state during [begin, end) counts. The
 // allocator state left by the last sample before `begin` holds at `begin` (a peak there is dated
 // `begin`); `samples` counts the samples inside; devices with no sample before `end` are left out.
-MemoryResult memory_usage(const TraceModel& m, size_t max_points = 1000, const Interval* window = nullptr);
+MemoryResult memory_usage(const TraceModel& m, size_t max_points = 1000, const Interval* window = nullptr,
+                          const std::vector<uint32_t>* order = nullptr);
+// The memory samples in (device, time, file) order: what memory_usage sorts first; callers with one
+// call per step compute it once and pass it.
+std::vector<uint32_t> memory_order(const TraceModel& m);
 
 }  // namespace tw

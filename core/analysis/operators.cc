@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/analysis/flat_id_map.h"
+#include "core/analysis/gpu_rows.h"
 #include "core/analysis/slice_parents.h"
 
 namespace tw {
@@ -41,8 +42,23 @@ class Table {
 
 }  // namespace
 
-OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>& parents, const Interval* window) {
+uint32_t OperatorsByExternalId::find(const TraceModel& m, int64_t external_id) {
+  if (!built_) {
+    const SliceTable& s = m.slices;
+    bool inserted = false;
+    for (uint32_t i = 0; i < s.size(); ++i)
+      if (s.kind[i] == EventKind::kCpuOp && s.external_id[i] != kNoId)
+        map_.emplace(static_cast<uint64_t>(s.external_id[i]), i, &inserted);
+    built_ = true;
+  }
+  return map_.find(static_cast<uint64_t>(external_id));
+}
+
+OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>& parents, const Interval* window,
+                               OperatorsByExternalId* by_external) {
   OperatorsResult r;
+  OperatorsByExternalId own;
+  if (!by_external) by_external = &own;
   const SliceTable& s = m.slices;
   auto in_window = [&](uint32_t i) { return !window || (s.ts_ns[i] >= window->begin && s.ts_ns[i] < window->end); };
   Table ops(m.strings.size()), modules(m.strings.size());
@@ -54,8 +70,9 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
   };
   auto is_module_slice = [&](uint32_t i) { return s.kind[i] == EventKind::kPythonFunction && module_name(s.name[i]); };
 
-  for (uint32_t i = 0; i < s.size(); ++i) {
-    if (!in_window(i)) continue;
+  // A window (one per step) visits only the slices that start in it, in table order (gpu_rows.h).
+  for (const auto& [first, last] : slice_rows_starting_in(m, window))
+  for (uint32_t i = first; i < last; ++i) {
     if (s.kind[i] == EventKind::kCpuOp) {
       OperatorStat& o = ops.at(s.name[i]);
       o.calls++;
@@ -81,9 +98,7 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
     }
   }
 
-  FlatIdMap pair_slot;       // (operator name, kernel name) -> row of op_kernels
-  FlatIdMap op_by_external;  // External id -> first operator slice with it; built only when needed
-  bool external_built = false;
+  FlatIdMap pair_slot;  // (operator name, kernel name) -> row of op_kernels
   bool inserted = false;
   // Every operator and module was given its row in the pass above, so these walks add no rows.
   auto add_to_enclosing = [&](uint32_t from, int64_t ns) {
@@ -102,13 +117,7 @@ OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>&
     uint32_t p = parents[l.launch_slice];
     while (p != kNoParent && s.kind[p] != EventKind::kCpuOp) p = parents[p];
     if (p == kNoParent && s.external_id[l.launch_slice] != kNoId) {
-      if (!external_built) {
-        for (uint32_t i = 0; i < s.size(); ++i)
-          if (s.kind[i] == EventKind::kCpuOp && s.external_id[i] != kNoId)
-            op_by_external.emplace(static_cast<uint64_t>(s.external_id[i]), i, &inserted);
-        external_built = true;
-      }
-      const uint32_t op = op_by_external.find(static_cast<uint64_t>(s.external_id[l.launch_slice]));
+      const uint32_t op = by_external->find(m, s.external_id[l.launch_slice]);
       if (op != FlatIdMap::kNone) {
         p = op;
         r.launches_by_external_id++;

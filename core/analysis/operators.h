@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/analysis/flat_id_map.h"
 #include "core/analysis/intervals.h"
 #include "core/model/trace_model.h"
 
@@ -46,11 +47,23 @@ struct OperatorsResult {
   uint64_t launches_by_external_id = 0;
 };
 
+// Kineto's "External id" -> the first CPU operator slice carrying it (table order), for runtime calls
+// under no operator. Built on first use; one can serve every operator_stats call of a summary (one per
+// step), which otherwise each build it from every slice of the trace.
+class OperatorsByExternalId {
+ public:
+  uint32_t find(const TraceModel& m, int64_t external_id);  // FlatIdMap::kNone when no operator has it
+ private:
+  FlatIdMap map_;
+  bool built_ = false;
+};
+
 // `parents` from slice_parents(m). `window`, when given, restricts to one profiler step: operator and
 // module slices count (whole) in the window where they START, and GPU ops by their launching
 // runtime call's start, as per-step kernels and launches do. An enclosing operator that started
 // before the window is not a row of the window: it gets no self-time correction and no device time.
+// `by_external`: shared across calls on one model (null: a private one).
 OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>& parents,
-                               const Interval* window = nullptr);
+                               const Interval* window = nullptr, OperatorsByExternalId* by_external = nullptr);
 
 }  // namespace tw

@@ -56,6 +56,10 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const std::vecto
     by_launch_slice = launch_order(m);
     lopt.launch_order = &by_launch_slice;
   }
+  // Shared by the windows: what each call would otherwise build from the whole trace again.
+  OperatorsByExternalId ops_by_external;
+  std::vector<uint32_t> mem_order;
+  if (present.memory && n > 0) mem_order = memory_order(m);
   for (size_t i = 0; i < n; ++i) {
     const Interval& w = windows[i];
     json d = json::object();
@@ -71,9 +75,9 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const std::vecto
     d["launches"] = present.launches ? launches_json(m, launch_stats(m, parents, lopt), lopt) : json(nullptr);
     d["collectives"] = present.collectives ? collectives_json(collective_stats(m, ctx.classes, ctx.kept, sets, &w))
                                            : json(nullptr);
-    d["memory"] = present.memory ? memory_json(memory_usage(m, 1, &w), false) : json(nullptr);
+    d["memory"] = present.memory ? memory_json(memory_usage(m, 1, &w, &mem_order), false) : json(nullptr);
     // CPU operators are always a section (like the whole trace's): operators that start in the step.
-    d["operators"] = operators_json(m, operator_stats(m, parents, &w), kStepTopOperators);
+    d["operators"] = operators_json(m, operator_stats(m, parents, &w, &ops_by_external), kStepTopOperators);
     out[i] = std::move(d);
   }
   return out;
