@@ -1,6 +1,6 @@
 // Temporal breakdown: where each rank's (and each step's) time went, as stacked bars with exact
 // numbers on hover. Reads `temporal` (and per-step variants when the summary has them).
-import { h } from '../dom';
+import { clear, h } from '../dom';
 import { fmtDuration, fmtPct, labelOf } from '../format';
 import { legend, stackedBar, type BarPart } from './charts';
 import type { Links } from './links';
@@ -31,6 +31,31 @@ function partsOf(t: any): BarPart[] | null {
   }));
 }
 
+// A trace can hold thousands of steps: their bars come kFirstBars at first, then kMoreBars per click on
+// "Show more" (as the tables page their rows). One DOM row per step for 12 000 steps made building the
+// dashboard a single main-thread task of over a second.
+const kFirstBars = 100;
+const kMoreBars = 200;
+
+// `head` rows, then the rows `render` makes for `items`, paged: the list and its "Show more" foot.
+function pagedBars<T>(head: HTMLElement[], items: T[], render: (item: T) => HTMLElement): HTMLElement[] {
+  const list = h('div', { class: 'bd' }, ...head);
+  const foot = h('div', { class: 'bd-more' });
+  let shown = 0;
+  const more = (n: number) => {
+    for (const item of items.slice(shown, shown + n)) list.append(render(item));
+    shown = Math.min(items.length, shown + n);
+    clear(foot);
+    const hidden = items.length - shown;
+    if (hidden > 0) {
+      foot.append(h('button', { class: 'btn small', onclick: () => more(kMoreBars) },
+        `Show more steps (${hidden.toLocaleString('en-US')} hidden)`));
+    }
+  };
+  more(kFirstBars);
+  return [list, foot];
+}
+
 function row(label: Node | string, parts: BarPart[], total: number | undefined, right: string): HTMLElement {
   return h('div', { class: 'bd-row' }, h('div', { class: 'bd-label' }, label), stackedBar(parts, total), h('div', { class: 'bd-right' }, right));
 }
@@ -45,15 +70,14 @@ export function breakdownPanel(all: any[], f: any, links: Links): HTMLElement | 
     const label = s.rank !== null && s.rank !== undefined ? `rank ${s.rank}` : s.name;
     rows.push(row(s === f ? h('strong', null, label) : label, parts, s.temporal.span_ns, fmtDuration(s.temporal.span_ns ?? 0)));
   }
-  const stepRows = Array.isArray(f?.steps) ? f.steps.filter((s: any) => s?.temporal) : [];
-  for (const st of stepRows) {
-    const t = st.temporal ?? st;
-    const parts = partsOf(t);
-    if (!parts) continue;
+  const stepRows = Array.isArray(f?.steps) ? f.steps.filter((s: any) => s?.temporal && partsOf(s.temporal)) : [];
+  const stepRow = (st: any) => {
+    const t = st.temporal;
     const b = st.begin_ns, e = st.end_ns;
     const label = `step ${st.number ?? st.step ?? ''}`;
-    rows.push(row(typeof b === 'number' && typeof e === 'number' ? rangeLink(links, b, e, label) : label, parts, t.span_ns, fmtDuration(t.span_ns ?? (e - b))));
-  }
+    return row(typeof b === 'number' && typeof e === 'number' ? rangeLink(links, b, e, label) : label, partsOf(t)!, t.span_ns, fmtDuration(t.span_ns ?? (e - b)));
+  };
+  if (!legendParts.length && stepRows.length) legendParts = partsOf(stepRows[0].temporal)!;
   const kc = f?.kernel_classes_ns;
   let classes: HTMLElement | null = null;
   if (kc && typeof kc === 'object') {
@@ -66,10 +90,11 @@ export function breakdownPanel(all: any[], f: any, links: Links): HTMLElement | 
     }
   }
   const tb = stepCategories(f, links);
-  if (!rows.length && !classes && !tb) return null;
+  const any = rows.length > 0 || stepRows.length > 0;
+  if (!any && !classes && !tb) return null;
   return h('section', { class: 'panel', 'data-section': 'temporal' }, h('h2', null, 'Time breakdown'),
-    rows.length ? h('p', { class: 'muted small' }, 'GPU time from the first GPU op to the last: compute, then communication and memory copies not hidden under compute, then idle.') : null,
-    rows.length ? h('div', { class: 'bd' }, ...rows) : null, rows.length ? legend(legendParts) : null, classes, tb);
+    any ? h('p', { class: 'muted small' }, 'GPU time from the first GPU op to the last: compute, then communication and memory copies not hidden under compute, then idle.') : null,
+    ...(any ? pagedBars(rows, stepRows, stepRow) : []), any ? legend(legendParts) : null, classes, tb);
 }
 
 // TensorBoard plugin step categories (Kernel > Memcpy > Memset > Communication > Runtime >
@@ -88,10 +113,11 @@ function stepCategories(f: any, links: Links): HTMLElement | null {
     label: labelOf(k), value: Number(c?.[k] ?? 0), color: kStepColors[k] ?? '--c-other',
     title: `${labelOf(k)}: ${fmtDuration(Number(c?.[k] ?? 0))}${total > 0 ? ` (${fmtPct((100 * Number(c?.[k] ?? 0)) / total)})` : ''}`,
   }));
-  const rows = sb.steps.map((st: any) => row(
+  const stepRow = (st: any) => row(
     typeof st.begin_ns === 'number' && typeof st.end_ns === 'number' ? rangeLink(links, st.begin_ns, st.end_ns, `step ${st.number}`) : `step ${st.number}`,
-    partsOfStep(st.categories_ns, st.duration_ns ?? 0), st.duration_ns, fmtDuration(st.duration_ns ?? 0)));
-  if (typeof sb.total_ns === 'number' && sb.categories_ns) rows.unshift(row(h('strong', null, 'all steps'), partsOfStep(sb.categories_ns, sb.total_ns), sb.total_ns, fmtDuration(sb.total_ns)));
-  return h('div', { class: 'subsection' }, h('h4', null, 'Step time by activity (TensorBoard categories)'), h('div', { class: 'bd' }, ...rows),
+    partsOfStep(st.categories_ns, st.duration_ns ?? 0), st.duration_ns, fmtDuration(st.duration_ns ?? 0));
+  const head = typeof sb.total_ns === 'number' && sb.categories_ns
+    ? [row(h('strong', null, 'all steps'), partsOfStep(sb.categories_ns, sb.total_ns), sb.total_ns, fmtDuration(sb.total_ns))] : [];
+  return h('div', { class: 'subsection' }, h('h4', null, 'Step time by activity (TensorBoard categories)'), ...pagedBars(head, sb.steps, stepRow),
     legend(keys.map((k) => ({ label: labelOf(k), color: kStepColors[k] ?? '--c-other' }))));
 }
