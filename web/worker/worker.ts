@@ -6,10 +6,10 @@ import type { ErrorCode, OpenRequest, OpenResult, Progress, Request, TimelineCon
 import { openSource, SourceError } from './byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { DecodeHelper } from './decode_client';
+import { HeapPusher } from './heap_pusher';
 import { loadModule, ModuleLoadError } from './wasm_module';
 import { stopWarmUp, warmedUp, warmUp } from './warm_up';
 
-const kBatchBytes = 4 << 20;
 // The wasm heap ends at 4 GB and the model needs roughly a third of the input size: refuse plain
 // files that cannot fit before reading gigabytes of them.
 const kMaxPlainBytes = 10 * 2 ** 30;
@@ -55,30 +55,6 @@ function isOutOfMemory(e: unknown): boolean {
   return /Aborted/.test(text) && heap >= 0.75 * kHeapCeiling;
 }
 
-// Copies decompressed chunks into the session's staging buffer and pushes full batches.
-class HeapPusher {
-  private addr = 0;
-  private fill = 0;
-  constructor(private readonly m: any, private readonly s: any) {}
-  write(chunk: Uint8Array): void {
-    let off = 0;
-    while (off < chunk.length) {
-      if (this.fill === 0) this.addr = Number(this.s.stagingBuffer(kBatchBytes));
-      const n = Math.min(kBatchBytes - this.fill, chunk.length - off);
-      this.m.HEAPU8.set(chunk.subarray(off, off + n), this.addr + this.fill);  // HEAPU8 is re-read: the heap may grow
-      this.fill += n;
-      off += n;
-      if (this.fill === kBatchBytes) this.flush();
-    }
-  }
-  flush(): void {
-    if (this.fill === 0) return;
-    const n = this.fill;
-    this.fill = 0;
-    this.s.pushStaged(n);
-  }
-}
-
 async function open(req: OpenRequest): Promise<OpenResult> {
   if (session) throw new WorkerFailure('internal', 'This worker already holds a file.');
   cancelled = false;
@@ -104,7 +80,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     throw e;
   });
   opening.catch(() => {});  // handled by the await below; not an unhandled rejection meanwhile
-  // A warm-up still running (a spare worker) stops at its next step (~30 ms) while the file opens.
+  // A warm-up still running (a spare worker) stops at its next step (at most ~0.1 s) while the file opens.
   await stopWarmUp();
   const warm = warmedUp();
   let m: any;

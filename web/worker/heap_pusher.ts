@@ -1,0 +1,27 @@
+// Copies bytes into a Session's staging buffer and pushes them in batches of a few MB (many short
+// wasm calls get V8's optimised tier; see DESIGN.md): the trace worker's import and its warm-up.
+const kBatchBytes = 4 << 20;
+
+export class HeapPusher {
+  private addr = 0;
+  private fill = 0;
+  constructor(private readonly m: any, private readonly s: any) {}
+  write(chunk: Uint8Array): void {
+    let off = 0;
+    while (off < chunk.length) {
+      if (this.fill === 0) this.addr = Number(this.s.stagingBuffer(kBatchBytes));
+      const n = Math.min(kBatchBytes - this.fill, chunk.length - off);
+      this.m.HEAPU8.set(chunk.subarray(off, off + n), this.addr + this.fill);  // HEAPU8 is re-read: the heap may grow
+      this.fill += n;
+      off += n;
+      if (this.fill === kBatchBytes) this.flush();
+    }
+  }
+  // Pushes what is staged (the last, partial batch).
+  flush(): void {
+    if (this.fill === 0) return;
+    const n = this.fill;
+    this.fill = 0;
+    this.s.pushStaged(n);
+  }
+}
