@@ -23,7 +23,7 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../web/serve.mjs';
-import { ARGS, recordOpenReplies, recordWarmUps, waitWarmUps } from '../tests/e2e/helpers.mjs';  // the e2e tests' browser flags
+import { ARGS, recordOpenReplies, waitWarmUps } from '../tests/e2e/helpers.mjs';  // the e2e tests' browser flags
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SITE = resolve(ROOT, process.env.TW_SITE || 'build/site');
@@ -160,7 +160,6 @@ async function benchOne(context, url, path, pan) {
   const row = { file: basename(path), inMB: statSync(path).size / 1e6 };
   const page = await context.newPage();
   await recordOpenReplies(page);
-  await recordWarmUps(page);
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('crash', () => pageErrors.push('page crashed'));

@@ -41,12 +41,14 @@ export async function start() {
 export function trace(rel) { return join(TRACES, rel); }
 
 // From the next navigation on, the trace workers' open replies (OpenResult) are kept in
-// window.__opens and their progress messages in window.__progress: a wrapper around window.Worker
-// installed before any page script runs.
+// window.__opens, their progress messages in window.__progress, and window.__warmed counts the spare
+// workers that finished their warm-up (web/app/spare_worker.ts: a spare answers its `warm` request
+// with {warmed: true}): a wrapper around window.Worker installed before any page script runs.
 export async function recordOpenReplies(page) {
   await page.addInitScript(() => {
     window.__opens = [];
     window.__progress = [];
+    window.__warmed = 0;
     const W = window.Worker;
     window.Worker = class extends W {
       constructor(...a) {
@@ -54,28 +56,14 @@ export async function recordOpenReplies(page) {
         this.addEventListener('message', (ev) => {
           if (ev.data?.result?.reader) window.__opens.push(ev.data.result);
           if (ev.data?.kind === 'progress') window.__progress.push(ev.data);
+          if (ev.data?.warmed === true) window.__warmed++;
         });
       }
     };
   });
 }
 
-// From the next navigation on, window.__warmed counts the spare workers that finished their
-// warm-up (web/app/spare_worker.ts: a spare answers its `warm` request with {warmed: true}).
-export async function recordWarmUps(page) {
-  await page.addInitScript(() => {
-    window.__warmed = 0;
-    const W = window.Worker;
-    window.Worker = class extends W {
-      constructor(...a) {
-        super(...a);
-        this.addEventListener('message', (ev) => { if (ev.data?.warmed === true) window.__warmed++; });
-      }
-    };
-  });
-}
-
-// Waits until `n` spare workers have finished their warm-up (recordWarmUps).
+// Waits until `n` spare workers have finished their warm-up (counted by recordOpenReplies).
 export function waitWarmUps(page, n = 1, timeout = 30_000) {
   return page.waitForFunction((k) => window.__warmed >= k, n, { timeout, polling: 50 });
 }

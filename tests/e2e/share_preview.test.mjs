@@ -6,27 +6,23 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve } from '../../web/serve.mjs';
-import { traces, launch, waitHook, cliSummary, siteCopy, gateRequests, openHeld } from './share_support.mjs';
+import { traces, launch, waitHook, cliSummary, gatedSite, openHeld } from './share_support.mjs';
 
 const first = `${traces}/kineto/docs/traces/before_fix_trace.json`;
 const second = `${traces}/kineto/docs/traces/after_fix_trace.json`;
-let copy, server, base, gate;
-
+let site, base, gate;
 before(async () => {
-  copy = siteCopy({ 'runs/run.json': first });
-  server = await serve(copy.dir, 0);
-  gate = gateRequests(server, '/runs/');
-  base = `http://127.0.0.1:${server.address().port}/`;
+  site = await gatedSite({ 'runs/run.json': first }, '/runs/');
+  ({ base, gate } = site);
 });
-after(() => { gate?.drop(); server?.close(); copy?.remove(); });
+after(() => site?.close());
 
 const cards = (page) => page.$$eval('#overview [data-card] .card-value', (els) => els.map((e) => `${e.closest('[data-card]').dataset.card}=${e.textContent}`));
 const facts = (page) => page.textContent('#overview .facts');  // "Loaded in" only for a loaded trace
 const expectSummary = (file) => { const s = cliSummary(file); s.files[0].name = 'run.json'; return s; };
 
 test('a summary link with ?url= shows its dashboard read-only while the trace loads, then the live one', { timeout: 120000 }, async () => {
-  copyFileSync(first, join(copy.dir, 'runs/run.json'));
+  copyFileSync(first, join(site.dir, 'runs/run.json'));
   let link, shown;
   const a = await launch();
   try {
@@ -73,7 +69,7 @@ test('a summary link with ?url= shows its dashboard read-only while the trace lo
 
   // The file behind the URL changed: the link's dashboard while it loads, then the trace as it is
   // now with the stale-link warning.
-  copyFileSync(second, join(copy.dir, 'runs/run.json'));
+  copyFileSync(second, join(site.dir, 'runs/run.json'));
   const c = await launch();
   try {
     const { page, errors } = await openHeld(c.ctx, link, gate);

@@ -4,20 +4,17 @@
 // for a summary link without `?url=` (nothing downloads; its dashboard is replaced all the same).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve } from '../../web/serve.mjs';
-import { traces, launch, waitHook, siteCopy, gateRequests, openHeld, copyLink } from './share_support.mjs';
+import { traces, launch, waitHook, gatedSite, openHeld, copyLink } from './share_support.mjs';
 import { openViaDrop } from './helpers.mjs';
 
 const run = `${traces}/kineto/docs/traces/before_fix_trace.json`;
 const notTrace = `${traces}/hta/tests/data/execution_trace/benchmark_simple_add_et.json.gz`;  // JSON, not a trace
-let copy, server, base, gate;
+let site, base, gate;
 before(async () => {
-  copy = siteCopy({ 'runs/run.json': run });
-  server = await serve(copy.dir, 0);
-  gate = gateRequests(server, '/runs/');
-  base = `http://127.0.0.1:${server.address().port}/`;
+  site = await gatedSite({ 'runs/run.json': run }, '/runs/');
+  ({ base, gate } = site);
 });
-after(() => { gate?.drop(); server?.close(); copy?.remove(); });
+after(() => site?.close());
 
 let link;  // a summary link made on runs/run.json opened through ?url=
 

@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { serve } from '../../web/serve.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const site = resolve(root, process.env.TW_SITE || 'build/site');
@@ -106,6 +107,18 @@ export function gateRequests(srv, prefix) {
     if (g.closed) g.held.push([req, res]); else handler(req, res);
   });
   return g;
+}
+
+// A served copy of the site with `extra` files (siteCopy) whose requests under `prefix` go through
+// a gate (gateRequests): {dir, base (its URL), gate, close()}.
+export async function gatedSite(extra, prefix) {
+  const copy = siteCopy(extra);
+  const server = await serve(copy.dir, 0);
+  const gate = gateRequests(server, prefix);
+  return {
+    dir: copy.dir, base: `http://127.0.0.1:${server.address().port}/`, gate,
+    close() { gate.drop(); server.close(); copy.remove(); },
+  };
 }
 
 // Opens `link` in a new page while `gate` holds the trace's requests back; returns once the page has

@@ -5,20 +5,14 @@
 // host syncs, memory samples, a counter, metadata names, device properties and distributed info.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadModule } from './wasm_node.mjs';
+import { importBytes, loadModule } from './wasm_node.mjs';
 import { importTs } from '../e2e/share_support.mjs';
 
 test('the warm-up trace exercises the whole import and summary without problems', async () => {
   const { warmTraceText } = await importTs('web/worker/warm_trace.ts');
   const bytes = new TextEncoder().encode(warmTraceText());
   const mod = await loadModule();
-  const session = new mod.Session('warm-up');
-  for (let pos = 0; pos < bytes.length; pos += 1 << 20) {
-    const chunk = bytes.subarray(pos, Math.min(bytes.length, pos + (1 << 20)));
-    mod.HEAPU8.set(chunk, Number(session.stagingBuffer(chunk.length)));
-    session.pushStaged(chunk.length);
-  }
-  session.finish();
+  const session = importBytes(mod, bytes, 'warm-up');
   assert.equal(session.failed(), false);
   const f = JSON.parse(session.summaryJson(false)).files[0];
   session.delete();

@@ -23,6 +23,14 @@ function pushChunk(mod, session, chunk) {
   session.pushStaged(chunk.length);
 }
 
+// Imports bytes already in memory, in chunks of `chunkBytes`; returns the finished session.
+export function importBytes(mod, bytes, name, chunkBytes = 1 << 20) {
+  const session = new mod.Session(name);
+  for (let pos = 0; pos < bytes.length; pos += chunkBytes) pushChunk(mod, session, bytes.subarray(pos, pos + chunkBytes));
+  session.finish();
+  return session;
+}
+
 // Imports one file (plain or gzip, detected by magic bytes); returns the finished session.
 export async function importFile(mod, path, chunkBytes = 4 << 20) {
   const fd = openSync(path, 'r');
