@@ -1,9 +1,10 @@
 // The feed worker: a nested worker of the trace worker that reads a local file (Blob.stream()) and,
 // for gzip, inflates it, then hands the bytes over in batches of a few MB, transferring the
 // browser's own buffers (no copy). Per GB (Chromium 156, machine-wide CPU), reading costs the browser
-// ~1.4-1.5 CPU-s and reading + inflating a gzip file ~1.75, against ~3.2 s of the parser's thread:
-// on the parser's thread they would take turns; here they overlap on another core (bench/README.md). Flow control by credits: at most kCredits batches are
-// unacknowledged, so a fast reader never queues gigabytes in the parser.
+// ~1.4-1.5 CPU-s and reading + inflating a gzip file ~1.75, against ~3.2 s of the parser's thread
+// (session 3): on the parser's thread they would take turns; here they overlap on another core
+// (bench/README.md). Flow control by credits: at most kCredits batches are unacknowledged, so a
+// fast reader never queues gigabytes in the parser.
 // Messages: in  {kind:'start', blob, gzip} | {kind:'ack'} | {kind:'cancel'}
 //           out {kind:'data', chunks: Uint8Array[], raw} | {kind:'done', raw} |
 //               {kind:'error', input: boolean, message, raw}   (after every byte read before it)

@@ -90,11 +90,11 @@ export function breakdownPanel(all: any[], f: any, links: Links): HTMLElement | 
     }
   }
   const tb = stepCategories(f, links);
-  const any = rows.length > 0 || stepRows.length > 0;
-  if (!any && !classes && !tb) return null;
+  const bars = rows.length > 0 || stepRows.length > 0;
+  if (!bars && !classes && !tb) return null;
   return h('section', { class: 'panel', 'data-section': 'temporal' }, h('h2', null, 'Time breakdown'),
-    any ? h('p', { class: 'muted small' }, 'GPU time from the first GPU op to the last: compute, then communication and memory copies not hidden under compute, then idle.') : null,
-    ...(any ? pagedBars(rows, stepRows, stepRow) : []), any ? legend(legendParts) : null, classes, tb);
+    bars ? h('p', { class: 'muted small' }, 'GPU time from the first GPU op to the last: compute, then communication and memory copies not hidden under compute, then idle.') : null,
+    ...(bars ? pagedBars(rows, stepRows, stepRow) : []), bars ? legend(legendParts) : null, classes, tb);
 }
 
 // TensorBoard plugin step categories (Kernel > Memcpy > Memset > Communication > Runtime >
