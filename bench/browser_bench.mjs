@@ -6,6 +6,8 @@
 //            also the older, slower 4 MB Blob.slice() floor ("slices"), for comparison;
 //   load   : setInputFiles on the app's #file-input .. window.__tracewise.ready === true;
 //   paint  : click on the Timeline tab .. timeline hook ready && idle() with frames > 0;
+//   worker : the trace worker's open (its `seconds`), of which `wait` awaited input (the reader was
+//            behind the parser) and `finish` was finish();
 //   heap   : the worker's `open` reply heapBytes (HEAPU8.length at the end of the import: the heap
 //            never shrinks, so this is its peak), caught by wrapping window.Worker before navigation;
 //   long   : main-thread long tasks (PerformanceObserver 'longtask', > 50 ms) during the load, and the
@@ -189,12 +191,13 @@ async function benchOne(context, url, path, pan) {
       const lt = b.longtasks.filter((e) => e.start >= t0p && e.start <= t1);
       const opens = window.__opens ?? [];
       return { ready: window.__tracewise.ready, error: window.__tracewise.error, heap: Math.max(0, ...opens.map((o) => o.heapBytes)),
-        openS: opens.at(-1)?.seconds ?? null, finishS: opens.at(-1)?.finishSeconds ?? null, warm: opens.at(-1)?.warm ?? null, lt: lt.length,
+        openS: opens.at(-1)?.seconds ?? null, finishS: opens.at(-1)?.finishSeconds ?? null, waitS: opens.at(-1)?.waitSeconds ?? null, warm: opens.at(-1)?.warm ?? null, lt: lt.length,
         ltMax: lt.reduce((m, e) => Math.max(m, e.dur), 0), ltErr: b.longtaskError ?? null };
     }, t0page);
     row.heapMB = st.heap ? st.heap / 2 ** 20 : null;
     row.workerOpenS = st.openS;
     row.finishS = st.finishS;
+    row.waitS = st.waitS;
     row.warm = st.warm;
     row.longtasks = st.lt; row.longtaskMax = st.ltMax;
     if (st.error || !st.ready) { row.error = st.error || 'not ready'; return row; }
@@ -243,11 +246,11 @@ async function main() {
     rmSync(userDir, { recursive: true, force: true });
   }
   console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  const head = ['file', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'target', 'slices floor s', 'load/slices', 'worker s', 'finish s', 'warm', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 draw ms'];
+  const head = ['file', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'target', 'slices floor s', 'load/slices', 'worker s', 'wait s', 'finish s', 'warm', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 draw ms'];
   const lines = rows.map((r) => r.error && r.loadS === undefined
     ? [r.file, fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), `ERROR: ${r.error}`]
     : [r.file, fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), r.error ? `${fmt(r.loadS)} ERROR: ${r.error}` : fmt(r.loadS),
-      fmt(r.ratio), r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.sliceFloorS), fmt(r.sliceRatio), fmt(r.workerOpenS), fmt(r.finishS), r.warm ? 'yes' : 'no', fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
+      fmt(r.ratio), r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.sliceFloorS), fmt(r.sliceRatio), fmt(r.workerOpenS), fmt(r.waitS), fmt(r.finishS), r.warm ? 'yes' : 'no', fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
       r.pan ? fmt(r.pan.p95frame, 1) : '-', r.pan ? fmt(r.pan.p95draw, 1) : '-']);
   console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
   for (const l of lines) console.log(`| ${l.join(' | ')} |`);

@@ -185,6 +185,7 @@ void EventSplitter::flush_batch() {
 
 void EventSplitter::push(const char* data, size_t n) {
   size_t i = 0;
+  const bool in_place = sink_->decodes_in_place();
   stats_->bytes += n;
   while (i < n) {
     switch (state_) {
@@ -307,6 +308,14 @@ void EventSplitter::push(const char* data, size_t n) {
           flush_batch();
           state_ = object_form_ ? State::kObjExpectKey : State::kDone;
         } else if (c == '{') {
+          if (in_place) {
+            if (!refs_.empty()) flush_batch();  // declined events first: handling stays in order
+            if (size_t len = sink_->decode_in_place(data + i, n - i, base_ + i)) {
+              any_event_ = true;
+              i += len;
+              break;
+            }
+          }
           element_offset_ = base_ + i;
           element_begin_ = batch_.size();
           element_oversize_ = false;

@@ -4,7 +4,8 @@
 // keys before or after the events, or the bare array form [...]), as written by Chrome, Kineto and
 // hand-written tools. Spec: https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU
 // It never holds the whole document: complete event objects are copied into a batch (a few MB) that
-// is handed to the sink, partial ones are carried to the next push. Other top-level values are kept
+// is handed to the sink, partial ones are carried to the next push; a sink that decodes events in
+// place is offered each event in the pushed bytes first (then only the declined ones are copied). Other top-level values are kept
 // (up to a cap) for the metadata parser. Truncated input, trailing commas and stray whitespace are
 // tolerated; everything else unusual is counted as a problem in ImportStats.
 #pragma once
@@ -42,6 +43,13 @@ class EventSplitterSink {
   virtual void on_batch(const EventBatch& batch) = 0;
   // A top-level key other than traceEvents, with its raw JSON value.
   virtual void on_top_level_value(std::string_view key, std::string_view raw_value, uint64_t offset) = 0;
+  // Whether events may be handed over where they arrive (asked once per push): then each event
+  // object is first offered to decode_in_place() with the rest of the chunk, and only the ones it
+  // declines take the batch (flushed before the next offer, so events are handled in order).
+  virtual bool decodes_in_place() const { return false; }
+  // p[0] is an event's '{', n the bytes available from there in this chunk. Returns the event's
+  // length once it is handled, or 0 to decline it (incomplete here, unusual, not valid).
+  virtual size_t decode_in_place(const char* /*p*/, size_t /*n*/, uint64_t /*offset*/) { return 0; }
 };
 
 class EventSplitter {

@@ -58,12 +58,113 @@ inline uint32_t special16(const char* p) {
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// Whether p[0, len) equals t[0, len), len <= 32, reading 32 bytes at both.
+inline bool same_prefix32(const char* p, const char* t, unsigned len) {
+  uint32_t need = len >= 32 ? ~0u : (1u << len) - 1;
+#if defined(__SSE2__)
+  auto eq = [](const char* a, const char* b) {
+    return uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a)),
+                                                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)))));
+  };
+  return ((eq(p, t) | eq(p + 16, t + 16) << 16) & need) == need;
+#elif defined(__wasm_simd128__)
+  auto eq = [](const char* a, const char* b) {
+    return uint32_t(wasm_i8x16_bitmask(wasm_i8x16_eq(wasm_v128_load(a), wasm_v128_load(b))));
+  };
+  return ((eq(p, t) | eq(p + 16, t + 16) << 16) & need) == need;
+#else
+  return std::memcmp(p, t, len) == 0;
+#endif
+}
+
+// The event fields EventDecoder::decode_fields reads; kOther values are validated and skipped.
+enum Field : uint8_t {
+  kOther, kPh, kPid, kName, kCat, kTs, kTid, kDur, kId, kArgs, kScope, kBp, kBindId, kFlowIn, kFlowOut,
+};
+
+uint8_t field_of(std::string_view key) {
+  if (key.empty() || key.size() > 8) return kOther;
+  switch (key[0]) {
+    case 'p': return same_bytes(key, "ph") ? kPh : same_bytes(key, "pid") ? kPid : kOther;
+    case 'n': return same_bytes(key, "name") ? kName : kOther;
+    case 'c': return same_bytes(key, "cat") ? kCat : kOther;
+    case 't': return same_bytes(key, "ts") ? kTs : same_bytes(key, "tid") ? kTid : kOther;
+    case 'd': return same_bytes(key, "dur") ? kDur : kOther;
+    case 'i': return same_bytes(key, "id") || same_bytes(key, "id2") ? kId : kOther;
+    case 'a': return same_bytes(key, "args") ? kArgs : kOther;
+    case 's': return same_bytes(key, "s") ? kScope : kOther;
+    case 'b': return same_bytes(key, "bp") ? kBp : same_bytes(key, "bind_id") ? kBindId : kOther;
+    case 'f': return same_bytes(key, "flow_in") ? kFlowIn : same_bytes(key, "flow_out") ? kFlowOut : kOther;
+    default: return kOther;
+  }
+}
+
 // A strict JSON reader over [p, end). Each value parser starts at the value's first byte and
 // returns false on anything that is not strictly valid (or not of the clean kind: escapes).
 // `depth` is the nesting of the container holding the value (the event object is 1).
 struct Reader {
   const char* p;
   const char* end;
+  SeparatorCache* seps;
+  uint8_t node = 0;  // in seps: the last separator passed (kLost: not in the tree)
+  static constexpr uint8_t kLost = 255;
+
+  // The separator before an object's next value: p after '{' (first) or after a value. Returns 1
+  // with p at the value and its key (and the event field it names), 0 when '}' ended the object,
+  // -1 on invalid input. Grammar: `{` ws (`}` | key) or ws (`,` key | `}`), key = string ws `:` ws.
+  int separator(bool first, std::string_view& k, uint8_t& field) {
+    if (node != kLost && end - p >= 32) {
+      const Separator& n = seps->nodes[node];
+      for (int c = 0; c < n.n_children; ++c) {
+        const Separator& s = seps->nodes[n.children[c]];
+        if (same_prefix32(p, s.bytes, s.len)) {
+          k = std::string_view(p + s.key_begin, s.key_len);
+          field = s.field;
+          p += s.len;
+          node = n.children[c];
+          return 1;
+        }
+      }
+    }
+    const char* start = p;
+    if (first ? eat('}') : !eat(',')) return first || eat('}') ? 0 : -1;
+    if (!key(k)) return -1;
+    ws();
+    field = field_of(k);
+    learn(start, k, field);
+    return 1;
+  }
+  // Adds the separator just parsed (start..p) as a child of the current node and moves to it.
+  void learn(const char* start, std::string_view k, uint8_t field) {
+    size_t len = size_t(p - start);
+    if (node == kLost || len > sizeof(Separator::bytes)) {
+      node = kLost;
+      return;
+    }
+    SeparatorCache& c = *seps;
+    if (c.used == SeparatorCache::kNodes) {  // full: start over (rare; varied writers only)
+      c.used = 1;
+      c.nodes[0].n_children = 0;
+      node = kLost;
+      return;
+    }
+    uint8_t idx = uint8_t(c.used++);
+    Separator& s = c.nodes[idx];
+    std::memcpy(s.bytes, start, len);
+    s.len = uint8_t(len);
+    s.key_begin = uint8_t(k.data() - start);
+    s.key_len = uint8_t(k.size());
+    s.field = field;
+    s.n_children = 0;
+    Separator& parent = c.nodes[node];
+    if (parent.n_children < Separator::kChildren) {
+      parent.children[parent.n_children++] = idx;
+    } else {  // replaced in turn
+      parent.children[parent.next_replaced] = idx;
+      parent.next_replaced = uint8_t((parent.next_replaced + 1) % Separator::kChildren);
+    }
+    node = idx;
+  }
 
   void ws() {
     // One compare and one bit test per byte (Kineto indents with runs of 5-7 spaces).
@@ -340,6 +441,7 @@ struct Reader {
     if (c == '-' || is_digit(c)) {
       const char* s = p;
       if (plain_int(id.value)) {
+        id.is_string = false;  // a duplicate key may have set it
         id.numeric = true;
         id.text = std::string_view(s, size_t(p - s));
         return true;
@@ -396,10 +498,11 @@ struct Reader {
     int d = depth + 1;
     ++p;
     e.has_args = true;
-    if (eat('}')) return true;
-    do {
+    for (bool first = true;; first = false) {
       std::string_view k;
-      if (!key(k)) return false;
+      uint8_t field;
+      int got = separator(first, k, field);
+      if (got <= 0) return got == 0;
       if (e.n_args >= kMaxArgs) {
         e.args_overflow = true;
         if (!skip(d)) return false;
@@ -437,8 +540,7 @@ struct Reader {
       }
       if (!ok) return false;
       ++e.n_args;
-    } while (eat(','));
-    return eat('}');
+    }
   }
 };
 
@@ -448,97 +550,62 @@ enum : uint32_t {
   kKArgs = 256, kKS = 512, kKBp = 1024, kKBind = 2048,
 };
 
-// One field of the event object, mirroring EventDecoder::decode_fields rule by rule.
-bool read_field(Reader& r, std::string_view key, RawEvent& e, uint32_t& seen) {
+// One field's value, mirroring EventDecoder::decode_fields rule by rule.
+bool read_value(Reader& r, Field f, RawEvent& e, uint32_t& seen) {
   constexpr int d = 1;
   auto mark = [&](uint32_t bit) {
     if (seen & bit) e.duplicate_key = true;
     seen |= bit;
   };
-  if (key.empty() || key.size() > 8) return r.skip(d);
   bool b = false;
-  switch (key[0]) {
-    case 'p':
-      if (same_bytes(key, "ph")) {
-        mark(kKPh);
-        e.has_ph = true;
-        return r.text_field(e.ph, d);
-      }
-      if (same_bytes(key, "pid")) {
-        mark(kKPid);
-        return r.id(e.pid, d);
-      }
-      break;
-    case 'n':
-      if (same_bytes(key, "name")) {
-        mark(kKName);
-        e.has_name = true;
-        return r.text_field(e.name, d);
-      }
-      break;
-    case 'c':
-      if (same_bytes(key, "cat")) {
-        mark(kKCat);
-        return r.text_field(e.cat, d);
-      }
-      break;
-    case 't':
-      if (same_bytes(key, "ts")) {
-        mark(kKTs);
-        return r.time(e.has_ts, e.ts_ok, e.ts_ns, d);
-      }
-      if (same_bytes(key, "tid")) {
-        mark(kKTid);
-        return r.id(e.tid, d);
-      }
-      break;
-    case 'd':
-      if (same_bytes(key, "dur")) {
-        mark(kKDur);
-        return r.time(e.has_dur, e.dur_ok, e.dur_ns, d);
-      }
-      break;
-    case 'i':
-      if (same_bytes(key, "id") || same_bytes(key, "id2")) {
-        mark(kKId);
-        return r.id(e.id, d);
-      }
-      break;
-    case 'a':
-      if (same_bytes(key, "args")) {
-        mark(kKArgs);
-        return r.args(e, d);
-      }
-      break;
-    case 's':
-      if (same_bytes(key, "s")) {
-        mark(kKS);
-        return r.text_field(e.scope, d);
-      }
-      break;
-    case 'b':
-      if (same_bytes(key, "bp")) {
-        mark(kKBp);
-        return r.text_field(e.bp, d);
-      }
-      if (same_bytes(key, "bind_id")) {
-        mark(kKBind);
-        return r.id(e.bind_id, d);
-      }
-      break;
-    case 'f':
-      if (same_bytes(key, "flow_in")) {
-        if (!r.boolean(b, d)) return false;
-        e.flow_in = b;
-        return true;
-      }
-      if (same_bytes(key, "flow_out")) {
-        if (!r.boolean(b, d)) return false;
-        e.flow_out = b;
-        return true;
-      }
-      break;
-    default:
+  switch (f) {
+    case kPh:
+      mark(kKPh);
+      e.has_ph = true;
+      return r.text_field(e.ph, d);
+    case kPid:
+      mark(kKPid);
+      return r.id(e.pid, d);
+    case kName:
+      mark(kKName);
+      e.has_name = true;
+      return r.text_field(e.name, d);
+    case kCat:
+      mark(kKCat);
+      return r.text_field(e.cat, d);
+    case kTs:
+      mark(kKTs);
+      return r.time(e.has_ts, e.ts_ok, e.ts_ns, d);
+    case kTid:
+      mark(kKTid);
+      return r.id(e.tid, d);
+    case kDur:
+      mark(kKDur);
+      return r.time(e.has_dur, e.dur_ok, e.dur_ns, d);
+    case kId:
+      mark(kKId);
+      return r.id(e.id, d);
+    case kArgs:
+      mark(kKArgs);
+      return r.args(e, d);
+    case kScope:
+      mark(kKS);
+      return r.text_field(e.scope, d);
+    case kBp:
+      mark(kKBp);
+      return r.text_field(e.bp, d);
+    case kBindId:
+      mark(kKBind);
+      return r.id(e.bind_id, d);
+    case kFlowIn:
+      if (!r.boolean(b, d)) return false;
+      e.flow_in = b;
+      return true;
+    case kFlowOut:
+      if (!r.boolean(b, d)) return false;
+      e.flow_out = b;
+      return true;
+    case kOther:
       break;
   }
   return r.skip(d);
@@ -546,18 +613,28 @@ bool read_field(Reader& r, std::string_view key, RawEvent& e, uint32_t& seen) {
 
 }  // namespace
 
-bool fast_decode_event(const char* p, size_t n, RawEvent& e) {
-  Reader r{p, p + n};
-  if (!r.eat('{')) return false;
+size_t fast_decode_object(const char* p, size_t n, RawEvent& e, SeparatorCache& cache) {
+  if (n == 0 || *p != '{') return 0;
+  Reader r{p + 1, p + n, &cache};
   reset_before_args(e);
   uint32_t seen = 0;
-  if (!r.eat('}')) {
-    do {
-      std::string_view key;
-      if (!r.key(key) || !read_field(r, key, e, seen)) return false;
-    } while (r.eat(','));
-    if (!r.eat('}')) return false;
+  for (bool first = true;; first = false) {
+    std::string_view key;
+    uint8_t field;
+    int got = r.separator(first, key, field);
+    if (got < 0) return 0;
+    if (got == 0) break;
+    if (!read_value(r, Field(field), e, seen)) return 0;
   }
+  return size_t(r.p - p);
+}
+
+bool fast_decode_event(const char* p, size_t n, RawEvent& e, SeparatorCache& cache) {
+  Reader r{p, p + n, &cache};
+  r.ws();
+  size_t len = fast_decode_object(r.p, size_t(r.end - r.p), e, cache);
+  if (len == 0) return false;
+  r.p += len;
   r.ws();
   return r.p == r.end;
 }

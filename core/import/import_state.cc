@@ -39,7 +39,7 @@ void ImportState::decode_batch(const EventBatch& batch, const uint8_t* records, 
     // anything unusual is left to simdjson, the reference.
     RecordRead got = rec ? read_event_record(&rec, rec_end, p, r.length, ev_) : RecordRead::kNone;
     bool fast = got == RecordRead::kDecoded ||
-                (got == RecordRead::kNone && fast_decode_ && fast_decode_event(p, r.length, ev_));
+                (got == RecordRead::kNone && fast_decode_ && fast_decode_event(p, r.length, ev_, separators_));
     DecodeResult res = fast ? DecodeResult::kOk : decoder_.decode(p, r.length, capacity, ev_);
     switch (res) {
       case DecodeResult::kOk:
@@ -58,6 +58,18 @@ void ImportState::decode_batch(const EventBatch& batch, const uint8_t* records, 
     if (ev_.duplicate_key) stats.problem("duplicate_key", r.offset);
     handle_event(r.offset, r.length);
   }
+}
+
+// A clean event decoded where the splitter found it (no batch copy, no separate scan for its end);
+// the rest take decode_batch(). Same handling as there.
+size_t ImportState::decode_in_place(const char* p, size_t n, uint64_t offset) {
+  size_t len = fast_decode_object(p, n, ev_, separators_);
+  if (len == 0 || len > UINT32_MAX) return 0;
+  stats.events++;
+  growth_.seen = offset;
+  if (ev_.duplicate_key) stats.problem("duplicate_key", offset);
+  handle_event(offset, static_cast<uint32_t>(len));
+  return len;
 }
 
 void ImportState::note_time(int64_t ts) {

@@ -11,6 +11,7 @@
 
 #include "core/import/event_decoder.h"
 #include "core/import/event_splitter.h"
+#include "core/import/fast_event_decoder.h"
 #include "core/import/growth_plan.h"
 #include "core/import/import_stats.h"
 #include "core/model/finalize.h"
@@ -57,6 +58,8 @@ class ImportState : public EventSplitterSink {
   ImportState();
   void on_batch(const EventBatch& batch) override;
   void on_top_level_value(std::string_view key, std::string_view raw_value, uint64_t offset) override;
+  bool decodes_in_place() const override { return fast_decode_ && !deferred_; }
+  size_t decode_in_place(const char* p, size_t n, uint64_t offset) override;
   void finish();
   // Expected total input bytes (uncompressed), when known: lets tables grow to their projected
   // size instead of doubling. Optional; 0 means unknown.
@@ -117,6 +120,7 @@ class ImportState : public EventSplitterSink {
   bool require_ts(uint64_t off);
 
   EventDecoder decoder_;
+  SeparatorCache separators_;  // the fast decoder's
   RawEvent ev_;
   std::unordered_map<int64_t, uint32_t> pid_num_;
   std::unordered_map<StringId, uint32_t> pid_str_;

@@ -56,11 +56,12 @@ struct Outcome {
 Outcome compare(std::string_view text) {
   static EventDecoder decoder;
   static RawEvent fast_ev, ref_ev;
+  static SeparatorCache separators;  // warmed by every event compared before, as in an import
   Outcome o;
   std::vector<char> a(text.begin(), text.end());  // exact size: ASan catches any read past the event
   std::string b(text);
   b.append(simdjson::SIMDJSON_PADDING, ' ');
-  o.fast = fast_decode_event(a.data(), a.size(), fast_ev);
+  o.fast = fast_decode_event(a.data(), a.size(), fast_ev, separators);
   if (!o.fast) return o;
   DecodeResult r = decoder.decode(b.data(), text.size(), b.size(), ref_ev);
   o.fast_text = describe(fast_ev);
@@ -215,7 +216,8 @@ TEST_CASE("fast decode: numbers in every time and id field give decode()'s value
     Outcome o = compare(ev);
     CHECK_MESSAGE((o.fast && o.equal), ev, "\nfast: ", o.fast_text, "\nref:  ", o.ref_text);
     RawEvent e;
-    REQUIRE(fast_decode_event(ev.data(), ev.size(), e));
+    SeparatorCache separators;
+    REQUIRE(fast_decode_event(ev.data(), ev.size(), e, separators));
     const RawArg* a = e.arg("v");
     REQUIRE(a != nullptr);
     int64_t x = 0;
@@ -321,4 +323,92 @@ TEST_CASE("fast decode: strings and numbers of every length around the 8- and 16
       CHECK_MESSAGE(!compare(R"({"ph":"X","ts":)" + d2 + "}").fast, d2);
     }
   }
+}
+
+TEST_CASE("fast decode: an object in place ends at its closing brace, and only when it is complete") {
+  // The splitter offers each event with the rest of its chunk: the object's length must be exact
+  // whatever follows it, and a cut anywhere inside must be declined (0), never read past.
+  const std::string ev =
+      R"({"ph": "X", "cat": "kernel", "name": "k{[\u00e9", "pid": 1, "tid": "s", "ts": 5.5, "args": {"grid": [1, 2], "o": {"a": [{}]}}})";
+  const std::string clean = R"({"ph": "X", "name": "k}]", "ts": 1.25, "args": {"x": [[1]], "y": {"z": "}"}}})";
+  RawEvent e, whole;
+  SeparatorCache separators;
+  CHECK(fast_decode_object(ev.data(), ev.size(), e, separators) == 0);  // an escape: left to simdjson
+  REQUIRE(fast_decode_event(clean.data(), clean.size(), whole, separators));
+  const std::string expected = describe(whole);
+  for (const char* after : {"", ",", " ,{\"ph\":\"E\"}", "]}", "}}}", "garbage"}) {
+    std::string text = clean + after;
+    std::vector<char> exact(text.begin(), text.end());
+    REQUIRE(fast_decode_object(exact.data(), exact.size(), e, separators) == clean.size());
+    CHECK(describe(e) == expected);
+  }
+  for (size_t cut = 0; cut < clean.size(); ++cut) {
+    std::vector<char> part(clean.begin(), clean.begin() + cut);  // exact size: ASan sees any overread
+    CHECK_MESSAGE(fast_decode_object(part.data(), part.size(), e, separators) == 0, "cut at ", cut);
+  }
+  std::string spaced = "  " + clean;
+  CHECK(fast_decode_object(spaced.data(), spaced.size(), e, separators) == 0);  // must start at the '{'
+}
+
+TEST_CASE("fast decode: remembered separators never change a result, whatever the layouts in a row") {
+  // One SeparatorCache across thousands of events of random layout: keys of the event and of args
+  // in random order and spacing (also separators longer than the 32 bytes remembered, keys that
+  // prefix each other, the same bytes at event and args level, more successors than a node keeps,
+  // more distinct separators than the cache holds). Each event is decoded in place with bytes after
+  // it, so the remembered separators apply up to its end, and compared with simdjson's decode().
+  std::mt19937 rng(42);
+  auto pick = [&](std::initializer_list<const char*> l) { return *(l.begin() + rng() % l.size()); };
+  auto space = [&]() -> std::string {
+    switch (rng() % 6) {
+      case 0: return "";
+      case 1: return " ";
+      case 2: return "\n    ";
+      case 3: return std::string(rng() % 40, ' ');
+      default: return rng() % 2 ? " " : "";
+    }
+  };
+  auto value = [&]() -> std::string {
+    return pick({"1", "-2.5", "\"s\"", "\"X\"", "true", "null", "[1,2,3]", "{\"a\":{\"ts\":1}}", "17.125", "{}"});
+  };
+  static EventDecoder decoder;
+  static RawEvent fast_ev, ref_ev;
+  SeparatorCache separators;
+  int accepted = 0;
+  const int kEvents = 20000;
+  for (int i = 0; i < kEvents; ++i) {
+    std::string ev = "{";
+    int fields = int(rng() % 9);
+    for (int f = 0; f < fields; ++f) {
+      if (f) ev += space() + ",";
+      std::string key = pick({"ph", "pid", "tid", "ts", "tss", "t", "dur", "name", "cat", "id", "args", "s", "bp",
+                              "bind_id", "flow_in", "flow_out", "External id", "x"});
+      if (rng() % 50 == 0) key = "k" + std::to_string(rng() % 600);  // many distinct separators
+      ev += space() + "\"" + key + "\"" + space() + ":" + space();
+      if (key == "args") {
+        ev += "{";
+        int n = int(rng() % 7);
+        for (int a = 0; a < n; ++a) {
+          if (a) ev += space() + ",";
+          ev += space() + "\"" + pick({"ts", "correlation", "External id", "grid", "a", "stream", "device"}) + "\"" + space() +
+                ":" + space() + value();
+        }
+        ev += space() + "}";
+      } else if (key == "ph") {
+        ev += pick({"\"X\"", "\"B\"", "\"i\""});
+      } else {
+        ev += value();
+      }
+    }
+    ev += space() + "}";
+    std::string buf = ev + ", " + std::string(40, ' ');
+    size_t len = fast_decode_object(buf.data(), buf.size(), fast_ev, separators);
+    if (len == 0) continue;
+    ++accepted;
+    REQUIRE_MESSAGE(len == ev.size(), ev);
+    std::string padded = ev + std::string(simdjson::SIMDJSON_PADDING, ' ');
+    DecodeResult r = decoder.decode(padded.data(), ev.size(), padded.size(), ref_ev);
+    REQUIRE_MESSAGE(r == DecodeResult::kOk, ev);
+    CHECK_MESSAGE(describe(fast_ev) == describe(ref_ev), ev);
+  }
+  CHECK(accepted > kEvents / 2);
 }

@@ -35,6 +35,8 @@ export interface OpenResult {
   gzip: boolean;
   seconds: number;
   finishSeconds: number;     // of `seconds`, the time in finish() (sorting and linking the model)
+  waitSeconds: number;       // of `seconds`, the time spent waiting for input (the reader was behind)
+  firstInputSeconds: number; // from the request to the first input bytes (module, file and reader set up)
   modelBytes: number;
   heapBytes: number;
   warnings: string[];        // plain sentences (e.g. gzip data ended early)

@@ -111,11 +111,15 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   let input = 0;
   let last = 0;
   let finishSeconds = 0;
+  let waitSeconds = 0;
+  let firstInputSeconds = 0;
   try {
     for (;;) {
       let r: ReadableStreamReadResult<Uint8Array>;
+      const tw = performance.now();
       try {
         r = await src.input.read();
+        waitSeconds += (performance.now() - tw) / 1000;
       } catch (e) {
         if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
         if (src.gzip && !cancelled) {
@@ -127,6 +131,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
       }
       if (cancelled) throw new WorkerFailure('cancelled', 'Loading was cancelled.');
       if (r.done) break;
+      if (input === 0) firstInputSeconds = (performance.now() - t0) / 1000;
       pusher.write(r.value);
       input += r.value.length;
       if (helper) await helper.step();
@@ -161,7 +166,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   opened = true;
   return {
     name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
-    seconds: (performance.now() - t0) / 1000, finishSeconds, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
+    seconds: (performance.now() - t0) / 1000, finishSeconds, waitSeconds, firstInputSeconds, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
     reader: src.reader, decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
   };
 }
