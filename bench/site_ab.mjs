@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// A/B of two built sites on one file (not a test): alternates them, each run in a fresh headless
+// Chromium with its spare worker warmed first (as browser_bench.mjs), and prints per run and as
+// medians: load (file chosen .. the hook turns ready), the trace worker's open, and the tail after
+// it (the summary request and the dashboard). Interleaving keeps machine noise out of the ratio.
+// Usage: node bench/site_ab.mjs SITE_A SITE_B FILE [ROUNDS=3]   (e.g. a copy of build/site as A)
+import { chromium } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { serve } from '../web/serve.mjs';
+import { ARGS, recordOpenReplies, waitWarmUps } from '../tests/e2e/helpers.mjs';
+
+const [siteA, siteB, file, rounds = '3'] = process.argv.slice(2);
+if (!siteA || !siteB || !file) {
+  console.error('usage: node bench/site_ab.mjs SITE_A SITE_B FILE [ROUNDS]');
+  process.exit(2);
+}
+
+// The moment the page's hook turns ready, without polling (as browser_bench.mjs's initScript).
+function initScript() {
+  let ready = false;
+  window.__readyAt = 0;
+  window.__tracewise = { summary: null, error: null };
+  Object.defineProperty(window.__tracewise, 'ready', {
+    enumerable: true, configurable: true, get: () => ready,
+    set: (v) => { if (v && !ready) window.__readyAt = performance.now(); ready = v; },
+  });
+}
+
+async function once(site) {
+  const server = await serve(resolve(site), 0);
+  const dir = mkdtempSync(join(tmpdir(), 'tw-ab-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: '/usr/bin/chromium', args: ARGS, headless: true, viewport: { width: 1400, height: 900 },
+  });
+  try {
+    const page = context.pages()[0] ?? await context.newPage();
+    await recordOpenReplies(page);
+    await page.addInitScript(initScript);
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await waitWarmUps(page, 1);
+    await page.waitForTimeout(400);
+    const t0 = await page.evaluate(() => { window.__tracewise.ready = false; window.__readyAt = 0; return performance.now(); });
+    await page.setInputFiles('#file-input', [resolve(file)]);
+    await page.waitForFunction(() => window.__readyAt > 0, null, { polling: 20, timeout: 15 * 60_000 });
+    const r = await page.evaluate(() => ({ at: window.__readyAt, open: window.__opens.at(-1)?.seconds ?? NaN }));
+    const load = (r.at - t0) / 1000;
+    return { load, open: r.open, tail: load - r.open };
+  } finally {
+    await context.close();
+    await new Promise((ok) => server.close(ok));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const runs = new Map([[siteA, []], [siteB, []]]);
+for (let i = 0; i < Number(rounds); i++) {
+  for (const site of [siteA, siteB]) {
+    const x = await once(site);
+    runs.get(site).push(x);
+    console.log(`${site}  load ${x.load.toFixed(3)} s  open ${x.open.toFixed(3)} s  tail ${x.tail.toFixed(3)} s`);
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+console.log('| site | runs | load s (median) | open s | tail s |\n|---|---|---|---|---|');
+for (const [site, xs] of runs) {
+  console.log(`| ${site} | ${xs.length} | ${median(xs.map((x) => x.load)).toFixed(3)} | ${median(xs.map((x) => x.open)).toFixed(3)} | ${median(xs.map((x) => x.tail)).toFixed(3)} |`);
+}
