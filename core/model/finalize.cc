@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/base/partition_from.h"
 #include "core/base/run_sort.h"
 #include "core/model/permute.h"
 
@@ -71,7 +72,8 @@ void assign_depths(TraceModel& m, ImportStats& stats) {
 void link_launches(TraceModel& m) {
   const SliceTable& s = m.slices;
   // (correlation, slice) of every launch, sorted: 16 bytes per launch instead of a hash node, and
-  // for a correlation used twice the first slice in model order wins (stable sort keeps it first).
+  // for a correlation used twice the first slice in model order wins (the slice breaks ties). Per
+  // thread the launches are in correlation order: a few ascending runs for sort_runs.
   struct Launch {
     int64_t correlation;
     uint32_t slice;
@@ -86,16 +88,22 @@ void link_launches(TraceModel& m) {
     EventKind k = s.kind[i];
     if (k == EventKind::kCudaRuntime || k == EventKind::kCudaDriver) launch_of.push_back({s.correlation[i], i});
   }
-  std::stable_sort(launch_of.begin(), launch_of.end(),
-                   [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
+  sort_runs(launch_of, [](const Launch& a, const Launch& b) {
+    return a.correlation != b.correlation ? a.correlation < b.correlation : a.slice < b.slice;
+  });
   m.launches.reserve(std::min(launch_of.size(), m.gpu_ops.size()));
+  // GPU ops come stream by stream in time order, so their correlations mostly rise: each search
+  // starts from the previous answer and widens in doubling steps (O(1) per op when they rise).
+  const Launch* begin = launch_of.data();
+  const Launch* end = begin + launch_of.size();
+  const Launch* prev = begin;
   for (uint32_t row = 0; row < m.gpu_ops.size(); ++row) {
     uint32_t g = m.gpu_ops.slice[row];
     int64_t corr = s.correlation[g];
     if (corr == kNoId) continue;
-    auto it = std::lower_bound(launch_of.begin(), launch_of.end(), corr,
-                               [](const Launch& a, int64_t c) { return a.correlation < c; });
-    if (it != launch_of.end() && it->correlation == corr) m.launches.push_back(LaunchLink{it->slice, g});
+    const Launch* it = partition_from(begin, end, prev, [corr](const Launch& l) { return l.correlation < corr; });
+    prev = it;
+    if (it != end && it->correlation == corr) m.launches.push_back(LaunchLink{it->slice, g});
   }
 }
 

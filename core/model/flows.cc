@@ -2,43 +2,11 @@
 
 #include <algorithm>
 
+#include "core/base/partition_from.h"
+
 namespace tw {
 
 namespace {
-
-// First index in [b, e) of the sorted column `ts` whose value fails `pred` (pred holds on a prefix),
-// searched outward from `hint` with doubling steps, then by bisection inside the bracket found:
-// the same answer as std::partition_point, in O(log distance) from the hint.
-template <class Pred>
-uint32_t partition_from(const int64_t* ts, uint32_t b, uint32_t e, uint32_t hint, Pred pred) {
-  hint = std::clamp(hint, b, e);
-  uint32_t lo = b, hi = e;  // the answer is in [lo, hi]
-  uint32_t step = 1;
-  if (hint < e && pred(ts[hint])) {
-    lo = hint + 1;
-    while (lo < e) {
-      uint32_t probe = lo + std::min(step, e - lo) - 1;
-      if (!pred(ts[probe])) {
-        hi = probe;
-        break;
-      }
-      lo = probe + 1;
-      step *= 2;
-    }
-  } else {
-    hi = hint;
-    while (hi > b) {
-      uint32_t probe = hi - std::min(step, hi - b);
-      if (pred(ts[probe])) {
-        lo = probe + 1;
-        break;
-      }
-      hi = probe;
-      step *= 2;
-    }
-  }
-  return static_cast<uint32_t>(std::partition_point(ts + lo, ts + hi, pred) - ts);
-}
 
 // The deepest slice on the track that contains ts (start <= ts < end, or ts == start) among the 256
 // starting last at or before ts: the first one found walking back. A slice H sorted before G that
@@ -48,7 +16,7 @@ uint32_t partition_from(const int64_t* ts, uint32_t b, uint32_t e, uint32_t hint
 uint32_t enclosing_slice(const TraceModel& m, FlowCursor& c, int64_t ts) {
   const SliceTable& s = m.slices;
   const int64_t* t = s.ts_ns.data();
-  uint32_t k = partition_from(t, c.begin, c.end, c.hint, [ts](int64_t x) { return x <= ts; });
+  uint32_t k = uint32_t(partition_from(t + c.begin, t + c.end, t + c.hint, [ts](int64_t x) { return x <= ts; }) - t);
   c.hint = k;
   for (int steps = 0; k != c.begin && steps < 256; ++steps) {
     uint32_t idx = --k;
@@ -58,7 +26,8 @@ uint32_t enclosing_slice(const TraceModel& m, FlowCursor& c, int64_t ts) {
 }
 
 uint32_t next_slice(const TraceModel& m, FlowCursor& c, int64_t ts) {
-  uint32_t k = partition_from(m.slices.ts_ns.data(), c.begin, c.end, c.hint, [ts](int64_t x) { return x < ts; });
+  const int64_t* t = m.slices.ts_ns.data();
+  uint32_t k = uint32_t(partition_from(t + c.begin, t + c.end, t + c.hint, [ts](int64_t x) { return x < ts; }) - t);
   c.hint = k;
   return k == c.end ? UINT32_MAX : k;
 }
@@ -99,11 +68,15 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
     std::vector<FlowCursor> cursors = flow_cursors(m);
     for (FlowPoint& p : pts) p.track = bind_flow_point(m, cursors, p.track, p.ts_ns, p.enclosing());
   }
+  // File order, last, makes the order total: points equal up to it (a duplicated event) were in
+  // whatever order the library's std::sort left them, which differs between the native and the
+  // wasm build's standard library.
   std::sort(pts.begin(), pts.end(), [&keys](const FlowPoint& a, const FlowPoint& b) {
     if (a.id != b.id) return a.id < b.id;
     if (a.key != b.key) return keys[a.key] < keys[b.key];
     if (a.ts_ns != b.ts_ns) return a.ts_ns < b.ts_ns;
-    return a.order() < b.order();
+    if (a.order() != b.order()) return a.order() < b.order();
+    return a.offset() < b.offset();
   });
   // One pass to count the flows (m.flows is reserved once), one to pair and bind them.
   for (int pass = 0; pass < 2; ++pass) {
