@@ -61,7 +61,8 @@ void ImportState::decode_batch(const EventBatch& batch, const uint8_t* records, 
 }
 
 // A clean event decoded where the splitter found it (no batch copy, no separate scan for its end);
-// the rest take decode_batch(). Same handling as there.
+// the rest take decode_batch(), same handling, whose fast path tries each again: most of them were
+// only cut by the end of the pushed chunk.
 size_t ImportState::decode_in_place(const char* p, size_t n, uint64_t offset) {
   size_t len = fast_decode_object(p, n, ev_, separators_);
   if (len == 0 || len > UINT32_MAX) return 0;
