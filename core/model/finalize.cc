@@ -26,8 +26,10 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
     std::vector<uint32_t> next(start.begin(), start.end() - 1);
     for (uint32_t i = 0; i < s.size(); ++i) order[next[s.track[i]]++] = i;
   }
-  sort_runs(order, [&s](uint32_t a, uint32_t b) {
-    if (s.track[a] != s.track[b]) return s.track[a] < s.track[b];
+  // Each track's bucket on its own: fewer merge passes than over all runs at once (a bucket's own
+  // runs only), and the comparison needs no track.
+  std::vector<size_t> bucket_bounds(start.begin(), start.end());
+  sort_runs_each(order, bucket_bounds, [&s](uint32_t a, uint32_t b) {
     if (s.ts_ns[a] != s.ts_ns[b]) return s.ts_ns[a] < s.ts_ns[b];
     if (s.dur_ns[a] != s.dur_ns[b]) return s.dur_ns[a] > s.dur_ns[b];
     return a < b;

@@ -65,6 +65,29 @@ TEST_CASE("sort_runs: same order as std::sort on runs, sorted, reversed, random 
   check_sorts_like_std({{5, 1}, {4, 1}});
 }
 
+TEST_CASE("sort_runs_each: each range sorted like std::sort, in place, one buffer for all") {
+  const TraceModel& m = detail_test::shared_trace(kTrace);
+  std::vector<Pair> rows;
+  for (uint32_t i = 0; i < m.gpu_ops.size(); ++i) rows.push_back({m.slices.ts_ns[m.gpu_ops.slice[i]], i});
+  // Ranges of every kind: empty, one element, already sorted, a few runs, reversed (std::sort),
+  // and a first range longer than the rest (the buffer is sized once by it, then reused).
+  std::vector<Pair> v = rows;
+  std::sort(v.begin(), v.begin() + 100);
+  std::reverse(v.begin() + 300, v.begin() + 400);
+  std::vector<size_t> bounds = {0, 0, 1, 100, 100, 400, 700, rows.size() / 2, rows.size()};
+  std::vector<Pair> expected = v;
+  for (size_t k = 0; k + 1 < bounds.size(); ++k) std::sort(expected.begin() + bounds[k], expected.begin() + bounds[k + 1]);
+  sort_runs_each(v, bounds, pair_less);
+  CHECK(v == expected);
+  std::vector<Pair> big_first = rows;
+  std::vector<size_t> b2 = {0, rows.size() - 50, rows.size()};
+  expected = big_first;
+  std::sort(expected.begin(), expected.end() - 50);
+  std::sort(expected.end() - 50, expected.end());
+  sort_runs_each(big_first, b2, pair_less);
+  CHECK(big_first == expected);
+}
+
 TEST_CASE("FlatIdMap: finds and keeps the first slot of every key, as std::unordered_map::emplace") {
   FlatIdMap map;
   std::unordered_map<uint64_t, uint32_t> ref;
