@@ -75,11 +75,10 @@ void sort_runs_into(T* v, size_t n, Less less, std::vector<T>& buf) {
   size_t max_last = SIZE_MAX;     // index in v of the largest element of the runs before r
   auto close_stretch = [&](size_t end) {
     if (pieces.size() > 1) {  // two or more pieces: merge them
-      std::vector<size_t> local;
-      for (size_t q : pieces) local.push_back(q - stretch);
-      local.push_back(end - stretch);
+      for (size_t& q : pieces) q -= stretch;  // offsets in the stretch, its size last
+      pieces.push_back(end - stretch);
       if (buf.size() < end - stretch) buf.resize(end - stretch);
-      merge_runs(v + stretch, end - stretch, std::move(local), less, buf.data());
+      merge_runs(v + stretch, end - stretch, std::move(pieces), less, buf.data());
     }
     stretch = end;
     pieces.assign(1, end);

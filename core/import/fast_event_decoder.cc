@@ -58,25 +58,6 @@ inline uint32_t special16(const char* p) {
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// Whether p[0, len) equals t[0, len), len <= 32, reading 32 bytes at both.
-inline bool same_prefix32(const char* p, const char* t, unsigned len) {
-  uint32_t need = len >= 32 ? ~0u : (1u << len) - 1;
-#if defined(__SSE2__)
-  auto eq = [](const char* a, const char* b) {
-    return uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a)),
-                                                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)))));
-  };
-  return ((eq(p, t) | eq(p + 16, t + 16) << 16) & need) == need;
-#elif defined(__wasm_simd128__)
-  auto eq = [](const char* a, const char* b) {
-    return uint32_t(wasm_i8x16_bitmask(wasm_i8x16_eq(wasm_v128_load(a), wasm_v128_load(b))));
-  };
-  return ((eq(p, t) | eq(p + 16, t + 16) << 16) & need) == need;
-#else
-  return std::memcmp(p, t, len) == 0;
-#endif
-}
-
 // The event fields EventDecoder::decode_fields reads; kOther values are validated and skipped.
 enum Field : uint8_t {
   kOther, kPh, kPid, kName, kCat, kTs, kTid, kDur, kId, kArgs, kScope, kBp, kBindId, kFlowIn, kFlowOut,
@@ -106,24 +87,20 @@ struct Reader {
   const char* p;
   const char* end;
   SeparatorCache* seps;
-  uint8_t node = 0;  // in seps: the last separator passed (kLost: not in the tree)
-  static constexpr uint8_t kLost = 255;
+  uint8_t node = 0;  // in seps: the last separator passed (SeparatorCache::kLost: not in the tree)
 
   // The separator before an object's next value: p after '{' (first) or after a value. Returns 1
   // with p at the value and its key (and the event field it names), 0 when '}' ended the object,
   // -1 on invalid input. Grammar: `{` ws (`}` | key) or ws (`,` key | `}`), key = string ws `:` ws.
   int separator(bool first, std::string_view& k, uint8_t& field) {
-    if (node != kLost && end - p >= 32) {
-      const Separator& n = seps->nodes[node];
-      for (int c = 0; c < n.n_children; ++c) {
-        const Separator& s = seps->nodes[n.children[c]];
-        if (same_prefix32(p, s.bytes, s.len)) {
-          k = std::string_view(p + s.key_begin, s.key_len);
-          field = s.field;
-          p += s.len;
-          node = n.children[c];
-          return 1;
-        }
+    if (node != SeparatorCache::kLost && end - p >= 32) {
+      if (uint8_t next = seps->find(node, p); next != SeparatorCache::kLost) {
+        const Separator& s = seps->nodes[next];
+        k = std::string_view(p + s.key_begin, s.key_len);
+        field = s.field;
+        p += s.len;
+        node = next;
+        return 1;
       }
     }
     const char* start = p;
@@ -131,39 +108,8 @@ struct Reader {
     if (!key(k)) return -1;
     ws();
     field = field_of(k);
-    learn(start, k, field);
+    node = seps->learn(node, start, size_t(p - start), k, field);
     return 1;
-  }
-  // Adds the separator just parsed (start..p) as a child of the current node and moves to it.
-  void learn(const char* start, std::string_view k, uint8_t field) {
-    size_t len = size_t(p - start);
-    if (node == kLost || len > sizeof(Separator::bytes)) {
-      node = kLost;
-      return;
-    }
-    SeparatorCache& c = *seps;
-    if (c.used == SeparatorCache::kNodes) {  // full: start over (rare; varied writers only)
-      c.used = 1;
-      c.nodes[0].n_children = 0;
-      node = kLost;
-      return;
-    }
-    uint8_t idx = uint8_t(c.used++);
-    Separator& s = c.nodes[idx];
-    std::memcpy(s.bytes, start, len);
-    s.len = uint8_t(len);
-    s.key_begin = uint8_t(k.data() - start);
-    s.key_len = uint8_t(k.size());
-    s.field = field;
-    s.n_children = 0;
-    Separator& parent = c.nodes[node];
-    if (parent.n_children < Separator::kChildren) {
-      parent.children[parent.n_children++] = idx;
-    } else {  // replaced in turn
-      parent.children[parent.next_replaced] = idx;
-      parent.next_replaced = uint8_t((parent.next_replaced + 1) % Separator::kChildren);
-    }
-    node = idx;
   }
 
   void ws() {
@@ -550,60 +496,39 @@ enum : uint32_t {
   kKArgs = 256, kKS = 512, kKBp = 1024, kKBind = 2048,
 };
 
+// The duplicate-key bit of each Field (0: not checked, as in decode_fields).
+constexpr uint32_t kSeenBit[] = {0, kKPh, kKPid, kKName, kKCat, kKTs, kKTid, kKDur, kKId, kKArgs, kKS, kKBp, kKBind, 0, 0};
+static_assert(sizeof(kSeenBit) / sizeof(kSeenBit[0]) == kFlowOut + 1, "one bit per Field");
+
 // One field's value, mirroring EventDecoder::decode_fields rule by rule.
 bool read_value(Reader& r, Field f, RawEvent& e, uint32_t& seen) {
   constexpr int d = 1;
-  auto mark = [&](uint32_t bit) {
+  if (uint32_t bit = kSeenBit[f]) {
     if (seen & bit) e.duplicate_key = true;
     seen |= bit;
-  };
+  }
   bool b = false;
   switch (f) {
     case kPh:
-      mark(kKPh);
       e.has_ph = true;
       return r.text_field(e.ph, d);
-    case kPid:
-      mark(kKPid);
-      return r.id(e.pid, d);
+    case kPid: return r.id(e.pid, d);
     case kName:
-      mark(kKName);
       e.has_name = true;
       return r.text_field(e.name, d);
-    case kCat:
-      mark(kKCat);
-      return r.text_field(e.cat, d);
-    case kTs:
-      mark(kKTs);
-      return r.time(e.has_ts, e.ts_ok, e.ts_ns, d);
-    case kTid:
-      mark(kKTid);
-      return r.id(e.tid, d);
-    case kDur:
-      mark(kKDur);
-      return r.time(e.has_dur, e.dur_ok, e.dur_ns, d);
-    case kId:
-      mark(kKId);
-      return r.id(e.id, d);
-    case kArgs:
-      mark(kKArgs);
-      return r.args(e, d);
-    case kScope:
-      mark(kKS);
-      return r.text_field(e.scope, d);
-    case kBp:
-      mark(kKBp);
-      return r.text_field(e.bp, d);
-    case kBindId:
-      mark(kKBind);
-      return r.id(e.bind_id, d);
+    case kCat: return r.text_field(e.cat, d);
+    case kTs: return r.time(e.has_ts, e.ts_ok, e.ts_ns, d);
+    case kTid: return r.id(e.tid, d);
+    case kDur: return r.time(e.has_dur, e.dur_ok, e.dur_ns, d);
+    case kId: return r.id(e.id, d);
+    case kArgs: return r.args(e, d);
+    case kScope: return r.text_field(e.scope, d);
+    case kBp: return r.text_field(e.bp, d);
+    case kBindId: return r.id(e.bind_id, d);
     case kFlowIn:
-      if (!r.boolean(b, d)) return false;
-      e.flow_in = b;
-      return true;
     case kFlowOut:
       if (!r.boolean(b, d)) return false;
-      e.flow_out = b;
+      (f == kFlowIn ? e.flow_in : e.flow_out) = b;
       return true;
     case kOther:
       break;
