@@ -65,7 +65,7 @@ export class ProgressView {
     if (!p) { row.text.textContent = 'waiting…'; return; }
     if (p.phase === 'loading') { row.text.textContent = 'loading the analyzer…'; return; }
     const frac = p.totalBytes ? Math.min(1, p.bytesRead / p.totalBytes) : 0;
-    row.bar.style.width = `${(frac * 100).toFixed(1)}%`;
+    row.bar.style.transform = `scaleX(${frac.toFixed(3)})`;
     // Unknown size (a download without Content-Length) or the analysis after reading: no fraction to show.
     row.bar.parentElement?.classList.toggle('indeterminate', !p.totalBytes || p.phase === 'finishing');
     row.bar.parentElement?.setAttribute('aria-valuenow', (frac * 100).toFixed(0));
