@@ -7,6 +7,7 @@
 
 #include "core/analysis/gpu_op_launch.h"
 #include "core/analysis/gpu_rows.h"
+#include "core/analysis/percentile.h"
 #include "core/base/run_sort.h"
 #include "core/analysis/slice_parents.h"
 
@@ -21,22 +22,6 @@ constexpr int8_t kUnknownKind = -2;  // not yet looked up (host_sync_kind return
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// Index of the nearest-rank percentile p in sorted order.
-size_t rank_index(size_t n, double p) {
-  double rank = p / 100.0 * static_cast<double>(n);
-  size_t k = static_cast<size_t>(rank);
-  if (static_cast<double>(k) < rank) ++k;
-  return std::min(std::max<size_t>(k, 1), n) - 1;
-}
-
-// Nearest-rank percentiles with nth_element (O(n)); v is reordered. `from` is where the search may
-// start: after nth_element at an earlier index j, every element past j belongs past j in sorted
-// order, so the next (higher) percentile only partitions that tail.
-int64_t nth(std::vector<int64_t>& v, size_t from, size_t k) {
-  std::nth_element(v.begin() + static_cast<std::ptrdiff_t>(from), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
-
 Distribution distribution(std::vector<int64_t>& v) {
   Distribution d;
   if (v.empty()) return d;
@@ -47,10 +32,11 @@ Distribution distribution(std::vector<int64_t>& v) {
   double sum = 0;
   for (int64_t x : v) sum += static_cast<double>(x);
   d.mean_ns = sum / static_cast<double>(v.size());
-  const size_t k50 = rank_index(v.size(), 50), k90 = rank_index(v.size(), 90), k99 = rank_index(v.size(), 99);
-  d.p50_ns = nth(v, 0, k50);
-  d.p90_ns = k90 == k50 ? d.p50_ns : nth(v, k50 + 1, k90);
-  d.p99_ns = k99 == k90 ? d.p90_ns : nth(v, k90 + 1, k99);
+  const size_t n = v.size();
+  const size_t k50 = percentile_index(n, 50), k90 = percentile_index(n, 90), k99 = percentile_index(n, 99);
+  d.p50_ns = select_sorted_index(v.data(), n, 0, k50);
+  d.p90_ns = k90 == k50 ? d.p50_ns : select_sorted_index(v.data(), n, k50 + 1, k90);
+  d.p99_ns = k99 == k90 ? d.p90_ns : select_sorted_index(v.data(), n, k90 + 1, k99);
   return d;
 }
 

@@ -1,7 +1,6 @@
 // Parent links of the slice table: for each slice, the slice it is nested in on its track (the one
-// directly below it in the depth rows), or kNoParent. Built in one pass with the same stack rule as
-// finalize.cc's depths, so parent(i) always has depth(i) - 1. Operators, host syncs and module
-// attribution walk these links instead of searching the timeline.
+// directly below it in the depth rows), or kNoParent. finish() sets them with the depths (the same
+// stack, so parent(i) always has depth(i) - 1); analyses take them as a vector.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -10,8 +9,6 @@
 
 namespace tw {
 
-constexpr uint32_t kNoParent = UINT32_MAX;
-
-std::vector<uint32_t> slice_parents(const TraceModel& m);
+inline const std::vector<uint32_t>& slice_parents(const TraceModel& m) { return m.slices.parent; }
 
 }  // namespace tw

@@ -1,7 +1,6 @@
 #include "core/model/finalize.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "core/base/partition_from.h"
 #include "core/base/run_sort.h"
@@ -11,25 +10,37 @@ namespace tw {
 
 namespace {
 
+// Rows 0..n-1 grouped by track, a stable counting sort: each track's rows stay in row order (file
+// order, which per track is nearly time order). bounds[t] .. bounds[t + 1] is track t's group.
+struct TrackBuckets {
+  std::vector<uint32_t> order;
+  std::vector<size_t> bounds;
+};
+
+template <class TrackOf>
+TrackBuckets bucket_by_track(size_t n, size_t n_tracks, TrackOf track_of) {
+  TrackBuckets b;
+  b.order.resize(n);
+  b.bounds.assign(n_tracks + 1, 0);
+  for (uint32_t i = 0; i < n; ++i) ++b.bounds[track_of(i) + 1];
+  for (size_t t = 1; t < b.bounds.size(); ++t) b.bounds[t] += b.bounds[t - 1];
+  std::vector<size_t> next(b.bounds.begin(), b.bounds.end() - 1);
+  for (uint32_t i = 0; i < n; ++i) b.order[next[track_of(i)]++] = i;
+  return b;
+}
+
 // Sort by (track, ts, longer first, file order): parents come before their children. Returns the
 // new index of each old row.
 std::vector<uint32_t> sort_slices(TraceModel& m) {
   SliceTable& s = m.slices;
-  // Bucketed by track first (stable, so each track's rows stay in file order, which is nearly in
-  // time order: a few ascending runs, which sort_runs merges in O(n log runs), and a track already
-  // in order is only checked). File order breaks ties explicitly, so there is one total order.
-  std::vector<uint32_t> order(s.size());
-  std::vector<uint32_t> start(m.tracks.size() + 1, 0);
-  for (uint32_t t : s.track) ++start[t + 1];
-  for (size_t t = 1; t < start.size(); ++t) start[t] += start[t - 1];
-  {
-    std::vector<uint32_t> next(start.begin(), start.end() - 1);
-    for (uint32_t i = 0; i < s.size(); ++i) order[next[s.track[i]]++] = i;
-  }
+  // Bucketed by track first, so each track's rows are a few ascending runs, which sort_runs merges
+  // in O(n log runs) (a track already in order is only checked). File order breaks ties
+  // explicitly, so there is one total order.
+  TrackBuckets buckets = bucket_by_track(s.size(), m.tracks.size(), [&s](uint32_t i) { return s.track[i]; });
+  std::vector<uint32_t> order = std::move(buckets.order);
   // Each track's bucket on its own: fewer merge passes than over all runs at once (a bucket's own
   // runs only), and the comparison needs no track.
-  std::vector<size_t> bucket_bounds(start.begin(), start.end());
-  sort_runs_each(order, bucket_bounds, [&s](uint32_t a, uint32_t b) {
+  sort_runs_each(order, buckets.bounds, [&s](uint32_t a, uint32_t b) {
     if (s.ts_ns[a] != s.ts_ns[b]) return s.ts_ns[a] < s.ts_ns[b];
     if (s.dur_ns[a] != s.dur_ns[b]) return s.dur_ns[a] > s.dur_ns[b];
     return a < b;
@@ -40,31 +51,41 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
   return order;  // now the new index of each old row
 }
 
-// Nesting depth per track. A slice that starts inside another but ends after it is not nested: it
-// is KEPT on the next free row and flagged, never dropped.
+// Nesting depth and parent per track. A slice that starts inside another but ends after it is not
+// nested: it is KEPT on the next free row and flagged, never dropped. Its parent is the slice on the
+// row below (so parent(i) always has depth(i) - 1); operators, host syncs and module attribution
+// walk these links.
 void assign_depths(TraceModel& m, ImportStats& stats) {
   SliceTable& s = m.slices;
+  s.parent.assign(s.size(), kNoParent);
   for (Track& t : m.tracks) t.slice_begin = t.slice_end = 0;
-  std::vector<int64_t> row_end;  // end time of the slice open on each row
+  struct Row {
+    int64_t end;  // of the slice open on this row
+    uint32_t slice;
+  };
+  std::vector<Row> rows;
   size_t i = 0;
   while (i < s.size()) {
     uint32_t track = s.track[i];
     Track& t = m.tracks[track];
     t.slice_begin = static_cast<uint32_t>(i);
-    row_end.clear();
+    rows.clear();
     for (; i < s.size() && s.track[i] == track; ++i) {
       int64_t ts = s.ts_ns[i], end = s.end_ns(i);
       // Close rows whose slice ended before this one starts. Rows below the top stay open even if
       // an overlapping slice on top outlives them: rows only ever get deeper, never collide.
-      while (!row_end.empty() && row_end.back() <= ts) row_end.pop_back();
-      if (!row_end.empty() && end > row_end.back()) {
-        s.flags[i] |= kSliceOverlapping;
-        stats.problem("overlapping_slices", s.src_offset[i]);
+      while (!rows.empty() && rows.back().end <= ts) rows.pop_back();
+      if (!rows.empty()) {
+        s.parent[i] = rows.back().slice;
+        if (end > rows.back().end) {
+          s.flags[i] |= kSliceOverlapping;
+          stats.problem("overlapping_slices", s.src_offset[i]);
+        }
       }
-      size_t depth = row_end.size();
+      size_t depth = rows.size();
       s.depth[i] = static_cast<uint16_t>(std::min<size_t>(depth, 65535));
       if (depth + 1 > t.max_depth) t.max_depth = static_cast<uint32_t>(depth + 1);
-      row_end.push_back(end);
+      rows.push_back({end, static_cast<uint32_t>(i)});
     }
     t.slice_end = static_cast<uint32_t>(i);
   }
@@ -109,11 +130,14 @@ void link_launches(TraceModel& m) {
   }
 }
 
-void sort_gpu_ops(GpuOpTable& o, const std::vector<uint32_t>& new_index) {
-  for (uint32_t& s : o.slice) s = new_index[s];
-  std::vector<uint32_t> order(o.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&o](uint32_t a, uint32_t b) { return o.slice[a] < o.slice[b]; });
+// GPU ops in slice order. The sorted slices hold each track's rows together, tracks in index order,
+// so that is track order first: bucketed by track, each bucket (one stream's ops, listed in time
+// order by files) is then mostly one ascending run. A slice has at most one op: no ties.
+void sort_gpu_ops(GpuOpTable& o, const SliceTable& s, size_t n_tracks, const std::vector<uint32_t>& new_index) {
+  for (uint32_t& x : o.slice) x = new_index[x];
+  TrackBuckets buckets = bucket_by_track(o.size(), n_tracks, [&](uint32_t row) { return s.track[o.slice[row]]; });
+  std::vector<uint32_t> order = std::move(buckets.order);
+  sort_runs_each(order, buckets.bounds, [&o](uint32_t x, uint32_t y) { return o.slice[x] < o.slice[y]; });
   permute_columns(order, o.slice, o.device, o.stream, o.bytes, o.collective, o.in_nelems, o.out_nelems,
                   o.group_size, o.dtype, o.pg_name, o.grid[0], o.grid[1], o.grid[2], o.block[0], o.block[1],
                   o.block[2]);
@@ -124,7 +148,7 @@ void sort_gpu_ops(GpuOpTable& o, const std::vector<uint32_t>& new_index) {
 void finalize_model(TraceModel& m, PendingLinks& links, ImportStats& stats) {
   std::vector<uint32_t> new_index = sort_slices(m);
   assign_depths(m, stats);
-  sort_gpu_ops(m.gpu_ops, new_index);
+  sort_gpu_ops(m.gpu_ops, m.slices, m.tracks.size(), new_index);
   for (FlowV2Mark& mk : links.flows_v2) mk.slice = new_index[mk.slice];
   std::vector<uint32_t>().swap(new_index);  // freed before the flows are bound
   bind_flows_v1(m, links.flows_v1, links.flows_v2.size(), stats);

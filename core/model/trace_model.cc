@@ -23,7 +23,7 @@ void SliceTable::reserve(size_t n) {
 }
 
 void SliceTable::shrink_to_fit() {
-  shrink_all(ts_ns, dur_ns, track, name, cat, kind, flags, depth, correlation, external_id, src_offset, src_length);
+  shrink_all(ts_ns, dur_ns, track, name, cat, kind, flags, depth, parent, correlation, external_id, src_offset, src_length);
 }
 
 void GpuOpTable::shrink_to_fit() {
@@ -43,7 +43,7 @@ size_t TraceModel::memory_bytes() const {
   n += bytes_of(processes) + bytes_of(tracks);
   const SliceTable& s = slices;
   n += bytes_of(s.ts_ns) + bytes_of(s.dur_ns) + bytes_of(s.track) + bytes_of(s.name) + bytes_of(s.cat) +
-       bytes_of(s.kind) + bytes_of(s.flags) + bytes_of(s.depth) + bytes_of(s.correlation) +
+       bytes_of(s.kind) + bytes_of(s.flags) + bytes_of(s.depth) + bytes_of(s.parent) + bytes_of(s.correlation) +
        bytes_of(s.external_id) + bytes_of(s.src_offset) + bytes_of(s.src_length);
   const GpuOpTable& g = gpu_ops;
   n += bytes_of(g.slice) + bytes_of(g.device) + bytes_of(g.stream) + bytes_of(g.bytes) + bytes_of(g.collective) +

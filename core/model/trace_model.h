@@ -76,15 +76,18 @@ struct SliceTable {
   std::vector<EventKind> kind;
   std::vector<uint8_t> flags;
   std::vector<uint16_t> depth;
+  std::vector<uint32_t> parent;       // the slice this one is nested in (one row up), kNoParent; by finish()
   std::vector<int64_t> correlation;   // Kineto "correlation", kNoId when absent
   std::vector<int64_t> external_id;   // Kineto "External id", kNoId when absent
   std::vector<uint64_t> src_offset;   // byte offset of the event object in the input
   std::vector<uint32_t> src_length;   // its length in bytes
   size_t size() const { return ts_ns.size(); }
   int64_t end_ns(size_t i) const { return ts_ns[i] + dur_ns[i]; }
-  void reserve(size_t n);  // every column
+  void reserve(size_t n);  // every column filled during import (not parent)
   void shrink_to_fit();    // every column
 };
+
+constexpr uint32_t kNoParent = UINT32_MAX;
 
 // GPU-side details, one row per kernel / memcpy / memset slice (sparse: most slices are CPU).
 struct GpuOpTable {

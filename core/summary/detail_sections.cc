@@ -81,7 +81,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   const bool hta = ctx.opts->hta_compat;
   const std::vector<KernelClass>& cls = ctx.classes;
   const std::vector<uint8_t>* kept = ctx.kept;
-  const std::vector<uint32_t> parents = slice_parents(m);
+  const std::vector<uint32_t>& parents = slice_parents(m);
 
   IdleOptions iopt;
   iopt.hta_compat = hta;
