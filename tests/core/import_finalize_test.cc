@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/model/permute.h"
@@ -98,4 +99,52 @@ TEST_CASE("v1 flows: keys first seen out of string-id order pair per (id, cat, n
   std::sort(got.begin(), got.end());
   CHECK(got == std::vector<std::string>{"a>cat_z aa", "cat_z>dst aa", "cat_z>dst zz"});
   CHECK(problem_count(*imp, "flow_without_start") == 1);
+}
+
+namespace {
+
+// 20 launches ("sK" on thread 1) and their kernels ("dK" on thread 2), flow K from sK to dK, the
+// flow events listed out of time order. `id_of(k)` gives flow k's id.
+std::string twenty_flows(uint64_t (*id_of)(int)) {
+  std::string t = "[";
+  for (int k = 0; k < 20; ++k) {
+    t += R"({"ph":"X","name":"s)" + std::to_string(k) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(k * 100) + R"(,"dur":10},)";
+    t += R"({"ph":"X","name":"d)" + std::to_string(k) + R"(","pid":1,"tid":2,"ts":)" + std::to_string(k * 100 + 50) + R"(,"dur":10},)";
+  }
+  for (int j = 0; j < 20; ++j) {
+    const int k = (j * 7) % 20, f = 19 - j;  // both orders differ from time order
+    t += R"({"ph":"s","cat":"c","name":"n","id":)" + std::to_string(id_of(k)) + R"(,"pid":1,"tid":1,"ts":)" + std::to_string(k * 100 + 5) + "},";
+    t += R"({"ph":"f","bp":"e","cat":"c","name":"n","id":)" + std::to_string(id_of(f)) + R"(,"pid":1,"tid":2,"ts":)" + std::to_string(f * 100 + 55) + "}";
+    t += j + 1 < 20 ? "," : "]";
+  }
+  return t;
+}
+
+void check_twenty_flows(uint64_t (*id_of)(int)) {
+  auto imp = import_all_ways(twenty_flows(id_of));
+  TraceModel& m = imp->model();
+  std::vector<std::string> got, want;
+  for (const Flow& f : m.flows) got.push_back(name_of_slice(m, f.from_slice) + ">" + name_of_slice(m, f.to_slice));
+  for (int k = 0; k < 20; ++k) want.push_back("s" + std::to_string(k) + ">d" + std::to_string(k));
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  CHECK(got == want);
+  CHECK(problem_count(*imp, "flow_without_start") == 0);
+  CHECK(problem_count(*imp, "flow_without_end") == 0);
+}
+
+}  // namespace
+
+// Endpoints pair in time order per id whatever order the file lists them in, also when one id
+// carries many of them, and whether ids are dense (Kineto's correlation ids) or far apart.
+TEST_CASE("v1 flows: one id with 40 endpoints pairs them in time order") {
+  check_twenty_flows([](int) -> uint64_t { return 5; });
+}
+
+TEST_CASE("v1 flows: ids far apart (no counting by id) pair per id") {
+  check_twenty_flows([](int k) -> uint64_t { return uint64_t(k) * 1000000000000ull + 3; });
+}
+
+TEST_CASE("v1 flows: dense ids pair per id") {
+  check_twenty_flows([](int k) -> uint64_t { return 1000 + uint64_t(k); });
 }
