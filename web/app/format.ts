@@ -1,8 +1,18 @@
 // Number formatting for the dashboard. Durations arrive as integer nanoseconds and are shown in the
 // largest unit that keeps them readable; counts get thousands separators.
 
+// Thousands grouped with commas, as toLocaleString('en-US') writes integers, but by hand: that
+// call goes through ICU at about a microsecond each, and the dashboard formats thousands of cells
+// (13 ms of the main thread at the end of a 1 GB load).
 export function fmtCount(n: number): string {
-  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–';
+  if (!Number.isFinite(n)) return '–';
+  const r = Math.round(n);
+  const digits = String(Math.abs(r));
+  if (digits.length <= 3) return r < 0 ? `-${digits}` : digits;
+  if (digits.includes('e')) return r.toLocaleString('en-US');  // >= 1e21: String() switches to exponents
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return r < 0 ? `-${out}` : out;
 }
 
 export function fmtNum(n: number): string {
