@@ -1,5 +1,6 @@
 // Embind bindings: the wasm face of core/session.h. Only plain values, strings and typed-array
 // views cross the boundary; the trace itself stays in the wasm heap.
+#include <algorithm>
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -51,6 +52,10 @@ class WasmSession {
     std::vector<uint8_t>().swap(records_);
   }
   void setFileBytes(double n) { session_.set_file_bytes(static_cast<uint64_t>(n)); }
+  // While the worker waits for input: pages of the model written ahead (0 once none are left).
+  double prefault(double max_pages) {
+    return finished_ ? 0 : static_cast<double>(session_.importer().prefault(static_cast<size_t>(std::max(0.0, max_pages))));
+  }
 
   // --- decoding in a decode worker (core/import/event_records.h) ---------------------------------
   void setDeferredDecode(bool on) { session_.importer().set_deferred_decode(on); }
@@ -254,6 +259,7 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("setSizeHint", &WasmSession::setSizeHint)
       .function("finish", &WasmSession::finish)
       .function("setFileBytes", &WasmSession::setFileBytes)
+      .function("prefault", &WasmSession::prefault)
       .function("setDeferredDecode", &WasmSession::setDeferredDecode)
       .function("endInput", &WasmSession::endInput)
       .function("deferredBatches", &WasmSession::deferredBatches)

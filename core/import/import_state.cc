@@ -482,6 +482,19 @@ void ImportState::on_async(uint64_t off, uint32_t len) {
             b.src_offset, b.src_length);
 }
 
+size_t ImportState::prefault(size_t max_pages) {
+  SliceTable& s = model.slices;
+  GpuOpTable& g = model.gpu_ops;
+  // The slice columns first (most of the model), then the GPU ops' and the flow points.
+  size_t n = prefaulter_.touch(max_pages, s.ts_ns, s.dur_ns, s.track, s.name, s.cat, s.kind, s.flags, s.depth,
+                               s.correlation, s.external_id, s.src_offset, s.src_length);
+  if (n == 0)
+    n = gpu_prefaulter_.touch(max_pages, g.slice, g.device, g.stream, g.bytes, g.collective, g.in_nelems,
+                              g.out_nelems, g.group_size, g.dtype, g.pg_name, g.grid[0], g.grid[1], g.grid[2],
+                              g.block[0], g.block[1], g.block[2], links_.flows_v1.points);
+  return n;
+}
+
 void ImportState::finish() {
   end_input();
   while (deferred_batches_ > 0) apply_deferred(nullptr, 0);  // what was not handed back is decoded here

@@ -15,6 +15,7 @@
 #include "core/import/growth_plan.h"
 #include "core/import/import_stats.h"
 #include "core/model/finalize.h"
+#include "core/model/prefault.h"
 #include "core/model/trace_model.h"
 
 // Benchmarks build with -DTW_FAST_DECODE_DEFAULT=0 to measure the importer without the fast path.
@@ -81,6 +82,9 @@ class ImportState : public EventSplitterSink {
   void apply_deferred(const uint8_t* records, size_t size);
   // The input is complete: flushes the last batch (kept when deferring). finish() calls it if needed.
   void end_input();
+  // While the caller would wait for input: touches up to about `max_pages` pages of the model's
+  // reserved, not yet written memory (prefault.h); returns the pages touched, 0 once none are left.
+  size_t prefault(size_t max_pages);
 
   TraceModel model;
   ImportStats stats;
@@ -137,6 +141,7 @@ class ImportState : public EventSplitterSink {
   IdKey last_thread_{0, 0};
   uint32_t last_thread_index_ = UINT32_MAX;
   PendingLinks links_;
+  Prefaulter prefaulter_, gpu_prefaulter_;  // slice columns; GPU op columns and flow points
   bool any_time_ = false;
   GrowthPlan growth_;
   bool fast_decode_ = TW_FAST_DECODE_DEFAULT;

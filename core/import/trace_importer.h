@@ -36,6 +36,10 @@ class TraceImporter {
   void apply_deferred(const uint8_t* records, size_t size);
   // The input is complete (finish() implies it): the last batch is flushed.
   void end_input();
+  // Optional, while waiting for input: writes ahead into up to about `max_pages` pages of the
+  // model's reserved memory, so their first-touch page faults are not taken during the import
+  // (core/model/prefault.h). Returns the pages touched: 0 once there are none left.
+  size_t prefault(size_t max_pages);
   // Ends the import: closes open slices, sorts and indexes the model, links launches to kernels.
   void finish();
 

@@ -15,6 +15,8 @@ export interface ByteSource {
   keep: () => Blob | undefined;          // the file as given, for re-reading events later
   sizeHint(): Promise<number>;           // expected decompressed bytes, 0 if unknown
   reader: 'feed worker' | 'trace worker'; // the thread that reads (and inflates)
+  // False when a read would wait for the reader (known for the feed worker only; elsewhere true).
+  available(): boolean;
 }
 
 // The importer sizes its tables once from this (instead of doubling them): File.size for plain
@@ -88,14 +90,15 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
   const blob = req.blob ?? (req.buffer ? new Blob([req.buffer]) : undefined);
   let rawBytes = 0;
   const source = (input: ReadableStream<Uint8Array>, gzip: boolean, total: number | null, keep: () => Blob | undefined,
-                  raw: () => number = () => rawBytes, reader: ByteSource['reader'] = 'trace worker'): ByteSource => ({
-    totalBytes: total, rawBytes: raw, gzip, input: input.getReader(), keep, reader,
+                  raw: () => number = () => rawBytes, reader: ByteSource['reader'] = 'trace worker',
+                  available: () => boolean = () => true): ByteSource => ({
+    totalBytes: total, rawBytes: raw, gzip, input: input.getReader(), keep, reader, available,
     sizeHint: () => sizeHintOf(blob, total, gzip).catch(() => 0),
   });
   if (blob) {
     const gzip = await magicIsGzip(blob);
     const fed = req.workers === 'single' ? null : await feedFromWorker(blob, gzip, readFailure);
-    if (fed) return source(fed.stream, gzip, blob.size, () => blob, fed.rawBytes, 'feed worker');
+    if (fed) return source(fed.stream, gzip, blob.size, () => blob, fed.rawBytes, 'feed worker', fed.available);
     const bytes = blobStream(blob, (e) => readFailure((e as Error)?.name), (n) => { rawBytes += n; });
     return source(gzip ? gunzip(bytes) : bytes, gzip, blob.size, () => blob);
   }

@@ -12,7 +12,7 @@ type Reply =
 // Resolves to null when this browser cannot start a worker from a worker, or the feed worker fails
 // before its first reply (e.g. feed.js cannot be loaded): the caller then reads in its own thread.
 export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (name: string) => Error):
-    Promise<{ stream: ReadableStream<Uint8Array>; rawBytes: () => number } | null> {
+    Promise<{ stream: ReadableStream<Uint8Array>; rawBytes: () => number; available: () => boolean } | null> {
   let w: Worker;
   try {
     if (typeof Worker === 'undefined') return null;
@@ -38,7 +38,10 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
     w.terminate();
     return null;
   }
+  let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  let ended = false;
   const stream = new ReadableStream<Uint8Array>({
+    start(c) { controller = c; },
     async pull(c) {
       while (queue.length === 0) await new Promise<void>((ok) => { waiting = ok; });
       const m = queue.shift()!;
@@ -48,6 +51,7 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
         w.postMessage({ kind: 'ack' });
       } else {
         w.terminate();
+        ended = true;
         if (m.kind === 'done') c.close();
         else if (m.kind === 'error') c.error(m.input ? onInputError(m.message) : new Error(`gzip: ${m.message}`));
         else c.error(new Error(`The file reader worker failed: ${m.message}`));
@@ -58,5 +62,7 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
       w.terminate();
     },
   }, { highWaterMark: 0 });
-  return { stream, rawBytes: () => raw };
+  // A read would not wait: a batch has arrived, chunks of one are queued in the stream, or it ended.
+  const available = () => ended || queue.length > 0 || (controller?.desiredSize ?? 0) < 0;
+  return { stream, rawBytes: () => raw, available };
 }

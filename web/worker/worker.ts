@@ -7,6 +7,7 @@ import { openSource, SourceError } from './byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { DecodeHelper } from './decode_client';
 import { HeapPusher } from './heap_pusher';
+import { prefaultWhileWaiting } from './prefault';
 import { loadModule, ModuleLoadError } from './wasm_module';
 import { stopWarmUp, warmedUp, warmUp } from './warm_up';
 
@@ -113,11 +114,13 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   let finishSeconds = 0;
   let waitSeconds = 0;
   let firstInputSeconds = 0;
+  let prefaultPages = 0;
   try {
     for (;;) {
       let r: ReadableStreamReadResult<Uint8Array>;
       const tw = performance.now();
       try {
+        if (!src.available()) prefaultPages += await prefaultWhileWaiting(session, () => cancelled || src.available());
         r = await src.input.read();
         waitSeconds += (performance.now() - tw) / 1000;
       } catch (e) {
@@ -166,7 +169,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   opened = true;
   return {
     name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
-    seconds: (performance.now() - t0) / 1000, finishSeconds, waitSeconds, firstInputSeconds, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
+    seconds: (performance.now() - t0) / 1000, finishSeconds, waitSeconds, firstInputSeconds, prefaultPages, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
     reader: src.reader, decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
   };
 }
