@@ -1,0 +1,59 @@
+// node:test: Session.prefault (written ahead into the model's reserved memory, then into the heap
+// past the allocator's break: wasm/bindings.cc, core/model/prefault.h) called until nothing is left
+// between every push leaves the import as it was: the same summary JSON as without, and the same
+// summary again when the session is used afterwards (allocations then come from touched memory).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadModule } from './wasm_node.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const TRACES = process.env.TW_SHARED_TRACES ?? join(here, '..', '..', '..', 'shared', 'traces');
+
+function importWith(mod, bytes, prefault) {
+  const session = new mod.Session('t');
+  session.setSizeHint(bytes.length);
+  let pages = 0;
+  for (let pos = 0; pos < bytes.length; pos += 256 << 10) {
+    const chunk = bytes.subarray(pos, pos + (256 << 10));
+    const ptr = Number(session.stagingBuffer(chunk.length));
+    mod.HEAPU8.set(chunk, ptr);
+    session.pushStaged(chunk.length);
+    if (prefault) for (let n; (n = Number(session.prefault(4096))) > 0;) pages += n;
+  }
+  session.finish();
+  return { session, pages };
+}
+
+test('prefault between pushes gives the summary of an import without', async () => {
+  for (const rel of ['kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz',
+    'hta/tests/data/nccl_parser_config/nccl_data.json.gz']) {
+    const bytes = gunzipSync(readFileSync(join(TRACES, rel)));
+    const plainMod = await loadModule();
+    const plain = importWith(plainMod, bytes, false);
+    const want = plain.session.summaryJson(false);
+    const mod = await loadModule();
+    const ahead = importWith(mod, bytes, true);
+    assert.ok(ahead.pages > 0, `${rel}: nothing was touched`);
+    assert.equal(Number(ahead.session.prefault(4096)), 0, 'a finished session touches nothing');
+    assert.equal(ahead.session.summaryJson(false), want, rel);
+    assert.equal(ahead.session.summaryJson(true), plain.session.summaryJson(true), `${rel} (HTA-compatible)`);
+  }
+});
+
+test('prefault writes no allocated byte: a staging buffer just allocated keeps its contents', async () => {
+  const mod = await loadModule();
+  const session = new mod.Session('t');
+  const size = 8 << 20;  // the newest block, just below the allocator's break
+  const ptr = Number(session.stagingBuffer(size));
+  mod.HEAPU8.fill(0xab, ptr, ptr + size);
+  let pages = 0;
+  for (let n; (n = Number(session.prefault(4096))) > 0;) pages += n;
+  assert.ok(pages > 0, 'the heap past the break was touched');
+  const view = mod.HEAPU8.subarray(ptr, ptr + size);
+  assert.equal(view.findIndex((b) => b !== 0xab), -1, 'a byte of the buffer was overwritten');
+  session.delete();
+});
