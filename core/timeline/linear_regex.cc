@@ -125,7 +125,30 @@ bool LinearRegex::compile(const std::string& pattern, bool icase, std::string* e
   prog_.push_back({kMatch});
   mark_.assign(prog_.size(), 0);
   gen_ = 0;
+  find_first_bytes();
   return true;
+}
+
+void LinearRegex::find_first_bytes() {
+  first_.reset();
+  use_first_ = true;
+  std::vector<bool> seen(prog_.size(), false);
+  std::vector<uint32_t> stack{0};
+  while (!stack.empty() && use_first_) {
+    const uint32_t pc = stack.back();
+    stack.pop_back();
+    if (seen[pc]) continue;
+    seen[pc] = true;
+    const Inst& in = prog_[pc];
+    switch (in.op) {
+      case kMatch: use_first_ = false; break;  // an empty match: any position may match
+      case kJmp: stack.push_back(in.x); break;
+      case kSplit: stack.push_back(in.x), stack.push_back(in.y); break;
+      case kBol: case kEol: case kWordB: case kNotWordB: stack.push_back(pc + 1); break;  // may pass
+      case kByte: first_.set(in.byte); break;
+      case kClass: first_ |= classes_[in.x]; break;
+    }
+  }
 }
 
 // Follows jumps, splits and assertions from pc at text position pos; consuming instructions go on
@@ -140,15 +163,15 @@ bool LinearRegex::add(std::vector<uint32_t>& list, uint32_t pc0, std::string_vie
     mark_[pc] = gen_;
     const Inst& in = prog_[pc];
     auto word_at = [&](size_t k) { return k < text.size() && is_regex_word_byte(static_cast<unsigned char>(text[k])); };
-    bool boundary = (pos > 0 && word_at(pos - 1)) != word_at(pos);
+    auto boundary = [&] { return (pos > 0 && word_at(pos - 1)) != word_at(pos); };
     switch (in.op) {
       case kMatch: return true;
       case kJmp: stack_.push_back(in.x); break;
       case kSplit: stack_.push_back(in.y), stack_.push_back(in.x); break;
       case kBol: if (pos == 0) stack_.push_back(pc + 1); break;
       case kEol: if (pos == text.size()) stack_.push_back(pc + 1); break;
-      case kWordB: if (boundary) stack_.push_back(pc + 1); break;
-      case kNotWordB: if (!boundary) stack_.push_back(pc + 1); break;
+      case kWordB: if (boundary()) stack_.push_back(pc + 1); break;
+      case kNotWordB: if (!boundary()) stack_.push_back(pc + 1); break;
       case kByte:
       case kClass: list.push_back(pc); break;
     }
@@ -168,6 +191,13 @@ bool LinearRegex::search(std::string_view text) const {
   cur_.clear();
   next_generation();
   for (size_t pos = 0;; ++pos) {
+    if (cur_.empty() && use_first_) {
+      // No thread alive: one started where the byte cannot begin a match would die at once.
+      const size_t from = pos;
+      while (pos < text.size() && !first_[static_cast<unsigned char>(text[pos])]) ++pos;
+      if (pos == text.size()) return false;  // every match consumes a byte
+      if (pos != from) next_generation();  // the marks were for another position
+    }
     // A new thread starts at every position (unanchored search).
     if (add(cur_, 0, text, pos)) return true;
     if (pos == text.size()) return false;

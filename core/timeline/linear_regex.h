@@ -32,10 +32,15 @@ class LinearRegex {
 
  private:
   void next_generation() const;
+  void find_first_bytes();
   bool add(std::vector<uint32_t>& list, uint32_t pc, std::string_view text, size_t pos) const;
 
   std::vector<Inst> prog_;
   std::vector<std::bitset<256>> classes_;
+  // The bytes a match can start with (assertions passed over), when no empty match is possible:
+  // while no thread is alive, positions with other bytes are skipped instead of started from.
+  std::bitset<256> first_;
+  bool use_first_ = false;
   // Scratch for search(): per-instruction generation marks and an explicit stack.
   mutable std::vector<uint32_t> mark_, stack_, cur_, next_;
   mutable uint32_t gen_ = 0;
