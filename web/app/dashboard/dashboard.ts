@@ -67,8 +67,9 @@ function yieldToBrowser(): Promise<void> {
 let generation = 0;
 // A slice ends once it has run this long. Each yield lets a frame in, which lays out what was
 // added so far: with 12 ms slices that cost 8-13 ms per dashboard (256 MB gzip, summary reply to
-// shown: 34 ms sliced, 21-26 in one task). A slice stays well under the 50 ms of a long task.
-const kSliceMs = 30;
+// shown: 34 ms sliced, 21-26 in one task). With 30 ms the longest main-thread task of a load
+// reached 48 ms of CPU (browser_bench), too close to a long task's 50.
+const kSliceMs = 20;
 const kEagerParts = 2;  // the file head and the headline cards: always on the first screen
 
 // Panels below the first screen are laid out and painted only when scrolled near: without this,
