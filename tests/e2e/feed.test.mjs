@@ -71,6 +71,7 @@ test('a site without feed.js: the trace worker reads the file itself', async () 
     const { summary, error, opens } = await openAndReport([PLAIN_GZ]);
     assert.equal(error, null);
     assert.equal(opens[0].reader, 'trace worker');
+    assert.equal(opens[0].readerStartedAhead, false);
     assert.deepEqual(summary, cliSummary([PLAIN_GZ]));
   } finally {
     await new Promise((ok) => server.close(ok));

@@ -24,6 +24,7 @@ test('an idle page warms a spare worker, and the next file is imported by it', a
   const opens = await s.page.evaluate(() => window.__opens);
   assert.equal(opens.length, 1);
   assert.equal(opens[0].warm, true);
+  assert.equal(opens[0].readerStartedAhead, true, 'the warm-up started the feed worker');
   assert.deepEqual(summary, cliSummary([A]));
   assert.deepEqual(s.pageErrors, []);
 });

@@ -42,6 +42,7 @@ export interface OpenResult {
   heapBytes: number;
   warnings: string[];        // plain sentences (e.g. gzip data ended early)
   reader: 'feed worker' | 'trace worker';  // which thread read (and inflated) the file
+  readerStartedAhead: boolean;  // the feed worker was started by the spare worker's warm-up (feed_client.ts)
   decodeWorker: boolean;     // events were decoded by a decode worker beside the trace worker
   localBatches: number | null;  // with one: batches the trace worker decoded itself
   warm: boolean;             // the worker had run its warm-up (warm_up.ts) to the end before this file

@@ -7,6 +7,7 @@ import { openSource, SourceError } from './byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { DecodeHelper } from './decode_client';
 import { HeapPusher } from './heap_pusher';
+import { startFeedWorkerAhead } from './feed_client';
 import { prefaultWhileWaiting } from './prefault';
 import { loadModule, ModuleLoadError } from './wasm_module';
 import { stopWarmUp, warmedUp, warmUp } from './warm_up';
@@ -170,7 +171,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   return {
     name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
     seconds: (performance.now() - t0) / 1000, finishSeconds, waitSeconds, firstInputSeconds, prefaultPages, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
-    reader: src.reader, decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
+    reader: src.reader, readerStartedAhead: src.readerStartedAhead, decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
   };
 }
 
@@ -183,6 +184,7 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
       return { payload: {} };
     case 'warm':  // sent to a spare worker before any open
       if (session) return { payload: { warmed: false } };
+      startFeedWorkerAhead();
       await warmUp(loadCore);
       return { payload: { warmed: warmedUp() } };
     case 'summary': {
