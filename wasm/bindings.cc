@@ -12,6 +12,7 @@
 
 #include "core/import/event_records.h"
 #include "core/import/import_state.h"
+#include "core/model/prefault.h"
 #include "core/session.h"
 #include "core/timeline/area_aggregate.h"
 #include "core/timeline/event_details.h"
@@ -222,14 +223,8 @@ class WasmSession {
   // Memory past the break belongs to no allocation yet (the heap grows in steps, so there is
   // slack); the allocator hands it out when it extends, already paged in.
   size_t touch_above_break(size_t max_pages) {
-    constexpr uintptr_t kPage = 4096;
-    const uintptr_t brk = (reinterpret_cast<uintptr_t>(sbrk(0)) + kPage - 1) & ~(kPage - 1);
-    const uintptr_t end = emscripten_get_heap_size();
-    uintptr_t a = std::max(brk, touched_above_);
-    size_t pages = 0;
-    for (; a + kPage <= end && pages < max_pages; a += kPage, ++pages) *reinterpret_cast<volatile unsigned char*>(a) = 0;
-    touched_above_ = a;
-    return pages;
+    touched_above_ = std::max(reinterpret_cast<uintptr_t>(sbrk(0)), touched_above_);
+    return tw::touch_pages(touched_above_, emscripten_get_heap_size(), max_pages);
   }
   std::unique_ptr<tw::TimelineIndex> index_;
   tw::SearchState search_;

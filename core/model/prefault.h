@@ -3,10 +3,10 @@
 //
 // Every page of a wasm heap is zero-filled by the OS on its first write: a 1 GB import in node takes
 // ~84 k page faults, and importing the same file again into the already-touched heap is ~0.22 s
-// (13%) faster, finish() ~0.09 s. The model's columns are reserved to about their final size
-// early (growth_plan.h) and then filled row by row, so their spare capacity is the memory the rest
-// of the import (and finish(), which writes depths and parents) will write. Writing one zero per
-// page of it moves those faults out of the import's path. The bytes written lie in storage the
+// (13%) faster. The model's columns are reserved to about their final size early (growth_plan.h)
+// and then filled row by row, so their spare capacity is the memory the rest of the import (and
+// finish(), which writes the depths) will write. Writing one zero per page of it moves those
+// faults out of the import's path. The bytes written lie in storage the
 // vector has allocated but not yet constructed elements in (trivially copyable types only): the
 // elements appended later overwrite them.
 #pragma once
@@ -18,10 +18,20 @@
 
 namespace tw {
 
+constexpr uintptr_t kPrefaultPage = 4096;
+
+// Writes a zero into each page whose start lies in [from, end) (from rounded up to a page), at most
+// `max_pages` of them; returns how many and leaves `from` where it stopped (at most `end`).
+inline size_t touch_pages(uintptr_t& from, uintptr_t end, size_t max_pages) {
+  uintptr_t a = (from + kPrefaultPage - 1) & ~(kPrefaultPage - 1);
+  size_t pages = 0;
+  for (; a < end && pages < max_pages; a += kPrefaultPage, ++pages) *reinterpret_cast<volatile unsigned char*>(a) = 0;
+  from = a < end ? a : end;
+  return pages;
+}
+
 class Prefaulter {
  public:
-  static constexpr size_t kPage = 4096;
-
   // Touches up to about `max_pages` not yet touched pages of the columns' spare capacity, each
   // column from its fill point up and given an equal share (all columns fill at the same pace, so
   // the pages written next come first); returns the pages touched, 0 once all are.
@@ -47,13 +57,10 @@ class Prefaulter {
     unsigned char* base = reinterpret_cast<unsigned char*>(v.data());
     if (mark.block != base) mark = Mark{base, 0};
     const uintptr_t begin = reinterpret_cast<uintptr_t>(base);
-    const uintptr_t filled = begin + std::max(mark.touched_end, v.size() * sizeof(T));
-    const uintptr_t end = begin + v.capacity() * sizeof(T);
-    // The first page boundary past the filled part: the page holding the fill point is touched.
-    uintptr_t a = (filled + kPage - 1) & ~uintptr_t(kPage - 1);
-    size_t pages = 0;
-    for (; a < end && pages < max_pages; a += kPage, ++pages) *reinterpret_cast<volatile unsigned char*>(a) = 0;
-    mark.touched_end = std::min<uintptr_t>(a, end) - begin;
+    // From the first page boundary past the filled part (the page holding the fill point is touched).
+    uintptr_t from = begin + std::max(mark.touched_end, v.size() * sizeof(T));
+    const size_t pages = touch_pages(from, begin + v.capacity() * sizeof(T), max_pages);
+    mark.touched_end = from - begin;
     return pages;
   }
 

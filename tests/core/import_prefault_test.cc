@@ -21,8 +21,8 @@ namespace {
 size_t spare_pages(const std::vector<int64_t>& v) {
   const uintptr_t begin = reinterpret_cast<uintptr_t>(v.data());
   const uintptr_t filled = begin + v.size() * sizeof(int64_t), end = begin + v.capacity() * sizeof(int64_t);
-  const uintptr_t first = (filled + Prefaulter::kPage - 1) & ~uintptr_t(Prefaulter::kPage - 1);
-  return first >= end ? 0 : (end - first + Prefaulter::kPage - 1) / Prefaulter::kPage;
+  const uintptr_t first = (filled + kPrefaultPage - 1) & ~uintptr_t(kPrefaultPage - 1);
+  return first >= end ? 0 : (end - first + kPrefaultPage - 1) / kPrefaultPage;
 }
 
 }  // namespace
