@@ -18,6 +18,7 @@ export interface ByteSource {
   // False when a read would wait for the reader (known for the feed worker only; elsewhere true).
   available(): boolean;
   readerStartedAhead: boolean;           // the feed worker was started before the file came
+  release(chunk: Uint8Array): void;      // the reader is done with a chunk of `input` (frees it if it may)
 }
 
 // The importer sizes its tables once from this (instead of doubling them): File.size for plain
@@ -92,14 +93,15 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
   let rawBytes = 0;
   const source = (input: ReadableStream<Uint8Array>, gzip: boolean, total: number | null, keep: () => Blob | undefined,
                   raw: () => number = () => rawBytes, reader: ByteSource['reader'] = 'trace worker',
-                  available: () => boolean = () => true, readerStartedAhead = false): ByteSource => ({
-    totalBytes: total, rawBytes: raw, gzip, input: input.getReader(), keep, reader, available, readerStartedAhead,
+                  available: () => boolean = () => true, readerStartedAhead = false,
+                  release: (chunk: Uint8Array) => void = () => {}): ByteSource => ({
+    totalBytes: total, rawBytes: raw, gzip, input: input.getReader(), keep, reader, available, readerStartedAhead, release,
     sizeHint: () => sizeHintOf(blob, total, gzip).catch(() => 0),
   });
   if (blob) {
     const gzip = await magicIsGzip(blob);
     const fed = req.workers === 'single' ? null : await feedFromWorker(blob, gzip, readFailure);
-    if (fed) return source(fed.stream, gzip, blob.size, () => blob, fed.rawBytes, 'feed worker', fed.available, fed.startedAhead);
+    if (fed) return source(fed.stream, gzip, blob.size, () => blob, fed.rawBytes, 'feed worker', fed.available, fed.startedAhead, fed.release);
     const bytes = blobStream(blob, (e) => readFailure((e as Error)?.name), (n) => { rawBytes += n; });
     return source(gzip ? gunzip(bytes) : bytes, gzip, blob.size, () => blob);
   }

@@ -36,7 +36,8 @@ function takeFeedWorker(): { worker: Worker; ahead: boolean } {
 // Resolves to null when this browser cannot start a worker from a worker, or the feed worker fails
 // before its first reply (e.g. feed.js cannot be loaded): the caller then reads in its own thread.
 export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (name: string) => Error):
-    Promise<{ stream: ReadableStream<Uint8Array>; rawBytes: () => number; available: () => boolean; startedAhead: boolean } | null> {
+    Promise<{ stream: ReadableStream<Uint8Array>; rawBytes: () => number; available: () => boolean; startedAhead: boolean;
+              release: (chunk: Uint8Array) => void } | null> {
   let w: Worker;
   let startedAhead = false;
   try {
@@ -89,5 +90,14 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   }, { highWaterMark: 0 });
   // A read would not wait: a batch has arrived, chunks of one are queued in the stream, or it ended.
   const available = () => ended || queue.length > 0 || (controller?.desiredSize ?? 0) < 0;
-  return { stream, rawBytes: () => raw, available, startedAhead };
+  // The chunks are this worker's alone (transferred in): once copied, each is transferred into a
+  // port whose other end is closed, which frees its memory at once instead of at this worker's next
+  // GC. The feed worker's next chunks then reuse memory still in the cache (1 GB gzip, inflating
+  // and handing over alone: 1.65-1.74 s left to the GC, 1.49-1.50 s released; floor 1.53-1.65 s).
+  const sink = new MessageChannel();
+  sink.port2.close();
+  const release = (chunk: Uint8Array) => {
+    if (chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength) sink.port1.postMessage(null, [chunk.buffer as ArrayBuffer]);
+  };
+  return { stream, rawBytes: () => raw, available, startedAhead, release };
 }

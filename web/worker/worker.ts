@@ -138,6 +138,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
       if (input === 0) firstInputSeconds = (performance.now() - t0) / 1000;
       pusher.write(r.value);
       input += r.value.length;
+      src.release(r.value);  // copied: its memory can go back to the reader (feed_client.ts)
       if (helper) await helper.step();
       if (session.failed()) break;  // not a trace: stop reading at once
       const now = performance.now();
