@@ -483,15 +483,13 @@ void ImportState::on_async(uint64_t off, uint32_t len) {
 }
 
 size_t ImportState::prefault(size_t max_pages) {
-  SliceTable& s = model.slices;
-  GpuOpTable& g = model.gpu_ops;
   // The slice columns first (most of the model), then the GPU ops' and the flow points.
-  size_t n = prefaulter_.touch(max_pages, s.ts_ns, s.dur_ns, s.track, s.name, s.cat, s.kind, s.flags, s.depth,
-                               s.correlation, s.external_id, s.src_offset, s.src_length);
+  size_t n = prefaulter_.touch_each(max_pages, [this](auto&& f) { model.slices.for_each_import_column(f); });
   if (n == 0)
-    n = gpu_prefaulter_.touch(max_pages, g.slice, g.device, g.stream, g.bytes, g.collective, g.in_nelems,
-                              g.out_nelems, g.group_size, g.dtype, g.pg_name, g.grid[0], g.grid[1], g.grid[2],
-                              g.block[0], g.block[1], g.block[2], links_.flows_v1.points);
+    n = gpu_prefaulter_.touch_each(max_pages, [this](auto&& f) {
+      model.gpu_ops.for_each_column(f);
+      f(links_.flows_v1.points);
+    });
   return n;
 }
 

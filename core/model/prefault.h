@@ -32,16 +32,25 @@ inline size_t touch_pages(uintptr_t& from, uintptr_t end, size_t max_pages) {
 
 class Prefaulter {
  public:
-  // Touches up to about `max_pages` not yet touched pages of the columns' spare capacity, each
-  // column from its fill point up and given an equal share (all columns fill at the same pace, so
-  // the pages written next come first); returns the pages touched, 0 once all are.
+  // Touches up to about `max_pages` not yet touched pages of the spare capacity of the columns that
+  // `columns(f)` hands to f (the same ones, in the same order, every call), each column from its
+  // fill point up and given an equal share (all columns fill at the same pace, so the pages written
+  // next come first); returns the pages touched, 0 once all are.
+  template <class Columns>
+  size_t touch_each(size_t max_pages, Columns columns) {
+    size_t n = 0;
+    columns([&n](auto&) { ++n; });
+    if (n == 0) return 0;
+    if (marks_.size() < n) marks_.resize(n);
+    const size_t share = std::max<size_t>(1, max_pages / n);
+    size_t done = 0, k = 0;
+    columns([&](auto& column) { done += touch_spare(column, marks_[k++], share); });
+    return done;
+  }
+
   template <class... Column>
   size_t touch(size_t max_pages, std::vector<Column>&... columns) {
-    if (marks_.size() < sizeof...(Column)) marks_.resize(sizeof...(Column));
-    const size_t share = std::max<size_t>(1, max_pages / sizeof...(Column));
-    size_t done = 0, k = 0;
-    ((done += touch_spare(columns, marks_[k++], share)), ...);
-    return done;
+    return touch_each(max_pages, [&](auto&& f) { (f(columns), ...); });
   }
 
  private:

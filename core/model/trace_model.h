@@ -83,8 +83,21 @@ struct SliceTable {
   std::vector<uint32_t> src_length;   // its length in bytes
   size_t size() const { return ts_ns.size(); }
   int64_t end_ns(size_t i) const { return ts_ns[i] + dur_ns[i]; }
-  void reserve(size_t n);  // every column filled during import (not parent)
+  void reserve(size_t n);  // the import's columns
   void shrink_to_fit();    // every column
+
+  // f(column) for each column the import reserves and fills (all but parent), then for every
+  // column: the one list reserve, shrink_to_fit, memory_bytes and the prefaulter go through.
+  template <class F> void for_each_import_column(F&& f) { import_columns(*this, f); }
+  template <class F> void for_each_column(F&& f) { import_columns(*this, f), f(parent); }
+  template <class F> void for_each_column(F&& f) const { import_columns(*this, f), f(parent); }
+
+ private:
+  template <class Table, class F>
+  static void import_columns(Table& t, F& f) {
+    f(t.ts_ns), f(t.dur_ns), f(t.track), f(t.name), f(t.cat), f(t.kind), f(t.flags), f(t.depth), f(t.correlation),
+        f(t.external_id), f(t.src_offset), f(t.src_length);
+  }
 };
 
 constexpr uint32_t kNoParent = UINT32_MAX;
@@ -106,6 +119,19 @@ struct GpuOpTable {
   size_t size() const { return slice.size(); }
   void reserve(size_t n);
   void shrink_to_fit();
+
+  // f(column) for every column (reserve, shrink_to_fit, memory_bytes and the prefaulter use it).
+  template <class F> void for_each_column(F&& f) { columns(*this, f); }
+  template <class F> void for_each_column(F&& f) const { columns(*this, f); }
+
+ private:
+  template <class Table, class F>
+  static void columns(Table& t, F& f) {
+    f(t.slice), f(t.device), f(t.stream), f(t.bytes), f(t.collective), f(t.in_nelems), f(t.out_nelems),
+        f(t.group_size), f(t.dtype), f(t.pg_name);
+    for (auto& c : t.grid) f(c);
+    for (auto& c : t.block) f(c);
+  }
 };
 
 enum class InstantScope : uint8_t { kThread = 0, kProcess = 1, kGlobal = 2 };
