@@ -9,7 +9,6 @@
 #include "core/analysis/gpu_rows.h"
 #include "core/analysis/percentile.h"
 #include "core/base/run_sort.h"
-#include "core/analysis/slice_parents.h"
 
 namespace tw {
 
@@ -99,9 +98,9 @@ void build_queues(const TraceModel& m, const std::vector<LaunchRecord>& recs, La
   for (auto& [key, st] : streams) r.queues.push_back(queue_of(key.first, key.second, st.enq, st.deq));
 }
 
-void find_syncs(const TraceModel& m, const std::vector<uint32_t>& parents, const LaunchOptions& opt,
-                LaunchesResult& r) {
+void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r) {
   const SliceTable& s = m.slices;
+  const std::vector<uint32_t>& parents = s.parent;
   std::vector<int8_t> kind_of_name(m.strings.size(), kUnknownKind);  // host_sync_kind per name, memoised
   std::unordered_map<StringId, uint32_t> site_slot;
   uint64_t count[4] = {0, 0, 0, 0};
@@ -201,7 +200,7 @@ int64_t queue_time_at_least(const StreamQueue& q, int32_t limit) {
   return t;
 }
 
-LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& parents, const LaunchOptions& opt) {
+LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
   LaunchesResult r;
   const SliceTable& s = m.slices;
   std::vector<int64_t> delays, cpus;
@@ -258,7 +257,7 @@ LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& pa
   if (r.short_op_names.size() > opt.top) r.short_op_names.resize(opt.top);
   r.launch_bound = !r.records.empty() && r.short_ops * 2 >= r.records.size() && r.launch_cpu_ns >= r.launched_gpu_ns;
   if (opt.queues) build_queues(m, r.records, r);
-  find_syncs(m, parents, opt, r);
+  find_syncs(m, opt, r);
   return r;
 }
 

@@ -100,8 +100,8 @@ struct LaunchesResult {
   std::vector<uint32_t> longest_syncs; // sync call slices, longest first (at most `top`)
 };
 
-// `parents` from slice_parents(m).
-LaunchesResult launch_stats(const TraceModel& m, const std::vector<uint32_t>& parents, const LaunchOptions& opt = {});
+// Host-sync call sites walk the model's slice parents (set by finish()).
+LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt = {});
 
 // HTA's get_time_spent_blocked_on_full_queue: time during which the queue length is >= limit
 // (each change point holds until the next one; the last holds for nothing).

@@ -5,7 +5,6 @@
 
 #include "core/analysis/flat_id_map.h"
 #include "core/analysis/gpu_rows.h"
-#include "core/analysis/slice_parents.h"
 
 namespace tw {
 
@@ -54,12 +53,12 @@ uint32_t OperatorsByExternalId::find(const TraceModel& m, int64_t external_id) {
   return map_.find(static_cast<uint64_t>(external_id));
 }
 
-OperatorsResult operator_stats(const TraceModel& m, const std::vector<uint32_t>& parents, const Interval* window,
-                               OperatorsByExternalId* by_external) {
+OperatorsResult operator_stats(const TraceModel& m, const Interval* window, OperatorsByExternalId* by_external) {
   OperatorsResult r;
   OperatorsByExternalId own;
   if (!by_external) by_external = &own;
   const SliceTable& s = m.slices;
+  const std::vector<uint32_t>& parents = s.parent;
   auto in_window = [&](uint32_t i) { return !window || (s.ts_ns[i] >= window->begin && s.ts_ns[i] < window->end); };
   Table ops(m.strings.size()), modules(m.strings.size());
   // Which names are modules, decided once per name.

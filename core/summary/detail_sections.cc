@@ -13,7 +13,6 @@
 #include "core/analysis/operators.h"
 #include "core/analysis/overlap.h"
 #include "core/analysis/recommendations.h"
-#include "core/analysis/slice_parents.h"
 #include "core/analysis/step_breakdown.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/utilization.h"
@@ -81,7 +80,6 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   const bool hta = ctx.opts->hta_compat;
   const std::vector<KernelClass>& cls = ctx.classes;
   const std::vector<uint8_t>* kept = ctx.kept;
-  const std::vector<uint32_t>& parents = slice_parents(m);
 
   IdleOptions iopt;
   iopt.hta_compat = hta;
@@ -89,9 +87,9 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   iopt.order = &ctx.idle_order;
   const IdleResult idle = idle_breakdown(m, iopt);
   const KernelsResult kernels = kernel_stats(m, cls, kept);
-  const OperatorsResult ops = operator_stats(m, parents);
+  const OperatorsResult ops = operator_stats(m);
   LaunchOptions lopt;
-  const LaunchesResult launches = launch_stats(m, parents, lopt);
+  const LaunchesResult launches = launch_stats(m, lopt);
   const MemoryResult memory = memory_usage(m, kMaxChartPoints);
   const CommComputeSets comm_sets = comm_compute_sets(m, cls, kept);
   const CollectivesResult coll = collective_stats(m, cls, kept, comm_sets);
@@ -113,7 +111,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
     present.launches = !file["launches"].is_null();
     present.collectives = coll.count > 0;
     present.memory = !memory.devices.empty();
-    std::vector<json> details = step_details_json(ctx, parents, comm_sets, present);
+    std::vector<json> details = step_details_json(ctx, comm_sets, present);
     for (size_t i = 0; i < details.size(); ++i) file["steps"][i]["sections"] = std::move(details[i]);
   }
   file["utilization"] = utilization_json(util);

@@ -31,8 +31,8 @@ void bound_streams(IdleResult& r) {
 
 }  // namespace
 
-std::vector<json> step_details_json(const AnalysisContext& ctx, const std::vector<uint32_t>& parents,
-                                    const CommComputeSets& sets, const StepDetailPresence& present) {
+std::vector<json> step_details_json(const AnalysisContext& ctx, const CommComputeSets& sets,
+                                    const StepDetailPresence& present) {
   const TraceModel& m = *ctx.model;
   const size_t n = std::min(ctx.steps.size(), kMaxDetailSteps);
   std::vector<json> out(ctx.steps.size(), json(nullptr));
@@ -72,12 +72,12 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const std::vecto
       d["kernels"] = nullptr;
     }
     lopt.window = &w;
-    d["launches"] = present.launches ? launches_json(m, launch_stats(m, parents, lopt), lopt) : json(nullptr);
+    d["launches"] = present.launches ? launches_json(m, launch_stats(m, lopt), lopt) : json(nullptr);
     d["collectives"] = present.collectives ? collectives_json(collective_stats(m, ctx.classes, ctx.kept, sets, &w))
                                            : json(nullptr);
     d["memory"] = present.memory ? memory_json(memory_usage(m, 1, &w, &mem_order), false) : json(nullptr);
     // CPU operators are always a section (like the whole trace's): operators that start in the step.
-    d["operators"] = operators_json(m, operator_stats(m, parents, &w, &ops_by_external), kStepTopOperators);
+    d["operators"] = operators_json(m, operator_stats(m, &w, &ops_by_external), kStepTopOperators);
     out[i] = std::move(d);
   }
   return out;

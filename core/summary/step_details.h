@@ -29,7 +29,7 @@ constexpr size_t kStepTopRows = 3;        // longest gaps, worst delays, short o
 constexpr size_t kStepMaxStreams = 16;    // idle rows per step (the streams with most ops)
 
 // One entry per ctx.steps element: `{idle, kernels, launches, collectives, memory}` or null.
-std::vector<nlohmann::json> step_details_json(const AnalysisContext& ctx, const std::vector<uint32_t>& parents,
-                                              const CommComputeSets& sets, const StepDetailPresence& present);
+std::vector<nlohmann::json> step_details_json(const AnalysisContext& ctx, const CommComputeSets& sets,
+                                              const StepDetailPresence& present);
 
 }  // namespace tw

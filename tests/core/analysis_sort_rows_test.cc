@@ -14,7 +14,6 @@
 #include "core/analysis/flat_id_map.h"
 #include "core/analysis/kernel_classes.h"
 #include "core/analysis/launches.h"
-#include "core/analysis/slice_parents.h"
 #include "core/analysis/gpu_rows.h"
 #include "core/base/run_sort.h"
 #include "core/analysis/steps.h"
@@ -231,7 +230,6 @@ TEST_CASE("kernel classes: the same as std::regex gives, for the built-in rules 
 
 TEST_CASE("launch_stats: a window visited through launch_order gives what the pass over every launch gives") {
   const TraceModel& m = detail_test::shared_trace(kTrace);
-  const std::vector<uint32_t> parents = slice_parents(m);
   const std::vector<uint32_t> order = launch_order(m);
   REQUIRE(order.size() == m.launches.size());
   const std::vector<ProfilerStep> steps = find_profiler_steps(m);
@@ -246,7 +244,7 @@ TEST_CASE("launch_stats: a window visited through launch_order gives what the pa
     plain.window = &w;
     LaunchOptions ordered = plain;
     ordered.launch_order = &order;
-    const LaunchesResult a = launch_stats(m, parents, plain), b = launch_stats(m, parents, ordered);
+    const LaunchesResult a = launch_stats(m, plain), b = launch_stats(m, ordered);
     REQUIRE(a.records.size() == b.records.size());
     for (size_t i = 0; i < a.records.size(); ++i) {
       CHECK(a.records[i].launch_slice == b.records[i].launch_slice);

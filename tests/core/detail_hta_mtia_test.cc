@@ -12,7 +12,6 @@
 #include "core/analysis/idle.h"
 #include "core/analysis/launches.h"
 #include "core/analysis/operators.h"
-#include "core/analysis/slice_parents.h"
 #include "tests/core/detail_test_util.h"
 
 namespace tw {
@@ -80,7 +79,7 @@ TEST_CASE("detail: mtia_rank_0 idle in default mode counts only real gaps") {
 
 TEST_CASE("detail: mtia_rank_0 queue length statistics match HTA") {
   TraceModel& m = detail_test::shared_trace(kMtia);
-  LaunchesResult r = launch_stats(m, slice_parents(m));
+  LaunchesResult r = launch_stats(m);
   const StreamQueue* q102 = nullptr;
   std::vector<int64_t> streams;
   for (const StreamQueue& q : r.queues) {
@@ -105,7 +104,7 @@ TEST_CASE("detail: mtia_rank_0 queue length statistics match HTA") {
 
 TEST_CASE("detail: mtia_rank_0 kernel launch stats for correlation 423 match HTA") {
   TraceModel& m = detail_test::shared_trace(kMtia);
-  LaunchesResult r = launch_stats(m, slice_parents(m));
+  LaunchesResult r = launch_stats(m);
   const LaunchRecord* rec = nullptr;
   for (const LaunchRecord& l : r.records)
     if (m.slices.correlation[l.gpu_slice] == 423) rec = &l;
@@ -125,7 +124,7 @@ namespace {
 
 TEST_CASE("detail: mtia_rank_0 aten op kernels and delays match HTA") {
   TraceModel& m = detail_test::shared_trace(kMtia);
-  OperatorsResult r = operator_stats(m, slice_parents(m));
+  OperatorsResult r = operator_stats(m);
   const OperatorKernel* mul = nullptr;
   for (const OperatorKernel& k : r.op_kernels)
     if (m.strings.get(k.op) == "aten::mul" && m.strings.get(k.kernel) == "customized_fba_mul_const-dtype_Float") mul = &k;

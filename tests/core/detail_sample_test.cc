@@ -9,7 +9,6 @@
 #include "core/analysis/launches.h"
 #include "core/analysis/memory.h"
 #include "core/analysis/operators.h"
-#include "core/analysis/slice_parents.h"
 #include "core/analysis/step_breakdown.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/utilization.h"
@@ -73,7 +72,7 @@ TEST_CASE("detail sample: kernels per name") {
 
 TEST_CASE("detail sample: operators, self time, device time and op/kernel pairs") {
   Sample s;
-  OperatorsResult r = operator_stats(s.m, s.parents);
+  OperatorsResult r = operator_stats(s.m);
   auto find = [&](const char* n) -> const OperatorStat* {
     for (const OperatorStat& o : r.ops)
       if (s.name(o.name) == n) return &o;
@@ -104,7 +103,7 @@ TEST_CASE("detail sample: operators, self time, device time and op/kernel pairs"
 
 TEST_CASE("detail sample: launches, queue length and host syncs") {
   Sample s;
-  LaunchesResult r = launch_stats(s.m, s.parents);
+  LaunchesResult r = launch_stats(s.m);
   REQUIRE(r.records.size() == 5);
   CHECK(r.short_ops == 1);  // add_kernel: 2 us on the GPU, 5 us to launch
   CHECK(r.delay_outliers == 1);  // softmax waits 183 us

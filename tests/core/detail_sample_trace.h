@@ -44,7 +44,7 @@ constexpr const char* kSampleTrace = R"json({
  ]
 })json";
 
-// The sample imported, with its default kernel classes and slice parents.
+// The sample imported, with its default kernel classes.
 struct SampleModel : ImportedText {
   SampleModel() : ImportedText(kSampleTrace) {}
 };

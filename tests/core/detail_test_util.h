@@ -10,7 +10,6 @@
 
 #include "cli/file_reader.h"
 #include "core/analysis/kernel_classes.h"
-#include "core/analysis/slice_parents.h"
 #include "core/import/trace_importer.h"
 
 namespace tw::detail_test {
@@ -38,13 +37,12 @@ inline TraceModel& shared_trace(const std::string& rel) {
   return it->second->model();
 }
 
-// A hand-written trace imported, with its default kernel classes and slice parents.
+// A hand-written trace imported, with its default kernel classes.
 struct ImportedText {
   explicit ImportedText(std::string_view text) : imp(import_text(text)) {}
   std::unique_ptr<TraceImporter> imp;
   TraceModel& m = imp->model();
   std::vector<KernelClass> cls = classify_gpu_ops(m, default_rules());
-  std::vector<uint32_t> parents = slice_parents(m);
   std::string name(StringId id) const { return std::string(m.strings.get(id)); }
 };
 

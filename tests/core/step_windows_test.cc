@@ -12,7 +12,6 @@
 #include "core/analysis/launches.h"
 #include "core/analysis/memory.h"
 #include "core/analysis/operators.h"
-#include "core/analysis/slice_parents.h"
 #include "tests/core/detail_sample_trace.h"
 
 namespace tw {
@@ -90,7 +89,7 @@ TEST_CASE("step windows: launches and host syncs whose runtime call starts in th
   LaunchOptions opt;
   opt.window = &kA;
   opt.queues = false;
-  LaunchesResult a = launch_stats(s.m, s.parents, opt);
+  LaunchesResult a = launch_stats(s.m, opt);
   REQUIRE(a.records.size() == 4);  // corr 1, 2, 4, 5 (launched at 20, 105, 111, 115)
   // Delays: 40-30 = 10, 112-110 = 2, 120-112 = 8, 300-117 = 183 (us).
   CHECK(a.delay.count == 4);
@@ -100,7 +99,7 @@ TEST_CASE("step windows: launches and host syncs whose runtime call starts in th
   CHECK(a.sync_count == 0);
   CHECK(a.queues.empty());
   opt.window = &kB;
-  LaunchesResult b = launch_stats(s.m, s.parents, opt);
+  LaunchesResult b = launch_stats(s.m, opt);
   REQUIRE(b.records.size() == 1);  // the memcpy launched at 397
   CHECK(b.delay.max_ns == 30 * kUs);
   CHECK(b.sync_count == 1);  // cudaStreamSynchronize [400,450)
@@ -108,7 +107,7 @@ TEST_CASE("step windows: launches and host syncs whose runtime call starts in th
   REQUIRE(b.sync_sites.size() == 1);
   CHECK(s.name(b.sync_sites[0].name) == "aten::_local_scalar_dense");
   // Whole trace = the two windows.
-  LaunchesResult w = launch_stats(s.m, s.parents);
+  LaunchesResult w = launch_stats(s.m);
   CHECK(w.records.size() == a.records.size() + b.records.size());
   CHECK(w.launch_cpu_ns == a.launch_cpu_ns + b.launch_cpu_ns);
   CHECK(!w.queues.empty());
@@ -212,12 +211,12 @@ TEST_CASE("step windows: windows that partition a real trace add up to the whole
     // CPU operators: every cpu_op slice and every launch starts in exactly one window, so calls,
     // total time and launches add up per name; device time is checked against a brute-force pass
     // (a launch's GPU time goes to its innermost operator when that operator is in the window).
-    const std::vector<uint32_t> parents = slice_parents(m);
-    const OperatorsResult whole_ops = operator_stats(m, parents);
+    const std::vector<uint32_t>& parents = m.slices.parent;
+    const OperatorsResult whole_ops = operator_stats(m);
     std::map<StringId, std::pair<uint64_t, int64_t>> calls_total;
     uint64_t launches = 0;
     for (const Interval& w : windows) {
-      const OperatorsResult r = operator_stats(m, parents, &w);
+      const OperatorsResult r = operator_stats(m, &w);
       launches += r.launches;
       int64_t device_self = 0, brute_device_self = 0;
       for (const OperatorStat& o : r.ops) {
