@@ -115,6 +115,12 @@ TEST_CASE("LinearRegex: skipping to where a match can begin agrees with std::reg
       CHECK(wrong == 0);
     }
   }
+  // A skip must forget what the last step found at another position: in "ax b", the \b before "b"
+  // was marked dead right after the "a" (no boundary there) and holds at "b".
+  LinearRegex re;
+  std::string error;
+  REQUIRE(re.compile("a?\\bb", false, &error));
+  CHECK(re.search("ax b"));
 }
 
 // Every name of `strings` that std::regex (ECMAScript) finds, LinearRegex finds, and no other.
