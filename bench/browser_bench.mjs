@@ -183,7 +183,7 @@ async function benchOne(context, url, path, pan) {
       const lt = b.longtasks.filter((e) => e.start >= t0p && e.start <= t1);
       const opens = window.__opens ?? [];
       return { ready: window.__tracewise.ready, error: window.__tracewise.error, heap: Math.max(0, ...opens.map((o) => o.heapBytes)),
-        openS: opens.at(-1)?.seconds ?? null, finishS: opens.at(-1)?.finishSeconds ?? null, waitS: opens.at(-1)?.waitSeconds ?? null, firstInputS: opens.at(-1)?.firstInputSeconds ?? null, warm: opens.at(-1)?.warm ?? null, lt: lt.length,
+        openS: opens.at(-1)?.seconds ?? null, finishS: opens.at(-1)?.finishSeconds ?? null, waitS: opens.at(-1)?.waitSeconds ?? null, firstInputS: opens.at(-1)?.firstInputSeconds ?? null, prefaultPages: opens.at(-1)?.prefaultPages ?? null, warm: opens.at(-1)?.warm ?? null, lt: lt.length,
         ltMax: lt.reduce((m, e) => Math.max(m, e.dur), 0), ltErr: b.longtaskError ?? null };
     }, t0page);
     row.heapMB = st.heap ? st.heap / 2 ** 20 : null;
@@ -191,6 +191,7 @@ async function benchOne(context, url, path, pan) {
     row.finishS = st.finishS;
     row.waitS = st.waitS;
     row.firstInputS = st.firstInputS;  // in the JSON line only: module, file and reader set up
+    row.prefaultPages = st.prefaultPages;  // JSON only: pages written ahead while waiting
     row.warm = st.warm;
     row.longtasks = st.lt; row.longtaskMax = st.ltMax;
     if (st.error || !st.ready) { row.error = st.error || 'not ready'; return row; }

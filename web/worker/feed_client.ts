@@ -25,6 +25,12 @@ export function startFeedWorkerAhead(): void {
   }
 }
 
+// An open that reads without it (a download, or one thread asked for) lets it go.
+export function dropFeedWorkerAhead(): void {
+  ahead?.worker.terminate();
+  ahead = null;
+}
+
 function takeFeedWorker(): { worker: Worker; ahead: boolean } {
   const a = ahead;
   ahead = null;

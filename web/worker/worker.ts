@@ -7,7 +7,7 @@ import { openSource, SourceError } from './byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { DecodeHelper } from './decode_client';
 import { HeapPusher } from './heap_pusher';
-import { startFeedWorkerAhead } from './feed_client';
+import { dropFeedWorkerAhead, startFeedWorkerAhead } from './feed_client';
 import { prefaultWhileWaiting } from './prefault';
 import { loadModule, ModuleLoadError } from './wasm_module';
 import { stopWarmUp, warmedUp, warmUp } from './warm_up';
@@ -94,6 +94,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   }
   mod = m;
   const src = await opening;
+  dropFeedWorkerAhead();  // taken by the source when it reads with one
   const limit = src.gzip ? kMaxGzipBytes : kMaxPlainBytes;
   if (src.totalBytes !== null && src.totalBytes > limit) {
     await src.input.cancel().catch(() => {});

@@ -2,6 +2,7 @@
 // file's facts, headline cards, the time breakdown of every rank, charts, recommendations, the
 // big tables, and every other summary section rendered generically.
 import { h, clear } from '../dom';
+import { postedTask } from '../../posted_task';
 import { fmtBytes, fmtCount, fmtDuration, labelOf } from '../format';
 import type { OpenedFile } from '../files';
 import { headlineCards, renderCards } from './cards';
@@ -52,16 +53,10 @@ function importNotes(f: any): HTMLElement | null {
     h('summary', null, `Import notes: ${rows.length} kind${rows.length === 1 ? '' : 's'} of event skipped or repaired`), h('ul', null, ...rows));
 }
 
-// Lets input and a frame in between slices. Not setTimeout(0): nested timeouts are clamped to
-// >= 4 ms from the fifth on (HTML standard), idle time the dashboard paid once per slice.
+// Lets input and a frame in between slices (setTimeout(0)'s clamp was idle time paid per slice).
 function yieldToBrowser(): Promise<void> {
   const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (s?.yield) return s.yield();
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => resolve();
-    ch.port2.postMessage(null);
-  });
+  return s?.yield ? s.yield() : postedTask();
 }
 
 let generation = 0;
