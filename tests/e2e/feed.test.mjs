@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { start, openViaInput, cliSummary, trace, recordOpenReplies } from './helpers.mjs';
+import { start, openViaInput, cliSummary, trace } from './helpers.mjs';
 import { siteCopy } from './share_support.mjs';
 import { serve } from '../../web/serve.mjs';
 
@@ -17,9 +17,7 @@ const PLAIN_GZ = trace('hta/tests/data/trace_diff/control/control.json.gz');    
 let s;
 let dir;
 before(async () => {
-  s = await start();
-  await recordOpenReplies(s.page);
-  await s.page.reload();
+  s = await start({ recordReplies: true });
   dir = mkdtempSync(join(tmpdir(), 'tw-feed-'));
 });
 after(async () => { await s?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });

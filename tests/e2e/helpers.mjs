@@ -17,7 +17,8 @@ export const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-b
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 // Starts the server and a browser; returns {page, url, close}.
-export async function start() {
+// recordReplies: recordOpenReplies from the first navigation on.
+export async function start({ recordReplies = false } = {}) {
   const server = await serve(SITE, 0);
   const url = `http://127.0.0.1:${server.address().port}/`;
   const userDir = mkdtempSync(join(tmpdir(), 'tw-e2e-'));
@@ -27,6 +28,7 @@ export async function start() {
   const page = context.pages()[0] ?? await context.newPage();
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  if (recordReplies) await recordOpenReplies(page);
   await page.goto(url);
   return {
     page, url, context, pageErrors,
@@ -41,7 +43,8 @@ export async function start() {
 export function trace(rel) { return join(TRACES, rel); }
 
 // From the next navigation on, the trace workers' open replies (OpenResult) are kept in
-// window.__opens, their progress messages in window.__progress, and window.__warmed counts the spare
+// window.__opens, their progress messages in window.__progress, whether each summary reply was
+// computed ahead (OpenRequest.summaryNext) in window.__summaryReplies, and window.__warmed counts the spare
 // workers that finished their warm-up (web/app/spare_worker.ts: a spare answers its `warm` request
 // with {warmed: true}): a wrapper around window.Worker installed before any page script runs.
 export async function recordOpenReplies(page) {
@@ -49,12 +52,14 @@ export async function recordOpenReplies(page) {
     window.__opens = [];
     window.__progress = [];
     window.__warmed = 0;
+    window.__summaryReplies = [];
     const W = window.Worker;
     window.Worker = class extends W {
       constructor(...a) {
         super(...a);
         this.addEventListener('message', (ev) => {
           if (ev.data?.result?.reader) window.__opens.push(ev.data.result);
+          if (typeof ev.data?.json === 'string') window.__summaryReplies.push({ precomputed: ev.data.precomputed });
           if (ev.data?.kind === 'progress') window.__progress.push(ev.data);
           if (ev.data?.warmed === true) window.__warmed++;
         });

@@ -4,16 +4,14 @@
 // embedded view prepares none.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openViaInput, cliSummary, trace, recordOpenReplies, waitWarmUps } from './helpers.mjs';
+import { start, openViaInput, cliSummary, trace, waitWarmUps } from './helpers.mjs';
 
 const A = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
 const B = trace('kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz');
 
 let s;
 before(async () => {
-  s = await start();
-  await recordOpenReplies(s.page);
-  await s.page.reload();
+  s = await start({ recordReplies: true });
 });
 after(async () => { await s?.close(); });
 

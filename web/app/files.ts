@@ -121,6 +121,7 @@ export class FileSet {
     if (inp.url) payload.url = inp.url;
     const run = () => client.request('open', {
       ...payload, workers: workersMode(this.files.some((f) => f !== file && f.status === 'loading')),
+      summaryNext: { htaCompat: this.htaCompat },
     })
       .then(async (reply) => {
         file.result = reply.result as OpenResult;

@@ -25,6 +25,9 @@ export interface OpenRequest {
   // everything in the trace worker; 'decode': both, whatever the size and cores; 'all': both, and
   // every batch to the decode worker (the trace worker waits for it; tests, comparisons).
   workers?: 'auto' | 'no-decode' | 'single' | 'decode' | 'all';
+  // The summary the page will ask for next: computed as soon as the open reply is posted, while the
+  // page handles that reply, and kept for the SummaryRequest with the same htaCompat.
+  summaryNext?: { htaCompat: boolean };
 }
 
 export interface OpenResult {
@@ -49,6 +52,8 @@ export interface OpenResult {
 }
 
 export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boolean }
+// Its reply: the summary document's JSON; precomputed: it was made after the open reply (summaryNext).
+export interface SummaryReply { json: string; precomputed: boolean }
 export interface CancelRequest { id: number; kind: 'cancel' }
 // Sent to a spare worker while the page is idle: load the core and run the warm-up (warm_up.ts).
 // Replies {warmed} once it finished, or stopped because an `open` came.

@@ -2,7 +2,7 @@
 // batches of a few MB (many short wasm calls get V8's optimised tier; see DESIGN.md), reports
 // progress, and answers summary and timeline requests. Every request gets exactly one reply; an
 // exception while handling it becomes an `error` reply with a readable message.
-import type { ErrorCode, OpenRequest, OpenResult, Progress, Request, TimelineContext } from './protocol';
+import type { ErrorCode, OpenRequest, OpenResult, Progress, Request, SummaryReply, TimelineContext } from './protocol';
 import { openSource, SourceError } from './byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { DecodeHelper } from './decode_client';
@@ -36,6 +36,16 @@ let session: any = null;
 let source: TimelineContext['source'] = { gzip: false };
 let cancelled = false;
 let opened = false;  // the session finished importing without a fatal error
+let summaryKept: { htaCompat: boolean; json: string } | null = null;  // OpenRequest.summaryNext's
+
+// The summary document of the opened session, kept when computed ahead (the session never changes
+// after the open).
+function summaryReply(htaCompat: boolean, ahead = false): SummaryReply {
+  if (summaryKept?.htaCompat === htaCompat) return { json: summaryKept.json, precomputed: true };
+  const json = String(session.summaryJson(htaCompat));
+  if (ahead) summaryKept = { htaCompat, json };
+  return { json, precomputed: false };
+}
 
 async function loadCore(): Promise<any> {
   try {
@@ -191,7 +201,7 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
       return { payload: { warmed: warmedUp() } };
     case 'summary': {
       if (!opened) throw new WorkerFailure('no_file', 'No file is open.');
-      return { payload: { json: String(session.summaryJson(!!req.htaCompat)) } };
+      return { payload: { ...summaryReply(!!req.htaCompat) } };
     }
     case 'tracks': case 'window': case 'event': case 'search': case 'aggregate': {
       if (!opened) throw new WorkerFailure('no_file', 'No file is open.');
@@ -210,6 +220,10 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
   try {
     const { payload, transfer } = await dispatch(req);
     post({ ...payload, id: req.id, kind: 'ok' }, transfer ?? []);
+    if (req.kind === 'open' && opened && req.summaryNext) {
+      // Made while the page handles the reply; a failure here is reported by the summary request.
+      try { summaryReply(!!req.summaryNext.htaCompat, true); } catch { /* the summary request will */ }
+    }
   } catch (e) {
     const code: ErrorCode = e instanceof WorkerFailure ? e.code : isOutOfMemory(e) ? 'out_of_memory' : 'internal';
     const message = e instanceof WorkerFailure ? e.message : `Internal error: ${String((e as Error)?.message ?? e)}`;
