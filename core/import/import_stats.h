@@ -1,5 +1,6 @@
 // ImportStats: what the importer saw. Per-event problems are counted by name with the byte offset of
-// the first example, and import carries on; only a fatal problem (not JSON, not a trace) stops it.
+// the first example in the file, and import carries on; only a fatal problem (not JSON, not a trace)
+// stops it.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -21,9 +22,11 @@ struct ImportStats {
   bool fatal = false;
   std::string fatal_message;
 
+  // Keeps the smallest offset: problems found after the import (flows, paired by id) are reported
+  // out of file order.
   void problem(const std::string& name, uint64_t offset) {
     ProblemCount& p = problems[name];
-    if (p.count++ == 0) p.first_offset = offset;
+    if (p.count++ == 0 || offset < p.first_offset) p.first_offset = offset;
   }
 };
 

@@ -104,7 +104,8 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
         uint64_t pair = keys[p.key];
         Flow flow{open->track, p.track, static_cast<StringId>(pair >> 32),
                   static_cast<StringId>(pair & 0xffffffffu)};
-        if (flow.from_slice == UINT32_MAX || flow.to_slice == UINT32_MAX) stats.problem("flow_unbound", 0);
+        if (flow.from_slice == UINT32_MAX || flow.to_slice == UINT32_MAX)
+          stats.problem("flow_unbound", (flow.from_slice == UINT32_MAX ? open : &p)->offset());
         m.flows.push_back(flow);
       }
       open = p.order() == 1 ? &p : nullptr;

@@ -198,6 +198,27 @@ TEST_CASE("phases: flow v1 s/t/f bind to enclosing slices; f without bp binds to
   CHECK(phase_count(*imp, "f") == 3);
 }
 
+// Flows are paired by id after the import, so their problems come out of file order: the offset
+// kept for each is still the first in the file (the dashboard says "first at byte N").
+TEST_CASE("phases: flow problems keep their first offset in the file, not in id order") {
+  const std::string text = R"([
+    {"ph":"X","name":"A","pid":1,"tid":1,"ts":0,"dur":10},
+    {"ph":"s","id":9,"cat":"c","name":"late id","pid":1,"tid":1,"ts":1},
+    {"ph":"f","id":8,"cat":"c","name":"late id","pid":1,"tid":1,"ts":2,"bp":"e"},
+    {"ph":"s","id":2,"cat":"c","name":"early id","pid":1,"tid":1,"ts":3},
+    {"ph":"f","id":1,"cat":"c","name":"early id","pid":1,"tid":1,"ts":4,"bp":"e"},
+    {"ph":"s","id":5,"cat":"c","name":"unbound","pid":1,"tid":7,"ts":5},
+    {"ph":"f","id":5,"cat":"c","name":"unbound","pid":1,"tid":1,"ts":6,"bp":"e"}])";
+  auto imp = import_all_ways(text);
+  const auto& problems = imp->stats().problems;
+  CHECK(problems.at("flow_without_end").count == 2);
+  CHECK(problems.at("flow_without_end").first_offset == text.find(R"({"ph":"s","id":9)"));
+  CHECK(problems.at("flow_without_start").count == 2);
+  CHECK(problems.at("flow_without_start").first_offset == text.find(R"({"ph":"f","id":8)"));
+  CHECK(problems.at("flow_unbound").count == 1);
+  CHECK(problems.at("flow_unbound").first_offset == text.find(R"({"ph":"s","id":5)"));
+}
+
 TEST_CASE("phases: flow v2 bind_id with flow_out / flow_in") {
   auto imp = import_all_ways(R"([
     {"ph":"X","name":"producer","pid":1,"tid":1,"ts":0,"dur":10,"bind_id":"0xabc","flow_out":true},
