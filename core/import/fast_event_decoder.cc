@@ -63,6 +63,10 @@ enum Field : uint8_t {
   kOther, kPh, kPid, kName, kCat, kTs, kTid, kDur, kId, kArgs, kScope, kBp, kBindId, kFlowIn, kFlowOut,
 };
 
+// The field of a separator that ends its object (`\n  }`): remembered like a key's, so an event's
+// end is found by one compare as well (without it, every object's end was a failed lookup).
+constexpr uint8_t kObjectEnd = 0xFF;
+
 uint8_t field_of(std::string_view key) {
   if (key.empty() || key.size() > 8) return kOther;
   switch (key[0]) {
@@ -90,25 +94,29 @@ struct Reader {
   uint8_t node = 0;  // in seps: the last separator passed (SeparatorCache::kLost: not in the tree)
 
   // The separator before an object's next value: p after '{' (first) or after a value. Returns 1
-  // with p at the value and its key (and the event field it names), 0 when '}' ended the object,
-  // -1 on invalid input. Grammar: `{` ws (`}` | key) or ws (`,` key | `}`), key = string ws `:` ws.
+  // with p at the value and its key (and the event field it names), 0 with p after the '}' that
+  // ended the object, -1 on invalid input. Grammar: `{` ws (`}` | key) or ws (`,` key | `}`), key = string ws `:` ws.
   int separator(bool first, std::string_view& k, uint8_t& field) {
     if (node != SeparatorCache::kLost && end - p >= 32) {
-      if (uint8_t next = seps->find(node, p); next != SeparatorCache::kLost) {
+      if (uint8_t next = seps->find(node, p, first); next != SeparatorCache::kLost) {
         const Separator& s = seps->nodes[next];
         k = std::string_view(p + s.key_begin, s.key_len);
         field = s.field;
         p += s.len;
         node = next;
-        return 1;
+        return s.field == kObjectEnd ? 0 : 1;
       }
     }
     const char* start = p;
-    if (first ? eat('}') : !eat(',')) return first || eat('}') ? 0 : -1;
+    if (first ? eat('}') : !eat(',')) {
+      if (!first && !eat('}')) return -1;
+      node = seps->learn(node, start, size_t(p - start), std::string_view(start, 0), kObjectEnd, first);
+      return 0;
+    }
     if (!key(k)) return -1;
     ws();
     field = field_of(k);
-    node = seps->learn(node, start, size_t(p - start), k, field);
+    node = seps->learn(node, start, size_t(p - start), k, field, first);
     return 1;
   }
 

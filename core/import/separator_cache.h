@@ -1,8 +1,8 @@
 // SeparatorCache: the fast decoder's memory of how events are laid out. Writers lay out events alike
 // (Kineto: per kind of event the same keys, order and indentation), so the bytes from one value to
-// the next value (`,\n    "ts": `) repeat; kept as a small tree of the sequences seen, in document
-// order (an event's fields and its args), a separator equal to a remembered one needs no parsing:
-// equal bytes parse to the same key and position. One per decoding thread; what it holds never
+// the next value (`,\n    "ts": `) or to the end of its object (`\n  }`) repeat; kept as a small
+// tree of the sequences seen, in document order (an event's fields and its args), a separator equal
+// to a remembered one needs no parsing: equal bytes parse to the same key and position. One per decoding thread; what it holds never
 // changes a decoded result, only how fast it is found (fast_event_decoder.cc).
 #pragma once
 #include <cstddef>
@@ -43,7 +43,8 @@ struct Separator {
   char bytes[32];
   uint8_t len = 0;
   uint8_t key_begin = 0, key_len = 0;
-  uint8_t field = 0;  // the event field the key names (the decoder's Field)
+  uint8_t field = 0;  // the event field the key names (the decoder's Field), or the object's end
+  bool opens = false;  // follows the object's '{' (no comma): matches only there, and only such do
   uint8_t n_children = 0, next_replaced = 0;
   uint8_t children[kChildren] = {};  // nodes that followed this one
 };
@@ -54,18 +55,23 @@ struct SeparatorCache {
   Separator nodes[kNodes];                 // node 0 is an event's '{'
   int used = 1;
 
-  // The child of `node` whose bytes p starts with (32 bytes readable at p), or kLost.
-  uint8_t find(uint8_t node, const char* p) const {
+  // The child of `node` whose bytes p starts with (32 bytes readable at p), learned at an object's
+  // start as well (`opens`) or not, or kLost. A node can be followed by both: after "args" come the
+  // args object's first key, or, when args is not an object, the event's next `, "key":`.
+  uint8_t find(uint8_t node, const char* p, bool opens) const {
     const Separator& n = nodes[node];
-    for (int c = 0; c < n.n_children; ++c)
-      if (same_prefix32(p, nodes[n.children[c]].bytes, nodes[n.children[c]].len)) return n.children[c];
+    for (int c = 0; c < n.n_children; ++c) {
+      const Separator& s = nodes[n.children[c]];
+      if (s.opens == opens && same_prefix32(p, s.bytes, s.len)) return n.children[c];
+    }
     return kLost;
   }
 
-  // Adds the separator just parsed, start[0, len) holding `key`, as a child of `node` (children
-  // beyond kChildren replace the oldest in turn); returns the new node, or kLost when node is
-  // kLost, the separator is too long to keep, or the tree was full and starts over.
-  uint8_t learn(uint8_t node, const char* start, size_t len, std::string_view key, uint8_t field) {
+  // Adds the separator just parsed, start[0, len) holding `key` (opens: right after a '{'), as a
+  // child of `node` (children beyond kChildren replace the oldest in turn); returns the new node,
+  // or kLost when node is kLost, the separator is too long to keep, or the tree was full and starts
+  // over.
+  uint8_t learn(uint8_t node, const char* start, size_t len, std::string_view key, uint8_t field, bool opens) {
     if (node == kLost || len > sizeof(Separator::bytes)) return kLost;
     if (used == kNodes) {  // rare: varied writers only
       used = 1;
@@ -79,6 +85,7 @@ struct SeparatorCache {
     s.key_begin = uint8_t(key.data() - start);
     s.key_len = uint8_t(key.size());
     s.field = field;
+    s.opens = opens;
     s.n_children = 0;
     Separator& parent = nodes[node];
     if (parent.n_children < Separator::kChildren) {

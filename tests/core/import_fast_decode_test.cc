@@ -356,6 +356,8 @@ TEST_CASE("fast decode: remembered separators never change a result, whatever th
   // prefix each other, the same bytes at event and args level, more successors than a node keeps,
   // more distinct separators than the cache holds). Each event is decoded in place with bytes after
   // it, so the remembered separators apply up to its end, and compared with simdjson's decode().
+  // Some objects are invalid by a comma right after their '{' (a remembered `, "key": ` must not
+  // match there), and some args are not objects, so the same node is followed by both kinds.
   std::mt19937 rng(42);
   auto pick = [&](std::initializer_list<const char*> l) { return *(l.begin() + rng() % l.size()); };
   auto space = [&]() -> std::string {
@@ -378,17 +380,26 @@ TEST_CASE("fast decode: remembered separators never change a result, whatever th
   for (int i = 0; i < kEvents; ++i) {
     std::string ev = "{";
     int fields = int(rng() % 9);
+    bool valid = true;
+    auto comma = [&](bool first) {
+      if (!first) {
+        ev += space() + ",";
+      } else if (rng() % 40 == 0) {
+        ev += space() + ",";
+        valid = false;
+      }
+    };
     for (int f = 0; f < fields; ++f) {
-      if (f) ev += space() + ",";
+      comma(f == 0);
       std::string key = pick({"ph", "pid", "tid", "ts", "tss", "t", "dur", "name", "cat", "id", "args", "s", "bp",
                               "bind_id", "flow_in", "flow_out", "External id", "x"});
       if (rng() % 50 == 0) key = "k" + std::to_string(rng() % 600);  // many distinct separators
       ev += space() + "\"" + key + "\"" + space() + ":" + space();
-      if (key == "args") {
+      if (key == "args" && rng() % 4) {
         ev += "{";
         int n = int(rng() % 7);
         for (int a = 0; a < n; ++a) {
-          if (a) ev += space() + ",";
+          comma(a == 0);
           ev += space() + "\"" + pick({"ts", "correlation", "External id", "grid", "a", "stream", "device"}) + "\"" + space() +
                 ":" + space() + value();
         }
@@ -403,6 +414,7 @@ TEST_CASE("fast decode: remembered separators never change a result, whatever th
     std::string buf = ev + ", " + std::string(40, ' ');
     size_t len = fast_decode_object(buf.data(), buf.size(), fast_ev, separators);
     if (len == 0) continue;
+    REQUIRE_MESSAGE(valid, "accepted an invalid event: " << ev);
     ++accepted;
     REQUIRE_MESSAGE(len == ev.size(), ev);
     std::string padded = ev + std::string(simdjson::SIMDJSON_PADDING, ' ');
@@ -411,4 +423,17 @@ TEST_CASE("fast decode: remembered separators never change a result, whatever th
     CHECK_MESSAGE(describe(fast_ev) == describe(ref_ev), ev);
   }
   CHECK(accepted > kEvents / 2);
+}
+
+TEST_CASE("fast decode: a remembered separator with a comma never opens an object") {
+  // After "args" a non-object value is followed by `,"ts":`; the same bytes right after an args
+  // object's '{' are invalid JSON and must not be taken for that separator.
+  SeparatorCache separators;
+  RawEvent e;
+  std::string first = R"({"ph":"X","args":5,"ts":1})" + std::string(40, ' ');
+  REQUIRE(fast_decode_object(first.data(), first.size(), e, separators) > 0);
+  for (const char* bad : {R"({"ph":"X","args":{,"ts":1}})", R"({"ph":"X","args":{,"ts":1},"ts":1})"}) {
+    std::string text = std::string(bad) + std::string(40, ' ');
+    CHECK_MESSAGE(fast_decode_object(text.data(), text.size(), e, separators) == 0, bad);
+  }
 }
