@@ -1,9 +1,12 @@
 // Applying a sort order to table columns with little extra memory: one 4-byte-per-row scratch
-// buffer serves every column (8-byte columns are gathered as two 32-bit halves), so finalisation
+// buffer serves every column (8-byte columns are moved as two 32-bit halves), so finalisation
 // needs the order and the scratch (8 bytes per row) on top of the model, instead of a whole new
 // column per column (12 bytes per row; in wasm the heap never shrinks, so such a peak stays).
-// Gathering keeps the reads in order-array sequence, which is much faster than following the
-// permutation's cycles in place (a chain of dependent random loads).
+// Each value is scattered to its new row, reading the column in sequence: the sort is by track and
+// a file interleaves its tracks, so writes go to one sequential stream per track, while gathering
+// (reading from them) came back to each cache line once per track in it. Following the
+// permutation's cycles in place would be a chain of dependent random loads. finish() at 1 GB in
+// wasm (warm, min of 2): 174-176 ms gathering, 159-163 scattering.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -29,34 +32,36 @@ T from_bits(Bits<T> b) {
   else return static_cast<T>(b);
 }
 
-// Afterwards v[i] holds what v[order[i]] held. T is an integer or enum type of up to 8 bytes.
+// Afterwards v[where[i]] holds what v[i] held (where: the inverse of the sort order). T is an
+// integer or enum type of up to 8 bytes.
 template <typename T>
-void gather(const std::vector<uint32_t>& order, std::vector<T>& v, std::vector<uint32_t>& scratch) {
+void scatter(const std::vector<uint32_t>& where, std::vector<T>& v, std::vector<uint32_t>& scratch) {
   static_assert(std::is_integral_v<T> || std::is_enum_v<T>, "integer columns only");
   static_assert(sizeof(T) <= 8, "at most 8 bytes per value");
-  const size_t n = order.size();
+  const size_t n = where.size();
   if constexpr (sizeof(T) <= 4) {
-    for (size_t i = 0; i < n; ++i) scratch[i] = static_cast<uint32_t>(to_bits(v[order[i]]));
+    for (size_t i = 0; i < n; ++i) scratch[where[i]] = static_cast<uint32_t>(to_bits(v[i]));
     for (size_t i = 0; i < n; ++i) v[i] = from_bits<T>(static_cast<Bits<T>>(scratch[i]));
   } else {
-    // Low halves first; the high halves they are stored next to are only read in the second pass.
-    for (size_t i = 0; i < n; ++i) scratch[i] = static_cast<uint32_t>(to_bits(v[order[i]]));
+    // Low halves first; the high halves stay in the old order until their own two passes.
+    for (size_t i = 0; i < n; ++i) scratch[where[i]] = static_cast<uint32_t>(to_bits(v[i]));
     for (size_t i = 0; i < n; ++i) v[i] = from_bits<T>((to_bits(v[i]) & ~uint64_t(0xffffffffu)) | scratch[i]);
-    for (size_t i = 0; i < n; ++i) scratch[i] = static_cast<uint32_t>(to_bits(v[order[i]]) >> 32);
+    for (size_t i = 0; i < n; ++i) scratch[where[i]] = static_cast<uint32_t>(to_bits(v[i]) >> 32);
     for (size_t i = 0; i < n; ++i) v[i] = from_bits<T>((uint64_t(scratch[i]) << 32) | (to_bits(v[i]) & 0xffffffffu));
   }
 }
 
 }  // namespace detail
 
-// Reorders every column so that row i afterwards holds what row order[i] held, then turns `order`
-// into the inverse permutation (order[old row] = new row). Every column has order.size() rows.
+// Reorders every column so that row i afterwards holds what row order[i] held, and leaves `order`
+// as the inverse permutation (order[old row] = new row), which the scatter goes by. Every column
+// has order.size() rows.
 template <typename... Col>
 void permute_columns(std::vector<uint32_t>& order, Col&... cols) {
   std::vector<uint32_t> scratch(order.size());
-  (detail::gather(order, cols, scratch), ...);
   for (uint32_t i = 0; i < order.size(); ++i) scratch[order[i]] = i;
   order.swap(scratch);
+  (detail::scatter(order, cols, scratch), ...);
 }
 
 }  // namespace tw

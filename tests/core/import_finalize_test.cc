@@ -1,5 +1,5 @@
 // Finalisation helpers: permute_columns (one 32-bit scratch buffer for every column, 8-byte values
-// gathered as two halves) must equal a plain gather for every column type the model uses, and leave
+// moved as two halves) must equal a plain gather for every column type the model uses, and leave
 // the inverse permutation behind; v1 flows whose (cat, name) pairs are first seen in an order unlike
 // their string ids still pair per key and in time order, as do endpoints listed out of time order
 // (many under one id, dense ids, ids far apart).
