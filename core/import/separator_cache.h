@@ -2,8 +2,9 @@
 // (Kineto: per kind of event the same keys, order and indentation), so the bytes from one value to
 // the next value (`,\n    "ts": `) or to the end of its object (`\n  }`) repeat; kept as a small
 // tree of the sequences seen, in document order (an event's fields and its args), a separator equal
-// to a remembered one needs no parsing: equal bytes parse to the same key and position. One per decoding thread; what it holds never
-// changes a decoded result, only how fast it is found (fast_event_decoder.cc).
+// to a remembered one needs no parsing: equal bytes in the same place (after a '{', or after a
+// value) parse to the same key and position. One per decoding thread; what it holds never changes a
+// decoded result, only how fast it is found (fast_event_decoder.cc).
 #pragma once
 #include <cstddef>
 #include <cstdint>
