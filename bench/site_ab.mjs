@@ -2,7 +2,8 @@
 // A/B of two built sites on one file (not a test): alternates them, each run in a fresh headless
 // Chromium with its spare worker warmed first (as browser_bench.mjs), and prints per run and as
 // medians: load (file chosen .. the hook turns ready), the trace worker's open, and the tail after
-// it (the summary request and the dashboard). Interleaving keeps machine noise out of the ratio.
+// it, split into the summary (open reply .. summary reply arrive on the page) and the dashboard
+// (summary reply .. ready). Interleaving keeps machine noise out of the ratio.
 // Usage: node bench/site_ab.mjs SITE_A SITE_B FILE [ROUNDS=3]   (e.g. a copy of build/site as A)
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,9 +45,12 @@ async function once(site) {
     const t0 = await page.evaluate(() => { window.__tracewise.ready = false; window.__readyAt = 0; return performance.now(); });
     await page.setInputFiles('#file-input', [resolve(file)]);
     await page.waitForFunction(() => window.__readyAt > 0, null, { polling: 20, timeout: 15 * 60_000 });
-    const r = await page.evaluate(() => ({ at: window.__readyAt, open: window.__opens.at(-1)?.seconds ?? NaN }));
+    const r = await page.evaluate(() => ({ at: window.__readyAt, open: window.__opens.at(-1), summary: window.__summaryReplies.at(-1) }));
     const load = (r.at - t0) / 1000;
-    return { load, open: r.open, tail: load - r.open };
+    return {
+      load, open: r.open?.seconds ?? NaN, tail: load - (r.open?.seconds ?? NaN),
+      summary: ((r.summary?.at ?? NaN) - (r.open?.at ?? NaN)) / 1000, show: (r.at - (r.summary?.at ?? NaN)) / 1000,
+    };
   } finally {
     await context.close();
     await new Promise((ok) => server.close(ok));
@@ -59,11 +63,13 @@ for (let i = 0; i < Number(rounds); i++) {
   for (const site of [siteA, siteB]) {
     const x = await once(site);
     runs.get(site).push(x);
-    console.log(`${site}  load ${x.load.toFixed(3)} s  open ${x.open.toFixed(3)} s  tail ${x.tail.toFixed(3)} s`);
+    console.log(`${site}  load ${x.load.toFixed(3)} s  open ${x.open.toFixed(3)} s  tail ${x.tail.toFixed(3)} s ` +
+      `(summary ${x.summary.toFixed(3)}, show ${x.show.toFixed(3)})`);
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-console.log('| site | runs | load s (median) | open s | tail s |\n|---|---|---|---|---|');
+console.log('| site | runs | load s (median) | open s | tail s | summary s | show s |\n|---|---|---|---|---|---|---|');
 for (const [site, xs] of runs) {
-  console.log(`| ${site} | ${xs.length} | ${median(xs.map((x) => x.load)).toFixed(3)} | ${median(xs.map((x) => x.open)).toFixed(3)} | ${median(xs.map((x) => x.tail)).toFixed(3)} |`);
+  const m = (k) => median(xs.map((x) => x[k])).toFixed(3);
+  console.log(`| ${site} | ${xs.length} | ${m('load')} | ${m('open')} | ${m('tail')} | ${m('summary')} | ${m('show')} |`);
 }

@@ -44,7 +44,8 @@ export function trace(rel) { return join(TRACES, rel); }
 
 // From the next navigation on, the trace workers' open replies (OpenResult) are kept in
 // window.__opens, their progress messages in window.__progress, whether each summary reply was
-// computed ahead (OpenRequest.summaryNext) in window.__summaryReplies, and window.__warmed counts the spare
+// computed ahead (OpenRequest.summaryNext) in window.__summaryReplies (both with the page's
+// performance.now() of their arrival, `at`), and window.__warmed counts the spare
 // workers that finished their warm-up (web/app/spare_worker.ts: a spare answers its `warm` request
 // with {warmed: true}): a wrapper around window.Worker installed before any page script runs.
 export async function recordOpenReplies(page) {
@@ -58,8 +59,8 @@ export async function recordOpenReplies(page) {
       constructor(...a) {
         super(...a);
         this.addEventListener('message', (ev) => {
-          if (ev.data?.result?.reader) window.__opens.push(ev.data.result);
-          if (typeof ev.data?.json === 'string') window.__summaryReplies.push({ precomputed: ev.data.precomputed });
+          if (ev.data?.result?.reader) window.__opens.push({ ...ev.data.result, at: performance.now() });
+          if (typeof ev.data?.json === 'string') window.__summaryReplies.push({ precomputed: ev.data.precomputed, at: performance.now() });
           if (ev.data?.kind === 'progress') window.__progress.push(ev.data);
           if (ev.data?.warmed === true) window.__warmed++;
         });
