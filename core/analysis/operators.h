@@ -58,11 +58,13 @@ class OperatorsByExternalId {
   bool built_ = false;
 };
 
-// Operators and modules are attributed through the model's slice parents. `window`, when given, restricts to one profiler step: operator and
-// module slices count (whole) in the window where they START, and GPU ops by their launching
-// runtime call's start, as per-step kernels and launches do. An enclosing operator that started
-// before the window is not a row of the window: it gets no self-time correction and no device time.
+// Operators and modules are attributed through the model's slice parents. `window`, when given,
+// restricts to one profiler step: operator and module slices count (whole) in the window where they
+// START, and GPU ops by their launching runtime call's start, as per-step kernels and launches do.
+// An enclosing operator that started before the window is not a row of the window: it gets no
+// self-time correction and no device time.
 // `by_external`: shared across calls on one model (null: a private one).
-OperatorsResult operator_stats(const TraceModel& m, const Interval* window = nullptr, OperatorsByExternalId* by_external = nullptr);
+OperatorsResult operator_stats(const TraceModel& m, const Interval* window = nullptr,
+                               OperatorsByExternalId* by_external = nullptr);
 
 }  // namespace tw

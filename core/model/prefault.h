@@ -48,11 +48,6 @@ class Prefaulter {
     return done;
   }
 
-  template <class... Column>
-  size_t touch(size_t max_pages, std::vector<Column>&... columns) {
-    return touch_each(max_pages, [&](auto&& f) { (f(columns), ...); });
-  }
-
  private:
   struct Mark {
     const void* block = nullptr;  // the column's storage when last touched (a reallocation resets)

@@ -36,20 +36,21 @@ TEST_CASE("Prefaulter touches each spare page once, within its budget, and no el
   const size_t want = spare_pages(a) + spare_pages(b);
   REQUIRE(want > 100);
   Prefaulter pf;
+  auto both = [&](auto&& f) { f(a), f(b); };  // the columns, as a table's for_each_column hands them
   size_t total = 0, calls = 0;
-  for (size_t n; (n = pf.touch(20, a, b)) > 0; ++calls) {
+  for (size_t n; (n = pf.touch_each(20, both)) > 0; ++calls) {
     CHECK(n <= 20);  // two columns, 10 pages each at most
     total += n;
   }
   CHECK(total == want);
   CHECK(calls >= want / 20);
-  CHECK(pf.touch(1000, a, b) == 0);  // nothing left: touched pages are remembered
+  CHECK(pf.touch_each(1000, both) == 0);  // nothing left: touched pages are remembered
   for (int64_t i = 0; i < 1000; ++i) REQUIRE(a[i] == i * 7 - 3);
   for (int64_t i = 0; i < 10; ++i) REQUIRE(b[i] == -i);
   // Appending over touched storage, then a reallocation: the new block's spare pages are touched.
   for (int64_t i = 1000; i < 100000; ++i) a.push_back(i * 7 - 3);
   a.reserve(400000);
-  CHECK(pf.touch(1 << 20, a, b) == spare_pages(a));
+  CHECK(pf.touch_each(1 << 20, both) == spare_pages(a));
   for (int64_t i = 0; i < 100000; ++i) REQUIRE(a[i] == i * 7 - 3);
 }
 
