@@ -52,7 +52,8 @@ export interface OpenResult {
 }
 
 export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boolean }
-// Its reply: the summary document's JSON; precomputed: it was made after the open reply (summaryNext).
+// Its reply: the summary document's JSON; precomputed: it was made before the request (ahead, after the
+// open reply, as summaryNext asked; or for an earlier request).
 export interface SummaryReply { json: string; precomputed: boolean }
 export interface CancelRequest { id: number; kind: 'cancel' }
 // Sent to a spare worker while the page is idle: load the core and run the warm-up (warm_up.ts).

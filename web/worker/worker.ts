@@ -36,15 +36,14 @@ let session: any = null;
 let source: TimelineContext['source'] = { gzip: false };
 let cancelled = false;
 let opened = false;  // the session finished importing without a fatal error
-let summaryKept: { htaCompat: boolean; json: string } | null = null;  // OpenRequest.summaryNext's
+let summaryKept: { htaCompat: boolean; json: string } | null = null;  // the last one made
 
-// The summary document of the opened session, kept when computed ahead (the session never changes
-// after the open).
-function summaryReply(htaCompat: boolean, ahead = false): SummaryReply {
+// The summary document of the opened session; the last one made is kept (the session never changes
+// after the open), so the one made ahead (OpenRequest.summaryNext) answers the page's request.
+function summaryReply(htaCompat: boolean): SummaryReply {
   if (summaryKept?.htaCompat === htaCompat) return { json: summaryKept.json, precomputed: true };
-  const json = String(session.summaryJson(htaCompat));
-  if (ahead) summaryKept = { htaCompat, json };
-  return { json, precomputed: false };
+  summaryKept = { htaCompat, json: String(session.summaryJson(htaCompat)) };
+  return { json: summaryKept.json, precomputed: false };
 }
 
 async function loadCore(): Promise<any> {
@@ -222,7 +221,7 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
     post({ ...payload, id: req.id, kind: 'ok' }, transfer ?? []);
     if (req.kind === 'open' && opened && req.summaryNext) {
       // Made while the page handles the reply; a failure here is reported by the summary request.
-      try { summaryReply(!!req.summaryNext.htaCompat, true); } catch { /* the summary request will */ }
+      try { summaryReply(!!req.summaryNext.htaCompat); } catch { /* the summary request will */ }
     }
   } catch (e) {
     const code: ErrorCode = e instanceof WorkerFailure ? e.code : isOutOfMemory(e) ? 'out_of_memory' : 'internal';
