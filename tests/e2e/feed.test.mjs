@@ -48,14 +48,25 @@ test('a gzip file is inflated by the feed worker; the summary is the CLI one', a
   assert.deepEqual(summary, cliSummary([GZ]));
 });
 
-test('a plain file is read by the feed worker, every byte of it', async () => {
+// The reader's batch buffers come back once copied (blob_stream.ts): a file many batches long is read
+// into a handful of them (the feed worker's credits and the one it fills; here the trace worker's one).
+const kBatchBytes = 2 << 20;
+
+function plainCopy() {
   const plain = join(dir, 'control.json');
   writeFileSync(plain, gunzipSync(readFileSync(PLAIN_GZ)));
+  return plain;
+}
+
+test('a plain file is read by the feed worker, every byte of it, into reused buffers', async () => {
+  const plain = plainCopy();
   const { summary, error, opens } = await openAndReport([plain]);
   assert.equal(error, null);
   assert.equal(opens[0].reader, 'feed worker');
   assert.equal(opens[0].gzip, false);
   assert.equal(opens[0].inputBytes, readFileSync(plain).length);
+  assert.ok(opens[0].inputBytes > 12 * kBatchBytes, `${opens[0].inputBytes} bytes`);
+  assert.ok(opens[0].readBuffers >= 1 && opens[0].readBuffers <= 6, `${opens[0].readBuffers} buffers`);
   assert.deepEqual(summary, cliSummary([plain]));
 });
 
@@ -70,7 +81,14 @@ test('a site without feed.js: the trace worker reads the file itself', async () 
     assert.equal(error, null);
     assert.equal(opens[0].reader, 'trace worker');
     assert.equal(opens[0].readerStartedAhead, false);
+    assert.equal(opens[0].readBuffers, null, "gzip: read into the browser's buffers");
     assert.deepEqual(summary, cliSummary([PLAIN_GZ]));
+    const plain = plainCopy();
+    const res = await openAndReport([plain]);
+    assert.equal(res.error, null);
+    assert.equal(res.opens[0].reader, 'trace worker');
+    assert.ok(res.opens[0].readBuffers >= 1 && res.opens[0].readBuffers <= 2, `${res.opens[0].readBuffers} buffers`);
+    assert.deepEqual(res.summary, cliSummary([plain]));
   } finally {
     await new Promise((ok) => server.close(ok));
     site.remove();

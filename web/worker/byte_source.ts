@@ -1,4 +1,4 @@
-import { blobStream } from './blob_stream';
+import { blobStream, BufferPool } from './blob_stream';
 import { gunzip } from './gunzip';
 import { feedFromWorker } from './feed_client';
 
@@ -19,6 +19,7 @@ export interface ByteSource {
   available(): boolean;
   readerStartedAhead: boolean;           // the feed worker was started before the file came
   release(chunk: Uint8Array): void;      // the reader is done with a chunk of `input` (frees it if it may)
+  readBuffers(): number | null;          // batch buffers the reader made (null: it reads into the browser's)
 }
 
 // The importer sizes its tables once from this (instead of doubling them): File.size for plain
@@ -31,6 +32,8 @@ async function sizeHintOf(blob: Blob | undefined, total: number | null, gzip: bo
   const isize = tail.getUint32(0, true);
   return isize >= blob.size ? isize : 0;
 }
+
+const kLocalBatchBytes = 2 << 20;
 
 export class SourceError extends Error {
   constructor(readonly code: 'network' | 'cors' | 'read', message: string) { super(message); }
@@ -91,19 +94,28 @@ function downloadStream(reader: ReadableStreamDefaultReader<Uint8Array>, first: 
 export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?: string; workers?: string }): Promise<ByteSource> {
   const blob = req.blob ?? (req.buffer ? new Blob([req.buffer]) : undefined);
   let rawBytes = 0;
+  // How the bytes are read, where it differs from the trace worker reading them itself.
+  type Reading = Partial<Pick<ByteSource, 'rawBytes' | 'reader' | 'available' | 'readerStartedAhead' | 'release' | 'readBuffers'>>;
   const source = (input: ReadableStream<Uint8Array>, gzip: boolean, total: number | null, keep: () => Blob | undefined,
-                  raw: () => number = () => rawBytes, reader: ByteSource['reader'] = 'trace worker',
-                  available: () => boolean = () => true, readerStartedAhead = false,
-                  release: (chunk: Uint8Array) => void = () => {}): ByteSource => ({
-    totalBytes: total, rawBytes: raw, gzip, input: input.getReader(), keep, reader, available, readerStartedAhead, release,
+                  how: Reading = {}): ByteSource => ({
+    totalBytes: total, gzip, input: input.getReader(), keep,
+    rawBytes: () => rawBytes, reader: 'trace worker', available: () => true, readerStartedAhead: false,
+    release: () => {}, readBuffers: () => null, ...how,
     sizeHint: () => sizeHintOf(blob, total, gzip).catch(() => 0),
   });
   if (blob) {
     const gzip = await magicIsGzip(blob);
     const fed = req.workers === 'single' ? null : await feedFromWorker(blob, gzip, readFailure);
-    if (fed) return source(fed.stream, gzip, blob.size, () => blob, fed.rawBytes, 'feed worker', fed.available, fed.startedAhead, fed.release);
-    const bytes = blobStream(blob, (e) => readFailure((e as Error)?.name), (n) => { rawBytes += n; });
-    return source(gzip ? gunzip(bytes) : bytes, gzip, blob.size, () => blob);
+    if (fed) {
+      return source(fed.stream, gzip, blob.size, () => blob, { rawBytes: fed.rawBytes, reader: 'feed worker', available: fed.available,
+        readerStartedAhead: fed.startedAhead, release: fed.release, readBuffers: fed.readBuffers });
+    }
+    // Read here (no nested workers): a plain file's batches are read into again once copied.
+    const pool = gzip ? undefined : new BufferPool(kLocalBatchBytes, 2);
+    const bytes = blobStream(blob, (e) => readFailure((e as Error)?.name), (n) => { rawBytes += n; }, pool);
+    if (!pool) return source(gunzip(bytes), gzip, blob.size, () => blob);
+    return source(bytes, gzip, blob.size, () => blob,
+      { release: (chunk) => pool.give(chunk.buffer as ArrayBuffer), readBuffers: () => pool.allocated });
   }
   if (!req.url) throw new SourceError('read', 'Nothing to open.');
   const d = await download(req.url);

@@ -4,17 +4,20 @@
 // ~1.4-1.5 CPU-s and reading + inflating a gzip file ~1.75, against ~3.2 s of the parser's thread
 // (session 3): on the parser's thread they would take turns; here they overlap on another core
 // (bench/README.md). Flow control by credits: at most kCredits batches are unacknowledged, so a
-// fast reader never queues gigabytes in the parser.
-// Messages: in  {kind:'start', blob, gzip} | {kind:'ack'} | {kind:'cancel'}
-//           out {kind:'data', chunks: Uint8Array[], raw} | {kind:'done', raw} |
+// fast reader never queues gigabytes in the parser. A plain file is read into batch buffers that the
+// trace worker hands back once it has copied them (`recycle`: see blob_stream.ts for the gain).
+// Messages: in  {kind:'start', blob, gzip} | {kind:'ack'} | {kind:'recycle', buffer} | {kind:'cancel'}
+//           out {kind:'data', chunks: Uint8Array[], raw, recycle} | {kind:'done', raw, buffers} |
 //               {kind:'error', input: boolean, message, raw}   (after every byte read before it)
-import { blobStream } from './blob_stream';
+import { blobStream, BufferPool } from './blob_stream';
 import { gunzip, InputFailure } from './gunzip';
 
 const kBatchBytes = 2 << 20;
 const kCredits = 4;
 
 const scope = self as unknown as Worker;
+const pool = new BufferPool(kBatchBytes, kCredits + 2);
+let pooled = false;  // the chunks are the pool's buffers: the trace worker may hand them back
 let credits = kCredits;
 let wake: (() => void) | null = null;
 let cancelled = false;
@@ -30,11 +33,12 @@ async function send(batch: Uint8Array[]): Promise<void> {
   if (cancelled || batch.length === 0) return;
   credits--;
   const chunks = batch.map(own);
-  scope.postMessage({ kind: 'data', chunks, raw }, chunks.map((c) => c.buffer as ArrayBuffer));
+  scope.postMessage({ kind: 'data', chunks, raw, recycle: pooled }, chunks.map((c) => c.buffer as ArrayBuffer));
 }
 
 async function run(blob: Blob, gzip: boolean): Promise<void> {
-  const reader = (gzip ? gunzip(blob.stream(), (n) => { raw += n; }) : blobStream(blob, (e) => new InputFailure(e), (n) => { raw += n; })).getReader();
+  pooled = !gzip;
+  const reader = (gzip ? gunzip(blob.stream(), (n) => { raw += n; }) : blobStream(blob, (e) => new InputFailure(e), (n) => { raw += n; }, pool)).getReader();
   let batch: Uint8Array[] = [];
   let size = 0;
   try {
@@ -50,7 +54,7 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
       }
     }
     await send(batch);
-    if (!cancelled) scope.postMessage({ kind: 'done', raw });
+    if (!cancelled) scope.postMessage({ kind: 'done', raw, buffers: pooled ? pool.allocated : null });
   } catch (e) {
     await send(batch);
     const input = e instanceof InputFailure;
@@ -59,10 +63,11 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
   }
 }
 
-scope.onmessage = (ev: MessageEvent<{ kind: string; blob?: Blob; gzip?: boolean }>) => {
+scope.onmessage = (ev: MessageEvent<{ kind: string; blob?: Blob; gzip?: boolean; buffer?: ArrayBuffer }>) => {
   const m = ev.data;
   if (m.kind === 'start' && m.blob) void run(m.blob, !!m.gzip);
   else if (m.kind === 'ack') credits++;
+  else if (m.kind === 'recycle' && m.buffer) pool.give(m.buffer);
   else if (m.kind === 'cancel') cancelled = true;
   if (wake) { const w = wake; wake = null; w(); }
 };

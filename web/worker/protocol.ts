@@ -46,6 +46,7 @@ export interface OpenResult {
   warnings: string[];        // plain sentences (e.g. gzip data ended early)
   reader: 'feed worker' | 'trace worker';  // which thread read (and inflated) the file
   readerStartedAhead: boolean;  // the feed worker was started by the spare worker's warm-up (feed_client.ts)
+  readBuffers: number | null;  // batch buffers a plain file was read into (reused once copied; blob_stream.ts)
   decodeWorker: boolean;     // events were decoded by a decode worker beside the trace worker
   localBatches: number | null;  // with one: batches the trace worker decoded itself
   warm: boolean;             // the worker had run its warm-up (warm_up.ts) to the end before this file

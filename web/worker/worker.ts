@@ -182,7 +182,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   return {
     name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
     seconds: (performance.now() - t0) / 1000, finishSeconds, waitSeconds, firstInputSeconds, prefaultPages, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
-    reader: src.reader, readerStartedAhead: src.readerStartedAhead, decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
+    reader: src.reader, readerStartedAhead: src.readerStartedAhead, readBuffers: src.readBuffers(), decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
   };
 }
 
