@@ -20,7 +20,8 @@
 // Each page is measured as a user finds it: idle, with its spare trace worker warmed (web/app/
 // spare_worker.ts; column `warm`: the file's worker had finished that warm-up) before the floors.
 // Usage: node bench/browser_bench.mjs [FILE...]   (default bench/out/kineto_{256,1024}mb.json{,.gz})
-// Environment: TW_SITE (default build/site), BENCH_PAN=all (zoom/pan on every file).
+// Environment: TW_SITE (default build/site), BENCH_PAN=all (zoom/pan on every file), BENCH_RUNS
+// (default 3: each file measured that many times, interleaved; the table shows medians).
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
@@ -32,6 +33,7 @@ import { ARGS, recordOpenReplies, waitWarmUps } from '../tests/e2e/helpers.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SITE = resolve(ROOT, process.env.TW_SITE || 'build/site');
 const LOAD_TIMEOUT = 15 * 60_000;
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 1);
 
 const files = process.argv.slice(2).length ? process.argv.slice(2).map((f) => resolve(f))
   : ['kineto_256mb.json', 'kineto_256mb.json.gz', 'kineto_1024mb.json', 'kineto_1024mb.json.gz']
@@ -157,7 +159,7 @@ async function zoomPan(page) {
   return { keys: keys.length, wall, frames: r.dt.length, p95frame: p95(r.dt), maxFrame: Math.max(...r.dt), p95draw: p95(r.draws), draws: r.draws.length };
 }
 
-async function benchOne(context, url, path, pan) {
+async function benchOne(context, url, path, pan, traced) {
   const row = { file: basename(path), inMB: statSync(path).size / 1e6 };
   const page = await context.newPage();
   await recordOpenReplies(page);
@@ -202,7 +204,7 @@ async function benchOne(context, url, path, pan) {
     row.paintS = (Date.now() - t1) / 1000;
     if (pan) row.pan = await zoomPan(page);
     await page.close();
-    row.taskCpuMaxMs = await tracedLoadTasks(context, url, path);
+    if (traced) row.taskCpuMaxMs = await tracedLoadTasks(context, url, path);
   } catch (e) {
     row.error = String(e?.message ?? e).split('\n')[0].slice(0, 160);
   } finally {
@@ -239,6 +241,23 @@ async function tracedLoadTasks(context, url, path) {
   }
 }
 
+// One row per file from its runs: the timed columns are medians over the runs that loaded (the
+// ratio's range is shown too), the others come from the first run. Any run's error is the row's.
+const median = (a) => { const s = a.filter((x) => typeof x === 'number' && !Number.isNaN(x)).sort((x, y) => x - y); return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null; };
+function combineRuns(rs) {
+  const ok = rs.filter((r) => !r.error);
+  const row = { ...rs[0], runs: ok.length };
+  if (!ok.length) return row;
+  for (const k of ['floorS', 'loadS', 'ratio', 'streamFloorS', 'streamRatio', 'workerOpenS', 'waitS', 'finishS', 'heapMB']) row[k] = median(ok.map((r) => r[k]));
+  row.longtasks = Math.max(...ok.map((r) => r.longtasks ?? 0));
+  row.longtaskMax = Math.max(...ok.map((r) => r.longtaskMax ?? 0));
+  row.ratioMin = Math.min(...ok.map((r) => r.ratio));
+  row.ratioMax = Math.max(...ok.map((r) => r.ratio));
+  const failed = rs.find((r) => r.error);
+  if (failed) row.error = failed.error;
+  return row;
+}
+
 const fmt = (v, d = 2) => (v === null || v === undefined || Number.isNaN(v) ? '-' : Number(v).toFixed(d));
 
 async function main() {
@@ -252,13 +271,17 @@ async function main() {
   await context.addInitScript(initScript);
   const version = context.browser()?.version() ?? (await (await context.newPage()).evaluate(() => navigator.userAgent));
   console.log(`machine: ${cpus().length} cores, ${cpus()[0]?.model}, node ${process.version}, chromium ${version}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  const rows = [];
+  const runs = files.map(() => []);
   try {
-    for (const f of files) {
-      const pan = process.env.BENCH_PAN === 'all' || /1024mb/.test(basename(f));
-      const row = await benchOne(context, url, f, pan);
-      rows.push(row);
-      console.error(JSON.stringify(row));
+    // Runs interleave the files, so that the machine's drift touches each alike; the zoom/pan and
+    // the traced load (not timed) only in the first.
+    for (let run = 0; run < RUNS; run++) {
+      for (const [i, f] of files.entries()) {
+        const pan = run === 0 && (process.env.BENCH_PAN === 'all' || /1024mb/.test(basename(f)));
+        const row = await benchOne(context, url, f, pan, run === 0);
+        runs[i].push(row);
+        console.error(JSON.stringify(row));
+      }
     }
   } finally {
     await context.close();
@@ -266,11 +289,12 @@ async function main() {
     rmSync(userDir, { recursive: true, force: true });
   }
   console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  const head = ['file', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'target', 'stream floor s', 'load/stream', 'worker s', 'wait s', 'finish s', 'warm', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 draw ms'];
+  const rows = runs.map(combineRuns);
+  const head = ['file', 'runs', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'range', 'target', 'stream floor s', 'load/stream', 'worker s', 'wait s', 'finish s', 'warm', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 draw ms'];
   const lines = rows.map((r) => r.error && r.loadS === undefined
-    ? [r.file, fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), `ERROR: ${r.error}`]
-    : [r.file, fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), r.error ? `${fmt(r.loadS)} ERROR: ${r.error}` : fmt(r.loadS),
-      fmt(r.ratio), r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.streamFloorS), fmt(r.streamRatio), fmt(r.workerOpenS), fmt(r.waitS), fmt(r.finishS), r.warm ? 'yes' : 'no', fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
+    ? [r.file, String(r.runs), fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), `ERROR: ${r.error}`]
+    : [r.file, String(r.runs), fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), r.error ? `${fmt(r.loadS)} ERROR: ${r.error}` : fmt(r.loadS),
+      fmt(r.ratio), `${fmt(r.ratioMin)}-${fmt(r.ratioMax)}`, r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.streamFloorS), fmt(r.streamRatio), fmt(r.workerOpenS), fmt(r.waitS), fmt(r.finishS), r.warm ? 'yes' : 'no', fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
       r.pan ? fmt(r.pan.p95frame, 1) : '-', r.pan ? fmt(r.pan.p95draw, 1) : '-']);
   console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
   for (const l of lines) console.log(`| ${l.join(' | ')} |`);
