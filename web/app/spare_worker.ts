@@ -1,7 +1,7 @@
 // One trace worker started before it is needed: while the page is idle it loads the wasm core and
 // runs its warm-up (web/worker/warm_up.ts), so the next file opened gets a worker whose finish()
 // and summary run in V8's optimised tier from the start, and the module is already compiled (a 1 GB
-// load 0.4-0.5 s shorter, a 256 MB one 0.3 s; bench/README.md "Session 4"). V8
+// load 0.4-0.5 s shorter, a 256 MB one 0.3 s; bench/HISTORY.md "Session 4"). V8
 // shares the compiled module between the page's workers, so files opened with it benefit too.
 // Prepared when the page has nothing to load, taken by the next file, prepared again once every
 // file has settled (never while files load: on few cores it would take CPU from them).

@@ -1,6 +1,6 @@
 // A Blob's bytes as one stream (Blob.stream()): it reads ahead through one pipe and costs about
 // half the CPU of 4 MB Blob.slice() reads (1 GB in Chromium 156: ~1.0 s and 1.4 CPU-s against
-// ~1.9 s and 2.5 CPU-s; bench/README.md). Where the browser offers it as a byte stream, its bytes
+// ~1.9 s and 2.5 CPU-s; bench/HISTORY.md). Where the browser offers it as a byte stream, its bytes
 // are read (BYOB) into batch buffers taken from a BufferPool, handed out whole (the last one may be
 // shorter) and given back by the consumer once copied: 1 GB then takes ~0.5 s and 0.86 CPU-s
 // against ~0.8 s and 1.28 CPU-s through the default reader, whose every ~64 KB chunk is a new

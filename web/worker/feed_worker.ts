@@ -3,7 +3,7 @@
 // browser's own buffers (no copy). Per GB (Chromium 156, machine-wide CPU), reading costs the browser
 // ~1.4-1.5 CPU-s and reading + inflating a gzip file ~1.75, against ~3.2 s of the parser's thread
 // (session 3): on the parser's thread they would take turns; here they overlap on another core
-// (bench/README.md). Flow control by credits: at most kCredits batches are unacknowledged, so a
+// (bench/HISTORY.md, "Session 3"). Flow control by credits: at most kCredits batches are unacknowledged, so a
 // fast reader never queues gigabytes in the parser. A plain file is read into batch buffers that the
 // trace worker hands back once it has copied them (`recycle`: see blob_stream.ts for the gain).
 // Messages: in  {kind:'start', blob, gzip} | {kind:'ack'} | {kind:'recycle', buffer} | {kind:'cancel'}

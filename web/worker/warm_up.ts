@@ -3,7 +3,7 @@
 // optimised code ready for the file that comes next. V8 starts every wasm function in its baseline
 // tier and swaps in optimised code only between calls, so work done in one long call - finish()
 // and each analysis of the summary, once per file - would otherwise run entirely in baseline code:
-// about a third slower (bench/README.md, "Warm worker").
+// about a third slower (bench/HISTORY.md, "Session 4").
 //
 // An `open` arriving meanwhile stops the warm-up at its next step (a chunk, finish, the summary)
 // and waits for it, so a file is never delayed by more than one step: the longest, the summary in

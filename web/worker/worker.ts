@@ -21,7 +21,7 @@ const kProgressEveryMs = 100;
 // (decode_client.ts): below it, starting that worker's core costs more than it saves. It takes
 // ~37% of this thread's import work away (wasm in node, 256 MB Kineto: 795 -> 500 ms here, 382 ms
 // there), but with the feed worker that makes three busy threads: on 2 cores it was slower
-// (bench/README.md), so it is only used where each can have a core.
+// (bench/HISTORY.md, sessions 3 and 8), so it is only used where each can have a core.
 const kDecodeWorkerMinBytes = 32 << 20;
 const kDecodeWorkerMinCores = 4;
 
