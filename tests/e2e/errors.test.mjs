@@ -52,6 +52,36 @@ test('one bad and one good file together: the good one loads, the bad one says w
   assert.equal(await s.page.isVisible('#overview'), true);
 });
 
+test('a file deleted after it was chosen: it could not be read, in plain words; the next file loads', async () => {
+  // Chosen in a hidden input of the test's, deleted on disk, then dropped on the page: the browser
+  // cannot read it any more (as after moving it away while the page waited).
+  const gone = join(dir, 'gone.json');
+  writeFileSync(gone, readFileSync(TRUNCATED));
+  await s.page.evaluate(() => {
+    const i = document.createElement('input');
+    i.type = 'file';
+    i.id = 'test-gone';
+    i.hidden = true;
+    document.body.append(i);
+  });
+  await s.page.setInputFiles('#test-gone', gone);
+  rmSync(gone);
+  await s.page.evaluate(() => { window.__tracewise.ready = false; });
+  await s.page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(document.getElementById('test-gone').files[0]);
+    document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    document.getElementById('test-gone').remove();
+  });
+  const res = await waitSettled(s.page);
+  assert.equal(res.summary, null);
+  assert.match(res.error, /could not read the file .*moved or deleted/i);
+  assert.match((await errorRows()).join(' '), /^Could not read the file: /);
+  const good = await openViaInput(s.page, [GOOD]);
+  assert.equal(good.error, null);
+  assert.deepEqual(good.summary, cliSummary([GOOD]));
+});
+
 test('truncated JSON loads what is complete, with a warning', async () => {
   const res = await openViaInput(s.page, [TRUNCATED]);
   assert.equal(res.error, null);
