@@ -243,12 +243,18 @@ async function tracedLoadTasks(context, url, path) {
 
 // One row per file from its runs: the timed columns are medians over the runs that loaded (the
 // ratio's range is shown too), the others come from the first run. Any run's error is the row's.
-const median = (a) => { const s = a.filter((x) => typeof x === 'number' && !Number.isNaN(x)).sort((x, y) => x - y); return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null; };
+function median(values) {
+  const s = values.filter((x) => typeof x === 'number' && !Number.isNaN(x)).sort((x, y) => x - y);
+  if (!s.length) return null;
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
 function combineRuns(rs) {
   const ok = rs.filter((r) => !r.error);
   const row = { ...rs[0], runs: ok.length };
   if (!ok.length) return row;
-  for (const k of ['floorS', 'loadS', 'ratio', 'streamFloorS', 'streamRatio', 'workerOpenS', 'waitS', 'finishS', 'heapMB']) row[k] = median(ok.map((r) => r[k]));
+  const timed = ['floorS', 'loadS', 'ratio', 'streamFloorS', 'streamRatio', 'workerOpenS', 'waitS', 'finishS', 'heapMB'];
+  for (const k of timed) row[k] = median(ok.map((r) => r[k]));
   row.longtasks = Math.max(...ok.map((r) => r.longtasks ?? 0));
   row.longtaskMax = Math.max(...ok.map((r) => r.longtaskMax ?? 0));
   row.ratioMin = Math.min(...ok.map((r) => r.ratio));

@@ -67,14 +67,14 @@ function batchStream(r: ReadableStreamBYOBReader, pool: BufferPool, fail: (cause
           throw fail(e);
         }
         // The read took the buffer over (transferred it); its bytes come back in the result's view.
-        if (!res.value) { done = true; buffer = new ArrayBuffer(0); break; }
+        if (!res.value) { done = true; filled = 0; break; }  // cancelled: the bytes went with the buffer
         buffer = res.value.buffer;
         if (res.done) { done = true; break; }
         filled += res.value.length;
         onChunk?.(res.value.length);
       }
       if (filled > 0) c.enqueue(new Uint8Array(buffer, 0, filled));
-      else pool.give(buffer);
+      else if (buffer.byteLength > 0) pool.give(buffer);  // not detached by a cancelled read
       if (done) c.close();
     },
     cancel(reason) { return r.cancel(reason); },

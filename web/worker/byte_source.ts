@@ -95,7 +95,8 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
   const blob = req.blob ?? (req.buffer ? new Blob([req.buffer]) : undefined);
   let rawBytes = 0;
   // How the bytes are read, where it differs from the trace worker reading them itself.
-  type Reading = Partial<Pick<ByteSource, 'rawBytes' | 'reader' | 'available' | 'readerStartedAhead' | 'release' | 'readBuffers'>>;
+  type Reading = Partial<Pick<ByteSource,
+    'rawBytes' | 'reader' | 'available' | 'readerStartedAhead' | 'release' | 'readBuffers'>>;
   const source = (input: ReadableStream<Uint8Array>, gzip: boolean, total: number | null, keep: () => Blob | undefined,
                   how: Reading = {}): ByteSource => ({
     totalBytes: total, gzip, input: input.getReader(), keep,

@@ -55,8 +55,8 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   const queue: Reply[] = [];
   let waiting: (() => void) | null = null;
   let raw = 0;
-  let recycle = false;
-  let buffers: number | null = null;  // batch buffers the feed worker made, once it is done  // the feed worker reuses the buffers it sends (a plain file's batches)
+  let recycle = false;  // the feed worker reuses the buffers it sends (a plain file's batches)
+  let buffers: number | null = null;  // batch buffers the feed worker made, once it is done
   w.onmessage = (ev: MessageEvent<Reply>) => {
     queue.push(ev.data);
     if (waiting) { const f = waiting; waiting = null; f(); }

@@ -3,9 +3,10 @@
 // browser's own buffers (no copy). Per GB (Chromium 156, machine-wide CPU), reading costs the browser
 // ~1.4-1.5 CPU-s and reading + inflating a gzip file ~1.75, against ~3.2 s of the parser's thread
 // (session 3): on the parser's thread they would take turns; here they overlap on another core
-// (bench/HISTORY.md, "Session 3"). Flow control by credits: at most kCredits batches are unacknowledged, so a
-// fast reader never queues gigabytes in the parser. A plain file is read into batch buffers that the
-// trace worker hands back once it has copied them (`recycle`: see blob_stream.ts for the gain).
+// (bench/HISTORY.md, "Session 3"). Flow control by credits: at most kCredits batches are
+// unacknowledged, so a fast reader never queues gigabytes in the parser. A plain file is read into
+// batch buffers that the trace worker hands back once it has copied them (`recycle`; see
+// blob_stream.ts for the gain; a browser without byte streams hands out its own chunks instead).
 // Messages: in  {kind:'start', blob, gzip} | {kind:'ack'} | {kind:'recycle', buffer} | {kind:'cancel'}
 //           out {kind:'data', chunks: Uint8Array[], raw, recycle} | {kind:'done', raw, buffers} |
 //               {kind:'error', input: boolean, message, raw}   (after every byte read before it)
@@ -17,7 +18,7 @@ const kCredits = 4;
 
 const scope = self as unknown as Worker;
 const pool = new BufferPool(kBatchBytes, kCredits + 2);
-let pooled = false;  // the chunks are the pool's buffers: the trace worker may hand them back
+let pooled = false;  // reading into the pool's buffers (they are its once it made one)
 let credits = kCredits;
 let wake: (() => void) | null = null;
 let cancelled = false;
@@ -33,12 +34,14 @@ async function send(batch: Uint8Array[]): Promise<void> {
   if (cancelled || batch.length === 0) return;
   credits--;
   const chunks = batch.map(own);
-  scope.postMessage({ kind: 'data', chunks, raw, recycle: pooled }, chunks.map((c) => c.buffer as ArrayBuffer));
+  const recycle = pooled && pool.allocated > 0;
+  scope.postMessage({ kind: 'data', chunks, raw, recycle }, chunks.map((c) => c.buffer as ArrayBuffer));
 }
 
 async function run(blob: Blob, gzip: boolean): Promise<void> {
   pooled = !gzip;
-  const reader = (gzip ? gunzip(blob.stream(), (n) => { raw += n; }) : blobStream(blob, (e) => new InputFailure(e), (n) => { raw += n; }, pool)).getReader();
+  const count = (n: number) => { raw += n; };
+  const reader = (gzip ? gunzip(blob.stream(), count) : blobStream(blob, (e) => new InputFailure(e), count, pool)).getReader();
   let batch: Uint8Array[] = [];
   let size = 0;
   try {
