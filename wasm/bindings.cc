@@ -1,12 +1,15 @@
 // Embind bindings: the wasm face of core/session.h. Only plain values, strings and typed-array
 // views cross the boundary; the trace itself stays in the wasm heap.
 #include <algorithm>
+#include <cstdlib>
 #include <emscripten/bind.h>
+#include <emscripten/em_js.h>
 #include <emscripten/heap.h>
 #include <emscripten/val.h>
 #include <unistd.h>
 
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -21,9 +24,20 @@
 #include "core/timeline/search.h"
 #include "core/timeline/track_list.h"
 
+// A C++ allocation that fails (the heap could not grow: the browser refused, or the 4 GB ceiling)
+// ends in abort() either way, as there are no exceptions; first it marks the module, so that the
+// worker reports running out of memory instead of a bare "Aborted()" (web/worker/worker.ts).
+EM_JS(void, tw_mark_out_of_memory, (), { Module['outOfMemory'] = true; });
+
 namespace {
 
 using emscripten::val;
+
+[[noreturn]] void out_of_memory() {
+  tw_mark_out_of_memory();
+  std::abort();
+}
+[[maybe_unused]] const bool kNewHandlerSet = (std::set_new_handler(out_of_memory), true);
 
 std::string dump(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -56,10 +56,16 @@ async function loadCore(): Promise<any> {
 }
 
 // The heap's ceiling (-sMAXIMUM_MEMORY=4GB). Without C++ exceptions a failed allocation ends in a
-// bare abort(), so an abort with the heap near its ceiling is taken as running out of memory.
+// bare abort(); the core marks the module first (wasm/bindings.cc). Without the mark (an allocation
+// outside C++'s new), an abort with the heap near its ceiling is taken as running out of memory.
 const kHeapCeiling = 4 * 2 ** 30;
 
+// The page shows it after "Out of memory: ".
+const outOfMemory = (when: string) => `The browser would not give the analyzer more memory ${when}. ` +
+  'Use the command-line tool (tracewise summarize FILE) for this trace.';
+
 function isOutOfMemory(e: unknown): boolean {
+  if (mod?.outOfMemory === true) return true;  // a failed allocation said so (wasm/bindings.cc)
   const text = String((e as Error)?.message ?? e);
   if (e instanceof RangeError || /OOM|out of memory|enlarge memory|allocation failed|bad_alloc/i.test(text)) return true;
   const heap = Number(mod?.HEAPU8?.length ?? 0);
@@ -171,8 +177,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     await src.input.cancel().catch(() => {});
     if (e instanceof WorkerFailure) throw e;
     if (isOutOfMemory(e)) {
-      throw new WorkerFailure('out_of_memory', `Out of memory after ${(input / 1e6).toFixed(0)} MB of ${req.name}: ` +
-        'the browser would not give the analyzer more memory. Use the command-line tool (tracewise summarize FILE) for this trace.');
+      throw new WorkerFailure('out_of_memory', outOfMemory(`after ${(input / 1e6).toFixed(0)} MB of ${req.name}`));
     }
     throw e;
   }
@@ -224,8 +229,10 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
       try { summaryReply(!!req.summaryNext.htaCompat); } catch { /* the summary request will */ }
     }
   } catch (e) {
-    const code: ErrorCode = e instanceof WorkerFailure ? e.code : isOutOfMemory(e) ? 'out_of_memory' : 'internal';
-    const message = e instanceof WorkerFailure ? e.message : `Internal error: ${String((e as Error)?.message ?? e)}`;
+    const oom = !(e instanceof WorkerFailure) && isOutOfMemory(e);
+    const code: ErrorCode = e instanceof WorkerFailure ? e.code : oom ? 'out_of_memory' : 'internal';
+    const message = e instanceof WorkerFailure ? e.message
+      : oom ? outOfMemory(`for the ${String(req?.kind)} request`) : `Internal error: ${String((e as Error)?.message ?? e)}`;
     post({ id: req?.id ?? 0, kind: 'error', code, message });
   }
 };
