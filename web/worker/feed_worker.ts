@@ -17,8 +17,9 @@ const kBatchBytes = 2 << 20;
 const kCredits = 4;
 
 const scope = self as unknown as Worker;
+// A plain file's batch buffers (gzip and browsers without byte streams never take one, so a
+// buffer made means the chunks sent are the pool's).
 const pool = new BufferPool(kBatchBytes, kCredits + 2);
-let pooled = false;  // reading into the pool's buffers (they are its once it made one)
 let credits = kCredits;
 let wake: (() => void) | null = null;
 let cancelled = false;
@@ -34,12 +35,11 @@ async function send(batch: Uint8Array[]): Promise<void> {
   if (cancelled || batch.length === 0) return;
   credits--;
   const chunks = batch.map(own);
-  const recycle = pooled && pool.allocated > 0;
+  const recycle = pool.allocated > 0;
   scope.postMessage({ kind: 'data', chunks, raw, recycle }, chunks.map((c) => c.buffer as ArrayBuffer));
 }
 
 async function run(blob: Blob, gzip: boolean): Promise<void> {
-  pooled = !gzip;
   const count = (n: number) => { raw += n; };
   const reader = (gzip ? gunzip(blob.stream(), count) : blobStream(blob, (e) => new InputFailure(e), count, pool)).getReader();
   let batch: Uint8Array[] = [];
@@ -57,7 +57,7 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
       }
     }
     await send(batch);
-    if (!cancelled) scope.postMessage({ kind: 'done', raw, buffers: pooled ? pool.allocated : null });
+    if (!cancelled) scope.postMessage({ kind: 'done', raw, buffers: pool.allocated > 0 ? pool.allocated : null });
   } catch (e) {
     await send(batch);
     const input = e instanceof InputFailure;
