@@ -22,6 +22,10 @@ void ImportState::on_batch(const EventBatch& batch) {
 }
 
 void ImportState::on_top_level_value(std::string_view key, std::string_view raw, uint64_t offset) {
+  if (later_part_) {  // handled after the events of the parts before, once absorbed
+    later_values_.push_back(LaterValue{std::string(key), std::string(raw), offset});
+    return;
+  }
   // Behind kept batches a value waits its turn: handling stays in input order.
   if (deferred_items_.empty()) {
     handle_top_level(key, raw, offset);

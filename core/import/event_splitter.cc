@@ -358,6 +358,22 @@ void EventSplitter::push(const char* data, size_t n) {
   base_ += n;
 }
 
+void EventSplitter::start_in_events_array(uint64_t offset, bool object_form) {
+  base_ = offset;
+  object_form_ = object_form;
+  saw_events_array_ = true;
+  any_event_ = true;
+  state_ = State::kArray;
+}
+
+void EventSplitter::continue_from(EventSplitter&& later) {
+  EventSplitterSink* sink = sink_;
+  ImportStats* stats = stats_;
+  *this = std::move(later);
+  sink_ = sink;
+  stats_ = stats;
+}
+
 void EventSplitter::finish() {
   if (state_ == State::kElement) {
     // The last event was cut off: it is not loaded.

@@ -60,6 +60,22 @@ class EventSplitter {
   bool saw_events_array() const { return saw_events_array_; }
   bool is_object_form() const { return object_form_; }
   bool stopped() const { return state_ == State::kStopped; }
+
+  // Parts of one file imported separately (import_parts.h). A later part starts at an event's
+  // '{' in the events array, `offset` bytes into the file: the splitter starts there as if it had
+  // read everything before (in the object form or the bare array form, as guessed).
+  void start_in_events_array(uint64_t offset, bool object_form);
+  // Whether the input so far ends between two elements of the events array: exactly the state a
+  // later part starts in, so the rest of the file would be split the same way.
+  bool between_events() const { return state_ == State::kArray; }
+  uint64_t offset() const { return base_; }
+  // Hands the events found so far to the sink, if the input ends between events.
+  void flush_between_events() {
+    if (state_ == State::kArray) flush_batch();
+  }
+  // Takes over the state of the splitter of the later part that followed this one's input, with
+  // any event it still holds (this splitter's own batch is empty: it ended between events).
+  void continue_from(EventSplitter&& later);
   // Only from the sink's on_batch(): the sink keeps the batch it was handed by swapping its buffers
   // with `data` and `refs`, which the splitter then clears and fills with the next batch.
   void keep_batch(std::vector<char>& data, std::vector<EventRef>& refs) {

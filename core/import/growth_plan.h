@@ -15,6 +15,7 @@ namespace tw {
 struct GrowthPlan {
   uint64_t size_hint = 0;  // expected total input bytes; 0 = unknown (plain doubling)
   uint64_t seen = 0;       // input offset of the event being imported
+  uint64_t begin = 0;      // input offset where this import began (a later part's start)
 
   // Projections made before this much input are too noisy (a trace's first megabytes are rarely
   // typical of the whole: in the benchmark, projecting after 8 MB fell >3% short for a table, and a
@@ -26,8 +27,9 @@ struct GrowthPlan {
 
   size_t target(size_t size) const {
     size_t doubled = std::max<size_t>(1024, size * 2);
-    if (size_hint == 0 || seen < kMinSeen || seen >= size_hint) return doubled;
-    double projected = double(size) * double(size_hint) / double(seen) * kMargin + 4096;
+    uint64_t read = seen - std::min(seen, begin);
+    if (size_hint == 0 || read < kMinSeen || read >= size_hint) return doubled;
+    double projected = double(size) * double(size_hint) / double(read) * kMargin + 4096;
     size_t at_least = size + size / 8 + 1024;  // never creep by tiny steps
     size_t at_most = std::max<size_t>(doubled, size_t(size_hint / kMinEventBytes));
     return std::clamp<size_t>(size_t(projected), at_least, at_most);

@@ -41,6 +41,22 @@ struct DeferredBatch {
   std::vector<EventRef> refs;
 };
 
+// A later part's E with no B open on its track in that part: its B, if any, is still open at the
+// end of the earlier parts. A placeholder row keeps the slice's place until absorb() pairs them.
+struct OrphanEnd {
+  uint32_t slice;  // the placeholder row
+  uint32_t track;
+  int64_t ts_ns;
+  uint64_t offset;
+  size_t v2_marks;  // flow v2 marks before it: the pair's marks go there
+};
+
+// A top-level value a later part found after the events array, handled in order once absorbed.
+struct LaterValue {
+  std::string key, raw;
+  uint64_t offset;
+};
+
 // An open B (or async b) waiting for its E.
 struct OpenSlice {
   int64_t ts_ns;
@@ -82,6 +98,16 @@ class ImportState : public EventSplitterSink {
   void apply_deferred(const uint8_t* records, size_t size);
   // The input is complete: flushes the last batch (kept when deferring). finish() calls it if needed.
   void end_input();
+  // Importing one file in parts (import_parts.h). This state imports a later part, from `offset`
+  // (an event's '{' in the events array) on, as if it had read everything before; the file is in
+  // the object form or the bare array form.
+  void begin_later_part(uint64_t offset, bool object_form);
+  // Appends `later`, a part that began where this state's input ends, as if its input had been
+  // pushed here: the model, problems and stats are the same. False, with both states unchanged,
+  // when that cannot be known (this input does not end between events at later's start, or the
+  // later part met an async end whose begin may be in this one); the caller then pushes the later
+  // part's bytes here instead. `later` is left empty.
+  bool absorb(ImportState& later);
   // While the caller would wait for input: touches up to about `max_pages` pages of the model's
   // reserved, not yet written memory (prefault.h); returns the pages touched, 0 once none are left.
   size_t prefault(size_t max_pages);
@@ -97,6 +123,14 @@ class ImportState : public EventSplitterSink {
     std::string key, raw;
     uint64_t offset = 0;
   };
+  // absorb() in steps (absorb_part.cc), each for the tables of one kind.
+  struct PartMaps;
+  void absorb_tracks(ImportState& later, PartMaps& maps);
+  void absorb_slices(ImportState& later, PartMaps& maps);
+  void absorb_other_tables(ImportState& later, const PartMaps& maps);
+  void absorb_open_slices(ImportState& later, const PartMaps& maps);
+  void absorb_stats(ImportState& later);
+  void add_orphan_end(uint32_t track, uint64_t off);
   void decode_batch(const EventBatch& batch, const uint8_t* records, size_t records_size);
   void handle_top_level(std::string_view key, std::string_view raw_value, uint64_t offset);
   void apply_deferred_values();
@@ -132,7 +166,6 @@ class ImportState : public EventSplitterSink {
   std::unordered_map<IdKey, uint32_t, IdKeyHash> async_tracks_;
   std::vector<std::vector<OpenSlice>> open_b_;  // per track
   std::unordered_map<IdKey, std::vector<OpenSlice>, IdKeyHash> open_async_;
-  std::unordered_map<IdKey, uint32_t, IdKeyHash> async_track_of_;
   std::unordered_map<IdKey, uint32_t, IdKeyHash> counter_series_;
   std::vector<EventKind> kind_by_cat_;
   std::vector<bool> kind_known_;  // kind_by_cat_[cat] is computed
@@ -152,6 +185,15 @@ class ImportState : public EventSplitterSink {
   size_t deferred_batches_ = 0;   // batches in deferred_items_
   size_t handed_out_ = 0;         // of those, how many next_outgoing() returned (the oldest ones)
   std::vector<DeferredBatch> spare_;  // buffers of applied batches, reused for the next ones
+  // A later part's own state (begin_later_part); see absorb().
+  bool later_part_ = false;
+  bool part_conflict_ = false;  // an async end without its begin: absorb() refuses the part
+  std::vector<OrphanEnd> orphan_ends_;
+  std::vector<LaterValue> later_values_;
+  // Which metadata fields this state's M events set (bits below), so a later part's values
+  // replace the earlier parts' only where it set them (also when it set them to "").
+  enum : uint8_t { kSetName = 1, kSetLabels = 2, kSetSort = 4 };
+  std::vector<uint8_t> process_set_, track_set_;
 };
 
 }  // namespace tw

@@ -24,6 +24,16 @@ size_t TraceImporter::deferred_batches() const { return state_->deferred_batches
 void TraceImporter::apply_deferred(const uint8_t* records, size_t size) { state_->apply_deferred(records, size); }
 void TraceImporter::end_input() { state_->end_input(); }
 
+void TraceImporter::begin_later_part(uint64_t offset, bool object_form) {
+  state_->begin_later_part(offset, object_form);
+}
+
+bool TraceImporter::absorb(TraceImporter& later) {
+  if (!state_->absorb(*later.state_)) return false;
+  later.state_ = std::make_unique<ImportState>();
+  return true;
+}
+
 void TraceImporter::finish() { state_->finish(); }
 
 const ImportStats& TraceImporter::stats() const { return state_->stats; }

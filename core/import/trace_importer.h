@@ -40,6 +40,14 @@ class TraceImporter {
   // model's reserved memory, so their first-touch page faults are not taken during the import
   // (core/model/prefault.h). Returns the pages touched: 0 once there are none left.
   size_t prefault(size_t max_pages);
+  // Importing one file in parts, e.g. on several threads (import_parts.h). This importer takes a
+  // later part: bytes from `offset` (an event's '{' in the events array) on; the file is in the
+  // object form ({"traceEvents": [...]}) or not ([...]).
+  void begin_later_part(uint64_t offset, bool object_form);
+  // Appends `later`, the part that began where this importer's input ends, as if its bytes had
+  // been pushed here (same model, problems and stats); false, with nothing changed, when that
+  // cannot be known (then push its bytes here instead). On success `later` is left empty.
+  bool absorb(TraceImporter& later);
   // Ends the import: closes open slices, sorts and indexes the model, links launches to kernels.
   void finish();
 

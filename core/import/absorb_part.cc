@@ -1,0 +1,351 @@
+// ImportState's side of importing one file in parts (import_parts.h): a later part imports its
+// bytes on its own, keeping what it cannot know (E events whose B may come before it, values after
+// the events array); absorb() appends its tables here with its strings, processes and tracks
+// renumbered, and joins what crosses the boundary exactly as one import in order would.
+#include <algorithm>
+
+#include "core/import/import_state.h"
+
+namespace tw {
+
+// Later part -> this state: ids and row numbers.
+struct ImportState::PartMaps {
+  std::vector<StringId> strings;
+  std::vector<uint32_t> processes, tracks;
+  std::vector<uint32_t> slices;  // UINT32_MAX: a row dropped (an E that no B was open for)
+  bool dropped_slices = false;
+
+  // An id as id_bits() made it: a number, or 1 << 63 | a string id. (A negative number in
+  // [INT64_MIN, INT64_MIN + 2^32) looks like a string id here, as it does to id_bits' users.)
+  uint64_t id(uint64_t bits) const {
+    return (bits >> 32) == 0x80000000u ? (uint64_t(1) << 63) | strings[static_cast<uint32_t>(bits)] : bits;
+  }
+  StringId str(StringId s) const { return strings[s]; }
+};
+
+void ImportState::begin_later_part(uint64_t offset, bool object_form) {
+  later_part_ = true;
+  growth_.begin = offset;
+  splitter.start_in_events_array(offset, object_form);
+}
+
+// A placeholder row where on_end() would add the slice, filled by absorb() from the B it pairs
+// with. No time is noted: the pair's times are, once known.
+void ImportState::add_orphan_end(uint32_t track, uint64_t off) {
+  SliceTable& s = model.slices;
+  growth_.before_append(s, s.ts_ns);
+  uint32_t row = static_cast<uint32_t>(s.size());
+  s.ts_ns.push_back(ev_.ts_ns);
+  s.dur_ns.push_back(0);
+  s.track.push_back(track);
+  s.name.push_back(0);
+  s.cat.push_back(0);
+  s.kind.push_back(EventKind::kOther);
+  s.flags.push_back(kSliceFromBE);
+  s.depth.push_back(0);
+  s.correlation.push_back(kNoId);
+  s.external_id.push_back(kNoId);
+  s.src_offset.push_back(off);
+  s.src_length.push_back(0);
+  orphan_ends_.push_back(OrphanEnd{row, track, ev_.ts_ns, off, links_.flows_v2.size()});
+}
+
+bool ImportState::absorb(ImportState& later) {
+  if (later_part_ || deferred_ || input_ended_ || stats.fatal) return false;
+  if (!later.later_part_ || later.deferred_ || later.part_conflict_ || later.stats.fatal) return false;
+  // The later part started in the state this input ends in, so the rest was split the same way.
+  if (splitter.offset() != later.growth_.begin || !splitter.between_events() ||
+      splitter.is_object_form() != later.splitter.is_object_form())
+    return false;
+  splitter.flush_between_events();  // events still held here come before the later part's
+  PartMaps maps;
+  const StringPool& ls = later.model.strings;
+  maps.strings.resize(ls.size());
+  for (StringId i = 0; i < ls.size(); ++i) maps.strings[i] = model.strings.intern(ls.get(i));
+  absorb_tracks(later, maps);
+  absorb_slices(later, maps);
+  absorb_other_tables(later, maps);
+  absorb_open_slices(later, maps);
+  absorb_stats(later);
+  if (later.any_time_) note_time(later.model.min_ts_ns), note_time(later.model.max_ts_ns);
+  for (LaterValue& v : later.later_values_) on_top_level_value(v.key, v.raw, v.offset);
+  splitter.continue_from(std::move(later.splitter));
+  input_ended_ = later.input_ended_;
+  return true;
+}
+
+// Processes by pid, tracks by (process, tid) or (process, name) for async ones; new ones are
+// appended in the later part's order, which is the order a single import would create them in.
+// Metadata the later part set replaces what is here, as its M events would have.
+void ImportState::absorb_tracks(ImportState& later, PartMaps& maps) {
+  const TraceModel& lm = later.model;
+  std::vector<uint8_t> string_pid(lm.processes.size(), 0);
+  for (const auto& [label, idx] : later.pid_str_) string_pid[idx] = 1;
+  maps.processes.resize(lm.processes.size());
+  for (uint32_t i = 0; i < lm.processes.size(); ++i) {
+    const Process& lp = lm.processes[i];
+    const uint32_t n = static_cast<uint32_t>(model.processes.size());
+    uint32_t idx;
+    bool added;
+    if (string_pid[i]) {
+      auto r = pid_str_.try_emplace(maps.str(lp.pid_label), n);
+      idx = r.first->second, added = r.second;
+    } else {
+      auto r = pid_num_.try_emplace(lp.pid, n);
+      idx = r.first->second, added = r.second;
+    }
+    maps.processes[i] = idx;
+    if (added) {  // its fields are the later part's, as a single import would leave them
+      Process p = lp;
+      p.pid_label = maps.str(lp.pid_label);
+      p.name = maps.str(lp.name);
+      p.labels = maps.str(lp.labels);
+      model.processes.push_back(p);
+      continue;
+    }
+    Process& p = model.processes[idx];
+    uint8_t set = i < later.process_set_.size() ? later.process_set_[i] : 0;
+    if (set & kSetName) p.name = maps.str(lp.name);
+    if (set & kSetLabels) p.labels = maps.str(lp.labels);
+    if (set & kSetSort) p.sort_index = lp.sort_index, p.has_sort_index = true;
+  }
+  // The keys the later part found its tracks by.
+  std::vector<IdKey> key(lm.tracks.size());
+  std::vector<uint8_t> is_async(lm.tracks.size(), 0);
+  for (const auto& [k, idx] : later.threads_) key[idx] = k;
+  for (const auto& [k, idx] : later.async_tracks_) key[idx] = k, is_async[idx] = 1;
+  maps.tracks.resize(lm.tracks.size());
+  for (uint32_t i = 0; i < lm.tracks.size(); ++i) {
+    const Track& lt = lm.tracks[i];
+    uint32_t process = maps.processes[key[i].a];
+    IdKey k = is_async[i] ? IdKey{process, maps.str(static_cast<StringId>(key[i].b))}
+                          : IdKey{process, maps.id(key[i].b)};
+    auto& index = is_async[i] ? async_tracks_ : threads_;
+    uint32_t idx = static_cast<uint32_t>(model.tracks.size());
+    auto [it, added] = index.try_emplace(k, idx);
+    maps.tracks[i] = it->second;
+    if (added) {
+      Track t = lt;
+      t.process = process;
+      t.tid_label = maps.str(lt.tid_label);
+      t.name = maps.str(lt.name);
+      model.tracks.push_back(t);
+      open_b_.emplace_back();
+      continue;
+    }
+    Track& t = model.tracks[it->second];
+    uint8_t set = i < later.track_set_.size() ? later.track_set_[i] : 0;
+    if (set & kSetName) t.name = maps.str(lt.name);
+    if (set & kSetSort) t.sort_index = lt.sort_index, t.has_sort_index = true;
+    if (lt.kind == TrackKind::kGpuStream) t.kind = TrackKind::kGpuStream;
+    if (t.device < 0) t.device = lt.device;
+    if (t.stream < 0) t.stream = lt.stream;
+  }
+  last_pid_index_ = last_thread_index_ = UINT32_MAX;
+}
+
+namespace {
+
+// dst += src's rows that `map` keeps (all when `all`), in order.
+template <class T>
+void append_rows(std::vector<T>& dst, const std::vector<T>& src, const std::vector<uint32_t>& map, bool all) {
+  if (all) {
+    dst.insert(dst.end(), src.begin(), src.end());
+    return;
+  }
+  for (size_t i = 0; i < src.size(); ++i)
+    if (map[i] != UINT32_MAX) dst.push_back(src[i]);
+}
+
+template <class T, class F>
+void remap_tail(std::vector<T>& column, size_t from, F f) {
+  for (size_t i = from; i < column.size(); ++i) column[i] = f(column[i]);
+}
+
+}  // namespace
+
+// The later part's slices after this state's, each of its orphan E rows paired with the B open
+// here on its track (or dropped and counted, as on_end() does when none is).
+void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
+  SliceTable& s = model.slices;
+  const SliceTable& ls = later.model.slices;
+  const size_t base = s.size();
+  struct Pair {
+    uint32_t row;  // here
+    OpenSlice b;
+    const OrphanEnd* end;
+  };
+  std::vector<Pair> pairs;
+  maps.slices.resize(ls.size());
+  uint32_t next = static_cast<uint32_t>(base);
+  size_t o = 0;
+  for (uint32_t i = 0; i < ls.size(); ++i) {
+    if (o < later.orphan_ends_.size() && later.orphan_ends_[o].slice == i) {
+      const OrphanEnd& e = later.orphan_ends_[o++];
+      auto& stack = open_b_[maps.tracks[e.track]];
+      if (stack.empty()) {
+        stats.problem("unmatched_end", e.offset);
+        maps.slices[i] = UINT32_MAX;
+        maps.dropped_slices = true;
+        continue;
+      }
+      pairs.push_back(Pair{next, stack.back(), &e});
+      stack.pop_back();
+    }
+    maps.slices[i] = next++;
+  }
+  const bool all = !maps.dropped_slices;
+  // With room for what finish() may still add (B events never closed) without doubling.
+  if (s.ts_ns.capacity() < next) s.reserve(next + next / 256 + 1024);
+  append_rows(s.ts_ns, ls.ts_ns, maps.slices, all);
+  append_rows(s.dur_ns, ls.dur_ns, maps.slices, all);
+  append_rows(s.track, ls.track, maps.slices, all);
+  append_rows(s.name, ls.name, maps.slices, all);
+  append_rows(s.cat, ls.cat, maps.slices, all);
+  append_rows(s.kind, ls.kind, maps.slices, all);
+  append_rows(s.flags, ls.flags, maps.slices, all);
+  append_rows(s.depth, ls.depth, maps.slices, all);
+  append_rows(s.correlation, ls.correlation, maps.slices, all);
+  append_rows(s.external_id, ls.external_id, maps.slices, all);
+  append_rows(s.src_offset, ls.src_offset, maps.slices, all);
+  append_rows(s.src_length, ls.src_length, maps.slices, all);
+  remap_tail(s.track, base, [&](uint32_t t) { return maps.tracks[t]; });
+  remap_tail(s.name, base, [&](StringId x) { return maps.str(x); });
+  remap_tail(s.cat, base, [&](StringId x) { return maps.str(x); });
+  // Each pair as on_end() makes it; its flow v2 marks go where on_end() would have added them.
+  std::vector<FlowV2Mark> marks;
+  marks.reserve(later.links_.flows_v2.size() + 2 * pairs.size());
+  size_t p = 0;
+  auto marks_of_pairs_before = [&](size_t k) {
+    for (; p < pairs.size() && pairs[p].end->v2_marks <= k; ++p) {
+      const OpenSlice& b = pairs[p].b;
+      if (b.flow_in) marks.push_back(FlowV2Mark{b.bind_id, pairs[p].row, false});
+      if (b.flow_out) marks.push_back(FlowV2Mark{b.bind_id, pairs[p].row, true});
+    }
+  };
+  for (size_t k = 0; k < later.links_.flows_v2.size(); ++k) {
+    marks_of_pairs_before(k);
+    const FlowV2Mark& m = later.links_.flows_v2[k];
+    marks.push_back(FlowV2Mark{maps.str(m.bind_id), maps.slices[m.slice], m.out});
+  }
+  marks_of_pairs_before(SIZE_MAX);
+  links_.flows_v2.insert(links_.flows_v2.end(), marks.begin(), marks.end());
+  for (const Pair& pr : pairs) {
+    const OpenSlice& b = pr.b;
+    int64_t dur = pr.end->ts_ns - b.ts_ns;
+    if (dur < 0) {
+      stats.problem("negative_dur", pr.end->offset);
+      dur = 0;
+    }
+    uint32_t r = pr.row;
+    s.ts_ns[r] = b.ts_ns, s.dur_ns[r] = dur, s.name[r] = b.name, s.cat[r] = b.cat, s.kind[r] = b.kind;
+    s.correlation[r] = b.correlation, s.external_id[r] = b.external_id;
+    s.src_offset[r] = b.src_offset, s.src_length[r] = b.src_length;
+    note_time(b.ts_ns);
+    note_time(b.ts_ns + dur);
+  }
+}
+
+void ImportState::absorb_other_tables(ImportState& later, const PartMaps& maps) {
+  const TraceModel& lm = later.model;
+  auto str = [&](StringId x) { return maps.str(x); };
+  GpuOpTable& g = model.gpu_ops;
+  const GpuOpTable& lg = lm.gpu_ops;
+  const size_t g0 = g.size();
+  std::vector<uint32_t> none;
+  g.reserve(g0 + lg.size());
+  auto all_rows = [&none](auto& dst, const auto& src) { append_rows(dst, src, none, true); };
+  all_rows(g.slice, lg.slice), all_rows(g.device, lg.device), all_rows(g.stream, lg.stream);
+  all_rows(g.bytes, lg.bytes), all_rows(g.collective, lg.collective), all_rows(g.in_nelems, lg.in_nelems);
+  all_rows(g.out_nelems, lg.out_nelems), all_rows(g.group_size, lg.group_size), all_rows(g.dtype, lg.dtype);
+  all_rows(g.pg_name, lg.pg_name);
+  for (int k = 0; k < 3; ++k) all_rows(g.grid[k], lg.grid[k]), all_rows(g.block[k], lg.block[k]);
+  remap_tail(g.slice, g0, [&](uint32_t x) { return maps.slices[x]; });
+  remap_tail(g.collective, g0, str);
+  remap_tail(g.dtype, g0, str);
+  remap_tail(g.pg_name, g0, str);
+
+  InstantTable& in = model.instants;
+  const InstantTable& lin = lm.instants;
+  const size_t i0 = in.size();
+  in.reserve(i0 + lin.size());
+  all_rows(in.ts_ns, lin.ts_ns), all_rows(in.track, lin.track), all_rows(in.name, lin.name);
+  all_rows(in.cat, lin.cat), all_rows(in.scope, lin.scope), all_rows(in.src_offset, lin.src_offset);
+  all_rows(in.src_length, lin.src_length);
+  remap_tail(in.track, i0, [&](uint32_t t) { return maps.tracks[t]; });
+  remap_tail(in.name, i0, str);
+  remap_tail(in.cat, i0, str);
+
+  for (const CounterSeries& lc : lm.counters) {
+    IdKey key{maps.processes[lc.process], maps.str(lc.name)};
+    auto [it, added] = counter_series_.try_emplace(key, static_cast<uint32_t>(model.counters.size()));
+    if (added) {
+      CounterSeries cs;
+      cs.process = static_cast<uint32_t>(key.a);
+      cs.name = static_cast<StringId>(key.b);
+      model.counters.push_back(std::move(cs));
+    }
+    CounterSeries& cs = model.counters[it->second];
+    cs.ts_ns.insert(cs.ts_ns.end(), lc.ts_ns.begin(), lc.ts_ns.end());
+    cs.value.insert(cs.value.end(), lc.value.begin(), lc.value.end());
+  }
+
+  MemoryTable& mem = model.memory;
+  const MemoryTable& lmem = lm.memory;
+  all_rows(mem.ts_ns, lmem.ts_ns), all_rows(mem.device, lmem.device);
+  all_rows(mem.total_allocated, lmem.total_allocated), all_rows(mem.total_reserved, lmem.total_reserved);
+  all_rows(mem.bytes, lmem.bytes);
+
+  // v1 flow points: (cat, name) keys are found again here, in the later part's order of first use.
+  const FlowPoints& lf = later.links_.flows_v1;
+  FlowPoints& f = links_.flows_v1;
+  std::vector<uint32_t> key_map(lf.keys.size());
+  for (size_t k = 0; k < lf.keys.size(); ++k) {
+    uint64_t pair = (uint64_t(str(static_cast<StringId>(lf.keys[k] >> 32))) << 32) | str(static_cast<StringId>(lf.keys[k]));
+    auto [it, added] = f.key_index.try_emplace(pair, static_cast<uint32_t>(f.keys.size()));
+    if (added) f.keys.push_back(pair);
+    key_map[k] = it->second;
+  }
+  f.points.reserve(f.points.size() + lf.points.size());
+  for (FlowPoint pt : lf.points) {
+    pt.id = maps.id(pt.id);
+    pt.key = key_map[pt.key];
+    pt.track = maps.tracks[pt.track];
+    f.points.push_back(pt);
+  }
+}
+
+// B events still open at the end of the later part are open after this state's own (pushed later,
+// so they are closed first); so are async begins, by their key.
+void ImportState::absorb_open_slices(ImportState& later, const PartMaps& maps) {
+  auto renamed = [&](OpenSlice b) {
+    b.name = maps.str(b.name);
+    b.cat = maps.str(b.cat);
+    b.bind_id = maps.str(b.bind_id);
+    return b;
+  };
+  for (uint32_t t = 0; t < later.open_b_.size(); ++t)
+    for (const OpenSlice& b : later.open_b_[t]) open_b_[maps.tracks[t]].push_back(renamed(b));
+  for (const auto& [k, stack] : later.open_async_) {
+    uint64_t process = maps.processes[k.b >> 32];
+    IdKey key{maps.id(k.a), process << 32 | maps.str(static_cast<StringId>(k.b))};
+    auto& here = open_async_[key];
+    for (const OpenSlice& b : stack) here.push_back(renamed(b));
+  }
+}
+
+void ImportState::absorb_stats(ImportState& later) {
+  const ImportStats& ls = later.stats;
+  stats.bytes += ls.bytes;
+  stats.events += ls.events;
+  for (const auto& [ph, n] : ls.phases) stats.phases[ph] += n;
+  for (int c = 0; c < 256; ++c) phase_counts_[c] += later.phase_counts_[c];
+  for (const auto& [name, p] : ls.problems) {
+    ProblemCount& here = stats.problems[name];
+    if (here.count == 0 || p.first_offset < here.first_offset) here.first_offset = p.first_offset;
+    here.count += p.count;
+  }
+  stats.truncated = ls.truncated;
+}
+
+}  // namespace tw

@@ -1,0 +1,199 @@
+// Importing one file in parts (import_parts.h): whatever the cut points, the model, problems and
+// stats must be those of one import in order. Cuts at every event of small traces built to cross
+// the boundary in every way, at likely and at random points of every shared trace.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tests/core/import_modes_util.h"
+#include "tests/core/import_parts_util.h"
+
+using namespace tw;
+using namespace tw::test;
+
+namespace {
+
+// Every offset of a '{' that starts an element of the events array, found by a plain scan of a
+// text without braces in strings (the synthetic traces below).
+std::vector<uint64_t> element_starts(std::string_view text) {
+  std::vector<uint64_t> out;
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '{' || c == '[') {
+      if (c == '{' && depth == (text[0] == '[' ? 1 : 2)) out.push_back(i);
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return out;
+}
+
+// Imports `text` cut in two at every element and in three at pairs of them; each must equal the
+// import in one piece. Returns how many cuts were absorbed (not pushed again).
+size_t check_every_cut(const std::string& text) {
+  const std::string expected = fingerprint(*import_whole(text));
+  std::vector<uint64_t> starts = element_starts(text);
+  REQUIRE(starts.size() > 2);
+  size_t absorbed = 0;
+  for (size_t a = 1; a < starts.size(); ++a) {
+    PartsImport r = import_in_parts(text, {starts[a]}, static_cast<uint32_t>(a), 1 + a * 7 % 40);
+    absorbed += r.absorbed;
+    std::string got = fingerprint(*r.importer);
+    CHECK_MESSAGE(got == expected, "cut at byte ", starts[a], "\n", first_difference(expected, got));
+    for (size_t b = a + 1; b < starts.size(); b += 2) {
+      PartsImport r3 = import_in_parts(text, {starts[a], starts[b]}, static_cast<uint32_t>(b));
+      absorbed += r3.absorbed;
+      got = fingerprint(*r3.importer);
+      CHECK_MESSAGE(got == expected, "cuts at bytes ", starts[a], ", ", starts[b], "\n", first_difference(expected, got));
+    }
+  }
+  return absorbed;
+}
+
+}  // namespace
+
+TEST_CASE("parts: B/E pairs across the cut, nested, unmatched and backwards, with flow v2 marks") {
+  std::string text = R"({"traceEvents": [
+  {"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "host"}},
+  {"ph": "B", "name": "outer", "cat": "user_annotation", "pid": 1, "tid": 7, "ts": 10, "args": {"External id": 4}},
+  {"ph": "B", "name": "mid", "cat": "cpu_op", "pid": 1, "tid": 7, "ts": 12, "bind_id": "0x1", "flow_out": true},
+  {"ph": "X", "name": "k", "cat": "kernel", "pid": 0, "tid": 3, "ts": 13, "dur": 2, "args": {"correlation": 9, "device": 0, "stream": 3}},
+  {"ph": "B", "name": "inner", "cat": "cpu_op", "pid": 1, "tid": 7, "ts": 14},
+  {"ph": "E", "pid": 1, "tid": 7, "ts": 15},
+  {"ph": "E", "pid": 1, "tid": 7, "ts": 16},
+  {"ph": "X", "name": "cudaLaunchKernel", "cat": "cuda_runtime", "pid": 1, "tid": 8, "ts": 12, "dur": 1, "args": {"correlation": 9}},
+  {"ph": "B", "name": "late", "cat": "cpu_op", "pid": 1, "tid": 8, "ts": 30, "bind_id": "0x1", "flow_in": true},
+  {"ph": "E", "pid": 1, "tid": 8, "ts": 20},
+  {"ph": "E", "pid": 1, "tid": 7, "ts": 40},
+  {"ph": "E", "pid": 1, "tid": 7, "ts": 41},
+  {"ph": "E", "pid": 2, "tid": 1, "ts": 42},
+  {"ph": "B", "name": "never closed", "pid": 1, "tid": 7, "ts": 43},
+  {"ph": "X", "name": "same", "pid": 1, "tid": 9, "ts": 50, "dur": 5},
+  {"ph": "B", "name": "same", "pid": 1, "tid": 9, "ts": 50},
+  {"ph": "E", "pid": 1, "tid": 9, "ts": 55}
+]})";
+  CHECK(check_every_cut(text) > 0);
+}
+
+TEST_CASE("parts: metadata, counters, memory, instants, v1 flows and string ids in the later part") {
+  std::string text = R"({"schemaVersion": 1, "traceEvents": [
+  {"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "first"}},
+  {"ph": "M", "name": "thread_name", "pid": 1, "tid": "main", "args": {"name": "t1"}},
+  {"ph": "X", "name": "a", "pid": 1, "tid": "main", "ts": 1, "dur": 3},
+  {"ph": "C", "name": "queue", "pid": 1, "ts": 2, "args": {"length": 3}},
+  {"ph": "s", "id": "f1", "cat": "ac2g", "name": "link", "pid": 1, "tid": "main", "ts": 2},
+  {"ph": "i", "name": "[memory]", "pid": 1, "tid": "main", "ts": 3, "s": "t", "args": {"Device Id": 0, "Total Allocated": 10, "Total Reserved": 20, "Bytes": 10}},
+  {"ph": "X", "name": "b", "pid": "gpu 0", "tid": -3, "ts": 4, "dur": 1, "cat": "kernel", "args": {"device": 0, "stream": 7}},
+  {"ph": "M", "name": "process_name", "pid": 1, "args": {"name": ""}},
+  {"ph": "M", "name": "thread_sort_index", "pid": 1, "tid": "main", "args": {"sort_index": 5}},
+  {"ph": "M", "name": "process_sort_index", "pid": 1, "args": {"sort_index": 2}},
+  {"ph": "M", "name": "process_labels", "pid": "gpu 0", "args": {"labels": "GPU"}},
+  {"ph": "C", "name": "queue", "pid": 1, "ts": 5, "args": {"length": 4}},
+  {"ph": "f", "id": "f1", "cat": "ac2g", "name": "link", "pid": "gpu 0", "tid": -3, "ts": 4, "bp": "e"},
+  {"ph": "X", "name": "c", "pid": 3, "tid": "main", "ts": 6, "dur": 1},
+  {"ph": "n", "id": 5, "cat": "io", "name": "read", "pid": 1, "ts": 7},
+  {"ph": "I", "name": "mark", "pid": 3, "tid": "main", "ts": 8, "s": "g"},
+  {"ph": "M", "name": "thread_name", "pid": 3, "tid": "main", "args": {"name": "t3"}}
+],
+  "deviceProperties": [{"id": 0, "name": "A100", "totalGlobalMem": 1, "computeMajor": 8, "computeMinor": 0, "numSms": 108}],
+  "displayTimeUnit": "ns", "traceName": "parts"
+})";
+  CHECK(check_every_cut(text) > 0);
+}
+
+TEST_CASE("parts: async slices, the bare array form and a truncated end") {
+  // An async end whose begin is in an earlier part cannot be absorbed (its track depends on the
+  // begin's name): that part is imported again in order.
+  std::string async = R"([
+  {"ph": "b", "id": 1, "cat": "io", "name": "load", "pid": 1, "ts": 1},
+  {"ph": "b", "id": 2, "cat": "io", "name": "save", "pid": 1, "ts": 2},
+  {"ph": "X", "name": "work", "pid": 1, "tid": 1, "ts": 2, "dur": 8},
+  {"ph": "e", "id": 1, "cat": "io", "name": "load", "pid": 1, "ts": 5},
+  {"ph": "b", "id": 3, "cat": "io", "name": "late", "pid": 1, "ts": 6},
+  {"ph": "e", "id": 3, "cat": "io", "name": "late", "pid": 1, "ts": 7},
+  {"ph": "b", "id": 4, "cat": "net", "name": "open", "pid": 2, "ts": 8},
+  {"ph": "X", "name": "more", "pid": 1, "tid": 1, "ts": 11, "dur": 1}
+])";
+  CHECK(check_every_cut(async) > 0);
+  std::string truncated = R"({"traceEvents": [
+  {"ph": "B", "name": "a", "pid": 1, "tid": 1, "ts": 1},
+  {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 2, "dur": 1},
+  {"ph": "X", "name": "c", "pid": 1, "tid": 2, "ts": 3, "dur": 1},
+  {"ph": "E", "pid": 1, "tid": 1, "ts": 4},
+  {"ph": "X", "name": "d", "pid": 1, "tid": 2, "ts": 5, "dur": 1},
+  {"ph": "X", "name": "cut", "pid": 1, "tid": 2, "ts": 6, "du)";
+  CHECK(check_every_cut(truncated) > 0);
+}
+
+TEST_CASE("parts: cuts the later part cannot know are wrong are caught") {
+  // A cut inside an event, inside a string that looks like events, inside a top-level value and
+  // inside args holding an array of objects: the earlier input does not end between events there.
+  std::string text = R"({"otherData": [{"a": 1},{"b": 2}], "traceEvents": [
+  {"ph": "X", "name": "},{\"ph\": \"X\"", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"list": [{"x": 1},{"y": 2}]}},
+  {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 2, "dur": 1}
+]})";
+  const std::string expected = fingerprint(*import_whole(text));
+  size_t absorbed = 0, cuts = 0;
+  for (size_t at = 1; at < text.size(); ++at) {
+    PartsImport r = import_in_parts(text, {at}, static_cast<uint32_t>(at), 5);
+    absorbed += r.absorbed;
+    ++cuts;
+    std::string got = fingerprint(*r.importer);
+    CHECK_MESSAGE(got == expected, "cut at byte ", at, "\n", first_difference(expected, got));
+  }
+  // Absorbed only where the cut is between two events (a '{' or whitespace before one).
+  CHECK(absorbed > 0);
+  CHECK(absorbed < cuts / 4);
+  // The first likely start is a wrong guess, inside the top-level value before the events.
+  CHECK(likely_event_start(text, 0) == text.find("},{") + 2);
+}
+
+TEST_CASE("parts: likely_event_start and starts_as_object") {
+  CHECK(likely_event_start("x\"}, \n  {\n    \"ph\"", 100) == 100 + 8);
+  CHECK(likely_event_start("},{\"pid\":1}", 0) == 2);
+  CHECK(likely_event_start("}, {1}", 0) == 0);  // not followed by a key
+  CHECK(likely_event_start("} {\"a\"", 0) == 0);  // no comma
+  CHECK(likely_event_start("},", 0) == 0);
+  CHECK(starts_as_object("\xEF\xBB\xBF \n{\"traceEvents\""));
+  CHECK_FALSE(starts_as_object("  [{"));
+  CHECK_FALSE(starts_as_object("   "));
+}
+
+TEST_CASE("parts: every shared trace, cut at likely and at random points") {
+  std::mt19937 rng(7);
+  size_t traces = 0, absorbed = 0, kineto_absorbed = 0, kineto_parts = 0;
+  for (const std::string& path : shared_json_traces()) {
+    std::string text = read_trace(path);
+    if (text.size() < 64) continue;
+    ++traces;
+    const std::string expected = fingerprint(*import_whole(text));
+    for (int parts : {2, 3, 5}) {
+      std::vector<uint64_t> starts = likely_starts(text, parts);
+      PartsImport r = import_in_parts(text, starts, static_cast<uint32_t>(parts), 1 << 16);
+      absorbed += r.absorbed;
+      // Kineto files hold their events array after the device properties (objects that look like
+      // events to likely_event_start): cuts past its start must all be right.
+      size_t events_at = text.find("\"traceEvents\"");
+      if (events_at != std::string::npos && (path.find("kineto") != std::string::npos || path.find("nccl") != std::string::npos) &&
+          !starts.empty() && starts[0] > events_at)
+        kineto_parts += starts.size(), kineto_absorbed += r.absorbed;
+      std::string got = fingerprint(*r.importer);
+      CHECK_MESSAGE(got == expected, path, " in ", parts, " parts\n", first_difference(expected, got));
+    }
+    std::uniform_int_distribution<uint64_t> at(1, text.size() - 1);
+    std::vector<uint64_t> random = {at(rng), at(rng)};
+    std::sort(random.begin(), random.end());
+    if (random[0] == random[1]) random.pop_back();
+    std::string got = fingerprint(*import_in_parts(text, random, 3, 1 << 16).importer);
+    CHECK_MESSAGE(got == expected, path, " cut at random\n", first_difference(expected, got));
+  }
+  CHECK(traces > 40);
+  MESSAGE("parts absorbed: ", absorbed, "; Kineto: ", kineto_absorbed, " of ", kineto_parts);
+  // Kineto traces are cut where likely_event_start says, and those cuts are right.
+  CHECK(kineto_parts > 20);
+  CHECK(kineto_absorbed == kineto_parts);
+}
