@@ -30,6 +30,17 @@ uint64_t expected_input_bytes(const std::string& path) {
   return isize >= static_cast<uint64_t>(size) ? isize : 0;  // wrapped past 4 GiB: unknown
 }
 
+bool plain_file_size(const std::string& path, uint64_t& size) {
+  std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  unsigned char head[2] = {0, 0};
+  size_t n = f ? std::fread(head, 1, 2, f.get()) : 0;
+  if (!f || (n == 2 && head[0] == 0x1f && head[1] == 0x8b) || std::fseek(f.get(), 0, SEEK_END) != 0) return false;
+  long end = std::ftell(f.get());
+  if (end < 0) return false;
+  size = static_cast<uint64_t>(end);
+  return true;
+}
+
 ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink) {
   ReadResult r;
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));

@@ -18,6 +18,9 @@ struct ReadResult {
 // trailer (modulo 4 GiB, so only a hint). 0 when unknown.
 uint64_t expected_input_bytes(const std::string& path);
 
+// Whether the file exists and is not gzip-compressed; its size in `size`.
+bool plain_file_size(const std::string& path, uint64_t& size);
+
 ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink);
 
 }  // namespace tw

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tests/core/import_modes_util.h"
+#include "cli/parts_reader.h"
 #include "tests/core/import_parts_util.h"
 
 using namespace tw;
@@ -196,4 +197,31 @@ TEST_CASE("parts: every shared trace, cut at likely and at random points") {
   // Kineto traces are cut where likely_event_start says, and those cuts are right.
   CHECK(kineto_parts > 20);
   CHECK(kineto_absorbed == kineto_parts);
+}
+
+TEST_CASE("parts: a plain file read and imported on threads (the CLI's --jobs)") {
+  std::string text = read_trace(kNccl);
+  std::string path = std::string(TW_SOURCE_DIR) + "/build/parts_test_trace.json";
+  {
+    std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), std::fclose);
+    REQUIRE(f);
+    REQUIRE(std::fwrite(text.data(), 1, text.size(), f.get()) == text.size());
+  }
+  const std::string expected = fingerprint(*import_whole(text));
+  for (int parts : {2, 4, 7}) {
+    TraceImporter imp;
+    std::string error;
+    REQUIRE(import_in_parts(path, text.size(), parts, imp, error));
+    imp.finish();
+    std::string got = fingerprint(imp);
+    CHECK_MESSAGE(got == expected, parts, " parts\n", first_difference(expected, got));
+  }
+  TraceImporter missing;
+  std::string error;
+  CHECK_FALSE(import_in_parts(path + ".missing", 100, 2, missing, error));
+  CHECK(error.find("cannot open") == 0);
+  CHECK(parts_for(uint64_t(10) << 20, 8) == 1);
+  CHECK(parts_for(uint64_t(100) << 20, 8) == 3);
+  CHECK(parts_for(uint64_t(1) << 30, 2) == 2);
+  std::remove(path.c_str());
 }
