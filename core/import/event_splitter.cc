@@ -374,6 +374,26 @@ void EventSplitter::continue_from(EventSplitter&& later) {
   stats_ = stats;
 }
 
+void EventSplitter::encode_state(ByteWriter& w) const {
+  w.put(state_), w.put(base_), w.put(depth_), w.put(in_string_), w.put(escape_), w.put(scalar_), w.put(value_done_);
+  w.put(object_form_), w.put(saw_events_array_), w.put(events_done_), w.put(any_event_);
+  w.put_str(key_), w.put(key_escape_), w.put_str(top_value_), w.put(top_value_oversize_), w.put(top_value_offset_);
+  w.put(element_offset_), w.put(element_begin_), w.put(element_oversize_);
+  w.put_vec(batch_), w.put_vec(refs_);
+}
+
+bool EventSplitter::decode_state(ByteReader& r) {
+  r.get(state_), r.get(base_), r.get(depth_), r.get(in_string_), r.get(escape_), r.get(scalar_), r.get(value_done_);
+  r.get(object_form_), r.get(saw_events_array_), r.get(events_done_), r.get(any_event_);
+  r.get_str(key_), r.get(key_escape_), r.get_str(top_value_), r.get(top_value_oversize_), r.get(top_value_offset_);
+  r.get(element_offset_), r.get(element_begin_), r.get(element_oversize_);
+  r.get_vec(batch_), r.get_vec(refs_);
+  if (static_cast<uint8_t>(state_) > static_cast<uint8_t>(State::kStopped) || element_begin_ > batch_.size()) r.fail();
+  for (const EventRef& ref : refs_)
+    if (uint64_t(ref.begin) + ref.length > batch_.size()) r.fail();
+  return r.ok();
+}
+
 void EventSplitter::finish() {
   if (state_ == State::kElement) {
     // The last event was cut off: it is not loaded.

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/byte_codec.h"
 #include "core/import/import_stats.h"
 
 namespace tw {
@@ -76,6 +77,9 @@ class EventSplitter {
   // Takes over the state of the splitter of the later part that followed this one's input, with
   // any event it still holds (this splitter's own batch is empty: it ended between events).
   void continue_from(EventSplitter&& later);
+  // Its whole state as bytes, for moving a later part to another heap (part_codec.cc).
+  void encode_state(ByteWriter& w) const;
+  bool decode_state(ByteReader& r);
   // Only from the sink's on_batch(): the sink keeps the batch it was handed by swapping its buffers
   // with `data` and `refs`, which the splitter then clears and fills with the next batch.
   void keep_batch(std::vector<char>& data, std::vector<EventRef>& refs) {

@@ -108,6 +108,15 @@ class ImportState : public EventSplitterSink {
   // later part met an async end whose begin may be in this one); the caller then pushes the later
   // part's bytes here instead. `later` is left empty.
   bool absorb(ImportState& later);
+  // A later part moved to another heap (part_codec.cc), e.g. from the worker that imported it to
+  // the one that absorbs it: everything but its big columns as bytes, and the big columns copied
+  // byte for byte to and from the addresses part_columns() lists, in its order. On a fresh state,
+  // decode_part_header() sizes the columns; once they are filled, part_is_consistent() checks
+  // every index in them before absorb() may use it.
+  std::vector<uint8_t> encode_part_header() const;
+  bool decode_part_header(const uint8_t* p, size_t n);
+  std::vector<std::pair<void*, size_t>> part_columns();
+  bool part_is_consistent() const;
   // While the caller would wait for input: touches up to about `max_pages` pages of the model's
   // reserved, not yet written memory (prefault.h); returns the pages touched, 0 once none are left.
   size_t prefault(size_t max_pages);
@@ -131,6 +140,7 @@ class ImportState : public EventSplitterSink {
   void absorb_open_slices(ImportState& later, const PartMaps& maps);
   void absorb_stats(ImportState& later);
   void add_orphan_end(uint32_t track, uint64_t off);
+  template <class F> void for_each_part_column(F f);
   void decode_batch(const EventBatch& batch, const uint8_t* records, size_t records_size);
   void handle_top_level(std::string_view key, std::string_view raw_value, uint64_t offset);
   void apply_deferred_values();

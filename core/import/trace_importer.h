@@ -48,6 +48,8 @@ class TraceImporter {
   // been pushed here (same model, problems and stats); false, with nothing changed, when that
   // cannot be known (then push its bytes here instead). On success `later` is left empty.
   bool absorb(TraceImporter& later);
+  // The importer's state, for moving a later part between heaps (encode/decode in part_codec.cc).
+  ImportState& state() { return *state_; }
   // Ends the import: closes open slices, sorts and indexes the model, links launches to kernels.
   void finish();
 

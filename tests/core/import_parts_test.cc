@@ -41,12 +41,13 @@ size_t check_every_cut(const std::string& text) {
   REQUIRE(starts.size() > 2);
   size_t absorbed = 0;
   for (size_t a = 1; a < starts.size(); ++a) {
-    PartsImport r = import_in_parts(text, {starts[a]}, static_cast<uint32_t>(a), 1 + a * 7 % 40);
+    // Every other cut moves the later part through bytes, as between workers.
+    PartsImport r = import_in_parts(text, {starts[a]}, static_cast<uint32_t>(a), 1 + a * 7 % 40, a % 2 == 0);
     absorbed += r.absorbed;
     std::string got = fingerprint(*r.importer);
     CHECK_MESSAGE(got == expected, "cut at byte ", starts[a], "\n", first_difference(expected, got));
     for (size_t b = a + 1; b < starts.size(); b += 2) {
-      PartsImport r3 = import_in_parts(text, {starts[a], starts[b]}, static_cast<uint32_t>(b));
+      PartsImport r3 = import_in_parts(text, {starts[a], starts[b]}, static_cast<uint32_t>(b), size_t(1) << 20, b % 3 == 0);
       absorbed += r3.absorbed;
       got = fingerprint(*r3.importer);
       CHECK_MESSAGE(got == expected, "cuts at bytes ", starts[a], ", ", starts[b], "\n", first_difference(expected, got));
@@ -174,7 +175,7 @@ TEST_CASE("parts: every shared trace, cut at likely and at random points") {
     const std::string expected = fingerprint(*import_whole(text));
     for (int parts : {2, 3, 5}) {
       std::vector<uint64_t> starts = likely_starts(text, parts);
-      PartsImport r = import_in_parts(text, starts, static_cast<uint32_t>(parts), 1 << 16);
+      PartsImport r = import_in_parts(text, starts, static_cast<uint32_t>(parts), 1 << 16, parts == 3);
       absorbed += r.absorbed;
       // Kineto files hold their events array after the device properties (objects that look like
       // events to likely_event_start): cuts past its start must all be right.
@@ -224,4 +225,28 @@ TEST_CASE("parts: a plain file read and imported on threads (the CLI's --jobs)")
   CHECK(parts_for(uint64_t(100) << 20, 8) == 3);
   CHECK(parts_for(uint64_t(1) << 30, 2) == 2);
   std::remove(path.c_str());
+}
+
+TEST_CASE("parts: a later part's bytes that are short, of another format or out of range are refused") {
+  std::string text = read_trace(kNccl);
+  std::vector<uint64_t> starts = likely_starts(text, 2);
+  REQUIRE(starts.size() == 1);
+  TraceImporter part;
+  part.begin_later_part(starts[0], true);
+  part.push(text.data() + starts[0], text.size() - starts[0]);
+  part.end_input();
+  std::vector<uint8_t> header = part.state().encode_part_header();
+  REQUIRE(through_bytes(part));
+  for (size_t cut : {size_t(0), size_t(7), header.size() / 2, header.size() - 1}) {
+    TraceImporter copy;
+    CHECK_FALSE(copy.state().decode_part_header(header.data(), cut));
+  }
+  std::vector<uint8_t> other = header;
+  other[0] ^= 1;  // another format
+  TraceImporter copy;
+  CHECK_FALSE(copy.state().decode_part_header(other.data(), other.size()));
+  // Well-formed bytes with a slice on a track the part does not have.
+  REQUIRE(!part.model().slices.track.empty());
+  part.model().slices.track[part.model().slices.size() / 2] = static_cast<uint32_t>(part.model().tracks.size());
+  CHECK_FALSE(through_bytes(part));
 }

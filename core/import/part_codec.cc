@@ -1,0 +1,210 @@
+// A later part of a parts import (import_parts.h), moved from the heap that imported it to the one
+// that absorbs it: in the browser each part is imported by its own worker. The big columns (slices,
+// GPU ops, instants, memory, counter values, flow points) are copied as they are; the header holds
+// the rest (strings, processes, tracks, open slices, stats, the splitter) and every column's size.
+// The bytes come from our own part worker, but a version skew or a bug must not crash the absorbing
+// worker: lengths are checked while reading, and every index once the columns are filled.
+#include <algorithm>
+
+#include "core/base/byte_codec.h"
+#include "core/import/import_state.h"
+
+namespace tw {
+
+namespace {
+
+// Changes whenever the layout below or of any struct copied as bytes does.
+constexpr uint64_t kPartFormat = 0x7477'7061'7274'0001ULL ^ (sizeof(Process) << 40) ^ (sizeof(Track) << 32) ^
+                                 (sizeof(OpenSlice) << 24) ^ (sizeof(FlowPoint) << 16) ^ (sizeof(OrphanEnd) << 8);
+
+void put_open(ByteWriter& w, const std::vector<OpenSlice>& v) { w.put_vec(v); }
+
+bool get_bool(ByteReader& r, bool& b) {
+  uint8_t v = 2;
+  r.get(v);
+  b = v == 1;
+  return v <= 1 ? r.ok() : r.fail();
+}
+
+}  // namespace
+
+// Every big column of a later part, in one fixed order: f(std::vector<T>&).
+template <class F>
+void ImportState::for_each_part_column(F f) {
+  model.slices.for_each_import_column(f);
+  model.gpu_ops.for_each_column(f);
+  InstantTable& in = model.instants;
+  f(in.ts_ns), f(in.track), f(in.name), f(in.cat), f(in.scope), f(in.src_offset), f(in.src_length);
+  MemoryTable& m = model.memory;
+  f(m.ts_ns), f(m.device), f(m.total_allocated), f(m.total_reserved), f(m.bytes);
+  for (CounterSeries& c : model.counters) f(c.ts_ns), f(c.value);
+  f(links_.flows_v1.points), f(links_.flows_v2);
+}
+
+std::vector<uint8_t> ImportState::encode_part_header() const {
+  ByteWriter w;
+  w.put(kPartFormat);
+  w.put<uint8_t>(later_part_), w.put<uint8_t>(part_conflict_), w.put<uint8_t>(input_ended_), w.put<uint8_t>(any_time_);
+  w.put(growth_.begin), w.put(model.min_ts_ns), w.put(model.max_ts_ns);
+  w.put(stats.bytes), w.put(stats.events), w.put<uint8_t>(stats.truncated), w.put<uint8_t>(stats.fatal);
+  w.put_str(stats.fatal_message);
+  w.put<uint64_t>(stats.phases.size());
+  for (const auto& [ph, n] : stats.phases) w.put_str(ph), w.put(n);
+  w.put<uint64_t>(stats.problems.size());
+  for (const auto& [name, p] : stats.problems) w.put_str(name), w.put(p.count), w.put(p.first_offset);
+  w.put(phase_counts_);
+  w.put<uint64_t>(model.strings.size());
+  for (StringId i = 1; i < model.strings.size(); ++i) w.put_str(model.strings.get(i));
+  w.put_vec(model.processes);
+  std::vector<uint8_t> string_pid(model.processes.size(), 0);
+  for (const auto& [label, idx] : pid_str_) string_pid[idx] = 1;
+  w.put_vec(string_pid), w.put_vec(process_set_), w.put_vec(track_set_);
+  w.put_vec(model.tracks);
+  std::vector<IdKey> keys(model.tracks.size(), IdKey{0, 0});
+  std::vector<uint8_t> is_async(model.tracks.size(), 0);
+  for (const auto& [k, idx] : threads_) keys[idx] = k;
+  for (const auto& [k, idx] : async_tracks_) keys[idx] = k, is_async[idx] = 1;
+  w.put_vec(keys), w.put_vec(is_async);
+  w.put_vec(orphan_ends_);
+  w.put_vec(links_.flows_v1.keys);
+  w.put<uint64_t>(open_b_.size());
+  for (const auto& stack : open_b_) put_open(w, stack);
+  w.put<uint64_t>(open_async_.size());
+  for (const auto& [k, stack] : open_async_) w.put(k), put_open(w, stack);
+  w.put<uint64_t>(later_values_.size());
+  for (const LaterValue& v : later_values_) w.put_str(v.key), w.put_str(v.raw), w.put(v.offset);
+  w.put<uint64_t>(model.counters.size());
+  for (const CounterSeries& c : model.counters) w.put(c.process), w.put(c.name);
+  splitter.encode_state(w);
+  const_cast<ImportState*>(this)->for_each_part_column([&w](auto& column) { w.put<uint64_t>(column.size()); });
+  return std::move(w.bytes());
+}
+
+bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
+  ByteReader r(p, n);
+  if (r.get<uint64_t>() != kPartFormat) return false;
+  get_bool(r, later_part_), get_bool(r, part_conflict_), get_bool(r, input_ended_), get_bool(r, any_time_);
+  r.get(growth_.begin), r.get(model.min_ts_ns), r.get(model.max_ts_ns);
+  r.get(stats.bytes), r.get(stats.events), get_bool(r, stats.truncated), get_bool(r, stats.fatal);
+  r.get_str(stats.fatal_message);
+  uint64_t count = 0;
+  r.get_count(count, 16);
+  for (uint64_t i = 0; i < count && r.ok(); ++i) {
+    std::string ph;
+    r.get_str(ph);
+    r.get(stats.phases[ph]);
+  }
+  r.get_count(count, 24);
+  for (uint64_t i = 0; i < count && r.ok(); ++i) {
+    std::string name;
+    r.get_str(name);
+    ProblemCount& pc = stats.problems[name];
+    r.get(pc.count), r.get(pc.first_offset);
+  }
+  r.get(phase_counts_);
+  r.get_count(count, 8);
+  std::string text;
+  for (uint64_t i = 1; i < count && r.ok(); ++i)
+    if (r.get_str(text) && model.strings.intern(text) != i) r.fail();  // a repeated string
+  std::vector<uint8_t> string_pid, is_async;
+  std::vector<IdKey> keys;
+  r.get_vec(model.processes), r.get_vec(string_pid), r.get_vec(process_set_), r.get_vec(track_set_);
+  r.get_vec(model.tracks), r.get_vec(keys), r.get_vec(is_async);
+  const size_t n_proc = model.processes.size(), n_tracks = model.tracks.size();
+  if (string_pid.size() != n_proc || keys.size() != n_tracks || is_async.size() != n_tracks) r.fail();
+  for (uint32_t i = 0; i < n_proc && r.ok(); ++i) {
+    const Process& pr = model.processes[i];
+    bool fresh = string_pid[i] ? pid_str_.emplace(pr.pid_label, i).second : pid_num_.emplace(pr.pid, i).second;
+    if (!fresh) r.fail();
+  }
+  for (uint32_t i = 0; i < n_tracks && r.ok(); ++i)
+    if (!(is_async[i] ? async_tracks_ : threads_).emplace(keys[i], i).second) r.fail();
+  r.get_vec(orphan_ends_);
+  r.get_vec(links_.flows_v1.keys);
+  for (uint32_t k = 0; k < links_.flows_v1.keys.size(); ++k) links_.flows_v1.key_index.emplace(links_.flows_v1.keys[k], k);
+  r.get_count(count, 8);
+  if (count != n_tracks) r.fail();
+  open_b_.resize(r.ok() ? n_tracks : 0);
+  for (auto& stack : open_b_) r.get_vec(stack);
+  r.get_count(count, 24);
+  for (uint64_t i = 0; i < count && r.ok(); ++i) {
+    IdKey k{0, 0};
+    r.get(k);
+    r.get_vec(open_async_[k]);
+  }
+  r.get_count(count, 24);
+  for (uint64_t i = 0; i < count && r.ok(); ++i) {
+    LaterValue v;
+    r.get_str(v.key), r.get_str(v.raw), r.get(v.offset);
+    later_values_.push_back(std::move(v));
+  }
+  r.get_count(count, 8);
+  model.counters.resize(r.ok() ? count : 0);
+  for (CounterSeries& c : model.counters) r.get(c.process), r.get(c.name);
+  splitter.decode_state(r);
+  for_each_part_column([&r](auto& column) {
+    uint64_t size = 0;
+    // A size no heap could hold is refused before it is asked for.
+    if (!r.get(size) || size > (uint64_t(4) << 30) / sizeof(column[0])) return void(r.fail());
+    column.resize(size);
+  });
+  return r.ok() && r.at_end();
+}
+
+std::vector<std::pair<void*, size_t>> ImportState::part_columns() {
+  std::vector<std::pair<void*, size_t>> out;
+  for_each_part_column([&out](auto& column) {
+    out.emplace_back(static_cast<void*>(column.data()), column.size() * sizeof(column[0]));
+  });
+  return out;
+}
+
+bool ImportState::part_is_consistent() const {
+  const TraceModel& m = model;
+  const size_t n_str = m.strings.size(), n_proc = m.processes.size(), n_tracks = m.tracks.size();
+  const size_t n_slices = m.slices.size();
+  bool ok = true;
+  auto all_below = [&ok](const auto& column, size_t limit) {
+    for (auto v : column) ok = ok && static_cast<size_t>(v) < limit;
+  };
+  auto strings_ok = [&](StringId s) { ok = ok && s < n_str; };
+  // Every column of a table as long as its first.
+  auto same_length = [&ok](size_t rows, const auto&... columns) { ((ok = ok && columns.size() == rows), ...); };
+  const SliceTable& s = m.slices;
+  s.for_each_column([&](const auto& c) { ok = ok && (c.size() == n_slices || &c == static_cast<const void*>(&s.parent)); });
+  all_below(s.track, n_tracks), all_below(s.name, n_str), all_below(s.cat, n_str);
+  const GpuOpTable& g = m.gpu_ops;
+  g.for_each_column([&](const auto& c) { ok = ok && c.size() == g.size(); });
+  all_below(g.slice, n_slices), all_below(g.collective, n_str), all_below(g.dtype, n_str), all_below(g.pg_name, n_str);
+  const InstantTable& in = m.instants;
+  same_length(in.size(), in.track, in.name, in.cat, in.scope, in.src_offset, in.src_length);
+  all_below(in.track, n_tracks), all_below(in.name, n_str), all_below(in.cat, n_str);
+  const MemoryTable& mem = m.memory;
+  same_length(mem.size(), mem.device, mem.total_allocated, mem.total_reserved, mem.bytes);
+  for (const CounterSeries& c : m.counters) ok = ok && c.process < n_proc && c.name < n_str && c.value.size() == c.ts_ns.size();
+  for (const Process& p : m.processes) strings_ok(p.pid_label), strings_ok(p.name), strings_ok(p.labels);
+  for (const Track& t : m.tracks) {
+    ok = ok && t.process < n_proc;
+    strings_ok(t.tid_label), strings_ok(t.name);
+  }
+  auto id_ok = [&](uint64_t bits) { ok = ok && ((bits >> 32) != 0x80000000u || static_cast<uint32_t>(bits) < n_str); };
+  for (const auto& [k, idx] : threads_) ok = ok && k.a < n_proc, id_ok(k.b);
+  for (const auto& [k, idx] : async_tracks_) ok = ok && k.a < n_proc && k.b < n_str;
+  for (const OrphanEnd& e : orphan_ends_) ok = ok && e.slice < n_slices && e.track < n_tracks && e.v2_marks <= links_.flows_v2.size();
+  for (size_t i = 1; i < orphan_ends_.size(); ++i) ok = ok && orphan_ends_[i - 1].slice < orphan_ends_[i].slice;
+  const FlowPoints& f = links_.flows_v1;
+  for (uint64_t key : f.keys) strings_ok(static_cast<StringId>(key >> 32)), strings_ok(static_cast<StringId>(key));
+  for (const FlowPoint& pt : f.points) ok = ok && pt.key < f.keys.size() && pt.track < n_tracks, id_ok(pt.id);
+  for (const FlowV2Mark& mk : links_.flows_v2) ok = ok && mk.slice < n_slices && mk.bind_id < n_str;
+  auto open_ok = [&](const std::vector<OpenSlice>& stack) {
+    for (const OpenSlice& b : stack) strings_ok(b.name), strings_ok(b.cat), strings_ok(b.bind_id);
+  };
+  for (const auto& stack : open_b_) open_ok(stack);
+  for (const auto& [k, stack] : open_async_) {
+    ok = ok && (k.b >> 32) < n_proc && static_cast<uint32_t>(k.b) < n_str;
+    id_ok(k.a), open_ok(stack);
+  }
+  return ok;
+}
+
+}  // namespace tw
