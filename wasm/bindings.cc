@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/import/event_records.h"
+#include "core/import/import_parts.h"
 #include "core/import/import_state.h"
 #include "core/model/prefault.h"
 #include "core/session.h"
@@ -116,6 +117,58 @@ class WasmSession {
     return session_.summary_json(opts);
   }
   double modelBytes() { return static_cast<double>(session_.model().memory_bytes()); }
+
+  // --- importing one file in parts (core/import/import_parts.h, part_codec.cc) -----------------
+  // In a part worker, before the first push: this session imports the file from `offset` on.
+  void beginLaterPart(double offset, bool object_form) {
+    session_.importer().begin_later_part(static_cast<uint64_t>(std::max(0.0, offset)), object_form);
+  }
+  // In a part worker once its input ended: the part's header and then its columns, as views to
+  // copy at once (the heap may grow).
+  val partHeader() {
+    part_header_ = session_.importer().state().encode_part_header();
+    return view(part_header_);
+  }
+  val partColumns() {
+    val out = val::array();
+    for (auto [p, n] : session_.importer().state().part_columns())
+      out.call<void>("push", val(emscripten::typed_memory_view(n, static_cast<const uint8_t*>(p))));
+    return out;
+  }
+  // In the absorbing worker: the header is copied to partBuffer(size); loadPart(size) returns the
+  // byte lengths of the columns (null: refused), each copied to partColumnAddress(i); absorbPart()
+  // then appends the part (false: it was refused, and the caller pushes the part's bytes instead),
+  // or dropPart() lets it go.
+  uintptr_t partBuffer(size_t size) {
+    part_header_.resize(size);
+    return reinterpret_cast<uintptr_t>(part_header_.data());
+  }
+  val loadPart(size_t size) {
+    pending_ = std::make_unique<tw::TraceImporter>();
+    bool ok = size <= part_header_.size() && pending_->state().decode_part_header(part_header_.data(), size);
+    std::vector<uint8_t>().swap(part_header_);
+    if (!ok) {
+      pending_.reset();
+      return val::null();
+    }
+    pending_columns_ = pending_->state().part_columns();
+    val out = val::array();
+    for (auto [p, n] : pending_columns_) out.call<void>("push", val(static_cast<double>(n)));
+    return out;
+  }
+  uintptr_t partColumnAddress(size_t i) {
+    return i < pending_columns_.size() ? reinterpret_cast<uintptr_t>(pending_columns_[i].first) : 0;
+  }
+  void dropPart() {
+    pending_.reset();
+    pending_columns_.clear();
+  }
+  bool absorbPart() {
+    bool ok = pending_ && pending_->state().part_is_consistent() && session_.importer().absorb(*pending_);
+    pending_.reset();
+    pending_columns_.clear();
+    return ok;
+  }
 
   // --- timeline (core/timeline). Times are float64 ns relative to the trace origin. ------------
   std::string timelineTracks() { return index() ? dump(tw::tracks_json(*index_)) : "{\"error\":\"no trace\"}"; }
@@ -230,6 +283,9 @@ class WasmSession {
 
   tw::Session session_;
   std::vector<char> staging_;
+  std::vector<uint8_t> part_header_;
+  std::unique_ptr<tw::TraceImporter> pending_;  // a later part being copied in
+  std::vector<std::pair<void*, size_t>> pending_columns_;
   std::vector<uint8_t> records_;
   bool finished_ = false;
   uintptr_t touched_above_ = 0;  // pages from the break up to here were written
@@ -244,6 +300,16 @@ class WasmSession {
   tw::SearchState search_;
   tw::WindowResult window_;
 };
+
+// Where to cut a plain file for a parts import (core/import/import_parts.h), from bytes the
+// caller copied to `address` (malloc'd): the file offset of a likely event start, 0 for none.
+double likelyEventStart(uintptr_t address, size_t size, double window_offset) {
+  std::string_view w(reinterpret_cast<const char*>(address), size);
+  return static_cast<double>(tw::likely_event_start(w, static_cast<uint64_t>(std::max(0.0, window_offset))));
+}
+bool startsAsObject(uintptr_t address, size_t size) {
+  return tw::starts_as_object(std::string_view(reinterpret_cast<const char*>(address), size));
+}
 
 // The decode worker's side: batches handed out by a Session (nextOutgoing) are copied in with
 // stage(), decoded by the fast decoder and returned as records (event_records.h).
@@ -284,6 +350,8 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("stage", &BatchDecoder::stage)
       .function("refsAddress", &BatchDecoder::refsAddress)
       .function("decode", &BatchDecoder::decode);
+  emscripten::function("likelyEventStart", &likelyEventStart);
+  emscripten::function("startsAsObject", &startsAsObject);
   emscripten::class_<WasmSession>("Session")
       .constructor<std::string>()
       .function("stagingBuffer", &WasmSession::stagingBuffer)
@@ -293,6 +361,14 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("setFileBytes", &WasmSession::setFileBytes)
       .function("prefault", &WasmSession::prefault)
       .function("setDeferredDecode", &WasmSession::setDeferredDecode)
+      .function("beginLaterPart", &WasmSession::beginLaterPart)
+      .function("partHeader", &WasmSession::partHeader)
+      .function("partColumns", &WasmSession::partColumns)
+      .function("partBuffer", &WasmSession::partBuffer)
+      .function("loadPart", &WasmSession::loadPart)
+      .function("partColumnAddress", &WasmSession::partColumnAddress)
+      .function("absorbPart", &WasmSession::absorbPart)
+      .function("dropPart", &WasmSession::dropPart)
       .function("endInput", &WasmSession::endInput)
       .function("deferredBatches", &WasmSession::deferredBatches)
       .function("nextOutgoing", &WasmSession::nextOutgoing)

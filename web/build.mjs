@@ -38,6 +38,8 @@ await Promise.all([
   build({ ...common, entryPoints: { worker: 'web/worker/worker.ts' }, outdir: out }),
   // Started by the trace worker to read (and inflate) a local file beside the parser.
   build({ ...common, entryPoints: { feed: 'web/worker/feed_worker.ts' }, outdir: out }),
+  // Started by the trace worker to import later parts of a large plain file beside it.
+  build({ ...common, entryPoints: { part: 'web/worker/part_worker.ts' }, outdir: out }),
   // Started by the trace worker to decode events of a large file beside it.
   build({ ...common, entryPoints: { decode: 'web/worker/decode_worker.ts' }, outdir: out }),
   // <tracewise-view> for docs sites: one classic script (document.currentScript gives its base URL).

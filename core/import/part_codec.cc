@@ -14,8 +14,9 @@ namespace tw {
 namespace {
 
 // Changes whenever the layout below or of any struct copied as bytes does.
-constexpr uint64_t kPartFormat = 0x7477'7061'7274'0001ULL ^ (sizeof(Process) << 40) ^ (sizeof(Track) << 32) ^
-                                 (sizeof(OpenSlice) << 24) ^ (sizeof(FlowPoint) << 16) ^ (sizeof(OrphanEnd) << 8);
+constexpr uint64_t kPartFormat = 0x7477'7061'7274'0001ULL ^ (uint64_t(sizeof(Process)) << 40) ^
+                                 (uint64_t(sizeof(Track)) << 32) ^ (uint64_t(sizeof(OpenSlice)) << 24) ^
+                                 (uint64_t(sizeof(FlowPoint)) << 16) ^ (uint64_t(sizeof(OrphanEnd)) << 8);
 
 void put_open(ByteWriter& w, const std::vector<OpenSlice>& v) { w.put_vec(v); }
 

@@ -23,13 +23,16 @@ export type FileInput = { name: string; blob?: Blob; url?: string };
 
 const kParallel = Math.max(2, Math.min(6, navigator.hardwareConcurrency || 2));
 
-// How many threads a trace worker may use (OpenRequest.workers): a lone large file gets a decode
-// worker beside its trace worker on a machine with cores to spare (web/worker/decode_client.ts);
-// several loading together already keep the cores busy. ?workers=single|decode|all overrides (for
-// comparisons, tests, and browsers where nested workers misbehave).
-function workersMode(othersLoading: boolean): 'auto' | 'no-decode' | 'single' | 'decode' | 'all' {
+// How many threads a trace worker may use (OpenRequest.workers): a lone large file is imported in
+// parts on all cores (plain files, web/worker/parts.ts) or gets a decode worker beside its trace
+// worker (web/worker/decode_client.ts); several loading together already keep the cores busy.
+// ?workers=single|decode|all|parts|no-parts overrides (for comparisons, tests, and browsers where
+// nested workers misbehave).
+type Workers = 'auto' | 'no-decode' | 'no-parts' | 'parts' | 'single' | 'decode' | 'all';
+function workersMode(othersLoading: boolean): Workers {
   const forced = new URLSearchParams(location.search).get('workers');
-  if (forced === 'single' || forced === 'decode' || forced === 'all') return forced;
+  const modes: Workers[] = ['single', 'decode', 'all', 'parts', 'no-parts'];
+  if (modes.includes(forced as Workers)) return forced as Workers;
   return othersLoading ? 'no-decode' : 'auto';
 }
 

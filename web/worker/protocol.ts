@@ -1,3 +1,5 @@
+import type { PartTiming } from './part_client';
+
 // The messages between the page (web/app) and a trace worker (web/worker). One worker holds one
 // opened file. Requests carry an id; the worker answers each with exactly one `ok` or `error`
 // message carrying the same id, and sends unsolicited `progress` messages while opening.
@@ -20,11 +22,13 @@ export interface OpenRequest {
   blob?: Blob;             // File or Blob (streamed; kept for re-reading event args)
   buffer?: ArrayBuffer;    // bytes already in memory (transferred)
   url?: string;            // downloaded by the worker (streamed)
-  // Nested workers: 'auto' (default): a feed worker reads the file, and for large inputs on machines
-  // with 4+ cores a decode worker decodes events; 'no-decode': the feed worker only; 'single':
-  // everything in the trace worker; 'decode': both, whatever the size and cores; 'all': both, and
-  // every batch to the decode worker (the trace worker waits for it; tests, comparisons).
-  workers?: 'auto' | 'no-decode' | 'single' | 'decode' | 'all';
+  // Nested workers: 'auto' (default): a feed worker reads the file; on machines with 4+ cores a
+  // large plain file (64 MB+) is imported in parts by part workers beside this one (parts.ts) and
+  // other large inputs have a decode worker decode events. 'no-decode': neither (other files load
+  // meanwhile); 'no-parts': no parts; 'parts': parts whatever the cores, from 1 MB a part; 'single':
+  // everything in the trace worker; 'decode': a decode worker, whatever the size and cores; 'all':
+  // one, and every batch to it (the trace worker waits for it; tests, comparisons).
+  workers?: 'auto' | 'no-decode' | 'no-parts' | 'parts' | 'single' | 'decode' | 'all';
   // The summary the page will ask for next: computed as soon as the open reply is posted, while the
   // page handles that reply, and kept for the SummaryRequest with the same htaCompat.
   summaryNext?: { htaCompat: boolean };
@@ -50,6 +54,11 @@ export interface OpenResult {
   decodeWorker: boolean;     // events were decoded by a decode worker beside the trace worker
   localBatches: number | null;  // with one: batches the trace worker decoded itself
   warm: boolean;             // the worker had run its warm-up (warm_up.ts) to the end before this file
+  parts: number;             // the file was imported in this many parts (1: in one, by this worker)
+  absorbedParts: number;     // later parts absorbed as imported by their workers (the rest were read again here)
+  partsSeconds: number;      // of `seconds`, waiting for and absorbing the later parts
+  ownPartSeconds: number;    // of `seconds`, until this worker had imported its own part
+  partTimings: Array<PartTiming | null>;  // each later part's worker (part_client.ts); null: it failed
 }
 
 export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boolean }

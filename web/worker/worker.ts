@@ -3,7 +3,7 @@
 // progress, and answers summary and timeline requests. Every request gets exactly one reply; an
 // exception while handling it becomes an `error` reply with a readable message.
 import type { ErrorCode, OpenRequest, OpenResult, Progress, Request, SummaryReply, TimelineContext } from './protocol';
-import { openSource, SourceError } from './byte_source';
+import { type ByteSource, openSource, SourceError } from './byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { DecodeHelper } from './decode_client';
 import { HeapPusher } from './heap_pusher';
@@ -11,6 +11,8 @@ import { dropFeedWorkerAhead, startFeedWorkerAhead } from './feed_client';
 import { prefaultWhileWaiting } from './prefault';
 import { loadModule, ModuleLoadError } from './wasm_module';
 import { stopWarmUp, warmedUp, warmUp } from './warm_up';
+import { absorbPart, kPartsMinBytes, planParts, type PartPlan } from './parts';
+import { type LaterPart, startLaterParts } from './part_client';
 
 // The wasm heap ends at 4 GB and the model needs roughly a third of the input size: refuse plain
 // files that cannot fit before reading gigabytes of them.
@@ -23,6 +25,9 @@ const kProgressEveryMs = 100;
 // there), but with the feed worker that makes three busy threads: on 2 cores it was slower
 // (bench/HISTORY.md, sessions 3 and 8), so it is only used where each can have a core.
 const kDecodeWorkerMinBytes = 32 << 20;
+// Parts (parts.ts): from this many cores, at most this many parts (each a worker and a wasm heap).
+const kPartsMinCores = 4;
+const kMaxParts = 4;
 const kDecodeWorkerMinCores = 4;
 
 const post = (msg: unknown, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
@@ -72,6 +77,11 @@ function isOutOfMemory(e: unknown): boolean {
   return /Aborted/.test(text) && heap >= 0.75 * kHeapCeiling;
 }
 
+async function isPlain(blob: Blob): Promise<boolean> {
+  const head = new Uint8Array(await blob.slice(0, 2).arrayBuffer().catch(() => new ArrayBuffer(0)));
+  return head.length === 2 && !(head[0] === 0x1f && head[1] === 0x8b);
+}
+
 async function open(req: OpenRequest): Promise<OpenResult> {
   if (session) throw new WorkerFailure('internal', 'This worker already holds a file.');
   cancelled = false;
@@ -91,12 +101,23 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     post(msg);
   };
   progress('loading', null, 0);
-  // The file starts to be read (and for gzip the size hint found) while the wasm module compiles.
-  const opening = openSource(req).catch((e) => {
+  const mode = req.workers ?? 'auto';
+  const cores = navigator.hardwareConcurrency ?? 1;
+  // A large plain file is imported in parts by part workers beside this one (parts.ts) where each of
+  // them and the reader can have a core: on 2 cores the reader, the browser's I/O and the parsers
+  // already keep both busy, and the parts' own costs (a part worker's start, copying each part out
+  // of its heap and into this one) made a 1 GB load slower (1.72 -> 1.84 s; bench/HISTORY.md,
+  // session 9). Finding the cuts needs the core, so the module is loaded before the file is opened
+  // (a spare worker has it already).
+  const inParts = req.blob !== undefined && req.blob.size <= kMaxPlainBytes &&
+    (mode === 'parts' || (mode === 'auto' && cores >= kPartsMinCores && req.blob.size >= kPartsMinBytes));
+  const openFile = (r: OpenRequest) => openSource(r).catch((e) => {
     if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
     throw e;
   });
-  opening.catch(() => {});  // handled by the await below; not an unhandled rejection meanwhile
+  // The file starts to be read (and for gzip the size hint found) while the wasm module compiles.
+  let opening = inParts ? null : openFile(req);
+  opening?.catch(() => {});  // handled by the await below; not an unhandled rejection meanwhile
   // A warm-up still running (a spare worker) stops at its next step (at most ~0.1 s) while the file opens.
   await stopWarmUp();
   const warm = warmedUp();
@@ -104,69 +125,114 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   try {
     m = await loadCore();
   } catch (e) {
-    void opening.then((s) => s.input.cancel(), () => {});
+    void opening?.then((s) => s.input.cancel(), () => {});
     throw e;
   }
   mod = m;
-  const src = await opening;
+  let plan: PartPlan | null = null;
+  let later: LaterPart[] = [];
+  if (inParts) {
+    const blob = req.blob!;
+    // Asked for ('parts'): at least two, of any size from 1 MB (tests, comparisons).
+    const parts = mode === 'parts' ? Math.max(2, Math.min(kMaxParts, cores - 1)) : Math.min(kMaxParts, cores - 1);
+    plan = await isPlain(blob) ? await planParts(m, blob, parts, mode === 'parts' ? 1 << 20 : undefined).catch(() => null) : null;
+    later = plan ? startLaterParts(blob, plan) ?? [] : [];
+    if (later.length === 0) plan = null;
+    opening = openFile(plan ? { ...req, blob: blob.slice(0, plan.starts[0]) } : req);
+  }
+  const src = await opening!;
   dropFeedWorkerAhead();  // taken by the source when it reads with one
   const limit = src.gzip ? kMaxGzipBytes : kMaxPlainBytes;
-  if (src.totalBytes !== null && src.totalBytes > limit) {
+  if (src.totalBytes !== null && src.totalBytes > limit) {  // (never a first part: those are smaller)
     await src.input.cancel().catch(() => {});
     throw new WorkerFailure('too_large', `${req.name} is too large for the browser (${(src.totalBytes / 2 ** 30).toFixed(1)} GiB; ` +
       `the limit is about ${(limit / 2 ** 30).toFixed(1)} GiB${src.gzip ? ' compressed' : ''}). Use the command-line tool: tracewise summarize FILE.`);
   }
   session = new m.Session(req.name);
-  const expected = await src.sizeHint();
-  session.setSizeHint(expected);
+  const expected = plan ? size! : await src.sizeHint();
+  session.setSizeHint(expected);  // with parts: the whole file's, so absorbing them copies no column
   const pusher = new HeapPusher(m, session);
   let helper: DecodeHelper | null = null;
-  const mode = req.workers ?? 'auto';
-  if (mode === 'all' || mode === 'decode' || (mode === 'auto' && expected >= kDecodeWorkerMinBytes && (navigator.hardwareConcurrency ?? 1) >= kDecodeWorkerMinCores)) {
+  const autoDecode = (mode === 'auto' || mode === 'no-parts') && expected >= kDecodeWorkerMinBytes && cores >= kDecodeWorkerMinCores;
+  if (!plan && (mode === 'all' || mode === 'decode' || autoDecode)) {
     try { helper = new DecodeHelper(m, session, mode === 'all'); } catch { helper = null; }  // no nested workers here: decode in this one
   }
+  // Progress counts the later parts' bytes and events with this worker's.
+  const laterRaw = () => later.reduce((n, p) => n + p.raw, 0);
+  const progressSource = { rawBytes: () => src.rawBytes() + laterRaw() + refetched, totalBytes: plan ? size : src.totalBytes, gzip: src.gzip };
   const warnings: string[] = [];
   let input = 0;
+  let refetched = 0;  // bytes of refused parts, read again here
   let last = 0;
   let finishSeconds = 0;
   let waitSeconds = 0;
+  let partsSeconds = 0;
+  let ownPartSeconds = 0;
+  let absorbed = 0;
   let firstInputSeconds = 0;
   let prefaultPages = 0;
-  try {
+  // Pushes a source's bytes into the session until it ends (or the session failed).
+  const pump = async (from: ByteSource, counted: (n: number) => void) => {
     for (;;) {
       let r: ReadableStreamReadResult<Uint8Array>;
       const tw = performance.now();
       try {
-        if (!src.available()) prefaultPages += await prefaultWhileWaiting(session, () => cancelled || src.available());
-        r = await src.input.read();
+        if (!from.available()) prefaultPages += await prefaultWhileWaiting(session, () => cancelled || from.available());
+        r = await from.input.read();
         waitSeconds += (performance.now() - tw) / 1000;
       } catch (e) {
         if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
-        if (src.gzip && !cancelled) {
+        if (from.gzip && !cancelled) {
           // DecompressionStream rejects truncated or corrupt data at the point it notices: keep what came before.
           warnings.push('The gzip data ends early or is corrupt; what was decompressed before that point is loaded.');
-          break;
+          return;
         }
         throw e;
       }
       if (cancelled) throw new WorkerFailure('cancelled', 'Loading was cancelled.');
-      if (r.done) break;
+      if (r.done) return;
       if (input === 0) firstInputSeconds = (performance.now() - t0) / 1000;
       pusher.write(r.value);
       input += r.value.length;
-      src.release(r.value);  // copied: its memory can go back to the reader (feed_client.ts)
+      counted(r.value.length);
+      from.release(r.value);  // copied: its memory can go back to the reader (feed_client.ts)
       if (helper) await helper.step();
-      if (session.failed()) break;  // not a trace: stop reading at once
+      if (session.failed()) return;  // not a trace: stop reading at once
       const now = performance.now();
-      if (now - last > kProgressEveryMs) { last = now; progress('reading', src, input); }
+      if (now - last > kProgressEveryMs) {
+        last = now;
+        progress('reading', progressSource, input + later.reduce((n, p) => n + p.raw, 0));
+      }
     }
+  };
+  try {
+    await pump(src, () => {});
     pusher.flush();
+    if (plan) {
+      // Each later part in order: absorbed, or (refused, failed) read again here from where it began.
+      const tp = performance.now();
+      ownPartSeconds = (tp - t0) / 1000;
+      for (let k = 0; k < later.length && !session.failed(); k++) {
+        const part = await later[k].result;
+        if (cancelled) throw new WorkerFailure('cancelled', 'Loading was cancelled.');
+        if (part && absorbPart(m, session, part)) {
+          absorbed++;
+          input += later[k].end - later[k].begin;
+          continue;
+        }
+        const again = await openFile({ blob: req.blob!.slice(later[k].begin, later[k].end), name: req.name, id: req.id, kind: 'open', workers: 'single' });
+        later[k].raw = 0;
+        await pump(again, (n) => { refetched += n; });
+        pusher.flush();
+      }
+      partsSeconds = (performance.now() - tp) / 1000;
+    }
     if (helper) {
       session.endInput();
       await helper.drain();
       helper.close();  // not needed for finish(): its thread and heap go now
     }
-    progress('finishing', src, input);
+    progress('finishing', progressSource, input);
     // The size as given, like the CLI's (a download's size is what arrived).
     session.setFileBytes(size ?? src.rawBytes());
     const tf = performance.now();
@@ -174,6 +240,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     finishSeconds = (performance.now() - tf) / 1000;
   } catch (e) {
     helper?.close();  // terminating twice is harmless
+    later.forEach((p) => p.cancel());
     await src.input.cancel().catch(() => {});
     if (e instanceof WorkerFailure) throw e;
     if (isOutOfMemory(e)) {
@@ -181,13 +248,15 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     }
     throw e;
   }
+  later.forEach((p) => p.cancel());  // those not waited for (the session failed first)
   if (session.failed()) throw new WorkerFailure('not_trace', String(session.error()));
-  source = { blob: src.keep(), gzip: src.gzip };
+  source = { blob: plan ? req.blob : src.keep(), gzip: src.gzip };
   opened = true;
   return {
     name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
     seconds: (performance.now() - t0) / 1000, finishSeconds, waitSeconds, firstInputSeconds, prefaultPages, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
     reader: src.reader, readerStartedAhead: src.readerStartedAhead, readBuffers: src.readBuffers(), decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
+    parts: plan ? plan.starts.length + 1 : 1, absorbedParts: absorbed, partsSeconds, ownPartSeconds, partTimings: later.map((p) => p.timing),
   };
 }
 

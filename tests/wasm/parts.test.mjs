@@ -1,0 +1,134 @@
+// node:test: a parts import through the wasm build as the browser runs it (web/worker/parts.ts,
+// bundled here with esbuild): the cuts found by the core, each later part imported in a second wasm
+// instance (a heap of its own, as a part worker's), moved out as bytes and absorbed by the first.
+// The summary must be the one-piece import's, byte for byte; a refused part (a cut that is not
+// between events), bytes that do not match, and garbage are refused without harm, and the part's
+// bytes pushed instead give the same summary again.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { loadModule, importBytes } from './wasm_node.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TRACES = join(ROOT, '..', 'shared', 'traces');
+const NCCL = join(TRACES, 'hta/tests/data/nccl_parser_config/nccl_data.json.gz');
+const DEEPSEEK = join(TRACES, 'deepseek_profile_data/train.json');
+
+let parts;
+let first;   // the trace worker's module
+let second;  // a part worker's
+before(async () => {
+  const out = await build({ entryPoints: [resolve(ROOT, 'web/worker/parts.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
+  parts = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+  first = await loadModule();
+  second = await loadModule();
+  assert.notEqual(first.HEAPU8.buffer, second.HEAPU8.buffer, 'two heaps');
+});
+
+const bytesOf = (path) => {
+  const raw = readFileSync(path);
+  return new Uint8Array(raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw);
+};
+
+function push(mod, session, bytes) {
+  for (let pos = 0; pos < bytes.length; pos += 1 << 20) {
+    const chunk = bytes.subarray(pos, Math.min(bytes.length, pos + (1 << 20)));
+    mod.HEAPU8.set(chunk, Number(session.stagingBuffer(chunk.length)));
+    session.pushStaged(chunk.length);
+  }
+}
+
+// The later part [begin, end) imported in the second heap and exported.
+function laterPart(bytes, begin, end, objectForm, last) {
+  const s = new second.Session('part');
+  try {
+    s.beginLaterPart(begin, objectForm);
+    push(second, s, bytes.subarray(begin, end));
+    if (last) s.endInput();
+    return parts.exportPart(s);
+  } finally {
+    s.delete();
+  }
+}
+
+// Imports `bytes` cut at `starts`; `change(k, part)` may spoil a part's bytes. Returns the summary
+// and how many parts were absorbed.
+function importInParts(bytes, starts, objectForm, change = () => {}) {
+  const s = new first.Session('t');
+  try {
+    push(first, s, bytes.subarray(0, starts[0]));
+    let absorbed = 0;
+    starts.forEach((begin, k) => {
+      const end = k + 1 < starts.length ? starts[k + 1] : bytes.length;
+      const part = laterPart(bytes, begin, end, objectForm, k + 1 === starts.length);
+      change(k, part);
+      if (parts.absorbPart(first, s, part)) absorbed++;
+      else push(first, s, bytes.subarray(begin, end));
+    });
+    s.setFileBytes(bytes.length);
+    s.finish();
+    return { summary: s.summaryJson(false), absorbed };
+  } finally {
+    s.delete();
+  }
+}
+
+function whole(bytes) {
+  const s = importBytes(first, bytes, 't');
+  s.setFileBytes(bytes.length);
+  try { return s.summaryJson(false); } finally { s.delete(); }
+}
+
+for (const [label, path] of [['NCCL (Kineto, ac2g flows)', NCCL], ['DeepSeek training (flows, many threads)', DEEPSEEK]]) {
+  test(`${label}: cut where the core finds events, absorbed, the same summary`, async () => {
+    const bytes = bytesOf(path);
+    const expected = whole(bytes);
+    for (const n of [2, 3]) {
+      const plan = await parts.planParts(first, new Blob([bytes]), n, 1 << 19);
+      assert.ok(plan, 'a plan');
+      assert.equal(plan.starts.length, n - 1);
+      assert.equal(plan.objectForm, true);
+      for (const s of plan.starts) assert.equal(String.fromCharCode(bytes[s]), '{');
+      const r = importInParts(bytes, plan.starts, plan.objectForm);
+      assert.equal(r.absorbed, n - 1, 'every part absorbed');
+      assert.equal(r.summary, expected);
+    }
+  });
+}
+
+test('a cut inside an event is refused; the part pushed instead gives the same summary', () => {
+  const bytes = bytesOf(NCCL);
+  const expected = whole(bytes);
+  const mid = bytes.length >> 1;
+  const r = importInParts(bytes, [mid + 3], true);  // not where an event starts
+  assert.equal(r.absorbed, 0);
+  assert.equal(r.summary, expected);
+});
+
+test('spoilt part bytes are refused without harm: short header, column sizes, garbage', async () => {
+  const bytes = bytesOf(NCCL);
+  const expected = whole(bytes);
+  const plan = await parts.planParts(first, new Blob([bytes]), 2, 1 << 20);
+  const spoil = [
+    (p) => { p.header = p.header.slice(0, p.header.length - 9); },
+    (p) => { p.columns[0] = p.columns[0].slice(8); },
+    (p) => { p.columns.pop(); },
+    (p) => { for (let i = 8; i < p.header.length; i += 7) p.header[i] ^= 0x5a; },
+    // A slice's track out of range (column 2 is the track: core/model/trace_model.h's column order).
+    (p) => { new Uint32Array(p.columns[2].buffer)[5] = 0xffffff; },
+  ];
+  for (const [i, f] of spoil.entries()) {
+    const r = importInParts(bytes, plan.starts, plan.objectForm, (_, p) => f(p));
+    assert.equal(r.absorbed, 0, `spoilt part ${i} refused`);
+    assert.equal(r.summary, expected, `spoilt part ${i}`);
+  }
+});
+
+test('files too small, or without a likely event start, get no plan', async () => {
+  assert.equal(await parts.planParts(first, new Blob([bytesOf(NCCL)]), 2), null, 'below 32 MB a part');
+  assert.equal(await parts.planParts(first, new Blob([new Uint8Array(4 << 20).fill(32)]), 2, 1 << 20), null);
+});

@@ -1,0 +1,75 @@
+// Importing a large plain file in parts (core/import/import_parts.h), each part in its own worker
+// and wasm heap: the trace worker imports the first, part workers (part_worker.ts) the others, and
+// each later part comes back as bytes (a header and its columns, core/import/part_codec.cc) that the
+// trace worker's session absorbs in order. A part the core refuses (a cut that was not between two
+// events) or that failed is read again by the trace worker: a wrong guess costs time, never a
+// different model.
+
+// Below this a second worker's start (~50 ms: the worker, its module, its heap) outweighs the gain.
+export const kPartsMinBytes = 64 << 20;
+// A share below this is not worth a worker of its own (tests and comparisons may ask for less).
+export const kMinPartBytes = 32 << 20;
+const kWindowBytes = 1 << 20;
+
+export interface PartPlan {
+  objectForm: boolean;  // the document starts with '{' (else '['): later parts need it from the start
+  starts: number[];     // ascending file offsets of the later parts
+}
+
+// Copies `bytes` into the heap for f(address, length).
+function inHeap<T>(mod: any, bytes: ArrayBuffer, f: (address: number, n: number) => T): T {
+  const p = Number(mod._malloc(Math.max(1, bytes.byteLength)));
+  try {
+    mod.HEAPU8.set(new Uint8Array(bytes), p);
+    return f(p, bytes.byteLength);
+  } finally {
+    mod._free(p);
+  }
+}
+
+// Cuts for up to `parts` parts of near equal size, each where an event likely starts (the core's
+// likely_event_start over a window of the file); null when there is none to make.
+export async function planParts(mod: any, blob: Blob, parts: number, minPartBytes = kMinPartBytes): Promise<PartPlan | null> {
+  const n = Math.min(parts, Math.floor(blob.size / Math.max(1, minPartBytes)));
+  if (n < 2) return null;
+  const head = await blob.slice(0, 64).arrayBuffer();
+  const starts: number[] = [];
+  for (let k = 1; k < n; k++) {
+    const at = Math.floor(blob.size * k / n);
+    const window = await blob.slice(at, at + kWindowBytes).arrayBuffer();
+    const s = Number(inHeap(mod, window, (p, len) => mod.likelyEventStart(p, len, at)));
+    if (s > 0 && s < blob.size && (starts.length === 0 || s > starts[starts.length - 1])) starts.push(s);
+  }
+  if (starts.length === 0) return null;
+  return { objectForm: !!inHeap(mod, head, (p, len) => mod.startsAsObject(p, len)), starts };
+}
+
+// A later part out of its worker's heap: copies, to transfer.
+export interface PartBytes { header: Uint8Array; columns: Uint8Array[] }
+
+// In the part worker, after its input ended. The views are copied before any other call into wasm.
+export function exportPart(session: any): PartBytes {
+  const header = (session.partHeader() as Uint8Array).slice();
+  const columns = (session.partColumns() as Uint8Array[]).map((v) => v.slice());
+  return { header, columns };
+}
+
+// Appends a part to `session`, whose input ends where the part began; false when it is refused.
+// Each address is asked for before HEAPU8 is read: the call may grow the heap, which detaches the
+// HEAPU8 of before (`mod.HEAPU8.set(x, session.address())` would write through the old one).
+export function absorbPart(mod: any, session: any, part: PartBytes): boolean {
+  const headerAt = Number(session.partBuffer(part.header.length));
+  mod.HEAPU8.set(part.header, headerAt);
+  const sizes = session.loadPart(part.header.length) as number[] | null;
+  if (!sizes) return false;
+  if (sizes.length !== part.columns.length || sizes.some((n, i) => n !== part.columns[i].length)) {
+    session.dropPart();
+    return false;
+  }
+  for (let i = 0; i < sizes.length; i++) {
+    if (sizes[i] === 0) continue;
+    const at = Number(session.partColumnAddress(i));
+    mod.HEAPU8.set(part.columns[i], at);
+  }
+  return session.absorbPart();
+}
