@@ -8,6 +8,7 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { openSync, readSync, closeSync, fstatSync, openAsBlob } from 'node:fs';
 import { cpus } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -60,7 +61,10 @@ if (!isMainThread) {
       [part.header.buffer, ...part.columns.map((c) => c.buffer)]);
   });
 } else {
-  const [file, partsArg = '2', runsArg = '3'] = process.argv.slice(2);
+  // `--one whole|parts FILE PARTS`: one measurement in this process (a fresh one per measurement:
+  // the heaps of earlier ones being freed made later ones up to 5x slower in one process).
+  const one = process.argv[2] === '--one' ? process.argv[3] : null;
+  const [file, partsArg = '2', runsArg = '3'] = process.argv.slice(one ? 4 : 2);
   if (!file) {
     console.error('usage: node bench/parts_bench.mjs FILE [PARTS=2] [RUNS=3]');
     process.exit(2);
@@ -72,11 +76,12 @@ if (!isMainThread) {
   const whole = async () => {
     const mod = await loadModule();
     const t0 = performance.now();
-    const s = new mod.Session('whole');
+    const s = new mod.Session('trace');
     s.setSizeHint(size);
     pushRange(mod, s, path, 0, size);
+    const tf = performance.now();
     s.finish();
-    const r = { wholeS: (performance.now() - t0) / 1000, wholeHeapMB: mod.HEAPU8.length / 2 ** 20, summary: s.summaryJson(false) };
+    const r = { wholeS: (performance.now() - t0) / 1000, wholeFinishS: (performance.now() - tf) / 1000, wholeHeapMB: mod.HEAPU8.length / 2 ** 20, summary: s.summaryJson(false) };
     s.delete();
     return r;
   };
@@ -94,7 +99,7 @@ if (!isMainThread) {
     const t0 = performance.now();
     const results = workers.map((w) => new Promise((ok) => w.once('message', ok)));
     workers.forEach((w) => w.postMessage('go'));
-    const s = new mod.Session('parts');
+    const s = new mod.Session('trace');
     s.setSizeHint(size);
     pushRange(mod, s, path, 0, plan.starts[0]);
     const ownS = (performance.now() - t0) / 1000;
@@ -107,19 +112,28 @@ if (!isMainThread) {
       absorbS += (performance.now() - ta) / 1000;
       later.push(m);
     }
+    const tf = performance.now();
     s.finish();
+    const finishS = (performance.now() - tf) / 1000;
     const partsS = (performance.now() - t0) / 1000;
     const summary = s.summaryJson(false);
     s.delete();
     await Promise.all(workers.map((w) => w.terminate()));
-    return { partsS, ownS, absorbS, laterImportS: Math.max(...later.map((m) => m.importS)), exportS: Math.max(...later.map((m) => m.exportS)),
+    return { partsS, ownS, absorbS, finishS, laterImportS: Math.max(...later.map((m) => m.importS)), exportS: Math.max(...later.map((m) => m.exportS)),
              partsHeapMB: mod.HEAPU8.length / 2 ** 20, laterHeapMB: Math.max(...later.map((m) => m.heapMB)), summary };
   };
 
+  if (one) {
+    const r = one === 'whole' ? await whole() : await inParts();
+    process.stdout.write(JSON.stringify(r) + '\n');
+    process.exit(0);
+  }
+  const measure = (what) => JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--one', what, file, partsArg],
+    { maxBuffer: 1 << 28 }).toString());
   const rows = [];
   for (let i = 0; i < Number(runsArg); i++) {
-    const a = await whole();
-    const b = await inParts();
+    const a = measure('whole');
+    const b = measure('parts');
     if (a.summary !== b.summary) throw new Error('the summaries differ');
     delete a.summary; delete b.summary;
     const row = { ...a, ...b };
@@ -129,8 +143,8 @@ if (!isMainThread) {
   const med = (k) => { const xs = rows.map((r) => r[k]).sort((x, y) => x - y); return xs[xs.length >> 1]; };
   const f = (x, d = 2) => x.toFixed(d);
   console.log(`machine: ${cpus().length} cores, ${cpus()[0]?.model ?? '?'}, node ${process.version}; ${file}, ${partsArg} parts, ${rows.length} runs (medians)`);
-  console.log('| MB | whole s | parts s | whole/parts | own part s | later import s | export s | absorb s | heap MB whole / parts / part worker |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('| MB | whole s | parts s | whole/parts | own part s | later import s | export s | absorb s | finish s whole / parts | heap MB whole / parts / part worker |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   console.log(`| ${f(size / 1e6, 0)} | ${f(med('wholeS'))} | ${f(med('partsS'))} | ${f(med('wholeS') / med('partsS'))} | ${f(med('ownS'))} | ${f(med('laterImportS'))} | ` +
-    `${f(med('exportS'), 3)} | ${f(med('absorbS'), 3)} | ${f(med('wholeHeapMB'), 0)} / ${f(med('partsHeapMB'), 0)} / ${f(med('laterHeapMB'), 0)} |`);
+    `${f(med('exportS'), 3)} | ${f(med('absorbS'), 3)} | ${f(med('wholeFinishS'), 3)} / ${f(med('finishS'), 3)} | ${f(med('wholeHeapMB'), 0)} / ${f(med('partsHeapMB'), 0)} / ${f(med('laterHeapMB'), 0)} |`);
 }
