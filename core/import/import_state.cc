@@ -412,25 +412,39 @@ void ImportState::on_metadata(uint64_t off) {
   uint32_t process = process_for(ev_.pid);
   Process& p = model.processes[process];
   const RawArg* a = nullptr;
+  // Which fields this event set (for a later part's absorb(): see process_set_).
   auto mark = [](std::vector<uint8_t>& set, uint32_t index, uint8_t bit) {
     if (set.size() <= index) set.resize(index + 1, 0);
     set[index] |= bit;
   };
   if (ev_.name == "process_name") {
-    if ((a = ev_.arg("name"))) p.name = model.strings.intern(a->text), mark(process_set_, process, kSetName);
+    if ((a = ev_.arg("name"))) {
+      p.name = model.strings.intern(a->text);
+      mark(process_set_, process, kSetName);
+    }
   } else if (ev_.name == "process_labels") {
-    if ((a = ev_.arg("labels"))) p.labels = model.strings.intern(a->text), mark(process_set_, process, kSetLabels);
+    if ((a = ev_.arg("labels"))) {
+      p.labels = model.strings.intern(a->text);
+      mark(process_set_, process, kSetLabels);
+    }
   } else if (ev_.name == "process_sort_index") {
-    if ((a = ev_.arg("sort_index")) && parse_int64(a->text, p.sort_index))
-      p.has_sort_index = true, mark(process_set_, process, kSetSort);
+    if ((a = ev_.arg("sort_index")) && parse_int64(a->text, p.sort_index)) {
+      p.has_sort_index = true;
+      mark(process_set_, process, kSetSort);
+    }
   } else if (ev_.name == "thread_name") {
     uint32_t track = thread_track(process, ev_.tid);
-    if ((a = ev_.arg("name"))) model.tracks[track].name = model.strings.intern(a->text), mark(track_set_, track, kSetName);
+    if ((a = ev_.arg("name"))) {
+      model.tracks[track].name = model.strings.intern(a->text);
+      mark(track_set_, track, kSetName);
+    }
   } else if (ev_.name == "thread_sort_index") {
     uint32_t track = thread_track(process, ev_.tid);
     Track& t = model.tracks[track];
-    if ((a = ev_.arg("sort_index")) && parse_int64(a->text, t.sort_index))
-      t.has_sort_index = true, mark(track_set_, track, kSetSort);
+    if ((a = ev_.arg("sort_index")) && parse_int64(a->text, t.sort_index)) {
+      t.has_sort_index = true;
+      mark(track_set_, track, kSetSort);
+    }
   } else {
     stats.problem("unknown_metadata", off);
     return;
@@ -533,18 +547,20 @@ void ImportState::finish() {
   }
   // Unclosed async slices in the order of their begins in the file (not the hash map's order, which
   // depends on its history: a trace imported in parts builds the map differently).
-  std::vector<std::pair<uint64_t, uint32_t>> unclosed;  // (begin offset, process)
-  std::vector<const OpenSlice*> begins;
+  struct Unclosed {
+    uint64_t offset;
+    uint32_t process;
+    const OpenSlice* b;
+  };
+  std::vector<Unclosed> unclosed;
   for (auto& [key, stack] : open_async_)
-    for (const OpenSlice& b : stack) unclosed.push_back({b.src_offset, static_cast<uint32_t>(key.b >> 32)}), begins.push_back(&b);
-  std::vector<uint32_t> order(begins.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return unclosed[x] < unclosed[y]; });
-  for (uint32_t i : order) {
-    const OpenSlice& b = *begins[i];
+    for (const OpenSlice& b : stack) unclosed.push_back({b.src_offset, static_cast<uint32_t>(key.b >> 32), &b});
+  std::sort(unclosed.begin(), unclosed.end(), [](const Unclosed& x, const Unclosed& y) { return x.offset < y.offset; });
+  for (const Unclosed& u : unclosed) {
+    const OpenSlice& b = *u.b;
     stats.problem("unclosed_async_begin", b.src_offset);
-    add_slice(async_track(unclosed[i].second, b.name), b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns),
-              b.name, b.cat, b.kind, kSliceFromBE | kSliceUnclosed, kNoId, kNoId, b.src_offset, b.src_length);
+    add_slice(async_track(u.process, b.name), b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name,
+              b.cat, b.kind, kSliceFromBE | kSliceUnclosed, kNoId, kNoId, b.src_offset, b.src_length);
   }
   open_async_.clear();
   finalize_model(model, links_, stats);
