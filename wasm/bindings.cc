@@ -151,7 +151,12 @@ class WasmSession {
       pending_.reset();
       return val::null();
     }
-    pending_columns_ = pending_->state().part_columns();
+    // Where the part's columns go: its table rows straight to the end of this session's tables.
+    pending_columns_ = session_.importer().state().open_part(pending_->state());
+    if (pending_columns_.empty()) {
+      pending_.reset();
+      return val::null();
+    }
     val out = val::array();
     for (auto [p, n] : pending_columns_) out.call<void>("push", val(static_cast<double>(n)));
     return out;
@@ -159,16 +164,8 @@ class WasmSession {
   uintptr_t partColumnAddress(size_t i) {
     return i < pending_columns_.size() ? reinterpret_cast<uintptr_t>(pending_columns_[i].first) : 0;
   }
-  void dropPart() {
-    pending_.reset();
-    pending_columns_.clear();
-  }
-  bool absorbPart() {
-    bool ok = pending_ && pending_->state().part_is_consistent() && session_.importer().absorb(*pending_);
-    pending_.reset();
-    pending_columns_.clear();
-    return ok;
-  }
+  void dropPart() { closePart(false); }
+  bool absorbPart() { return closePart(true); }
 
   // --- timeline (core/timeline). Times are float64 ns relative to the trace origin. ------------
   std::string timelineTracks() { return index() ? dump(tw::tracks_json(*index_)) : "{\"error\":\"no trace\"}"; }
@@ -279,6 +276,13 @@ class WasmSession {
   tw::TimelineIndex* index() {
     if (!index_ && finished_ && !session_.failed()) index_ = std::make_unique<tw::TimelineIndex>(session_.model());
     return index_.get();
+  }
+
+  bool closePart(bool absorb) {
+    bool ok = pending_ && session_.importer().state().close_part(pending_->state(), absorb);
+    pending_.reset();
+    pending_columns_.clear();
+    return ok;
   }
 
   tw::Session session_;

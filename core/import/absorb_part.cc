@@ -3,6 +3,7 @@
 // the events array); absorb() appends its tables here with its strings, processes and tracks
 // renumbered, and joins what crosses the boundary exactly as one import in order would.
 #include <algorithm>
+#include <cstring>
 
 #include "core/import/import_state.h"
 
@@ -50,14 +51,46 @@ void ImportState::add_orphan_end(uint32_t track, uint64_t off) {
   orphan_ends_.push_back(OrphanEnd{row, track, ev_.ts_ns, off, links_.flows_v2.size()});
 }
 
-bool ImportState::absorb(ImportState& later) {
-  if (later_part_ || deferred_ || input_ended_ || stats.fatal) return false;
+bool ImportState::absorbable(const ImportState& later) const {
+  if (later_part_ || deferred_ || input_ended_ || stats.fatal || part_open_) return false;
   if (!later.later_part_ || later.deferred_ || later.part_conflict_ || later.stats.fatal) return false;
   // The later part started in the state this input ends in, so the rest was split the same way.
-  if (splitter.offset() != later.growth_.begin || !splitter.between_events() ||
-      splitter.is_object_form() != later.splitter.is_object_form())
+  return splitter.offset() == later.growth_.begin && splitter.between_events() &&
+         splitter.is_object_form() == later.splitter.is_object_form();
+}
+
+ImportState::TableRows ImportState::table_rows() const {
+  if (from_bytes_) return part_rows_;
+  return TableRows{model.slices.size(), model.gpu_ops.size(), model.instants.size(), model.memory.size()};
+}
+
+// A part in the same heap: its table rows are copied to the room open_part() made, its other
+// columns stay where they are.
+bool ImportState::absorb(ImportState& later) {
+  std::vector<std::pair<void*, size_t>> to = open_part(later);
+  if (to.empty()) return false;
+  std::vector<std::pair<void*, size_t>> from = later.part_columns();
+  for (size_t i = 0; i < to.size(); ++i)
+    if (to[i].first != from[i].first && to[i].second) std::memcpy(to[i].first, from[i].first, to[i].second);
+  part_open_ = false;
+  join_part(later);
+  return true;
+}
+
+bool ImportState::close_part(ImportState& part, bool absorb) {
+  if (!part_open_) return false;
+  if (!absorb || !part_is_consistent(part)) {
+    truncate_tables(open_base_);
+    part_open_ = false;
     return false;
-  splitter.flush_between_events();  // events still held here come before the later part's
+  }
+  part_open_ = false;
+  join_part(part);
+  return true;
+}
+
+void ImportState::join_part(ImportState& later) {
+  splitter.flush_between_events();  // (nothing: open_part() flushed the events held here)
   PartMaps maps;
   const StringPool& ls = later.model.strings;
   maps.strings.resize(ls.size());
@@ -71,7 +104,6 @@ bool ImportState::absorb(ImportState& later) {
   for (LaterValue& v : later.later_values_) on_top_level_value(v.key, v.raw, v.offset);
   splitter.continue_from(std::move(later.splitter));
   input_ended_ = later.input_ended_;
-  return true;
 }
 
 // Processes by pid, tracks by (process, tid) or (process, name) for async ones; new ones are
@@ -146,17 +178,6 @@ void ImportState::absorb_tracks(ImportState& later, PartMaps& maps) {
 
 namespace {
 
-// dst += src's rows that `map` keeps (all when `all`), in order.
-template <class T>
-void append_rows(std::vector<T>& dst, const std::vector<T>& src, const std::vector<uint32_t>& map, bool all) {
-  if (all) {
-    dst.insert(dst.end(), src.begin(), src.end());
-    return;
-  }
-  for (size_t i = 0; i < src.size(); ++i)
-    if (map[i] != UINT32_MAX) dst.push_back(src[i]);
-}
-
 template <class T, class F>
 void remap_tail(std::vector<T>& column, size_t from, F f) {
   for (size_t i = from; i < column.size(); ++i) column[i] = f(column[i]);
@@ -164,22 +185,21 @@ void remap_tail(std::vector<T>& column, size_t from, F f) {
 
 }  // namespace
 
-// The later part's slices after this state's, each of its orphan E rows paired with the B open
-// here on its track (or dropped and counted, as on_end() does when none is).
+// The later part's slices, at the end of the table from open_base_, each of its orphan E rows
+// paired with the B open here on its track (or dropped and counted, as on_end() does when none is).
 void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
   SliceTable& s = model.slices;
-  const SliceTable& ls = later.model.slices;
-  const size_t base = s.size();
+  const size_t base = open_base_.slices, n = s.size() - base;
   struct Pair {
     uint32_t row;  // here
     OpenSlice b;
     const OrphanEnd* end;
   };
   std::vector<Pair> pairs;
-  maps.slices.resize(ls.size());
+  maps.slices.resize(n);
   uint32_t next = static_cast<uint32_t>(base);
   size_t o = 0;
-  for (uint32_t i = 0; i < ls.size(); ++i) {
+  for (uint32_t i = 0; i < n; ++i) {
     if (o < later.orphan_ends_.size() && later.orphan_ends_[o].slice == i) {
       const OrphanEnd& e = later.orphan_ends_[o++];
       auto& stack = open_b_[maps.tracks[e.track]];
@@ -194,21 +214,13 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
     }
     maps.slices[i] = next++;
   }
-  const bool all = !maps.dropped_slices;
-  // With room for what finish() may still add (B events never closed) without doubling.
-  if (s.ts_ns.capacity() < next) s.reserve(next + next / 256 + 1024);
-  append_rows(s.ts_ns, ls.ts_ns, maps.slices, all);
-  append_rows(s.dur_ns, ls.dur_ns, maps.slices, all);
-  append_rows(s.track, ls.track, maps.slices, all);
-  append_rows(s.name, ls.name, maps.slices, all);
-  append_rows(s.cat, ls.cat, maps.slices, all);
-  append_rows(s.kind, ls.kind, maps.slices, all);
-  append_rows(s.flags, ls.flags, maps.slices, all);
-  append_rows(s.depth, ls.depth, maps.slices, all);
-  append_rows(s.correlation, ls.correlation, maps.slices, all);
-  append_rows(s.external_id, ls.external_id, maps.slices, all);
-  append_rows(s.src_offset, ls.src_offset, maps.slices, all);
-  append_rows(s.src_length, ls.src_length, maps.slices, all);
+  if (maps.dropped_slices) {  // rows move down over the dropped ones (never up: in place is safe)
+    s.for_each_import_column([&](auto& column) {
+      for (size_t i = 0; i < n; ++i)
+        if (maps.slices[i] != UINT32_MAX) column[maps.slices[i]] = column[base + i];
+      column.resize(next);
+    });
+  }
   remap_tail(s.track, base, [&](uint32_t t) { return maps.tracks[t]; });
   remap_tail(s.name, base, [&](StringId x) { return maps.str(x); });
   remap_tail(s.cat, base, [&](StringId x) { return maps.str(x); });
@@ -246,35 +258,20 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
   }
 }
 
+// GPU ops and instants are at the end of their tables (renumbered there), memory samples too; the
+// counters' values and the flow points are appended from the later part.
 void ImportState::absorb_other_tables(ImportState& later, const PartMaps& maps) {
   const TraceModel& lm = later.model;
   auto str = [&](StringId x) { return maps.str(x); };
   GpuOpTable& g = model.gpu_ops;
-  const GpuOpTable& lg = lm.gpu_ops;
-  const size_t g0 = g.size();
-  std::vector<uint32_t> none;
-  g.reserve(g0 + lg.size());
-  auto all_rows = [&none](auto& dst, const auto& src) { append_rows(dst, src, none, true); };
-  all_rows(g.slice, lg.slice), all_rows(g.device, lg.device), all_rows(g.stream, lg.stream);
-  all_rows(g.bytes, lg.bytes), all_rows(g.collective, lg.collective), all_rows(g.in_nelems, lg.in_nelems);
-  all_rows(g.out_nelems, lg.out_nelems), all_rows(g.group_size, lg.group_size), all_rows(g.dtype, lg.dtype);
-  all_rows(g.pg_name, lg.pg_name);
-  for (int k = 0; k < 3; ++k) all_rows(g.grid[k], lg.grid[k]), all_rows(g.block[k], lg.block[k]);
-  remap_tail(g.slice, g0, [&](uint32_t x) { return maps.slices[x]; });
-  remap_tail(g.collective, g0, str);
-  remap_tail(g.dtype, g0, str);
-  remap_tail(g.pg_name, g0, str);
-
+  remap_tail(g.slice, open_base_.gpu_ops, [&](uint32_t x) { return maps.slices[x]; });
+  remap_tail(g.collective, open_base_.gpu_ops, str);
+  remap_tail(g.dtype, open_base_.gpu_ops, str);
+  remap_tail(g.pg_name, open_base_.gpu_ops, str);
   InstantTable& in = model.instants;
-  const InstantTable& lin = lm.instants;
-  const size_t i0 = in.size();
-  in.reserve(i0 + lin.size());
-  all_rows(in.ts_ns, lin.ts_ns), all_rows(in.track, lin.track), all_rows(in.name, lin.name);
-  all_rows(in.cat, lin.cat), all_rows(in.scope, lin.scope), all_rows(in.src_offset, lin.src_offset);
-  all_rows(in.src_length, lin.src_length);
-  remap_tail(in.track, i0, [&](uint32_t t) { return maps.tracks[t]; });
-  remap_tail(in.name, i0, str);
-  remap_tail(in.cat, i0, str);
+  remap_tail(in.track, open_base_.instants, [&](uint32_t t) { return maps.tracks[t]; });
+  remap_tail(in.name, open_base_.instants, str);
+  remap_tail(in.cat, open_base_.instants, str);
 
   for (const CounterSeries& lc : lm.counters) {
     IdKey key{maps.processes[lc.process], maps.str(lc.name)};
@@ -289,12 +286,6 @@ void ImportState::absorb_other_tables(ImportState& later, const PartMaps& maps) 
     cs.ts_ns.insert(cs.ts_ns.end(), lc.ts_ns.begin(), lc.ts_ns.end());
     cs.value.insert(cs.value.end(), lc.value.begin(), lc.value.end());
   }
-
-  MemoryTable& mem = model.memory;
-  const MemoryTable& lmem = lm.memory;
-  all_rows(mem.ts_ns, lmem.ts_ns), all_rows(mem.device, lmem.device);
-  all_rows(mem.total_allocated, lmem.total_allocated), all_rows(mem.total_reserved, lmem.total_reserved);
-  all_rows(mem.bytes, lmem.bytes);
 
   // v1 flow points: (cat, name) keys are found again here, in the later part's order of first use.
   const FlowPoints& lf = later.links_.flows_v1;

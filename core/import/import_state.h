@@ -109,14 +109,19 @@ class ImportState : public EventSplitterSink {
   // part's bytes here instead. `later` is left empty.
   bool absorb(ImportState& later);
   // A later part moved to another heap (part_codec.cc), e.g. from the worker that imported it to
-  // the one that absorbs it: everything but its big columns as bytes, and the big columns copied
-  // byte for byte to and from the addresses part_columns() lists, in its order. On a fresh state,
-  // decode_part_header() sizes the columns; once they are filled, part_is_consistent() checks
-  // every index in them before absorb() may use it.
+  // the one that absorbs it: everything but its big columns as bytes (encode_part_header), and the
+  // big columns copied byte for byte from the addresses part_columns() lists. The receiving side
+  // decodes the header into a fresh state (`part`), then open_part(part) checks that this state can
+  // absorb it and makes room at the end of its own tables: it returns where each column goes, in
+  // part_columns() order (empty: refused). Once they are copied, close_part(part, true) checks
+  // every index in the copied rows and absorbs the part (false: refused), or close_part(part,
+  // false) gives the room back; either way this state is then as if the part had never come. The
+  // table rows go straight to their place: no second copy of them is ever made.
   std::vector<uint8_t> encode_part_header() const;
   bool decode_part_header(const uint8_t* p, size_t n);
   std::vector<std::pair<void*, size_t>> part_columns();
-  bool part_is_consistent() const;
+  std::vector<std::pair<void*, size_t>> open_part(ImportState& part);
+  bool close_part(ImportState& part, bool absorb);
   // While the caller would wait for input: touches up to about `max_pages` pages of the model's
   // reserved, not yet written memory (prefault.h); returns the pages touched, 0 once none are left.
   size_t prefault(size_t max_pages);
@@ -132,8 +137,18 @@ class ImportState : public EventSplitterSink {
     std::string key, raw;
     uint64_t offset = 0;
   };
-  // absorb() in steps (absorb_part.cc), each for the tables of one kind.
+  // Rows of the four tables a later part's rows are appended to in place (open_part).
+  struct TableRows {
+    size_t slices = 0, gpu_ops = 0, instants = 0, memory = 0;
+  };
+  TableRows table_rows() const;
+  bool absorbable(const ImportState& later) const;
+  bool part_is_consistent(const ImportState& later) const;
+  void truncate_tables(const TableRows& rows);
+  // absorb() in steps (absorb_part.cc), each for the tables of one kind; the later part's rows of
+  // the four tables are already at their end, from open_base_ on.
   struct PartMaps;
+  void join_part(ImportState& later);
   void absorb_tracks(ImportState& later, PartMaps& maps);
   void absorb_slices(ImportState& later, PartMaps& maps);
   void absorb_other_tables(ImportState& later, const PartMaps& maps);
@@ -141,6 +156,7 @@ class ImportState : public EventSplitterSink {
   void absorb_stats(ImportState& later);
   void add_orphan_end(uint32_t track, uint64_t off);
   template <class F> void for_each_part_column(F f);
+  template <class F> void for_each_side_column(F f);
   void decode_batch(const EventBatch& batch, const uint8_t* records, size_t records_size);
   void handle_top_level(std::string_view key, std::string_view raw_value, uint64_t offset);
   void apply_deferred_values();
@@ -204,6 +220,10 @@ class ImportState : public EventSplitterSink {
   // replace the earlier parts' only where it set them (also when it set them to "").
   enum : uint8_t { kSetName = 1, kSetLabels = 2, kSetSort = 4 };
   std::vector<uint8_t> process_set_, track_set_;
+  TableRows part_rows_;    // a part decoded from bytes: its rows in the four tables (not held here)
+  bool from_bytes_ = false;
+  bool part_open_ = false;  // open_part() made room at open_base_
+  TableRows open_base_;
 };
 
 }  // namespace tw

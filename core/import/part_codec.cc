@@ -27,21 +27,33 @@ bool get_bool(ByteReader& r, bool& b) {
   return v <= 1 ? r.ok() : r.fail();
 }
 
+template <class F>
+void instant_columns(InstantTable& in, F& f) {
+  f(in.ts_ns), f(in.track), f(in.name), f(in.cat), f(in.scope), f(in.src_offset), f(in.src_length);
+}
+template <class F>
+void memory_columns(MemoryTable& m, F& f) {
+  f(m.ts_ns), f(m.device), f(m.total_allocated), f(m.total_reserved), f(m.bytes);
+}
+
 }  // namespace
 
-// Every big column of a later part, in one fixed order: f(std::vector<T>&).
+// Every big column of a later part, in one fixed order, f(std::vector<T>&): first those of the four
+// tables whose rows go straight to the end of the absorbing state's (open_part), then the rest.
 template <class F>
 void ImportState::for_each_part_column(F f) {
   model.slices.for_each_import_column(f);
   model.gpu_ops.for_each_column(f);
-  InstantTable& in = model.instants;
-  f(in.ts_ns), f(in.track), f(in.name), f(in.cat), f(in.scope), f(in.src_offset), f(in.src_length);
-  MemoryTable& m = model.memory;
-  f(m.ts_ns), f(m.device), f(m.total_allocated), f(m.total_reserved), f(m.bytes);
+  instant_columns(model.instants, f);
+  memory_columns(model.memory, f);
+  for_each_side_column(f);
+}
+
+template <class F>
+void ImportState::for_each_side_column(F f) {
   for (CounterSeries& c : model.counters) f(c.ts_ns), f(c.value);
   f(links_.flows_v1.points), f(links_.flows_v2);
 }
-
 std::vector<uint8_t> ImportState::encode_part_header() const {
   ByteWriter w;
   w.put(kPartFormat);
@@ -143,12 +155,29 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
   model.counters.resize(r.ok() ? count : 0);
   for (CounterSeries& c : model.counters) r.get(c.process), r.get(c.name);
   splitter.decode_state(r);
-  for_each_part_column([&r](auto& column) {
+  // The four tables' sizes are kept (their rows go straight to the absorbing state, open_part);
+  // every column of a table must have its table's size. The other columns are made here.
+  size_t table = 0, column_index = 0;
+  size_t* rows[] = {&part_rows_.slices, &part_rows_.gpu_ops, &part_rows_.instants, &part_rows_.memory};
+  auto table_column = [&](auto& column, size_t t) {
+    uint64_t size = 0;
+    if (!r.get(size) || size > (uint64_t(4) << 30) / sizeof(column[0])) return void(r.fail());
+    if (t != table || column_index++ == 0) table = t, column_index = 1, *rows[t] = size;
+    else if (size != *rows[t]) r.fail();
+  };
+  model.slices.for_each_import_column([&](auto& c) { table_column(c, 0); });
+  model.gpu_ops.for_each_column([&](auto& c) { table_column(c, 1); });
+  auto instants = [&](auto& c) { table_column(c, 2); };
+  instant_columns(model.instants, instants);
+  auto memory = [&](auto& c) { table_column(c, 3); };
+  memory_columns(model.memory, memory);
+  for_each_side_column([&r](auto& column) {
     uint64_t size = 0;
     // A size no heap could hold is refused before it is asked for.
     if (!r.get(size) || size > (uint64_t(4) << 30) / sizeof(column[0])) return void(r.fail());
     column.resize(size);
   });
+  from_bytes_ = true;
   return r.ok() && r.at_end();
 }
 
@@ -160,28 +189,60 @@ std::vector<std::pair<void*, size_t>> ImportState::part_columns() {
   return out;
 }
 
-bool ImportState::part_is_consistent() const {
-  const TraceModel& m = model;
+void ImportState::truncate_tables(const TableRows& rows) {
+  model.slices.for_each_import_column([&](auto& c) { c.resize(rows.slices); });
+  model.gpu_ops.for_each_column([&](auto& c) { c.resize(rows.gpu_ops); });
+  auto instants = [&](auto& c) { c.resize(rows.instants); };
+  instant_columns(model.instants, instants);
+  auto memory = [&](auto& c) { c.resize(rows.memory); };
+  memory_columns(model.memory, memory);
+}
+
+std::vector<std::pair<void*, size_t>> ImportState::open_part(ImportState& part) {
+  std::vector<std::pair<void*, size_t>> out;
+  if (!absorbable(part)) return out;
+  splitter.flush_between_events();  // events still held here come before the part's
+  open_base_ = table_rows();
+  const TableRows add = part.table_rows();
+  const TableRows& base = open_base_;
+  // With room for what finish() may still add (B events never closed) without doubling.
+  size_t slices = base.slices + add.slices;
+  if (model.slices.ts_ns.capacity() < slices) model.slices.reserve(slices + slices / 256 + 1024);
+  truncate_tables(TableRows{slices, base.gpu_ops + add.gpu_ops, base.instants + add.instants, base.memory + add.memory});
+  part_open_ = true;
+  auto tail = [&out](size_t from) {
+    return [&out, from](auto& c) { out.emplace_back(static_cast<void*>(c.data() + from), (c.size() - from) * sizeof(c[0])); };
+  };
+  model.slices.for_each_import_column(tail(base.slices));
+  model.gpu_ops.for_each_column(tail(base.gpu_ops));
+  auto instants = tail(base.instants);
+  instant_columns(model.instants, instants);
+  auto memory = tail(base.memory);
+  memory_columns(model.memory, memory);
+  part.for_each_side_column([&out](auto& c) { out.emplace_back(static_cast<void*>(c.data()), c.size() * sizeof(c[0])); });
+  return out;
+}
+
+// The part's rows copied to the end of this state's tables (from open_base_) and its own other
+// columns and tables: every index within the part's own numbering.
+bool ImportState::part_is_consistent(const ImportState& later) const {
+  const TraceModel& m = later.model;
   const size_t n_str = m.strings.size(), n_proc = m.processes.size(), n_tracks = m.tracks.size();
-  const size_t n_slices = m.slices.size();
+  const size_t n_slices = model.slices.size() - open_base_.slices;
   bool ok = true;
-  auto all_below = [&ok](const auto& column, size_t limit) {
-    for (auto v : column) ok = ok && static_cast<size_t>(v) < limit;
+  auto all_below = [&ok](const auto& column, size_t from, size_t limit) {
+    for (size_t i = from; i < column.size(); ++i) ok = ok && static_cast<size_t>(column[i]) < limit;
   };
   auto strings_ok = [&](StringId s) { ok = ok && s < n_str; };
-  // Every column of a table as long as its first.
-  auto same_length = [&ok](size_t rows, const auto&... columns) { ((ok = ok && columns.size() == rows), ...); };
-  const SliceTable& s = m.slices;
-  s.for_each_column([&](const auto& c) { ok = ok && (c.size() == n_slices || &c == static_cast<const void*>(&s.parent)); });
-  all_below(s.track, n_tracks), all_below(s.name, n_str), all_below(s.cat, n_str);
-  const GpuOpTable& g = m.gpu_ops;
-  g.for_each_column([&](const auto& c) { ok = ok && c.size() == g.size(); });
-  all_below(g.slice, n_slices), all_below(g.collective, n_str), all_below(g.dtype, n_str), all_below(g.pg_name, n_str);
-  const InstantTable& in = m.instants;
-  same_length(in.size(), in.track, in.name, in.cat, in.scope, in.src_offset, in.src_length);
-  all_below(in.track, n_tracks), all_below(in.name, n_str), all_below(in.cat, n_str);
-  const MemoryTable& mem = m.memory;
-  same_length(mem.size(), mem.device, mem.total_allocated, mem.total_reserved, mem.bytes);
+  const SliceTable& s = model.slices;
+  all_below(s.track, open_base_.slices, n_tracks), all_below(s.name, open_base_.slices, n_str);
+  all_below(s.cat, open_base_.slices, n_str);
+  const GpuOpTable& g = model.gpu_ops;
+  all_below(g.slice, open_base_.gpu_ops, n_slices), all_below(g.collective, open_base_.gpu_ops, n_str);
+  all_below(g.dtype, open_base_.gpu_ops, n_str), all_below(g.pg_name, open_base_.gpu_ops, n_str);
+  const InstantTable& in = model.instants;
+  all_below(in.track, open_base_.instants, n_tracks), all_below(in.name, open_base_.instants, n_str);
+  all_below(in.cat, open_base_.instants, n_str);
   for (const CounterSeries& c : m.counters) ok = ok && c.process < n_proc && c.name < n_str && c.value.size() == c.ts_ns.size();
   for (const Process& p : m.processes) strings_ok(p.pid_label), strings_ok(p.name), strings_ok(p.labels);
   for (const Track& t : m.tracks) {
@@ -189,19 +250,20 @@ bool ImportState::part_is_consistent() const {
     strings_ok(t.tid_label), strings_ok(t.name);
   }
   auto id_ok = [&](uint64_t bits) { ok = ok && ((bits >> 32) != 0x80000000u || static_cast<uint32_t>(bits) < n_str); };
-  for (const auto& [k, idx] : threads_) ok = ok && k.a < n_proc, id_ok(k.b);
-  for (const auto& [k, idx] : async_tracks_) ok = ok && k.a < n_proc && k.b < n_str;
-  for (const OrphanEnd& e : orphan_ends_) ok = ok && e.slice < n_slices && e.track < n_tracks && e.v2_marks <= links_.flows_v2.size();
-  for (size_t i = 1; i < orphan_ends_.size(); ++i) ok = ok && orphan_ends_[i - 1].slice < orphan_ends_[i].slice;
-  const FlowPoints& f = links_.flows_v1;
+  for (const auto& [k, idx] : later.threads_) ok = ok && k.a < n_proc, id_ok(k.b);
+  for (const auto& [k, idx] : later.async_tracks_) ok = ok && k.a < n_proc && k.b < n_str;
+  const auto& orphans = later.orphan_ends_;
+  for (const OrphanEnd& e : orphans) ok = ok && e.slice < n_slices && e.track < n_tracks && e.v2_marks <= later.links_.flows_v2.size();
+  for (size_t i = 1; i < orphans.size(); ++i) ok = ok && orphans[i - 1].slice < orphans[i].slice;
+  const FlowPoints& f = later.links_.flows_v1;
   for (uint64_t key : f.keys) strings_ok(static_cast<StringId>(key >> 32)), strings_ok(static_cast<StringId>(key));
   for (const FlowPoint& pt : f.points) ok = ok && pt.key < f.keys.size() && pt.track < n_tracks, id_ok(pt.id);
-  for (const FlowV2Mark& mk : links_.flows_v2) ok = ok && mk.slice < n_slices && mk.bind_id < n_str;
+  for (const FlowV2Mark& mk : later.links_.flows_v2) ok = ok && mk.slice < n_slices && mk.bind_id < n_str;
   auto open_ok = [&](const std::vector<OpenSlice>& stack) {
     for (const OpenSlice& b : stack) strings_ok(b.name), strings_ok(b.cat), strings_ok(b.bind_id);
   };
-  for (const auto& stack : open_b_) open_ok(stack);
-  for (const auto& [k, stack] : open_async_) {
+  for (const auto& stack : later.open_b_) open_ok(stack);
+  for (const auto& [k, stack] : later.open_async_) {
     ok = ok && (k.b >> 32) < n_proc && static_cast<uint32_t>(k.b) < n_str;
     id_ok(k.a), open_ok(stack);
   }

@@ -24,24 +24,33 @@ inline void push_chunked(TraceImporter& imp, std::string_view text, std::mt19937
   }
 }
 
-// A later part moved to a fresh importer the way a worker hands it to another: its header and its
-// columns as bytes (part_codec.cc). Null when the copy is refused.
-inline ImporterPtr through_bytes(TraceImporter& part) {
+// Absorbs a later part into `first` the way a worker hands it to another: its header decoded into
+// a fresh state, its columns copied byte for byte where open_part() says (part_codec.cc). `spoil`
+// may change the bytes on the way. False when refused.
+template <class Spoil>
+bool absorb_through_bytes(TraceImporter& first, TraceImporter& part, Spoil spoil) {
   std::vector<uint8_t> header = part.state().encode_part_header();
-  auto copy = std::make_unique<TraceImporter>();
-  if (!copy->state().decode_part_header(header.data(), header.size())) return nullptr;
-  auto from = part.state().part_columns();
-  auto to = copy->state().part_columns();
-  if (from.size() != to.size()) return nullptr;
-  for (size_t i = 0; i < from.size(); ++i) {
-    if (from[i].second != to[i].second) return nullptr;
-    if (from[i].second) std::memcpy(to[i].first, from[i].first, from[i].second);
-  }
-  return copy->state().part_is_consistent() ? std::move(copy) : nullptr;
+  std::vector<std::vector<uint8_t>> columns;
+  for (auto [p, n] : part.state().part_columns())
+    columns.emplace_back(static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n);
+  spoil(header, columns);
+  TraceImporter copy;
+  if (!copy.state().decode_part_header(header.data(), header.size())) return false;
+  auto to = first.state().open_part(copy.state());
+  if (to.empty()) return false;
+  bool sizes_match = to.size() == columns.size();
+  for (size_t i = 0; sizes_match && i < to.size(); ++i) sizes_match = to[i].second == columns[i].size();
+  if (!sizes_match) return first.state().close_part(copy.state(), false);
+  for (size_t i = 0; i < to.size(); ++i)
+    if (to[i].second) std::memcpy(to[i].first, columns[i].data(), to[i].second);
+  return first.state().close_part(copy.state(), true);
+}
+inline bool absorb_through_bytes(TraceImporter& first, TraceImporter& part) {
+  return absorb_through_bytes(first, part, [](auto&, auto&) {});
 }
 
-// `starts`: ascending cut offsets, each > 0 and < text.size(). `bytes`: each later part goes
-// through_bytes() before it is absorbed.
+// `starts`: ascending cut offsets, each > 0 and < text.size(). `bytes`: each later part is
+// absorbed through bytes (absorb_through_bytes).
 inline PartsImport import_in_parts(std::string_view text, const std::vector<uint64_t>& starts, uint32_t seed = 1,
                                    size_t max_chunk = size_t(1) << 20, bool bytes = false) {
   std::mt19937 rng(seed);
@@ -57,16 +66,21 @@ inline PartsImport import_in_parts(std::string_view text, const std::vector<uint
     later.back()->begin_later_part(starts[k], object_form);
     push_chunked(*later.back(), text.substr(starts[k], end - starts[k]), rng, max_chunk);
     if (k + 1 == starts.size()) later.back()->end_input();
-    if (bytes) {
-      ImporterPtr copy = through_bytes(*later.back());
-      REQUIRE(copy);
-      later.back() = std::move(copy);
-    }
     ptrs.push_back(later.back().get());
   }
-  r.absorbed = absorb_parts(*r.importer, ptrs, starts, text.size(), [&](uint64_t b, uint64_t e, auto push) {
-    push(text.data() + b, e - b);
-  });
+  auto push_bytes = [&](uint64_t b, uint64_t e, auto push) { push(text.data() + b, e - b); };
+  if (!bytes) {
+    r.absorbed = absorb_parts(*r.importer, ptrs, starts, text.size(), push_bytes);
+  } else {  // as absorb_parts does, each part through bytes
+    for (size_t k = 0; k < ptrs.size(); ++k) {
+      if (absorb_through_bytes(*r.importer, *ptrs[k])) {
+        ++r.absorbed;
+        continue;
+      }
+      r.importer->push(text.data() + starts[k], (k + 1 < starts.size() ? starts[k + 1] : text.size()) - starts[k]);
+      if (k + 1 == ptrs.size()) r.importer->end_input();
+    }
+  }
   r.importer->finish();
   return r;
 }
