@@ -45,7 +45,7 @@ export function trace(rel) { return join(TRACES, rel); }
 // From the next navigation on, the trace workers' open replies (OpenResult) are kept in
 // window.__opens, their progress messages in window.__progress, whether each summary reply was
 // computed ahead (OpenRequest.summaryNext) in window.__summaryReplies (both with the page's
-// performance.now() of their arrival, `at`), and window.__warmed counts the spare
+// performance.now() of their arrival, `at`), error replies in window.__errors, and window.__warmed counts the spare
 // workers that finished their warm-up (web/app/spare_worker.ts: a spare answers its `warm` request
 // with {warmed: true}): a wrapper around window.Worker installed before any page script runs.
 export async function recordOpenReplies(page) {
@@ -54,6 +54,7 @@ export async function recordOpenReplies(page) {
     window.__progress = [];
     window.__warmed = 0;
     window.__summaryReplies = [];
+    window.__errors = [];
     const W = window.Worker;
     window.Worker = class extends W {
       constructor(...a) {
@@ -63,6 +64,7 @@ export async function recordOpenReplies(page) {
           if (typeof ev.data?.json === 'string') window.__summaryReplies.push({ precomputed: ev.data.precomputed, at: performance.now() });
           if (ev.data?.kind === 'progress') window.__progress.push(ev.data);
           if (ev.data?.warmed === true) window.__warmed++;
+          if (ev.data?.kind === 'error') window.__errors.push(ev.data);
         });
       }
     };

@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { start, openViaInput, cliSummary, trace, recordOpenReplies } from './helpers.mjs';
-import { siteCopy } from './share_support.mjs';
+import { start, openViaInput, cliSummary, trace, recordOpenReplies, waitSettled } from './helpers.mjs';
+import { gatedSite, siteCopy } from './share_support.mjs';
 import { serve } from '../../web/serve.mjs';
 
 const MTIA_GZ = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz');  // 87 MB inflated
@@ -90,5 +90,30 @@ test('a site without part.js: the part worker fails, the trace worker reads its 
   } finally {
     await new Promise((ok) => server.close(ok));
     site.remove();
+  }
+});
+
+test('cancel while the trace worker waits for a part worker that never starts; the next file loads', async () => {
+  const site = await gatedSite({}, '/part.js');
+  site.gate.close();  // the part worker's script never comes
+  try {
+    await s.page.goto(`${site.base}?workers=parts`);
+    await s.page.evaluate(() => { window.__tracewise.ready = false; });
+    await s.page.setInputFiles('#file-input', [DEEPSEEK]);
+    await s.page.waitForFunction(() => document.querySelector('.load-row.status-loading button'), null, { timeout: 20_000 });
+    for (let i = 0; i < 100 && site.gate.seen === 0; i++) await new Promise((ok) => setTimeout(ok, 50));
+    assert.ok(site.gate.seen > 0, 'a part worker was started');
+    await s.page.evaluate(() => { window.__errors = []; });
+    await s.page.click('.load-row.status-loading button');
+    const res = await waitSettled(s.page);
+    assert.equal(res.summary, null);
+    assert.match(await s.page.textContent('#loads'), /Cancelled: Loading was cancelled/);
+    // The trace worker answered the cancel itself (the page stops a worker that does not, 1.5 s on).
+    await s.page.waitForFunction(() => window.__errors.some((e) => e.code === 'cancelled'), null, { timeout: 5_000 });
+    const next = await openViaInput(s.page, [NCCL_GZ]);  // gzip: no parts
+    assert.equal(next.error, null);
+    assert.deepEqual(next.summary, cliSummary([NCCL_GZ]));
+  } finally {
+    site.close();
   }
 });

@@ -42,6 +42,7 @@ let source: TimelineContext['source'] = { gzip: false };
 let cancelled = false;
 let opened = false;  // the session finished importing without a fatal error
 let summaryKept: { htaCompat: boolean; json: string } | null = null;  // the last one made
+let later: LaterPart[] = [];  // the open's part workers, if it is in parts (a cancel stops them)
 
 // The summary document of the opened session; the last one made is kept (the session never changes
 // after the open), so the one made ahead (OpenRequest.summaryNext) answers the page's request.
@@ -85,6 +86,7 @@ async function isPlain(blob: Blob): Promise<boolean> {
 async function open(req: OpenRequest): Promise<OpenResult> {
   if (session) throw new WorkerFailure('internal', 'This worker already holds a file.');
   cancelled = false;
+  later = [];
   const t0 = performance.now();
   const size = req.blob?.size ?? req.buffer?.byteLength ?? null;
   const progress = (phase: Progress['phase'], src: { rawBytes(): number; totalBytes: number | null; gzip: boolean } | null, input: number) => {
@@ -94,7 +96,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     const rate = secs > 0 ? bytesRead / secs : 0;
     const msg: Progress = {
       kind: 'progress', id: req.id, phase, bytesRead, totalBytes: total, inputBytes: input,
-      events: session ? session.eventsSoFar() : 0, mbPerSec: rate / 1e6,
+      events: (session ? session.eventsSoFar() : 0) + later.reduce((n, p) => n + p.events, 0), mbPerSec: rate / 1e6,
       gzip: src?.gzip ?? false, inputMbPerSec: secs > 0 ? input / secs / 1e6 : 0,
       secondsLeft: total && rate > 0 && bytesRead > 0 ? Math.max(0, (total - bytesRead) / rate) : null,
     };
@@ -130,7 +132,6 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   }
   mod = m;
   let plan: PartPlan | null = null;
-  let later: LaterPart[] = [];
   if (inParts) {
     const blob = req.blob!;
     // Asked for ('parts'): at least two, of any size from 1 MB (tests, comparisons).
@@ -169,6 +170,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   let partsSeconds = 0;
   let ownPartSeconds = 0;
   let absorbed = 0;
+  let absorbedBytes = 0;  // (in progress, the part workers' own counts stand for them)
   let firstInputSeconds = 0;
   let prefaultPages = 0;
   // Pushes a source's bytes into the session until it ends (or the session failed).
@@ -201,7 +203,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
       const now = performance.now();
       if (now - last > kProgressEveryMs) {
         last = now;
-        progress('reading', progressSource, input + later.reduce((n, p) => n + p.raw, 0));
+        progress('reading', progressSource, input + laterRaw());
       }
     }
   };
@@ -217,7 +219,8 @@ async function open(req: OpenRequest): Promise<OpenResult> {
         if (cancelled) throw new WorkerFailure('cancelled', 'Loading was cancelled.');
         if (part && absorbPart(m, session, part)) {
           absorbed++;
-          input += later[k].end - later[k].begin;
+          absorbedBytes += later[k].end - later[k].begin;
+          later[k].events = 0;  // counted by the session now
           continue;
         }
         const again = await openFile({ blob: req.blob!.slice(later[k].begin, later[k].end), name: req.name, id: req.id, kind: 'open', workers: 'single' });
@@ -232,7 +235,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
       await helper.drain();
       helper.close();  // not needed for finish(): its thread and heap go now
     }
-    progress('finishing', progressSource, input);
+    progress('finishing', progressSource, input + laterRaw());
     // The size as given, like the CLI's (a download's size is what arrived).
     session.setFileBytes(size ?? src.rawBytes());
     const tf = performance.now();
@@ -253,7 +256,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   source = { blob: plan ? req.blob : src.keep(), gzip: src.gzip };
   opened = true;
   return {
-    name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input, events: session.eventsSoFar(), gzip: src.gzip,
+    name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: input + absorbedBytes, events: session.eventsSoFar(), gzip: src.gzip,
     seconds: (performance.now() - t0) / 1000, finishSeconds, waitSeconds, firstInputSeconds, prefaultPages, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
     reader: src.reader, readerStartedAhead: src.readerStartedAhead, readBuffers: src.readBuffers(), decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
     parts: plan ? plan.starts.length + 1 : 1, absorbedParts: absorbed, partsSeconds, ownPartSeconds, partTimings: later.map((p) => p.timing),
@@ -266,6 +269,7 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
       return { payload: { result: await open(req) } };
     case 'cancel':
       cancelled = true;
+      later.forEach((p) => p.cancel());
       return { payload: {} };
     case 'warm':  // sent to a spare worker before any open
       if (session) return { payload: { warmed: false } };
