@@ -1,7 +1,8 @@
 // ImportState's side of importing one file in parts (import_parts.h): a later part imports its
 // bytes on its own, keeping what it cannot know (E events whose B may come before it, values after
-// the events array); absorb() appends its tables here with its strings, processes and tracks
-// renumbered, and joins what crosses the boundary exactly as one import in order would.
+// the events array); its table rows are put at the end of this state's tables (open_part, in
+// part_codec.cc), then join_part() renumbers them (strings, processes, tracks), appends the rest
+// and joins what crosses the boundary exactly as one import in order would.
 #include <algorithm>
 #include <cstring>
 
@@ -90,7 +91,6 @@ bool ImportState::close_part(ImportState& part, bool absorb) {
 }
 
 void ImportState::join_part(ImportState& later) {
-  splitter.flush_between_events();  // (nothing: open_part() flushed the events held here)
   PartMaps maps;
   const StringPool& ls = later.model.strings;
   maps.strings.resize(ls.size());

@@ -1,7 +1,9 @@
 // A later part of a parts import (import_parts.h), moved from the heap that imported it to the one
-// that absorbs it: in the browser each part is imported by its own worker. The big columns (slices,
-// GPU ops, instants, memory, counter values, flow points) are copied as they are; the header holds
-// the rest (strings, processes, tracks, open slices, stats, the splitter) and every column's size.
+// that absorbs it: in the browser each part is imported by its own worker. The big columns are
+// copied as they are: those of the slices, GPU ops, instants and memory straight to the end of the
+// absorbing state's tables (open_part), the counters' values and flow points to the decoded part;
+// the header holds the rest (strings, processes, tracks, open slices, stats, the splitter) and
+// every column's size.
 // The bytes come from our own part worker, but a version skew or a bug must not crash the absorbing
 // worker: lengths are checked while reading, and every index once the columns are filled.
 #include <algorithm>
@@ -54,6 +56,7 @@ void ImportState::for_each_side_column(F f) {
   for (CounterSeries& c : model.counters) f(c.ts_ns), f(c.value);
   f(links_.flows_v1.points), f(links_.flows_v2);
 }
+
 std::vector<uint8_t> ImportState::encode_part_header() const {
   ByteWriter w;
   w.put(kPartFormat);
