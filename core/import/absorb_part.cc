@@ -61,7 +61,7 @@ bool ImportState::absorbable(const ImportState& later) const {
 }
 
 ImportState::TableRows ImportState::table_rows() const {
-  if (from_bytes_) return part_rows_;
+  if (part_rows_) return *part_rows_;
   return TableRows{model.slices.size(), model.gpu_ops.size(), model.instants.size(), model.memory.size()};
 }
 

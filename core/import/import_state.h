@@ -4,6 +4,7 @@
 // core/model/finalize.cc (sorting and linking).
 #pragma once
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -220,8 +221,8 @@ class ImportState : public EventSplitterSink {
   // replace the earlier parts' only where it set them (also when it set them to "").
   enum : uint8_t { kSetName = 1, kSetLabels = 2, kSetSort = 4 };
   std::vector<uint8_t> process_set_, track_set_;
-  TableRows part_rows_;    // a part decoded from bytes: its rows in the four tables (not held here)
-  bool from_bytes_ = false;
+  // A part decoded from bytes: its rows in the four tables (held by the absorbing state, not here).
+  std::optional<TableRows> part_rows_;
   bool part_open_ = false;  // open_part() made room at open_base_
   TableRows open_base_;
 };

@@ -161,7 +161,8 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
   // The four tables' sizes are kept (their rows go straight to the absorbing state, open_part);
   // every column of a table must have its table's size. The other columns are made here.
   size_t table = 0, column_index = 0;
-  size_t* rows[] = {&part_rows_.slices, &part_rows_.gpu_ops, &part_rows_.instants, &part_rows_.memory};
+  TableRows decoded;
+  size_t* rows[] = {&decoded.slices, &decoded.gpu_ops, &decoded.instants, &decoded.memory};
   auto table_column = [&](auto& column, size_t t) {
     uint64_t size = 0;
     if (!r.get(size) || size > (uint64_t(4) << 30) / sizeof(column[0])) return void(r.fail());
@@ -180,7 +181,7 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
     if (!r.get(size) || size > (uint64_t(4) << 30) / sizeof(column[0])) return void(r.fail());
     column.resize(size);
   });
-  from_bytes_ = true;
+  part_rows_ = decoded;
   return r.ok() && r.at_end();
 }
 
