@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { start, openViaInput, cliSummary, trace, recordOpenReplies, waitSettled } from './helpers.mjs';
+import { start, openViaInput, cliSummary, trace, recordOpenReplies, waitSettled, waitWarmUps } from './helpers.mjs';
 import { gatedSite, siteCopy } from './share_support.mjs';
 import { serve } from '../../web/serve.mjs';
 
@@ -32,8 +32,10 @@ function inflated(gz, name) {
   return path;
 }
 
+// After the spare trace worker's warm-up, which starts the part workers ahead (part_client.ts).
 async function openInParts(path, base = s.url) {
   await s.page.goto(`${base}?workers=parts`);
+  await waitWarmUps(s.page, 1);
   await s.page.evaluate(() => { window.__progress = []; });
   const res = await openViaInput(s.page, [path]);
   const { opens, progress } = await s.page.evaluate(() => ({ opens: window.__opens, progress: window.__progress }));
@@ -49,6 +51,7 @@ test('a large plain trace in two parts: the later one absorbed, the CLI summary,
   assert.equal(opens[0].absorbedParts, 1);
   assert.equal(opens[0].inputBytes, readFileSync(path).length);
   assert.ok(opens[0].partTimings[0].exported > 0, JSON.stringify(opens[0].partTimings));
+  assert.equal(opens[0].partsAhead, 1, 'the part worker was started and warmed ahead');
   const reading = progress.filter((p) => p.phase === 'reading');
   for (const p of reading) assert.ok(p.bytesRead <= p.totalBytes && p.totalBytes === opens[0].fileBytes, JSON.stringify(p));
   assert.deepEqual(summary, cliSummary([path]));
@@ -86,6 +89,7 @@ test('a site without part.js: the part worker fails, the trace worker reads its 
     assert.equal(opens[0].parts, 2);
     assert.equal(opens[0].absorbedParts, 0);
     assert.deepEqual(opens[0].partTimings, [null]);
+    assert.equal(opens[0].partsAhead, 0, 'the one started ahead failed too');
     assert.deepEqual(summary, cliSummary([DEEPSEEK]));
   } finally {
     await new Promise((ok) => server.close(ok));

@@ -29,7 +29,7 @@ const kParallel = Math.max(2, Math.min(6, navigator.hardwareConcurrency || 2));
 // ?workers=single|decode|all|parts|no-parts overrides (for comparisons, tests, and browsers where
 // nested workers misbehave).
 type Workers = 'auto' | 'no-decode' | 'no-parts' | 'parts' | 'single' | 'decode' | 'all';
-function workersMode(othersLoading: boolean): Workers {
+export function workersMode(othersLoading: boolean): Workers {
   const forced = new URLSearchParams(location.search).get('workers');
   const modes: Workers[] = ['single', 'decode', 'all', 'parts', 'no-parts'];
   if (modes.includes(forced as Workers)) return forced as Workers;

@@ -3,7 +3,7 @@
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { byId, clear, h } from './dom';
-import { FileSet, type FileInput, type OpenedFile } from './files';
+import { FileSet, type FileInput, type OpenedFile, workersMode } from './files';
 import { prepareSpareWorker } from './spare_worker';
 import { isEmbedMode } from '../embed/embed_mode';
 import { ProgressView } from './progress_view';
@@ -83,7 +83,7 @@ function render(): void {
   updateHook();
   // For the next file; not in an embedded view, which shows the file its host gave it (a spare there
   // would hold a worker and its heap in every embed of a docs page for a file that rarely comes).
-  if (!embedded && nothingLoading()) prepareSpareWorker(nothingLoading);
+  if (!embedded && nothingLoading()) prepareSpareWorker(nothingLoading, workersMode(false));
 }
 
 function nothingLoading(): boolean {

@@ -18,13 +18,14 @@ export function takeWorker(): WorkerClient {
 
 // Starts a spare worker when the browser is next idle (and `idle()` still holds then), unless
 // there is one.
-export function prepareSpareWorker(idle: () => boolean): void {
+// `workers`: the mode the next open will ask for (its part workers are started ahead as well).
+export function prepareSpareWorker(idle: () => boolean, workers?: string): void {
   if (spare) return;
   const start = () => {
     if (spare || !idle()) return;
     const client = new WorkerClient();
     spare = client;
-    client.request('warm').catch(() => {
+    client.request('warm', workers ? { workers } : {}).catch(() => {
       // It only saves time: the next file gets a fresh worker. One already taken is the file's.
       if (spare !== client) return;
       spare = null;

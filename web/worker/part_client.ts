@@ -11,16 +11,50 @@ type Reply =
 // Seconds from the part worker's start message to: its module loaded, its part imported, exported.
 export interface PartTiming { loaded: number; imported: number; exported: number }
 
+// Part workers started ahead by the spare trace worker's warm-up (as the feed worker is,
+// feed_client.ts): each loads the core and runs the warm-up import while the page is idle, so a
+// part neither waits for a worker and its module (~60 ms) nor starts in V8's baseline tier.
+let ahead: Array<{ worker: Worker; failed: boolean }> = [];
+
+export function startPartWorkersAhead(n: number): void {
+  if (typeof Worker === 'undefined') return;
+  try {
+    while (ahead.length < n) {
+      const a = { worker: new Worker(new URL('part.js', self.location.href), { type: 'module' }), failed: false };
+      a.worker.onerror = (ev) => { ev.preventDefault(); a.failed = true; };
+      a.worker.postMessage({ kind: 'warm' });
+      ahead.push(a);
+    }
+  } catch {
+    dropPartWorkersAhead();
+  }
+}
+
+// An open that does not use them (or not all) lets them go.
+export function dropPartWorkersAhead(): void {
+  ahead.forEach((a) => a.worker.terminate());
+  ahead = [];
+}
+
+function takePartWorker(): { worker: Worker; ahead: boolean } {
+  for (let a = ahead.shift(); a; a = ahead.shift()) {
+    if (!a.failed) return { worker: a.worker, ahead: true };
+    a.worker.terminate();
+  }
+  return { worker: new Worker(new URL('part.js', self.location.href), { type: 'module' }), ahead: false };
+}
+
 export class LaterPart {
   raw = 0;     // file bytes read so far
   events = 0;  // events imported so far
   timing: PartTiming | null = null;
   readonly result: Promise<PartBytes | null>;
   private readonly worker: Worker;
+  readonly ahead: boolean;  // started (and warmed) ahead
   private settle: (part: PartBytes | null) => void = () => {};
 
   constructor(blob: Blob, readonly begin: number, readonly end: number, objectForm: boolean, last: boolean) {
-    this.worker = new Worker(new URL('part.js', self.location.href), { type: 'module' });
+    ({ worker: this.worker, ahead: this.ahead } = takePartWorker());
     this.result = new Promise<PartBytes | null>((resolve) => {
       const settle = this.settle = (part: PartBytes | null) => {
         this.worker.terminate();  // its heap goes at once

@@ -1,13 +1,16 @@
 // The part worker: a nested worker of the trace worker that imports one later part of a large plain
 // file (parts.ts) in its own wasm heap, reading it itself (BYOB into reused buffers, as the feed
 // worker does), then hands the part over as bytes and ends.
-// Messages: in  {kind:'start', blob, begin, end, objectForm, last} | {kind:'cancel'}
+// Started ahead (part_client.ts), it first gets {kind:'warm'}: it loads the core and runs the
+// warm-up import (warm_up.ts), which a 'start' stops at its next step.
+// Messages: in  {kind:'warm'} | {kind:'start', blob, begin, end, objectForm, last} | {kind:'cancel'}
 //           out {kind:'progress', raw, events} | {kind:'done', part, raw, events, timing} | {kind:'failed', message}
 //           (timing: seconds from the start message to the module loaded, the part imported, and exported)
 import { blobStream, BufferPool } from './blob_stream';
 import { HeapPusher } from './heap_pusher';
 import { exportPart } from './parts';
 import { loadModule } from './wasm_module';
+import { stopWarmUp, warmUp } from './warm_up';
 
 interface Start { kind: 'start'; blob: Blob; begin: number; end: number; objectForm: boolean; last: boolean }
 
@@ -18,6 +21,7 @@ let cancelled = false;
 
 async function run(m: Start): Promise<void> {
   const t0 = performance.now();
+  await stopWarmUp();
   const mod = await loadModule();
   const loaded = performance.now();
   const session = new mod.Session('part');
@@ -55,9 +59,11 @@ async function run(m: Start): Promise<void> {
   }
 }
 
-scope.onmessage = (ev: MessageEvent<Start | { kind: 'cancel' }>) => {
+scope.onmessage = (ev: MessageEvent<Start | { kind: 'cancel' | 'warm' }>) => {
   const m = ev.data;
-  if (m.kind === 'start') {
+  if (m.kind === 'warm') {
+    void warmUp(loadModule).catch(() => {});  // it only saves time
+  } else if (m.kind === 'start') {
     run(m).catch((e) => scope.postMessage({ kind: 'failed', message: String((e as Error)?.message ?? e) }));
   } else if (m.kind === 'cancel') {
     cancelled = true;

@@ -59,6 +59,7 @@ export interface OpenResult {
   partsSeconds: number;      // of `seconds`, waiting for and absorbing the later parts
   ownPartSeconds: number;    // of `seconds`, until this worker had imported its own part
   partTimings: Array<PartTiming | null>;  // each later part's worker (part_client.ts); null: it failed
+  partsAhead: number;        // of those, started (and warmed) ahead by the spare worker's warm-up
 }
 
 export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boolean }
@@ -68,7 +69,9 @@ export interface SummaryReply { json: string; precomputed: boolean }
 export interface CancelRequest { id: number; kind: 'cancel' }
 // Sent to a spare worker while the page is idle: load the core and run the warm-up (warm_up.ts).
 // Replies {warmed} once it finished, or stopped because an `open` came.
-export interface WarmRequest { id: number; kind: 'warm' }
+// `workers`: the mode the page's next open will ask for, so that the part workers it would use
+// (parts.ts) are started and warmed ahead too.
+export interface WarmRequest { id: number; kind: 'warm'; workers?: OpenRequest['workers'] }
 // Timeline kinds are handled by web/worker/timeline_handlers.ts; their payloads are its business.
 export interface TimelineRequest { id: number; kind: 'tracks' | 'window' | 'event' | 'search' | 'aggregate'; [k: string]: unknown }
 

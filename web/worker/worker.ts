@@ -12,7 +12,7 @@ import { prefaultWhileWaiting } from './prefault';
 import { loadModule, ModuleLoadError } from './wasm_module';
 import { stopWarmUp, warmedUp, warmUp } from './warm_up';
 import { absorbPart, kPartsMinBytes, planParts, type PartPlan } from './parts';
-import { type LaterPart, startLaterParts } from './part_client';
+import { dropPartWorkersAhead, type LaterPart, startLaterParts, startPartWorkersAhead } from './part_client';
 
 // The wasm heap ends at 4 GB and the model needs roughly a third of the input size: refuse plain
 // files that cannot fit before reading gigabytes of them.
@@ -78,6 +78,14 @@ function isOutOfMemory(e: unknown): boolean {
   return /Aborted/.test(text) && heap >= 0.75 * kHeapCeiling;
 }
 
+// How many parts a large plain file is cut into (1: none) with this open's mode: asked for
+// ('parts': tests, comparisons) at least two, of any size from 1 MB; else from kPartsMinCores.
+function partsFor(mode: OpenRequest['workers']): number {
+  const cores = navigator.hardwareConcurrency ?? 1;
+  if (mode === 'parts') return Math.max(2, Math.min(kMaxParts, cores - 1));
+  return (mode ?? 'auto') === 'auto' && cores >= kPartsMinCores ? Math.min(kMaxParts, cores - 1) : 1;
+}
+
 async function isPlain(blob: Blob): Promise<boolean> {
   const head = new Uint8Array(await blob.slice(0, 2).arrayBuffer().catch(() => new ArrayBuffer(0)));
   return head.length === 2 && !(head[0] === 0x1f && head[1] === 0x8b);
@@ -111,8 +119,8 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   // of its heap and into this one) made a 1 GB load slower (1.72 -> 1.84 s; bench/HISTORY.md,
   // session 9). Finding the cuts needs the core, so the module is loaded before the file is opened
   // (a spare worker has it already).
-  const inParts = req.blob !== undefined && req.blob.size <= kMaxPlainBytes &&
-    (mode === 'parts' || (mode === 'auto' && cores >= kPartsMinCores && req.blob.size >= kPartsMinBytes));
+  const inParts = req.blob !== undefined && req.blob.size <= kMaxPlainBytes && partsFor(mode) > 1 &&
+    (mode === 'parts' || req.blob.size >= kPartsMinBytes);
   const openFile = (r: OpenRequest) => openSource(r).catch((e) => {
     if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
     throw e;
@@ -134,15 +142,14 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   let plan: PartPlan | null = null;
   if (inParts) {
     const blob = req.blob!;
-    // Asked for ('parts'): at least two, of any size from 1 MB (tests, comparisons).
-    const parts = mode === 'parts' ? Math.max(2, Math.min(kMaxParts, cores - 1)) : Math.min(kMaxParts, cores - 1);
-    plan = await isPlain(blob) ? await planParts(m, blob, parts, mode === 'parts' ? 1 << 20 : undefined).catch(() => null) : null;
+    plan = await isPlain(blob) ? await planParts(m, blob, partsFor(mode), mode === 'parts' ? 1 << 20 : undefined).catch(() => null) : null;
     later = plan ? startLaterParts(blob, plan) ?? [] : [];
     if (later.length === 0) plan = null;
     opening = openFile(plan ? { ...req, blob: blob.slice(0, plan.starts[0]) } : req);
   }
   const src = await opening!;
   dropFeedWorkerAhead();  // taken by the source when it reads with one
+  dropPartWorkersAhead();  // those not taken by the parts
   const limit = src.gzip ? kMaxGzipBytes : kMaxPlainBytes;
   if (src.totalBytes !== null && src.totalBytes > limit) {  // (never a first part: those are smaller)
     await src.input.cancel().catch(() => {});
@@ -260,6 +267,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     seconds: (performance.now() - t0) / 1000, finishSeconds, waitSeconds, firstInputSeconds, prefaultPages, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings,
     reader: src.reader, readerStartedAhead: src.readerStartedAhead, readBuffers: src.readBuffers(), decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
     parts: plan ? plan.starts.length + 1 : 1, absorbedParts: absorbed, partsSeconds, ownPartSeconds, partTimings: later.map((p) => p.timing),
+    partsAhead: later.filter((p) => p.ahead).length,
   };
 }
 
@@ -274,6 +282,7 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
     case 'warm':  // sent to a spare worker before any open
       if (session) return { payload: { warmed: false } };
       startFeedWorkerAhead();
+      startPartWorkersAhead(partsFor(req.workers) - 1);
       await warmUp(loadCore);
       return { payload: { warmed: warmedUp() } };
     case 'summary': {
