@@ -102,11 +102,14 @@ test('cancel while the trace worker waits for a part worker that never starts; t
   site.gate.close();  // the part worker's script never comes
   try {
     await s.page.goto(`${site.base}?workers=parts`);
-    await s.page.evaluate(() => { window.__tracewise.ready = false; });
+    await s.page.evaluate(() => { window.__tracewise.ready = false; window.__progress = []; });
     await s.page.setInputFiles('#file-input', [DEEPSEEK]);
     await s.page.waitForFunction(() => document.querySelector('.load-row.status-loading button'), null, { timeout: 20_000 });
     for (let i = 0; i < 100 && site.gate.seen === 0; i++) await new Promise((ok) => setTimeout(ok, 50));
     assert.ok(site.gate.seen > 0, 'a part worker was started');
+    // The trace worker has its own part in (its progress says so) and waits for the other.
+    const size = readFileSync(DEEPSEEK).length;
+    await s.page.waitForFunction((n) => window.__progress.some((p) => p.inputBytes >= 0.4 * n), size, { timeout: 20_000 });
     await s.page.evaluate(() => { window.__errors = []; });
     await s.page.click('.load-row.status-loading button');
     const res = await waitSettled(s.page);

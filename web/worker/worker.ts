@@ -221,6 +221,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
       // Each later part in order: absorbed, or (refused, failed) read again here from where it began.
       const tp = performance.now();
       ownPartSeconds = (tp - t0) / 1000;
+      progress('reading', progressSource, input + laterRaw());  // this worker's part is in
       for (let k = 0; k < later.length && !session.failed(); k++) {
         const part = await later[k].result;
         if (cancelled) throw new WorkerFailure('cancelled', 'Loading was cancelled.');
