@@ -66,7 +66,8 @@ async function download(url: string): Promise<{ stream: ReadableStream<Uint8Arra
 
 const isGzipMagic = (head: Uint8Array) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 
-async function magicIsGzip(blob: Blob): Promise<boolean> {
+// Whether the blob starts with the gzip magic bytes (1f 8b); a read failure throws a SourceError.
+export async function magicIsGzip(blob: Blob): Promise<boolean> {
   try {
     return isGzipMagic(new Uint8Array(await blob.slice(0, 2).arrayBuffer()));
   } catch (e) {

@@ -3,7 +3,7 @@
 // progress, and answers summary and timeline requests. Every request gets exactly one reply; an
 // exception while handling it becomes an `error` reply with a readable message.
 import type { ErrorCode, OpenRequest, OpenResult, Progress, Request, SummaryReply, TimelineContext } from './protocol';
-import { type ByteSource, openSource, SourceError } from './byte_source';
+import { type ByteSource, magicIsGzip, openSource, SourceError } from './byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { DecodeHelper } from './decode_client';
 import { HeapPusher } from './heap_pusher';
@@ -86,11 +86,6 @@ function partsFor(mode: OpenRequest['workers']): number {
   return (mode ?? 'auto') === 'auto' && cores >= kPartsMinCores ? Math.min(kMaxParts, cores - 1) : 1;
 }
 
-async function isPlain(blob: Blob): Promise<boolean> {
-  const head = new Uint8Array(await blob.slice(0, 2).arrayBuffer().catch(() => new ArrayBuffer(0)));
-  return head.length === 2 && !(head[0] === 0x1f && head[1] === 0x8b);
-}
-
 async function open(req: OpenRequest): Promise<OpenResult> {
   if (session) throw new WorkerFailure('internal', 'This worker already holds a file.');
   cancelled = false;
@@ -142,7 +137,9 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   let plan: PartPlan | null = null;
   if (inParts) {
     const blob = req.blob!;
-    plan = await isPlain(blob) ? await planParts(m, blob, partsFor(mode), mode === 'parts' ? 1 << 20 : undefined).catch(() => null) : null;
+    // (A file that cannot be read is not cut: openFile() below reports it.)
+    const plain = !(await magicIsGzip(blob).catch(() => true));
+    plan = plain ? await planParts(m, blob, partsFor(mode), mode === 'parts' ? 1 << 20 : undefined).catch(() => null) : null;
     later = plan ? startLaterParts(blob, plan) ?? [] : [];
     if (later.length === 0) plan = null;
     opening = openFile(plan ? { ...req, blob: blob.slice(0, plan.starts[0]) } : req);
