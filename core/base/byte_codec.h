@@ -1,6 +1,7 @@
 // ByteWriter / ByteReader: plain values, strings and vectors of trivially copyable values as bytes,
 // in the machine's byte order (both ends are this build). The reader checks every length against
-// what is left, so bytes that are short or garbled make it fail (ok() false), never read past them.
+// what is left, and every bool, so bytes that are short or garbled make it fail (ok() false), never
+// read past them. (Bools inside structs read as bytes are the writer's own.)
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -41,11 +42,18 @@ class ByteReader {
   ByteReader(const uint8_t* p, size_t n) : p_(p), end_(p + n) {}
   bool ok() const { return ok_; }
   bool at_end() const { return p_ == end_; }
+  // A bool must be a byte 0 or 1 (any other byte in a bool is undefined behaviour to read).
   template <class T>
   bool get(T& v) {
     static_assert(std::is_trivially_copyable_v<T>);
     if (!take(sizeof(T))) return false;
-    std::memcpy(&v, p_ - sizeof(T), sizeof(T));
+    if constexpr (std::is_same_v<T, bool>) {
+      uint8_t b = p_[-1];
+      if (b > 1) return fail();
+      v = b == 1;
+    } else {
+      std::memcpy(&v, p_ - sizeof(T), sizeof(T));
+    }
     return true;
   }
   template <class T>

@@ -17,10 +17,9 @@ struct ImportState::PartMaps {
   std::vector<uint32_t> slices;  // UINT32_MAX: a row dropped (an E that no B was open for)
   bool dropped_slices = false;
 
-  // An id as id_bits() made it: a number, or 1 << 63 | a string id. (A negative number in
-  // [INT64_MIN, INT64_MIN + 2^32) looks like a string id here, as it does to id_bits' users.)
+  // An id as id_bits() made it, its string (if it is one) renumbered.
   uint64_t id(uint64_t bits) const {
-    return (bits >> 32) == 0x80000000u ? (uint64_t(1) << 63) | strings[static_cast<uint32_t>(bits)] : bits;
+    return is_string_id(bits) ? string_id_bits(strings[static_cast<uint32_t>(bits)]) : bits;
   }
   StringId str(StringId s) const { return strings[s]; }
 };

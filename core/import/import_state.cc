@@ -17,7 +17,7 @@ namespace {
 uint64_t id_bits(const RawId& id, StringPool& pool) {
   if (!id.present) return 0;
   if (id.numeric) return static_cast<uint64_t>(id.value);
-  return (uint64_t(1) << 63) | pool.intern(id.text);
+  return string_id_bits(pool.intern(id.text));
 }
 
 }  // namespace

@@ -26,6 +26,12 @@
 
 namespace tw {
 
+// A pid, tid or id as the importer keys it (id_bits in import_state.cc): the number, or
+// 1 << 63 | the interned text's string id. (A negative number in [INT64_MIN, INT64_MIN + 2^32)
+// looks like a string id: such ids are not seen in traces.)
+inline bool is_string_id(uint64_t bits) { return (bits >> 32) == 0x80000000u; }
+inline uint64_t string_id_bits(uint32_t id) { return (uint64_t(1) << 63) | id; }
+
 struct IdKey {
   uint64_t a;
   uint64_t b;

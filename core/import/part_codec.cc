@@ -22,13 +22,6 @@ constexpr uint64_t kPartFormat = 0x7477'7061'7274'0001ULL ^ (uint64_t(sizeof(Pro
 
 void put_open(ByteWriter& w, const std::vector<OpenSlice>& v) { w.put_vec(v); }
 
-bool get_bool(ByteReader& r, bool& b) {
-  uint8_t v = 2;
-  r.get(v);
-  b = v == 1;
-  return v <= 1 ? r.ok() : r.fail();
-}
-
 template <class F>
 void instant_columns(InstantTable& in, F& f) {
   f(in.ts_ns), f(in.track), f(in.name), f(in.cat), f(in.scope), f(in.src_offset), f(in.src_length);
@@ -60,9 +53,9 @@ void ImportState::for_each_side_column(F f) {
 std::vector<uint8_t> ImportState::encode_part_header() const {
   ByteWriter w;
   w.put(kPartFormat);
-  w.put<uint8_t>(later_part_), w.put<uint8_t>(part_conflict_), w.put<uint8_t>(input_ended_), w.put<uint8_t>(any_time_);
+  w.put(later_part_), w.put(part_conflict_), w.put(input_ended_), w.put(any_time_);
   w.put(growth_.begin), w.put(model.min_ts_ns), w.put(model.max_ts_ns);
-  w.put(stats.bytes), w.put(stats.events), w.put<uint8_t>(stats.truncated), w.put<uint8_t>(stats.fatal);
+  w.put(stats.bytes), w.put(stats.events), w.put(stats.truncated), w.put(stats.fatal);
   w.put_str(stats.fatal_message);
   w.put<uint64_t>(stats.phases.size());
   for (const auto& [ph, n] : stats.phases) w.put_str(ph), w.put(n);
@@ -99,9 +92,9 @@ std::vector<uint8_t> ImportState::encode_part_header() const {
 bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
   ByteReader r(p, n);
   if (r.get<uint64_t>() != kPartFormat) return false;
-  get_bool(r, later_part_), get_bool(r, part_conflict_), get_bool(r, input_ended_), get_bool(r, any_time_);
+  r.get(later_part_), r.get(part_conflict_), r.get(input_ended_), r.get(any_time_);
   r.get(growth_.begin), r.get(model.min_ts_ns), r.get(model.max_ts_ns);
-  r.get(stats.bytes), r.get(stats.events), get_bool(r, stats.truncated), get_bool(r, stats.fatal);
+  r.get(stats.bytes), r.get(stats.events), r.get(stats.truncated), r.get(stats.fatal);
   r.get_str(stats.fatal_message);
   uint64_t count = 0;
   r.get_count(count, 16);
@@ -253,7 +246,7 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
     ok = ok && t.process < n_proc;
     strings_ok(t.tid_label), strings_ok(t.name);
   }
-  auto id_ok = [&](uint64_t bits) { ok = ok && ((bits >> 32) != 0x80000000u || static_cast<uint32_t>(bits) < n_str); };
+  auto id_ok = [&](uint64_t bits) { ok = ok && (!is_string_id(bits) || static_cast<uint32_t>(bits) < n_str); };
   for (const auto& [k, idx] : later.threads_) ok = ok && k.a < n_proc, id_ok(k.b);
   for (const auto& [k, idx] : later.async_tracks_) ok = ok && k.a < n_proc && k.b < n_str;
   const auto& orphans = later.orphan_ends_;
