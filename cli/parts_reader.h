@@ -13,8 +13,8 @@ namespace tw {
 // worth starting).
 int parts_for(uint64_t size, unsigned threads);
 
-// Imports the plain file `path` (of `size` bytes) into `first` in `parts` parts and ends its
-// input (finish() is left to the caller). False with `error` set when the file cannot be read.
+// Imports the plain file `path` (of `size` bytes) into `first` in `parts` parts; finish() (which
+// ends the input) is left to the caller. False with `error` set when the file cannot be read.
 bool import_in_parts(const std::string& path, uint64_t size, int parts, TraceImporter& first, std::string& error);
 
 }  // namespace tw

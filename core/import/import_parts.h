@@ -41,15 +41,16 @@ std::vector<uint64_t> part_starts(uint64_t size, int parts, size_t window, Read 
 
 // The second half of a parts import, in order: `first` imported [0, starts[0]), `later[k]`
 // imported [starts[k], starts[k + 1]) (to the end for the last, whose end_input() was called).
-// Each later part is absorbed, or when that cannot be, its bytes (`bytes(begin, end)` returns
-// them, in pieces of any size through the callback) are pushed into `first`. Then `first` holds the
-// whole file and only its finish() is left. Returns how many parts were absorbed.
-template <class Bytes>
-size_t absorb_parts(TraceImporter& first, std::vector<TraceImporter*> later, const std::vector<uint64_t>& starts,
-                  uint64_t size, Bytes bytes) {
+// Each later part is absorbed (`absorb(first, part)`: TraceImporter::absorb unless the caller moves
+// parts another way), or when that cannot be, its bytes (`bytes(begin, end)` returns them, in
+// pieces of any size through the callback) are pushed into `first`. Then `first` holds the whole
+// file and only its finish() is left. Returns how many parts were absorbed.
+template <class Bytes, class Absorb>
+size_t absorb_parts(TraceImporter& first, const std::vector<TraceImporter*>& later, const std::vector<uint64_t>& starts,
+                    uint64_t size, Bytes bytes, Absorb absorb) {
   size_t absorbed = 0;
   for (size_t k = 0; k < later.size(); ++k) {
-    if (first.absorb(*later[k])) {
+    if (absorb(first, *later[k])) {
       ++absorbed;
       continue;
     }
@@ -58,6 +59,12 @@ size_t absorb_parts(TraceImporter& first, std::vector<TraceImporter*> later, con
     if (k + 1 == later.size()) first.end_input();
   }
   return absorbed;
+}
+
+template <class Bytes>
+size_t absorb_parts(TraceImporter& first, const std::vector<TraceImporter*>& later, const std::vector<uint64_t>& starts,
+                    uint64_t size, Bytes bytes) {
+  return absorb_parts(first, later, starts, size, bytes, [](TraceImporter& f, TraceImporter& part) { return f.absorb(part); });
 }
 
 }  // namespace tw

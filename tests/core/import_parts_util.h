@@ -69,18 +69,9 @@ inline PartsImport import_in_parts(std::string_view text, const std::vector<uint
     ptrs.push_back(later.back().get());
   }
   auto push_bytes = [&](uint64_t b, uint64_t e, auto push) { push(text.data() + b, e - b); };
-  if (!bytes) {
-    r.absorbed = absorb_parts(*r.importer, ptrs, starts, text.size(), push_bytes);
-  } else {  // as absorb_parts does, each part through bytes
-    for (size_t k = 0; k < ptrs.size(); ++k) {
-      if (absorb_through_bytes(*r.importer, *ptrs[k])) {
-        ++r.absorbed;
-        continue;
-      }
-      r.importer->push(text.data() + starts[k], (k + 1 < starts.size() ? starts[k + 1] : text.size()) - starts[k]);
-      if (k + 1 == ptrs.size()) r.importer->end_input();
-    }
-  }
+  r.absorbed = absorb_parts(*r.importer, ptrs, starts, text.size(), push_bytes, [bytes](TraceImporter& f, TraceImporter& part) {
+    return bytes ? absorb_through_bytes(f, part) : f.absorb(part);
+  });
   r.importer->finish();
   return r;
 }
