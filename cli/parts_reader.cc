@@ -15,6 +15,7 @@ namespace tw {
 namespace {
 
 constexpr size_t kChunk = size_t(4) << 20;
+// At most one part per this many bytes (chosen; measured only at 2 parts of 256 MB and 1 GB).
 constexpr uint64_t kBytesPerPart = uint64_t(32) << 20;
 
 // Reads [begin, end) of `fd` in chunks into `sink`; false on a read error or a file that got shorter.

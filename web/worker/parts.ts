@@ -5,9 +5,11 @@
 // events) or that failed is read again by the trace worker: a wrong guess costs time, never a
 // different model.
 
-// Below this a second worker's start (~50 ms: the worker, its module, its heap) outweighs the gain.
+// Chosen, not measured where parts are on (4+ cores; none here): on this 2-core machine parts broke
+// even at 256 MB and 1 GB (bench/HISTORY.md, session 9), and their fixed costs (the plan, copying a
+// part out and in) are small next to 64 MB of parsing (~50 ms of ~1.5 s per GB).
 export const kPartsMinBytes = 64 << 20;
-// A share below this is not worth a worker of its own (tests and comparisons may ask for less).
+// Each share at least this (likewise chosen; tests and comparisons may ask for less).
 export const kMinPartBytes = 32 << 20;
 const kWindowBytes = 1 << 20;
 

@@ -26,6 +26,7 @@ const kProgressEveryMs = 100;
 // (bench/HISTORY.md, sessions 3 and 8), so it is only used where each can have a core.
 const kDecodeWorkerMinBytes = 32 << 20;
 // Parts (parts.ts): from this many cores, at most this many parts (each a worker and a wasm heap).
+// Both chosen: there is no machine with more than 2 cores to measure them on (bench/README.md).
 const kPartsMinCores = 4;
 const kMaxParts = 4;
 const kDecodeWorkerMinCores = 4;
@@ -110,10 +111,9 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   const cores = navigator.hardwareConcurrency ?? 1;
   // A large plain file is imported in parts by part workers beside this one (parts.ts) where each of
   // them and the reader can have a core: on 2 cores the reader, the browser's I/O and the parsers
-  // already keep both busy, and the parts' own costs (a part worker's start, copying each part out
-  // of its heap and into this one) made a 1 GB load slower (1.72 -> 1.84 s; bench/HISTORY.md,
-  // session 9). Finding the cuts needs the core, so the module is loaded before the file is opened
-  // (a spare worker has it already).
+  // already keep both busy, so parts only broke even there (1 GB 2.319 s without, 2.296 with;
+  // 256 MB 0.618 / 0.612; bench/HISTORY.md, session 9) and cost heap. Finding the cuts needs the
+  // core, so the module is loaded before the file is opened (a spare worker has it already).
   const inParts = req.blob !== undefined && req.blob.size <= kMaxPlainBytes && partsFor(mode) > 1 &&
     (mode === 'parts' || req.blob.size >= kPartsMinBytes);
   const openFile = (r: OpenRequest) => openSource(r).catch((e) => {
