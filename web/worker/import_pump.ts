@@ -1,0 +1,77 @@
+// The trace worker's import loop: pushes the bytes of an input (ByteSource) into the session until
+// the input ends, the session fails (not a trace: reading stops at once) or the open is cancelled,
+// and keeps the counts and timings the open reply reports (OpenResult).
+import { type ByteSource, openSource, SourceError } from './byte_source';
+import type { DecodeHelper } from './decode_client';
+import { HeapPusher } from './heap_pusher';
+import { prefaultWhileWaiting } from './prefault';
+import type { OpenRequest } from './protocol';
+import { cancelledFailure, WorkerFailure } from './worker_failure';
+
+// openSource(), its failures as the worker's.
+export function openInput(req: Pick<OpenRequest, 'blob' | 'buffer' | 'url' | 'workers'>): Promise<ByteSource> {
+  return openSource(req).catch((e) => {
+    if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
+    throw e;
+  });
+}
+
+export class ImportPump {
+  input = 0;              // bytes pushed from the inputs pumped
+  waitSeconds = 0;        // spent awaiting input (the reader was behind)
+  firstInputSeconds = 0;  // from the open's start to the first bytes
+  prefaultPages = 0;      // pages of the model written ahead while waiting (prefault.ts)
+  readonly warnings: string[] = [];
+  private readonly pusher: HeapPusher;
+  private lastProgress = 0;
+
+  // t0: the open's start (performance.now()); progress: called at most every ~100 ms of reading.
+  constructor(mod: any, private readonly session: any, private readonly helper: DecodeHelper | null,
+              private readonly t0: number, private readonly cancelled: () => boolean,
+              private readonly progress: () => void) {
+    this.pusher = new HeapPusher(mod, session);
+  }
+
+  // Pushes `from` to its end; counted(n) after each n bytes. What is still staged stays there
+  // until flush(). A gzip input that turns out truncated or corrupt ends early with a warning.
+  async pump(from: ByteSource, counted: (n: number) => void = () => {}): Promise<void> {
+    for (;;) {
+      let r: ReadableStreamReadResult<Uint8Array>;
+      const tw = performance.now();
+      try {
+        if (!from.available()) this.prefaultPages += await prefaultWhileWaiting(this.session, () => this.cancelled() || from.available());
+        r = await from.input.read();
+        this.waitSeconds += (performance.now() - tw) / 1000;
+      } catch (e) {
+        if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
+        if (from.gzip && !this.cancelled()) {
+          // DecompressionStream rejects truncated or corrupt data at the point it notices: keep what came before.
+          this.warnings.push('The gzip data ends early or is corrupt; what was decompressed before that point is loaded.');
+          return;
+        }
+        throw e;
+      }
+      if (this.cancelled()) throw cancelledFailure();
+      if (r.done) return;
+      if (this.input === 0) this.firstInputSeconds = (performance.now() - this.t0) / 1000;
+      this.pusher.write(r.value);
+      this.input += r.value.length;
+      counted(r.value.length);
+      from.release(r.value);  // copied: its memory can go back to the reader (feed_client.ts)
+      if (this.helper) await this.helper.step();
+      if (this.session.failed()) return;  // not a trace: stop reading at once
+      const now = performance.now();
+      if (now - this.lastProgress > kProgressEveryMs) {
+        this.lastProgress = now;
+        this.progress();
+      }
+    }
+  }
+
+  // Pushes what is staged (the last, partial batch).
+  flush(): void {
+    this.pusher.flush();
+  }
+}
+
+const kProgressEveryMs = 100;
