@@ -17,7 +17,8 @@
 //            taken from a second, traced load in a fresh page: tracing slows the page's threads, so
 //            the timed load is not traced;
 //   frames : p95 of requestAnimationFrame intervals (and of the view's drawTimes()) while ~100
-//            W/S/A/D key presses zoom and pan the timeline (1 GB traces only by default).
+//            W/S/A/D key presses zoom and pan the timeline (1 GB traces only by default); then the
+//            same presses under a DevTools trace: p95 of the main-thread tasks that render a frame.
 // Each page is measured as a user finds it: idle, with its spare trace worker warmed (web/app/
 // spare_worker.ts; column `warm`: the file's worker had finished that warm-up) before the floors.
 // Usage: node bench/browser_bench.mjs [FILE...]   (default bench/out/kineto_{256,1024}mb.json{,.gz})
@@ -114,13 +115,17 @@ async function readFloor(page, path, way) {
 }
 
 // Main-thread tasks of the page while `run` runs, from a DevTools trace: the longest in thread (CPU)
-// time and in wall time.
-async function traceMainTasks(page, run) {
+// time and in wall time; with `frames`, also the p95 of the tasks that render a frame (those holding
+// the frame's rAF callbacks or its commit to the compositor), in wall and CPU time.
+const kFrameEvents = new Set(['FireAnimationFrame', 'Commit', 'BeginMainThreadFrame']);
+async function traceMainTasks(page, run, { frames = false } = {}) {
   const cdp = await page.context().newCDPSession(page);
   const events = [];
-  cdp.on('Tracing.dataCollected', (d) => { for (const e of d.value) if (e.name === 'RunTask' || e.name === 'thread_name') events.push(e); });
+  const keep = (e) => e.name === 'RunTask' || e.name === 'thread_name' || (frames && kFrameEvents.has(e.name));
+  cdp.on('Tracing.dataCollected', (d) => { for (const e of d.value) if (keep(e)) events.push(e); });
   const complete = new Promise((ok) => cdp.on('Tracing.tracingComplete', ok));
-  await cdp.send('Tracing.start', { categories: 'disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  const categories = frames ? 'devtools.timeline,disabled-by-default-devtools.timeline' : 'disabled-by-default-devtools.timeline';
+  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
   try {
     await run();
   } finally {
@@ -129,8 +134,18 @@ async function traceMainTasks(page, run) {
     await cdp.detach().catch(() => {});
   }
   const main = new Set(events.filter((e) => e.ph === 'M' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  const tasks = events.filter((e) => e.ph === 'X' && main.has(`${e.pid}:${e.tid}`));
-  return { cpuMaxMs: tasks.reduce((m, e) => Math.max(m, (e.tdur ?? 0) / 1000), 0), wallMaxMs: tasks.reduce((m, e) => Math.max(m, e.dur / 1000), 0) };
+  const onMain = events.filter((e) => (e.ph === 'X' || e.ph === 'B' || e.ph === 'I' || e.ph === 'i') && main.has(`${e.pid}:${e.tid}`));
+  const tasks = onMain.filter((e) => e.name === 'RunTask' && e.ph === 'X');
+  const out = { cpuMaxMs: tasks.reduce((m, e) => Math.max(m, (e.tdur ?? 0) / 1000), 0), wallMaxMs: tasks.reduce((m, e) => Math.max(m, e.dur / 1000), 0) };
+  if (frames) {
+    const marks = onMain.filter((e) => kFrameEvents.has(e.name)).map((e) => e.ts).sort((a, b) => a - b);
+    const holds = (t) => { let lo = 0, hi = marks.length; while (lo < hi) { const mid = (lo + hi) >> 1; if (marks[mid] < t.ts) lo = mid + 1; else hi = mid; } return lo < marks.length && marks[lo] <= t.ts + t.dur; };
+    const frameTasks = tasks.filter(holds);
+    out.frameTasks = frameTasks.length;
+    out.p95FrameTaskMs = p95(frameTasks.map((t) => t.dur / 1000));
+    out.p95FrameTaskCpuMs = p95(frameTasks.map((t) => (t.tdur ?? 0) / 1000));
+  }
+  return out;
 }
 
 const p95 = (a) => { if (!a.length) return NaN; const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(0.95 * s.length))]; };
@@ -145,19 +160,26 @@ async function zoomPan(page) {
     requestAnimationFrame(tick);
   });
   const keys = [...'wwwwwwwwwwwwwwwwwwww', ...'aaaaaaaaaaaaaaaaaaaa', ...'dddddddddddddddddddddddddddddd', ...'ssssssssssssssssssss', ...'wwwwwwwwww'];
+  const press = async () => {
+    for (const k of keys) {  // one key per animation frame, as a held key would arrive
+      await page.keyboard.press(k);
+      await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok())));
+    }
+    await page.waitForFunction(() => window.__tracewise.timeline.idle(), null, { timeout: 120_000, polling: 50 });
+  };
   const t0 = Date.now();
-  for (const k of keys) {  // one key per animation frame, as a held key would arrive
-    await page.keyboard.press(k);
-    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok())));
-  }
-  await page.waitForFunction(() => window.__tracewise.timeline.idle(), null, { timeout: 120_000, polling: 50 });
+  await press();
   const wall = (Date.now() - t0) / 1000;
   const r = await page.evaluate((d0) => {
     const b = window.__bench; b.rafOn = false;
     const dt = []; for (let i = 1; i < b.raf.length; i++) dt.push(b.raf[i] - b.raf[i - 1]);
     return { dt, draws: window.__tracewise.timeline.drawTimes().slice(d0) };
   }, draws0);
-  return { keys: keys.length, wall, frames: r.dt.length, p95frame: p95(r.dt), maxFrame: Math.max(...r.dt), p95draw: p95(r.draws), draws: r.draws.length };
+  // The same presses again under a DevTools trace (which slows the page: an upper bound): what each
+  // frame costs the main thread, which rAF intervals (never below 16.7 ms at 60 Hz) cannot show.
+  const traced = await traceMainTasks(page, press, { frames: true });
+  return { keys: keys.length, wall, frames: r.dt.length, p95frame: p95(r.dt), maxFrame: Math.max(...r.dt), p95draw: p95(r.draws), draws: r.draws.length,
+    frameTasks: traced.frameTasks, p95FrameTask: traced.p95FrameTaskMs, p95FrameTaskCpu: traced.p95FrameTaskCpuMs };
 }
 
 async function benchOne(context, url, path, pan, traced) {
@@ -299,15 +321,15 @@ async function main() {
   }
   console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const rows = runs.map(combineRuns);
-  const head = ['file', 'runs', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'range', 'target', 'stream floor s', 'load/stream', 'worker s', 'wait s', 'finish s', 'warm', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 draw ms'];
+  const head = ['file', 'runs', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'range', 'target', 'stream floor s', 'load/stream', 'worker s', 'wait s', 'finish s', 'warm', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 frame task ms', 'p95 draw ms'];
   const lines = rows.map((r) => r.error && r.loadS === undefined
     ? [r.file, String(r.runs), fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), `ERROR: ${r.error}`]
     : [r.file, String(r.runs), fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), r.error ? `${fmt(r.loadS)} ERROR: ${r.error}` : fmt(r.loadS),
       fmt(r.ratio), `${fmt(r.ratioMin)}-${fmt(r.ratioMax)}`, r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.streamFloorS), fmt(r.streamRatio), fmt(r.workerOpenS), fmt(r.waitS), fmt(r.finishS), r.warm ? 'yes' : 'no', fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
-      r.pan ? fmt(r.pan.p95frame, 1) : '-', r.pan ? fmt(r.pan.p95draw, 1) : '-']);
+      r.pan ? fmt(r.pan.p95frame, 1) : '-', r.pan ? `${fmt(r.pan.p95FrameTask, 1)} (cpu ${fmt(r.pan.p95FrameTaskCpu, 1)})` : '-', r.pan ? fmt(r.pan.p95draw, 1) : '-']);
   console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
   for (const l of lines) console.log(`| ${l.join(' | ')} |`);
-  for (const r of rows) if (r.pan) console.log(`${r.file}: ${r.pan.keys} keys in ${fmt(r.pan.wall)} s, ${r.pan.frames} rAF intervals (max ${fmt(r.pan.maxFrame, 1)} ms), ${r.pan.draws} draws`);
+  for (const r of rows) if (r.pan) console.log(`${r.file}: ${r.pan.keys} keys in ${fmt(r.pan.wall)} s, ${r.pan.frames} rAF intervals (max ${fmt(r.pan.maxFrame, 1)} ms), ${r.pan.draws} draws; traced again: ${r.pan.frameTasks} frame tasks`);
   for (const r of rows) if (r.pageErrors) console.log(`${r.file}: page errors: ${r.pageErrors.join('; ')}`);
 }
 

@@ -5,6 +5,7 @@
 // it, split into the summary (open reply .. summary reply arrive on the page) and the dashboard
 // (summary reply .. ready). Interleaving keeps machine noise out of the ratio.
 // Usage: node bench/site_ab.mjs SITE_A SITE_B FILE [ROUNDS=3]   (e.g. a copy of build/site as A)
+// A site may carry a query for the page (`build/site?workers=parts`): one site, two ways.
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,8 @@ function initScript() {
 }
 
 async function once(site) {
-  const server = await serve(resolve(site), 0);
+  const [dirPart, query = ''] = site.split('?');
+  const server = await serve(resolve(dirPart), 0);
   const dir = mkdtempSync(join(tmpdir(), 'tw-ab-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: '/usr/bin/chromium', args: ARGS, headless: true, viewport: { width: 1400, height: 900 },
@@ -39,7 +41,7 @@ async function once(site) {
     const page = context.pages()[0] ?? await context.newPage();
     await recordOpenReplies(page);
     await page.addInitScript(initScript);
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.goto(`http://127.0.0.1:${server.address().port}/${query ? `?${query}` : ''}`);
     await waitWarmUps(page, 1);
     await page.waitForTimeout(400);
     const t0 = await page.evaluate(() => { window.__tracewise.ready = false; window.__readyAt = 0; return performance.now(); });
