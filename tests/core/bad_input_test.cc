@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/core/fuzz_util.h"
 #include "tests/core/import_test_util.h"
 
 using namespace tw::test;
@@ -301,35 +302,10 @@ TEST_CASE("bad input: fuzzed mutations of real traces" * doctest::timeout(300)) 
       read_file(base + "/speedscope/sample/profiles/trace-event/simple-with-samples.json"),
   };
   for (const std::string& s : seeds) REQUIRE(s.size() > 100);
-  const char* tokens[] = {"{", "}", "[", "]", "\"", "\\", ",", ":", "1e400", "-0", "NaN", "\xff", "\xc3",
-                          "18446744073709551616", "\"ph\":\"B\"", "\"ph\":\"E\"", "\"ph\":\"f\"", "\"bind_id\":1,",
-                          "\"flow_in\":true,", "null", " ", "\"traceEvents\":[", "\xEF\xBB\xBF"};
-  // TW_FUZZ_ROUNDS / TW_FUZZ_SEED run a longer or different fuzz session by hand.
-  const char* seed_env = std::getenv("TW_FUZZ_SEED");
-  const char* rounds_env = std::getenv("TW_FUZZ_ROUNDS");
-  std::mt19937 rng(seed_env ? static_cast<uint32_t>(std::atoi(seed_env)) : 1234567u);
-  const int kRounds = rounds_env ? std::atoi(rounds_env) : 400;
+  std::mt19937 rng(fuzz_seed(1234567u));
+  const int kRounds = fuzz_rounds(400);
   for (int round = 0; round < kRounds; ++round) {
-    std::string text = seeds[round % seeds.size()];
-    int mutations = 1 + static_cast<int>(rng() % 8);
-    for (int k = 0; k < mutations && !text.empty(); ++k) {
-      size_t pos = rng() % text.size();
-      switch (rng() % 6) {
-        case 0: text[pos] = static_cast<char>(rng()); break;                                  // flip a byte
-        case 1: text.erase(pos, 1 + rng() % 64); break;                                       // delete a range
-        case 2: text.insert(pos, tokens[rng() % (sizeof tokens / sizeof *tokens)]); break;    // insert a token
-        case 3: text.resize(pos); break;                                                      // truncate
-        case 4: {                                                                             // duplicate a range
-          size_t len = std::min<size_t>(1 + rng() % 200, text.size() - pos);
-          text.insert(rng() % text.size(), text.substr(pos, len));
-          break;
-        }
-        default: {                                                                            // swap two bytes
-          size_t other = rng() % text.size();
-          std::swap(text[pos], text[other]);
-        }
-      }
-    }
+    std::string text = mutate_trace(seeds[round % seeds.size()], rng);
     CAPTURE(round);
     if (const char* dump = std::getenv("TW_FUZZ_DUMP")) std::ofstream(dump, std::ios::binary) << text;  // the crasher
     ImporterPtr whole = import_whole(text);
