@@ -11,6 +11,8 @@ run() {
   echo "== $name"
   if "$@"; then passed=$((passed + 1)); else echo "!! $name FAILED"; failed=$((failed + 1)); fi
 }
+# esbuild bundles without checking types: the whole web/ tree is type-checked first.
+run "web type check (tsc --noEmit)" node_modules/.bin/tsc --noEmit -p tsconfig.json
 run "core unit + golden tests (doctest, native)" build/native/tw_tests --no-intro=true
 run "core tests under ASan + UBSan" env ASAN_OPTIONS=detect_leaks=1 build/asan/tw_tests --no-intro=true
 shopt -s nullglob

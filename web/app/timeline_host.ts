@@ -12,7 +12,7 @@ export class TimelineHost {
   private readonly none = h('p', { class: 'tl-none muted' }, 'No timeline: what is open is a saved summary, not a trace. Open the trace file itself to see its timeline.');
   private files: OpenedFile[] = [];
 
-  constructor(private readonly root: HTMLElement) {
+  constructor(root: HTMLElement) {
     this.picker.addEventListener('change', () => {
       const f = this.files.find((x) => String(x.key) === this.picker.value);
       if (f) void this.show(f);

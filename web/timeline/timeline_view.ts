@@ -22,7 +22,7 @@
 // Times inside the view are float64 ns relative to the trace origin (originNs from the worker).
 import { DetailsPanel, type SliceRef } from './details_panel';
 import { h } from './element';
-import { instantAt, locateInstant, markAt, type InstantHit } from './instants';
+import { instantAt, markAt, type InstantHit } from './instants';
 import { drawFrame, kGutter, kRulerH, tOf, type Frame } from './render';
 import { Layout, type LaneBox, type TracksReply } from './layout';
 import { TimelineSearch } from './search_bar';
