@@ -1,5 +1,5 @@
 // A plain file imported in parts (web/worker/parts.ts, part_worker.ts), forced with ?workers=parts
-// (the page does so on its own from 4 cores and 64 MB): the trace worker imports the first part,
+// (the page does so on its own from 2 cores and 64 MB): the trace worker imports the first part,
 // a part worker the rest in its own heap, and the trace worker absorbs it. The summary must be the
 // CLI's; a part the core refuses (the cut was not between events) or whose worker fails is read
 // again by the trace worker, with the same summary; progress counts both workers' bytes.
@@ -54,6 +54,18 @@ test('a large plain trace in two parts: the later one absorbed, the CLI summary,
   assert.equal(opens[0].partsAhead, 1, 'the part worker was started and warmed ahead');
   const reading = progress.filter((p) => p.phase === 'reading');
   for (const p of reading) assert.ok(p.bytesRead <= p.totalBytes && p.totalBytes === opens[0].fileBytes, JSON.stringify(p));
+  assert.deepEqual(summary, cliSummary([path]));
+});
+
+test('without asking, a plain trace of 64 MB+ is imported in parts from 2 cores (open_plan.ts)', async () => {
+  const path = inflated(MTIA_GZ, 'mtia.json');
+  await s.page.goto(s.url);
+  await waitWarmUps(s.page, 1);
+  const cores = await s.page.evaluate(() => navigator.hardwareConcurrency);
+  const { summary, error, opens } = await openViaInput(s.page, [path]).then(async (r) => ({ ...r, opens: await s.page.evaluate(() => window.__opens) }));
+  assert.equal(error, null);
+  assert.equal(opens.at(-1).parts, cores >= 2 ? Math.max(2, Math.min(4, cores - 1)) : 1, `${cores} cores`);
+  if (cores >= 2) assert.equal(opens.at(-1).absorbedParts, opens.at(-1).parts - 1);
   assert.deepEqual(summary, cliSummary([path]));
 });
 

@@ -132,3 +132,17 @@ test('files too small, or without a likely event start, get no plan', async () =
   assert.equal(await parts.planParts(first, new Blob([bytesOf(NCCL)]), 2), null, 'below 32 MB a part');
   assert.equal(await parts.planParts(first, new Blob([new Uint8Array(4 << 20).fill(32)]), 2, 1 << 20), null);
 });
+
+test('the first part is the larger: cut k just after size * (w + k - 1) / (w + n - 1), w = kFirstPartWeight', async () => {
+  const bytes = bytesOf(DEEPSEEK);
+  const w = parts.kFirstPartWeight;
+  assert.ok(w > 1, 'the trace worker takes more than a part worker');
+  for (const n of [2, 3]) {
+    const plan = await parts.planParts(first, new Blob([bytes]), n, 1 << 19);
+    assert.equal(plan.starts.length, n - 1);
+    for (const [i, s] of plan.starts.entries()) {
+      const at = Math.floor(bytes.length * (w + i) / (w + n - 1));
+      assert.ok(s >= at && s < at + 4096, `n=${n}: cut ${i} at ${s}, aimed at ${at}`);  // the next event start after it
+    }
+  }
+});

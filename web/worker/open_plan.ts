@@ -17,11 +17,12 @@ export const kMaxGzipBytes = 1.5 * 2 ** 30;
 const kDecodeWorkerMinBytes = 32 << 20;
 const kDecodeWorkerMinCores = 4;
 // Parts (parts.ts): from this many cores, at most this many parts (each a worker and a wasm heap).
-// Both chosen: there is no machine with more than 2 cores to measure them on (bench/README.md).
-// On 2 cores the reader, the browser's I/O and the parsers already keep both busy, so parts only
-// broke even there (1 GB 2.319 s without, 2.296 with; 256 MB 0.618 / 0.612; bench/HISTORY.md,
-// session 9) and cost heap.
-const kPartsMinCores = 4;
+// On 2 cores, two parts with the first one larger (parts.ts, kFirstPartWeight) loaded 1 GB in
+// 2.216 s instead of 2.367, 256 MB in 0.709 instead of 0.770 and 96 MB in 0.320 instead of 0.353
+// (medians of 6; bench/HISTORY.md, session 10), for more heap while they run (1 GB: the trace
+// worker 316 -> 380 MB, the part worker ~170 MB until it is absorbed). From 3 cores one part per
+// core but one (left to the reader); at most 4: chosen, as no machine here has more than 2 cores.
+const kPartsMinCores = 2;
 const kMaxParts = 4;
 
 const cores = () => navigator.hardwareConcurrency ?? 1;
@@ -29,8 +30,9 @@ const cores = () => navigator.hardwareConcurrency ?? 1;
 // How many parts a large plain file is cut into (1: none) with this open's mode: asked for
 // ('parts': tests, comparisons) at least two, of any size from 1 MB; else from kPartsMinCores.
 export function partsFor(mode: OpenRequest['workers']): number {
-  if (mode === 'parts') return Math.max(2, Math.min(kMaxParts, cores() - 1));
-  return (mode ?? 'auto') === 'auto' && cores() >= kPartsMinCores ? Math.min(kMaxParts, cores() - 1) : 1;
+  const n = Math.max(2, Math.min(kMaxParts, cores() - 1));
+  if (mode === 'parts') return n;
+  return (mode ?? 'auto') === 'auto' && cores() >= kPartsMinCores ? n : 1;
 }
 
 // Whether a Blob of `size` bytes is to be cut into parts (if it is plain JSON: the caller checks).

@@ -5,10 +5,16 @@
 // events) or that failed is read again by the trace worker: a wrong guess costs time, never a
 // different model.
 
-// Chosen, not measured where parts are on (4+ cores; none here): on this 2-core machine parts broke
-// even at 256 MB and 1 GB (bench/HISTORY.md, session 9), and their fixed costs (the plan, copying a
-// part out and in) are small next to 64 MB of parsing (~50 ms of ~1.5 s per GB).
+// On 2 cores parts were faster from 96 MB on (bench/HISTORY.md, session 10); below that, chosen:
+// their fixed costs (the plan, copying a part out and in) are small next to 64 MB of parsing
+// (~50 ms of ~1.5 s per GB).
 export const kPartsMinBytes = 64 << 20;
+// The first part's share against each later one's. The trace worker's part is read by its feed
+// worker while each part worker reads its own, so per byte the trace worker imports ~1.35x
+// faster: with equal shares it waited 0.1-0.2 s for the later part at 1 GB on 2 cores, with 1.4
+// (58% of the file in two parts) neither waits for long (1.7: the part worker waits). Measured
+// on 2 cores (bench/HISTORY.md, session 10); kept for more.
+export const kFirstPartWeight = 1.4;
 // Each share at least this (likewise chosen; tests and comparisons may ask for less).
 export const kMinPartBytes = 32 << 20;
 const kWindowBytes = 1 << 20;
@@ -29,15 +35,17 @@ function inHeap<T>(mod: any, bytes: ArrayBuffer, f: (address: number, n: number)
   }
 }
 
-// Cuts for up to `parts` parts of near equal size, each where an event likely starts (the core's
-// likely_event_start over a window of the file); null when there is none to make.
+// Cuts for up to `parts` parts, the first of kFirstPartWeight shares and each later one of one,
+// each where an event likely starts (the core's likely_event_start over a window of the file);
+// null when there is none to make.
 export async function planParts(mod: any, blob: Blob, parts: number, minPartBytes = kMinPartBytes): Promise<PartPlan | null> {
   const n = Math.min(parts, Math.floor(blob.size / Math.max(1, minPartBytes)));
   if (n < 2) return null;
   const head = await blob.slice(0, 64).arrayBuffer();
   const starts: number[] = [];
+  const shares = kFirstPartWeight + n - 1;
   for (let k = 1; k < n; k++) {
-    const at = Math.floor(blob.size * k / n);
+    const at = Math.floor(blob.size * (kFirstPartWeight + k - 1) / shares);
     const window = await blob.slice(at, at + kWindowBytes).arrayBuffer();
     const s = Number(inHeap(mod, window, (p, len) => mod.likelyEventStart(p, len, at)));
     if (s > 0 && s < blob.size && (starts.length === 0 || s > starts[starts.length - 1])) starts.push(s);

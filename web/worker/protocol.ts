@@ -22,9 +22,9 @@ export interface OpenRequest {
   blob?: Blob;             // File or Blob (streamed; kept for re-reading event args)
   buffer?: ArrayBuffer;    // bytes already in memory (transferred)
   url?: string;            // downloaded by the worker (streamed)
-  // Nested workers: 'auto' (default): a feed worker reads the file; on machines with 4+ cores a
-  // large plain file (64 MB+) is imported in parts by part workers beside this one (parts.ts) and
-  // other large inputs have a decode worker decode events. 'no-decode': neither (other files load
+  // Nested workers: 'auto' (default): a feed worker reads the file; a large plain file (64 MB+) is
+  // imported in parts by part workers beside this one (parts.ts; open_plan.ts: how many by cores)
+  // and, on machines with 4+ cores, other large inputs have a decode worker decode events. 'no-decode': neither (other files load
   // meanwhile); 'no-parts': no parts; 'parts': parts whatever the cores, from 1 MB a part; 'single':
   // everything in the trace worker; 'decode': a decode worker, whatever the size and cores; 'all':
   // one, and every batch to it (the trace worker waits for it; tests, comparisons).
