@@ -3,7 +3,8 @@
 // Chromium with its spare worker warmed first (as browser_bench.mjs), and prints per run and as
 // medians: load (file chosen .. the hook turns ready), the trace worker's open, and the tail after
 // it, split into the summary (open reply .. summary reply arrive on the page) and the dashboard
-// (summary reply .. ready). Interleaving keeps machine noise out of the ratio.
+// (summary reply .. ready), and for a file in parts the parts' timings. Interleaving keeps machine
+// noise out of the ratio.
 // Usage: node bench/site_ab.mjs SITE_A SITE_B FILE [ROUNDS=3]   (e.g. a copy of build/site as A)
 // A site may carry a query for the page (`build/site?workers=parts`): one site, two ways.
 import { chromium } from 'playwright-core';
@@ -50,6 +51,7 @@ async function once(site) {
     const r = await page.evaluate(() => ({ at: window.__readyAt, open: window.__opens.at(-1), summary: window.__summaryReplies.at(-1) }));
     const load = (r.at - t0) / 1000;
     return {
+      parts: r.open?.parts > 1 ? r.open : null,
       load, open: r.open?.seconds ?? NaN, tail: load - (r.open?.seconds ?? NaN),
       summary: ((r.summary?.at ?? NaN) - (r.open?.at ?? NaN)) / 1000, show: (r.at - (r.summary?.at ?? NaN)) / 1000,
     };
@@ -65,8 +67,13 @@ for (let i = 0; i < Number(rounds); i++) {
   for (const site of [siteA, siteB]) {
     const x = await once(site);
     runs.get(site).push(x);
+    // In parts: when the trace worker had its own part, each part worker its part imported and
+    // exported (from its start), and how long the trace worker then waited for and absorbed them.
+    const p = x.parts && `  parts ${x.parts.parts}: own ${x.parts.ownPartSeconds.toFixed(3)}, later ` +
+      `${x.parts.partTimings.map((t) => (t ? `${t.imported.toFixed(3)}/${t.exported.toFixed(3)}` : 'failed')).join(' ')}, ` +
+      `waiting + absorbing ${x.parts.partsSeconds.toFixed(3)}`;
     console.log(`${site}  load ${x.load.toFixed(3)} s  open ${x.open.toFixed(3)} s  tail ${x.tail.toFixed(3)} s ` +
-      `(summary ${x.summary.toFixed(3)}, show ${x.show.toFixed(3)})`);
+      `(summary ${x.summary.toFixed(3)}, show ${x.show.toFixed(3)})${p || ''}`);
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
