@@ -71,7 +71,8 @@ async function startParts(m: any, blob: Blob, mode: OpenRequest['workers']): Pro
 }
 
 // Absorbs the later parts in order into the session; a part that was refused or failed is read
-// again here from where it began (refetched(n) counts those bytes). Returns the bytes absorbed.
+// again here from where it began (refetched(n) counts those bytes). Returns how many parts were
+// absorbed and their bytes.
 async function absorbLaterParts(m: any, req: OpenRequest, pump: ImportPump, refetched: (n: number) => void): Promise<{ parts: number; bytes: number }> {
   const absorbed = { parts: 0, bytes: 0 };
   for (let k = 0; k < later.length && !session.failed(); k++) {
