@@ -19,8 +19,9 @@ const kDecodeWorkerMinCores = 4;
 // Parts (parts.ts): from this many cores, at most this many parts (each a worker and a wasm heap).
 // On 2 cores, two parts with the first one larger (parts.ts, kFirstPartWeight) loaded 1 GB in
 // 2.216 s instead of 2.367, 256 MB in 0.709 instead of 0.770 and 96 MB in 0.320 instead of 0.353
-// (medians of 6; bench/HISTORY.md, session 10), for more heap while they run (1 GB: the trace
-// worker 316 -> 380 MB, the part worker ~170 MB until it is absorbed). From 3 cores one part per
+// (medians of 6; bench/HISTORY.md, session 10), for more memory while they run (1 GB: the trace
+// worker's heap stays at 316 MB with the larger first part, 380 MB with halves in session 9; the
+// part worker's own, 168 MB for half of 1 GB, until it is absorbed). From 3 cores one part per
 // core but one (left to the reader); at most 4: chosen, as no machine here has more than 2 cores.
 const kPartsMinCores = 2;
 const kMaxParts = 4;
