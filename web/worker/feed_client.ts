@@ -2,6 +2,7 @@
 // ReadableStream, fed by a nested worker. Each batch taken from the stream is acknowledged, which
 // lets the inflater send another. A read failure errors the stream with `onInputError(name)`'s
 // error; corrupt or truncated gzip data errors it with a plain Error after everything before it.
+import { WorkersAhead } from './workers_ahead';
 
 type Reply =
   | { kind: 'data'; chunks: Uint8Array[]; raw: number; recycle?: boolean }
@@ -10,33 +11,16 @@ type Reply =
   | { kind: 'broken'; message: string; raw: number };  // the worker itself failed (its script, a crash)
 
 // A feed worker started ahead by the spare trace worker's warm-up, so that an open does not wait
-// for one to start (~15 ms in Chromium 156; a started one answers in ~2). A load failure (e.g. no
-// feed.js) is remembered: the open then starts its own, which fails the same way and is handled.
-let ahead: { worker: Worker; failed: boolean } | null = null;
+// for one to start (~15 ms in Chromium 156; a started one answers in ~2).
+const ahead = new WorkersAhead('feed.js');
 
 export function startFeedWorkerAhead(): void {
-  if (ahead || typeof Worker === 'undefined') return;
-  try {
-    const a = { worker: new Worker(new URL('feed.js', self.location.href), { type: 'module' }), failed: false };
-    a.worker.onerror = (ev) => { ev.preventDefault(); a.failed = true; };
-    ahead = a;
-  } catch {
-    ahead = null;
-  }
+  ahead.start(1);
 }
 
 // An open that reads without it (a download, or one thread asked for) lets it go.
 export function dropFeedWorkerAhead(): void {
-  ahead?.worker.terminate();
-  ahead = null;
-}
-
-function takeFeedWorker(): { worker: Worker; ahead: boolean } {
-  const a = ahead;
-  ahead = null;
-  if (a && !a.failed) return { worker: a.worker, ahead: true };
-  a?.worker.terminate();
-  return { worker: new Worker(new URL('feed.js', self.location.href), { type: 'module' }), ahead: false };
+  ahead.drop();
 }
 
 // Resolves to null when this browser cannot start a worker from a worker, or the feed worker fails
@@ -48,7 +32,7 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   let startedAhead = false;
   try {
     if (typeof Worker === 'undefined') return null;
-    ({ worker: w, ahead: startedAhead } = takeFeedWorker());
+    ({ worker: w, ahead: startedAhead } = ahead.take());
   } catch {
     return null;
   }

@@ -32,9 +32,14 @@ export class ImportPump {
     this.pusher = new HeapPusher(mod, session);
   }
 
-  // Pushes `from` to its end; counted(n) after each n bytes. What is still staged stays there
-  // until flush(). A gzip input that turns out truncated or corrupt ends early with a warning.
+  // Pushes `from` to its end, the last partial batch too; counted(n) after each n bytes. A gzip
+  // input that turns out truncated or corrupt ends early with a warning.
   async pump(from: ByteSource, counted: (n: number) => void = () => {}): Promise<void> {
+    await this.read(from, counted);
+    this.pusher.flush();
+  }
+
+  private async read(from: ByteSource, counted: (n: number) => void): Promise<void> {
     for (;;) {
       let r: ReadableStreamReadResult<Uint8Array>;
       const tw = performance.now();
@@ -66,11 +71,6 @@ export class ImportPump {
         this.progress();
       }
     }
-  }
-
-  // Pushes what is staged (the last, partial batch).
-  flush(): void {
-    this.pusher.flush();
   }
 }
 

@@ -2,6 +2,7 @@
 // (parts.ts). `result` resolves to the part's bytes, or to null when the worker failed (it could not
 // start, read, or get memory): the trace worker then reads that part itself.
 import type { PartBytes, PartPlan } from './parts';
+import { WorkersAhead } from './workers_ahead';
 
 type Reply =
   | { kind: 'progress'; raw: number; events: number }
@@ -14,34 +15,15 @@ export interface PartTiming { loaded: number; imported: number; exported: number
 // Part workers started ahead by the spare trace worker's warm-up (as the feed worker is,
 // feed_client.ts): each loads the core and runs the warm-up import while the page is idle, so a
 // part neither waits for a worker and its module (~60 ms) nor starts in V8's baseline tier.
-let ahead: Array<{ worker: Worker; failed: boolean }> = [];
+const ahead = new WorkersAhead('part.js', { kind: 'warm' });
 
 export function startPartWorkersAhead(n: number): void {
-  if (typeof Worker === 'undefined') return;
-  try {
-    while (ahead.length < n) {
-      const a = { worker: new Worker(new URL('part.js', self.location.href), { type: 'module' }), failed: false };
-      a.worker.onerror = (ev) => { ev.preventDefault(); a.failed = true; };
-      a.worker.postMessage({ kind: 'warm' });
-      ahead.push(a);
-    }
-  } catch {
-    dropPartWorkersAhead();
-  }
+  ahead.start(n);
 }
 
 // An open that does not use them (or not all) lets them go.
 export function dropPartWorkersAhead(): void {
-  ahead.forEach((a) => a.worker.terminate());
-  ahead = [];
-}
-
-function takePartWorker(): { worker: Worker; ahead: boolean } {
-  for (let a = ahead.shift(); a; a = ahead.shift()) {
-    if (!a.failed) return { worker: a.worker, ahead: true };
-    a.worker.terminate();
-  }
-  return { worker: new Worker(new URL('part.js', self.location.href), { type: 'module' }), ahead: false };
+  ahead.drop();
 }
 
 export class LaterPart {
@@ -54,7 +36,7 @@ export class LaterPart {
   private settle: (part: PartBytes | null) => void = () => {};
 
   constructor(blob: Blob, readonly begin: number, readonly end: number, objectForm: boolean, last: boolean) {
-    ({ worker: this.worker, ahead: this.ahead } = takePartWorker());
+    ({ worker: this.worker, ahead: this.ahead } = ahead.take());
     this.result = new Promise<PartBytes | null>((resolve) => {
       const settle = this.settle = (part: PartBytes | null) => {
         this.worker.terminate();  // its heap goes at once

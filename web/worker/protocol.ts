@@ -24,10 +24,11 @@ export interface OpenRequest {
   url?: string;            // downloaded by the worker (streamed)
   // Nested workers: 'auto' (default): a feed worker reads the file; a large plain file (64 MB+) is
   // imported in parts by part workers beside this one (parts.ts; open_plan.ts: how many by cores)
-  // and, on machines with 4+ cores, other large inputs have a decode worker decode events. 'no-decode': neither (other files load
-  // meanwhile); 'no-parts': no parts; 'parts': parts whatever the cores, from 1 MB a part; 'single':
-  // everything in the trace worker; 'decode': a decode worker, whatever the size and cores; 'all':
-  // one, and every batch to it (the trace worker waits for it; tests, comparisons).
+  // and, on machines with 4+ cores, other large inputs have a decode worker decode events.
+  // 'no-decode': neither (other files load meanwhile); 'no-parts': no parts; 'parts': parts
+  // whatever the cores, from 1 MB a part; 'single': everything in the trace worker; 'decode': a
+  // decode worker, whatever the size and cores; 'all': one, and every batch to it (the trace worker
+  // waits for it; tests, comparisons).
   workers?: 'auto' | 'no-decode' | 'no-parts' | 'parts' | 'single' | 'decode' | 'all';
   // The summary the page will ask for next: computed as soon as the open reply is posted, while the
   // page handles that reply, and kept for the SummaryRequest with the same htaCompat.

@@ -87,7 +87,6 @@ async function absorbLaterParts(m: any, req: OpenRequest, pump: ImportPump, refe
     const again = await openInput({ blob: req.blob!.slice(later[k].begin, later[k].end), workers: 'single' });
     later[k].raw = 0;
     await pump.pump(again, refetched);
-    pump.flush();
   }
   return absorbed;
 }
@@ -140,19 +139,18 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   let refetched = 0;  // bytes of refused parts, read again here
   const laterRaw = () => later.reduce((n, p) => n + p.raw, 0);
   const progressSource = { rawBytes: () => src.rawBytes() + laterRaw() + refetched, totalBytes: plan ? size : src.totalBytes, gzip: src.gzip };
-  const pump = new ImportPump(m, session, helper, t0, () => cancelled,
-    () => postProgress(req, t0, size, 'reading', progressSource, pump.input + laterRaw()));
+  const progress = (phase: Progress['phase']) => postProgress(req, t0, size, phase, progressSource, pump.input + laterRaw());
+  const pump = new ImportPump(m, session, helper, t0, () => cancelled, () => progress('reading'));
   let finishSeconds = 0;
   let partsSeconds = 0;
   let ownPartSeconds = 0;
   let absorbed = { parts: 0, bytes: 0 };  // (in progress, the part workers' own counts stand for them)
   try {
     await pump.pump(src);
-    pump.flush();
     if (plan) {
       const tp = performance.now();
       ownPartSeconds = (tp - t0) / 1000;
-      postProgress(req, t0, size, 'reading', progressSource, pump.input + laterRaw());  // this worker's part is in
+      progress('reading');  // this worker's part is in
       absorbed = await absorbLaterParts(m, req, pump, (n) => { refetched += n; });
       partsSeconds = (performance.now() - tp) / 1000;
     }
@@ -161,7 +159,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
       await helper.drain();
       helper.close();  // not needed for finish(): its thread and heap go now
     }
-    postProgress(req, t0, size, 'finishing', progressSource, pump.input + laterRaw());
+    progress('finishing');
     // The size as given, like the CLI's (a download's size is what arrived).
     session.setFileBytes(size ?? src.rawBytes());
     const tf = performance.now();
