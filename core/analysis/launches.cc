@@ -141,6 +141,8 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
     return a.name < b.name;
   });
   if (r.sync_sites.size() > opt.top) r.sync_sites.resize(opt.top);
+  for (uint32_t i : r.longest_syncs) r.sync_starts_ns.push_back(s.ts_ns[i]);
+  std::sort(r.sync_starts_ns.begin(), r.sync_starts_ns.end());
   size_t keep = std::min(opt.top, r.longest_syncs.size());
   std::partial_sort(r.longest_syncs.begin(), r.longest_syncs.begin() + keep, r.longest_syncs.end(),
                     [&s](uint32_t a, uint32_t b) { return s.dur_ns[a] != s.dur_ns[b] ? s.dur_ns[a] > s.dur_ns[b] : a < b; });

@@ -98,6 +98,7 @@ struct LaunchesResult {
   int64_t sync_blocked_ns = 0;
   std::vector<SyncSite> sync_sites;   // most blocked first
   std::vector<uint32_t> longest_syncs; // sync call slices, longest first (at most `top`)
+  std::vector<int64_t> sync_starts_ns; // every sync call's start, ascending (to count them per step)
 };
 
 // Host-sync call sites walk the model's slice parents (set by finish()).

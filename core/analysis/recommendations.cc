@@ -97,40 +97,40 @@ void gpu_idle(const RecommendationInputs& in, std::vector<Recommendation>& out) 
   r.id = "gpu_idle";
   r.severity = severity_for(share, 0.35, 0.5);
   r.title = "The GPU is idle " + pct(share) + " of the time";
+  // The causes on the busiest device (the one the idle time above is measured on): its idle
+  // stretches add up to its idle time, unlike the per-stream gaps, which overlap one another.
+  const DeviceIdle* dev = nullptr;
+  if (in.device_idle)
+    for (const DeviceIdle& d : *in.device_idle)
+      if (!dev || d.busy_ns > dev->busy_ns) dev = &d;
   int64_t cat[kIdleCategoryCount] = {0, 0, 0};
-  std::vector<IdleGap> gaps;
-  if (in.idle)
-    for (const StreamIdle& s : in.idle->streams) {
-      for (int k = 0; k < kIdleCategoryCount; ++k) cat[k] += std::max<int64_t>(0, s.time_ns[k]);
-      gaps.insert(gaps.end(), s.longest.begin(), s.longest.end());
-    }
+  if (dev)
+    for (int k = 0; k < kIdleCategoryCount; ++k) cat[k] = dev->time_ns[k];
   int main = 0;
   for (int k = 1; k < kIdleCategoryCount; ++k)
     if (cat[k] > cat[main]) main = k;
-  int64_t stream_idle = cat[0] + cat[1] + cat[2];
+  int64_t causes = cat[0] + cat[1] + cat[2];
   std::string cause;
-  if (stream_idle > 0) {
-    std::string share_main = pct(ratio(cat[main], stream_idle));
+  if (causes > 0) {
+    std::string share_main = pct(ratio(cat[main], causes));
     if (main == 0)
-      cause = " Most stream idle time (" + share_main + ") is host wait: the CPU had not started launching the next "
-              "op when the previous one ended. Look at CPU-side overhead (Python, data loading, synchronisations) "
-              "before the gaps; CUDA graphs or torch.compile reduce launch overhead.";
+      cause = " Most of it (" + share_main + ") is host wait: the CPU had not started launching the op that "
+              "ended the idle stretch when the GPU ran out of work. Look at CPU-side overhead (Python, data loading, "
+              "synchronisations) before the gaps; CUDA graphs or torch.compile reduce launch overhead.";
     else if (main == 1)
-      cause = " Most stream idle time (" + share_main + ") is kernel wait: short gaps between back-to-back ops. "
+      cause = " Most of it (" + share_main + ") is kernel wait: short gaps between back-to-back ops. "
               "Fuse small kernels (torch.compile) or capture them in CUDA graphs.";
     else
-      cause = " Most stream idle time (" + share_main + ") is neither host nor launch wait: streams wait for other "
-              "streams, events, communication or host synchronisations.";
+      cause = " Most of it (" + share_main + ") is neither host nor launch wait: the next op was enqueued in time "
+              "but waited for an event, another device, communication or a host synchronisation.";
   }
   r.text = "The GPU runs nothing for " + format_duration(idle) + ", " + pct(share) + " of the time between its first "
            "and last op." + cause;
   r.numbers = {{"idle_ns", double(idle)}, {"gpu_span_ns", double(in.gpu_span_ns)}, {"share", share},
                {"host_wait_ns", double(cat[0])}, {"kernel_wait_ns", double(cat[1])}, {"other_ns", double(cat[2])}};
   r.offenders.push_back(idle_category_name(static_cast<IdleCategory>(main)));
-  std::sort(gaps.begin(), gaps.end(), [](const IdleGap& a, const IdleGap& b) {
-    return a.length_ns() != b.length_ns() ? a.length_ns() > b.length_ns() : a.begin_ns < b.begin_ns;
-  });
-  for (size_t i = 0; i < gaps.size() && i < 5; ++i) r.ranges.push_back({gaps[i].begin_ns, gaps[i].end_ns});
+  if (dev)
+    for (size_t i = 0; i < dev->longest.size() && i < 5; ++i) r.ranges.push_back({dev->longest[i].begin_ns, dev->longest[i].end_ns});
   out.push_back(std::move(r));
 }
 
@@ -161,8 +161,17 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   if (!l || l->sync_count == 0) return;
   int64_t trace_ns = in.model->max_ts_ns - in.model->min_ts_ns;
   double share = ratio(l->sync_blocked_ns, trace_ns);
+  // Per step: the syncs that start inside a profiler step (one before the first step or after the
+  // last is not "per step": the step tables count none there).
   size_t steps = in.steps ? in.steps->steps.size() : 0;
-  double per_step = steps ? static_cast<double>(l->sync_count) / static_cast<double>(steps) : 0;
+  uint64_t in_steps = 0;
+  if (steps)
+    for (const StepTimes& st : in.steps->steps)
+      in_steps += static_cast<uint64_t>(std::lower_bound(l->sync_starts_ns.begin(), l->sync_starts_ns.end(), st.end_ns) -
+                                        std::lower_bound(l->sync_starts_ns.begin(), l->sync_starts_ns.end(), st.begin_ns));
+  in_steps = std::min(in_steps, l->sync_count);  // (steps that overlap would count a sync twice)
+  const uint64_t outside = steps ? l->sync_count - in_steps : 0;
+  double per_step = steps ? static_cast<double>(in_steps) / static_cast<double>(steps) : 0;
   if (share < 0.05 && per_step < 10) return;
   Recommendation r;
   r.id = "host_syncs";
@@ -180,7 +189,10 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   std::snprintf(per, sizeof per, "%.1f", per_step);
   bool one = l->sync_count == 1;
   r.text = count_str(l->sync_count) + (one ? " host synchronisation" : " host synchronisations") +
-           (steps ? " (" + std::string(per) + " per step)" : "") + (one ? " blocks" : " block") + " the CPU for " +
+           (steps ? " (" + std::string(per) + " per step" +
+                        (outside ? ", " + count_str(outside) + " outside the profiler steps" : "") + ")"
+                  : "") +
+           (one ? " blocks" : " block") + " the CPU for " +
            format_duration(l->sync_blocked_ns) + ", " + pct(share) + " of the trace" +
            (sites.empty() ? "" : std::string(one ? "; it is called from " : "; the main call sites are ") + sites) +
            ". While the CPU waits it queues no work, so the GPU drains and idles. .item(), .cpu(), .tolist(), "
@@ -188,7 +200,7 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   for (size_t i = 0; i < l->longest_syncs.size() && i < 5; ++i)
     r.ranges.push_back({in.model->slices.ts_ns[l->longest_syncs[i]], in.model->slices.end_ns(l->longest_syncs[i])});
   r.numbers = {{"syncs", double(l->sync_count)}, {"blocked_ns", double(l->sync_blocked_ns)}, {"share", share},
-               {"per_step", per_step}};
+               {"per_step", per_step}, {"outside_steps", double(outside)}};
   out.push_back(std::move(r));
 }
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "core/analysis/collectives.h"
-#include "core/analysis/idle.h"
+#include "core/analysis/device_idle.h"
 #include "core/analysis/intervals.h"
 #include "core/analysis/kernels.h"
 #include "core/analysis/launches.h"
@@ -45,7 +45,7 @@ struct RecommendationInputs {
   const TraceModel* model = nullptr;
   int64_t gpu_span_ns = 0;  // first GPU op start to last end (0: no GPU work)
   int64_t gpu_busy_ns = 0;  // union of all GPU ops
-  const IdleResult* idle = nullptr;
+  const std::vector<DeviceIdle>* device_idle = nullptr;  // the causes of GPU idle time
   const LaunchesResult* launches = nullptr;
   const MemoryResult* memory = nullptr;
   const CollectivesResult* collectives = nullptr;

@@ -15,26 +15,48 @@ double round4(double x) { return std::round(x * 1e4) / 1e4; }
 
 json range_json(int64_t begin, int64_t end) { return {{"begin_ns", begin}, {"end_ns", end}}; }
 
-json idle_json(const IdleResult& r) {
-  json streams = json::array();
-  for (const StreamIdle& s : r.streams) {
-    json cats = json::object();
-    for (int k = 0; k < kIdleCategoryCount; ++k) {
-      double share = s.idle_ns != 0 ? double(s.time_ns[k]) / double(s.idle_ns) : 0.0;
-      cats[idle_category_name(static_cast<IdleCategory>(k))] = {
-          {"ns", s.time_ns[k]}, {"count", s.count[k]}, {"share", round4(share)}};
-    }
-    json gaps = json::array();
-    for (const IdleGap& g : s.longest) {
-      json gj = range_json(g.begin_ns, g.end_ns);
-      gj["duration_ns"] = g.length_ns();
-      gj["category"] = idle_category_name(g.category);
-      gaps.push_back(gj);
-    }
-    streams.push_back({{"device", s.device}, {"stream", s.stream}, {"ops", s.ops}, {"first_ns", s.first_ns},
-                       {"last_ns", s.last_ns}, {"idle_ns", s.idle_ns}, {"categories", cats}, {"longest_gaps", gaps}});
+namespace {
+
+// One stream's or device's idle time by cause, and its longest gaps.
+json idle_categories_json(const int64_t (&time_ns)[kIdleCategoryCount], const uint64_t (&count)[kIdleCategoryCount],
+                          int64_t idle_ns) {
+  json cats = json::object();
+  for (int k = 0; k < kIdleCategoryCount; ++k) {
+    double share = idle_ns != 0 ? double(time_ns[k]) / double(idle_ns) : 0.0;
+    cats[idle_category_name(static_cast<IdleCategory>(k))] = {{"ns", time_ns[k]}, {"count", count[k]}, {"share", round4(share)}};
   }
-  return {{"kernel_wait_threshold_ns", r.threshold_ns}, {"streams", streams}};
+  return cats;
+}
+
+json idle_gaps_json(const std::vector<IdleGap>& longest) {
+  json gaps = json::array();
+  for (const IdleGap& g : longest) {
+    json gj = range_json(g.begin_ns, g.end_ns);
+    gj["duration_ns"] = g.length_ns();
+    gj["category"] = idle_category_name(g.category);
+    gaps.push_back(gj);
+  }
+  return gaps;
+}
+
+}  // namespace
+
+json idle_json(const IdleResult& r, const std::vector<DeviceIdle>* devices) {
+  json streams = json::array();
+  for (const StreamIdle& s : r.streams)
+    streams.push_back({{"device", s.device}, {"stream", s.stream}, {"ops", s.ops}, {"first_ns", s.first_ns},
+                       {"last_ns", s.last_ns}, {"idle_ns", s.idle_ns}, {"categories", idle_categories_json(s.time_ns, s.count, s.idle_ns)},
+                       {"longest_gaps", idle_gaps_json(s.longest)}});
+  json out = {{"kernel_wait_threshold_ns", r.threshold_ns}, {"streams", streams}};
+  if (devices) {
+    json ds = json::array();
+    for (const DeviceIdle& d : *devices)
+      ds.push_back({{"device", d.device}, {"ops", d.ops}, {"first_ns", d.first_ns}, {"last_ns", d.last_ns},
+                    {"busy_ns", d.busy_ns}, {"idle_ns", d.idle_ns}, {"categories", idle_categories_json(d.time_ns, d.count, d.idle_ns)},
+                    {"longest_gaps", idle_gaps_json(d.longest)}});
+    out["devices"] = ds;
+  }
+  return out;
 }
 
 json kernels_json(const TraceModel& m, const KernelsResult& r, size_t top) {

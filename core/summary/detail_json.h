@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/analysis/collectives.h"
+#include "core/analysis/device_idle.h"
 #include "core/analysis/idle.h"
 #include "core/analysis/kernels.h"
 #include "core/analysis/launches.h"
@@ -21,7 +22,8 @@ std::string model_str(const TraceModel& m, StringId id);
 double round4(double x);
 nlohmann::json range_json(int64_t begin, int64_t end);
 
-nlohmann::json idle_json(const IdleResult& r);
+// The per-stream breakdown; with `devices` (the whole trace's) also the per-device one ("devices").
+nlohmann::json idle_json(const IdleResult& r, const std::vector<DeviceIdle>* devices = nullptr);
 nlohmann::json kernels_json(const TraceModel& m, const KernelsResult& r, size_t top);
 nlohmann::json distribution_json(const Distribution& d);
 // `opt` gives the thresholds shown; `queues` only when opt.queues.

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/analysis/collectives.h"
+#include "core/analysis/device_idle.h"
 #include "core/analysis/hta_compat.h"
 #include "core/analysis/idle.h"
 #include "core/analysis/intervals.h"
@@ -86,6 +87,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   iopt.keep = kept;
   iopt.order = &ctx.idle_order;
   const IdleResult idle = idle_breakdown(m, iopt);
+  const std::vector<DeviceIdle> device_idles = device_idle(m, ctx.idle_order, iopt);
   const KernelsResult kernels = kernel_stats(m, cls, kept);
   const OperatorsResult ops = operator_stats(m);
   LaunchOptions lopt;
@@ -98,7 +100,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   const StreamOverlapResult& streams = ctx.streams;
 
   bool any_gpu = m.gpu_ops.size() > 0;
-  file["idle"] = any_gpu ? idle_json(idle) : json(nullptr);
+  file["idle"] = any_gpu ? idle_json(idle, &device_idles) : json(nullptr);
   file["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
   file["operators"] = operators_json(m, ops, kTopRows);
   file["launches"] = m.launches.empty() && launches.sync_count == 0 ? json(nullptr) : launches_json(m, launches, lopt);
@@ -119,13 +121,9 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   RecommendationInputs in;
   in.model = &m;
   in.gpu_span_ns = util.end_ns - util.begin_ns;
+  // Several devices in one file: the busiest device's view (the span is shared).
   for (const DeviceUtilization& d : util.devices) in.gpu_busy_ns = std::max(in.gpu_busy_ns, d.busy_ns);
-  if (util.devices.size() > 1) {
-    // Several devices in one file: the busiest device's view (the span is shared).
-    in.gpu_busy_ns = 0;
-    for (const DeviceUtilization& d : util.devices) in.gpu_busy_ns = std::max(in.gpu_busy_ns, d.busy_ns);
-  }
-  in.idle = &idle;
+  in.device_idle = &device_idles;
   in.launches = &launches;
   in.memory = &memory;
   in.collectives = &coll;

@@ -3,6 +3,7 @@
 // dispatch / combine collectives with their exposed time.
 #include <doctest/doctest.h>
 
+#include <climits>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -57,6 +58,22 @@ void check_bounded(const nlohmann::json& f) {
       for (const auto& [k, c] : s["categories"].items()) sum += c["ns"].get<int64_t>();
       CHECK(sum == s["idle_ns"].get<int64_t>());
       CHECK(at_most(s["longest_gaps"], 10));
+    }
+    // Per device the idle stretches add up to the span minus the busy time, by cause, and no
+    // stretch overlaps an op (the device's busy time is the utilisation's).
+    if (f["idle"].contains("devices")) {
+      for (const auto& d : f["idle"]["devices"]) {
+        int64_t sum = 0;
+        for (const auto& [k, c] : d["categories"].items()) sum += c["ns"].get<int64_t>();
+        CHECK(sum == d["idle_ns"].get<int64_t>());
+        CHECK(d["idle_ns"].get<int64_t>() == d["last_ns"].get<int64_t>() - d["first_ns"].get<int64_t>() - d["busy_ns"].get<int64_t>());
+        CHECK(at_most(d["longest_gaps"], 10));
+        int64_t prev = INT64_MAX;
+        for (const auto& g : d["longest_gaps"]) {
+          CHECK(g["duration_ns"].get<int64_t>() <= prev);
+          prev = g["duration_ns"].get<int64_t>();
+        }
+      }
     }
   }
   if (!f["step_breakdown"].is_null()) {

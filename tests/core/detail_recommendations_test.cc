@@ -51,10 +51,23 @@ TEST_CASE("detail recommendations: the sample trace") {
   CHECK((*dl)["text"].get<std::string>().find("6.0% of step time") != std::string::npos);
   const nlohmann::json* idle = rec(f, "gpu_idle");
   REQUIRE(idle);
-  // Span [40,434) us, busy 171 us; the main cause on the streams is "other" (175 us of 323 us).
+  // Span [40,434) us, busy 171 us. The device's idle stretches, each by the op that ends it:
+  // [90,112) add, launched at 105: host wait; [114,120) relu, launched at 111, and [125,150) the
+  // allreduce (no launch), both under 30 us: kernel wait; [250,300) softmax, launched at 115: other;
+  // [310,430) the memcpy, launched at 397: host wait. 142 + 31 + 50 = 223 us, the idle time exactly
+  // (the streams' gaps add up to more: stream 20 idles while stream 7 runs).
   CHECK((*idle)["evidence"]["numbers"]["idle_ns"] == 223000);
-  CHECK((*idle)["evidence"]["offenders"][0] == "other");
-  CHECK((*idle)["evidence"]["ranges"][0]["begin_ns"] == 125000);
+  CHECK((*idle)["evidence"]["numbers"]["host_wait_ns"] == 142000);
+  CHECK((*idle)["evidence"]["numbers"]["kernel_wait_ns"] == 31000);
+  CHECK((*idle)["evidence"]["numbers"]["other_ns"] == 50000);
+  CHECK((*idle)["evidence"]["offenders"][0] == "host_wait");
+  CHECK((*idle)["evidence"]["ranges"][0] == nlohmann::json{{"begin_ns", 310000}, {"end_ns", 430000}});
+  CHECK((*idle)["evidence"]["ranges"].size() == 5);
+  const nlohmann::json& dev = f["idle"]["devices"][0];
+  CHECK(dev["idle_ns"] == 223000);
+  CHECK(dev["busy_ns"] == 171000);
+  CHECK(dev["categories"]["host_wait"]["count"] == 2);
+  CHECK(dev["longest_gaps"][1]["category"] == "other");  // [250,300)
   const nlohmann::json* comm = rec(f, "exposed_communication");
   REQUIRE(comm);
   CHECK((*comm)["evidence"]["offenders"][0] == "allreduce");
@@ -67,6 +80,21 @@ TEST_CASE("detail recommendations: the sample trace") {
     CHECK(r["text"].get<std::string>().size() > 40);
     CHECK(std::set<std::string>{"high", "medium", "low"}.count(r["severity"].get<std::string>()) == 1);
   }
+}
+
+TEST_CASE("detail recommendations: host syncs per step count only the syncs inside the steps") {
+  const nlohmann::json whole = details_of(detail_test::kSampleTrace);
+  const nlohmann::json* in = rec(whole, "host_syncs");
+  REQUIRE(in);
+  CHECK((*in)["evidence"]["numbers"]["per_step"] == 1);
+  CHECK((*in)["evidence"]["numbers"]["outside_steps"] == 0);
+  // The step now ends before the sync call (at 400 us): it is not one per step any more.
+  nlohmann::json f = details_of(replace(detail_test::kSampleTrace, "\"ts\": 0, \"dur\": 1000", "\"ts\": 0, \"dur\": 390"));
+  const nlohmann::json* out = rec(f, "host_syncs");
+  REQUIRE(out);
+  CHECK((*out)["evidence"]["numbers"]["per_step"] == 0);
+  CHECK((*out)["evidence"]["numbers"]["outside_steps"] == 1);
+  CHECK((*out)["text"].get<std::string>().find("(0.0 per step, 1 outside the profiler steps)") != std::string::npos);
 }
 
 TEST_CASE("detail recommendations: memory peak above 90% of the device") {

@@ -82,6 +82,10 @@ test('file input: gzip Kineto trace, summary identical to the CLI, numbers on sc
     assert.equal(Number(cards['step-time'].raw), f.step_breakdown.mean_ns);
     near(cards['step-time'].text, f.step_breakdown.mean_ns / 1e6, 0.051);  // shown in ms for this trace
   }
+  // Idle causes: the GPU's idle time (each device's stretches once), not the streams' overlapping gaps.
+  const idleTotal = f.idle.devices.reduce((n, d) => n + Object.values(d.categories).reduce((a, c) => a + c.ns, 0), 0);
+  assert.equal(Number(cards['idle-causes'].raw), idleTotal);
+  assert.equal(idleTotal, f.idle.devices.reduce((n, d) => n + d.idle_ns, 0));
   const facts = await s.page.textContent('.facts');
   assert.match(facts, new RegExp(f.import.events.toLocaleString('en-US')));
   assert.match(facts, /Rank 0 of 2/);

@@ -61,28 +61,37 @@ function overlapCard(f: any): Card | null {
     tone: pct >= 70 ? 'good' : pct >= 30 ? 'warn' : 'bad' };
 }
 
-// The idle time split by cause (host wait / kernel wait / other), summed over streams.
-export function idleCauses(f: any): Record<string, number> | null {
+// The GPU's idle time split by cause (host wait / kernel wait / other), summed over its devices:
+// each idle stretch of a device counts once, put down to the op that ended it (idle.devices). The
+// per-stream breakdown (idle.streams, HTA's) counts a stream's gaps while other streams run, so a
+// stream with a few ops makes "host wait" look large on a GPU that is busy (summaries written
+// before idle.devices existed fall back to it).
+export function idleCauses(f: any): { causes: Record<string, number>; over: 'devices' | 'streams'; n: number } | null {
+  const devices = Array.isArray(f?.idle?.devices) ? f.idle.devices : null;
   const streams = Array.isArray(f?.idle?.streams) ? f.idle.streams : null;
-  if (!streams || streams.length === 0) return null;
-  const out: Record<string, number> = {};
-  for (const s of streams) {
+  const rows = devices ?? streams;
+  if (!rows || rows.length === 0) return null;
+  const causes: Record<string, number> = {};
+  for (const s of rows) {
     for (const [k, v] of Object.entries(s?.categories ?? {})) {
       const ns = num((v as any)?.ns);
-      if (ns !== null) out[k] = (out[k] ?? 0) + ns;
+      if (ns !== null) causes[k] = (causes[k] ?? 0) + ns;
     }
   }
-  return Object.keys(out).length ? out : null;
+  return Object.keys(causes).length ? { causes, over: devices ? 'devices' : 'streams', n: rows.length } : null;
 }
 
 function idleCard(f: any): Card | null {
-  const causes = idleCauses(f);
-  if (!causes) return null;
+  const split = idleCauses(f);
+  if (!split) return null;
+  const { causes, over, n } = split;
   const total = Object.values(causes).reduce((a, b) => a + b, 0);
   const [top, v] = Object.entries(causes).sort((a, b) => b[1] - a[1])[0];
   const label = top.replace(/_/g, ' ');
+  const of = over === 'devices' ? `GPU idle time (${fmtDuration(total)}${n > 1 ? `, ${n} GPUs` : ''})`
+    : `stream idle time (${fmtDuration(total)}, ${n} stream${n === 1 ? '' : 's'})`;
   return { id: 'idle-causes', label: 'Idle causes', value: total > 0 ? label : 'none', raw: total,
-    path: 'idle.streams[].categories', sub: total > 0 ? `${fmtPct((100 * v) / total)} of stream idle time (${fmtDuration(total)}, ${f.idle.streams.length} stream${f.idle.streams.length === 1 ? '' : 's'})` : 'no idle time' };
+    path: `idle.${over}[].categories`, sub: total > 0 ? `${fmtPct((100 * v) / total)} of ${of}` : 'no idle time' };
 }
 
 function spanCard(f: any): Card | null {
