@@ -259,6 +259,7 @@ void EventSplitter::push(const char* data, size_t n) {
         while (i < n && is_ws(data[i])) ++i;
         if (i >= n) break;
         char c = data[i];
+        if (key_ == "nodes" && c == '[') saw_nodes_array_ = true;
         if (key_ == "traceEvents" && c == '[' && !saw_events_array_) {
           saw_events_array_ = true;
           state_ = State::kArray;
@@ -408,7 +409,11 @@ void EventSplitter::finish() {
     return;
   }
   if (!saw_events_array_) {
-    if (state_ == State::kDone) {
+    if (state_ == State::kDone && saw_nodes_array_) {
+      // PyTorch's Execution Trace (ExecutionTraceObserver) is often saved beside the profiler's trace.
+      fail("Not a trace: this looks like a PyTorch Execution Trace (a \"nodes\" graph of operators, without "
+           "timings); open the profiler trace recorded with it (the Kineto file with \"traceEvents\")", 0);
+    } else if (state_ == State::kDone) {
       fail("Not a trace: the JSON object has no \"traceEvents\" array", 0);
     } else {
       fail("Not a trace: the file ends before any \"traceEvents\" array", base_);

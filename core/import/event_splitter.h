@@ -126,6 +126,7 @@ class EventSplitter {
 
   bool object_form_ = false;
   bool saw_events_array_ = false;
+  bool saw_nodes_array_ = false;  // a top-level "nodes" array: an Execution Trace, not a profiler trace
   bool events_done_ = false;
   bool any_event_ = false;
 

@@ -89,6 +89,9 @@ TEST_CASE("bad input: random bytes never crash") {
 TEST_CASE("bad input: JSON that is not a trace") {
   check_fatal_sentence(import_all_ways(R"({"a":1})")->stats(), "no \"traceEvents\" array");
   check_fatal_sentence(import_all_ways(R"({"traceEvents":5})")->stats(), "no \"traceEvents\" array");
+  // A PyTorch Execution Trace (saved beside the profiler's trace) is named as such.
+  check_fatal_sentence(import_all_ways(R"({"schema":"1.0.1","pid":7,"nodes":[{"name":"[pytorch|profiler|execution_graph|thread]","id":1}],"finish_ts":9})")->stats(),
+                       "PyTorch Execution Trace");
   check_fatal_sentence(import_all_ways(R"({"traceEvents":{"ph":"X"}})")->stats(), "no \"traceEvents\" array");
   check_fatal_sentence(import_all_ways(R"({"schema":"et","nodes":[)")->stats(), "ends before");
   check_fatal_sentence(import_all_ways("\"just a string\"")->stats(), "does not start with");
