@@ -65,8 +65,10 @@ export class TimelineHost {
   async zoomTo(file: OpenedFile, t0: number, t1: number, name?: string): Promise<void> {
     const view = await this.show(file);
     if (!view) return;
+    if (name) { view.highlight({ name, t0_ns: t0, t1_ns: t1 }); return; }
+    // A plain range link shows the range as it is: an earlier search would draw it dimmed.
     view.zoomTo(t0, t1);
-    if (name) view.highlight({ name, t0_ns: t0, t1_ns: t1 });
+    view.clearSearch();
   }
 
   // The current view's own state (range, selection, search...) when the view offers one.

@@ -47,6 +47,17 @@ function truncate(ctx: CanvasRenderingContext2D, text: string, maxW: number, cha
   return s;
 }
 
+// `text`, cut with an ellipsis to fit `maxW` px in the current font.
+function fitText(ctx: CanvasRenderingContext2D, text: string, maxW: number): string {
+  if (ctx.measureText(text).width <= maxW) return text;
+  let lo = 0, hi = text.length;
+  while (lo < hi) {  // the longest prefix that fits with the ellipsis
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(text.slice(0, mid) + '…').width <= maxW) lo = mid; else hi = mid - 1;
+  }
+  return text.slice(0, lo) + '…';
+}
+
 function drawRuler(ctx: CanvasRenderingContext2D, f: Frame): void {
   const nsPerPx = (f.t1 - f.t0) / Math.max(1, f.width - kGutter);
   const step = niceStep(nsPerPx, 90);
@@ -185,17 +196,19 @@ function drawGutter(ctx: CanvasRenderingContext2D, f: Frame): void {
     const y = yOf(f, l.y);
     if (y + l.h < kRulerH || y > f.height) continue;
     ctx.fillStyle = f.muted;
-    const max = l.info.kind === 'overlap' ? 16 : 28;
-    const text = l.info.name.length > max ? l.info.name.slice(0, max - 1) + '…' : l.info.name;
-    ctx.fillText(text, 14, y + Math.min(l.h, 18) / 2);
-    if (l.info.kind === 'overlap') {
-      ctx.font = '9px system-ui, sans-serif';
-      const rows = ['compute', 'comm hidden', 'comm exposed'];
-      ctx.textAlign = 'right';
-      rows.forEach((r, i) => ctx.fillText(r, kGutter - 6, y + i * l.rowH + l.rowH / 2));
-      ctx.textAlign = 'left';
-      ctx.font = '11px system-ui, sans-serif';
-    }
+    const text = fitText(ctx, l.info.name, kGutter - 20);
+    if (l.info.kind !== 'overlap') { ctx.fillText(text, 14, y + Math.min(l.h, 18) / 2); continue; }
+    // The overlap lane's rows are 10 px: its name sits on the first, and a row's small label only
+    // where it fits after the name (the name has priority).
+    ctx.fillText(text, 14, y + l.rowH / 2);
+    const nameEnd = 14 + ctx.measureText(text).width + 4;
+    ctx.font = '9px system-ui, sans-serif';
+    ctx.textAlign = 'right';
+    ['compute', 'comm hidden', 'comm exposed'].forEach((r, i) => {
+      if (i > 0 || kGutter - 6 - ctx.measureText(r).width >= nameEnd) ctx.fillText(r, kGutter - 6, y + i * l.rowH + l.rowH / 2);
+    });
+    ctx.textAlign = 'left';
+    ctx.font = '11px system-ui, sans-serif';
   }
   ctx.strokeStyle = f.line;
   ctx.beginPath();

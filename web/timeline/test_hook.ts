@@ -20,6 +20,7 @@ export function installTimelineHook(view: object, probe: () => Probe): void {
     get ready() { return probe().ready; },
     idle: () => probe().idle,
     visibleRange: () => { const p = probe(); return { t0: p.t0, t1: p.t1 }; },
+    get scrollY() { return probe().frame?.scrollY ?? 0; },
     get originNs() { return probe().originNs; },
     get frames() { return probe().frames; },
     get drawnItems() { return probe().drawnItems; },

@@ -10,12 +10,13 @@
 //                                summary JSON (bigint or decimal string keep full precision; number ok).
 //   view.highlight({ name?, regex?, t0_ns?, t1_ns? })  searches `name` (substring, or regex when
 //                                regex=true), highlights the matches and selects the first match at or
-//                                after t0_ns (absolute, when given, else from the visible start).
+//                                after t0_ns (absolute, when given, else the first match of the trace).
+//   view.clearSearch()           empties the search box and drops the highlight (a jump to a range).
 //   view.fitAll(); view.destroy(); view.getViewState() / view.setViewState(state)  (for share links)
 // Instants: triangles on their thread's lane; process / global ones are lines with a triangle on the
 // group header / under the ruler; clicking a triangle shows the instant in the details panel.
 // Controls: wheel or pinch = zoom, shift+wheel / wheel over the names = scroll, horizontal wheel = pan,
-// drag = pan, shift+drag = select an area (aggregate table), W/S = zoom, A/D = pan, F = fit all,
+// drag = pan, shift+drag = select an area (aggregate table), W/S = zoom, A/D = pan, F = fit all (and top),
 // Z = zoom to the area or the selected slice, Esc = clear, click = details, click a group = collapse.
 // Test hook: window.__tracewise.timeline = { ready, idle(), visibleRange(), locate(text), ... } (hook()).
 //
@@ -38,6 +39,9 @@ interface Selected { id: number; lane: number; depth: number; startNs: number; d
 export interface ViewState { t0: number; t1: number; t0_ns?: string; t1_ns?: string; search?: string; regex?: boolean; colorBy?: 'class' | 'name'; collapsed?: number[]; selected?: number }
 
 const kMinSpanNs = 20;
+// Search steps from these times reach the first / last match (the core clamps them).
+const kBeforeAll = -Number.MAX_VALUE;
+const kAfterAll = Number.MAX_VALUE;
 
 export class TimelineView {
   private readonly root = h('div', { class: 'twtl-root' });
@@ -153,12 +157,20 @@ export class TimelineView {
     if (opts.t0_ns !== undefined && opts.t1_ns !== undefined) this.zoomTo(opts.t0_ns, opts.t1_ns);
     if (opts.name === undefined) return;
     this.search.set(opts.name, Boolean(opts.regex));
-    const from = opts.t0_ns !== undefined ? this.rel(opts.t0_ns) : this.t0;
+    // A link names what to find: its first match (in the range, when it gives one), whatever was selected.
+    const from = opts.t0_ns !== undefined ? this.rel(opts.t0_ns) : kBeforeAll;
     void this.searchStep(1, from, true);
+  }
+
+  clearSearch(): void {
+    if (this.afterLoad(() => this.clearSearch())) return;
+    this.search.set('', this.search.regex);
+    void this.search.run();
   }
 
   fitAll(): void {
     const end = Math.max(this.tracks?.endNs ?? 1, 1000);
+    this.scrollY = 0;
     this.setRange(-end * 0.01, end * 1.01);
   }
 
@@ -249,6 +261,8 @@ export class TimelineView {
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(kGutter + 50, Math.floor(r.width)), hgt = Math.max(60, Math.floor(r.height));
     if (w === this.width && hgt === this.height && dpr === this.dpr) return;
+    // A selected row on screen stays there when the stage shrinks (the details panel opening, a resize).
+    const keep = this.selected && this.rowShown(this.selected.lane, this.selected.depth) ? this.selected : null;
     this.width = w;
     this.height = hgt;
     this.dpr = dpr;
@@ -258,6 +272,7 @@ export class TimelineView {
     this.canvas.style.height = `${hgt}px`;
     const cs = getComputedStyle(this.container);
     this.colors = { fg: cs.color || '#222', muted: cs.color || '#666', line: 'rgba(128,128,128,0.6)', bg: 'rgba(0,0,0,0)' };
+    if (keep) this.keepRowShown(keep.lane, keep.depth);
     this.invalidate();
   }
 
@@ -288,6 +303,8 @@ export class TimelineView {
     this.drawnInstants = stats.instants;
     this.frames++;
     if (this.cache.data && !this.cache.inFlight) this.ready = true;
+    // The view moved (keys, links, search, new data) under a still pointer: the tip follows.
+    if (this.mouse && !this.drag) this.hover(this.mouse);
   }
 
   private whenIdle(timeoutMs: number): Promise<void> {
@@ -424,8 +441,10 @@ export class TimelineView {
   }
 
   private hover(p: { x: number; y: number }): void {
-    const inst = this.instantHit(p.x, p.y);
-    const hit = inst ? null : this.itemAt(p.x, p.y);
+    // The pointer may be outside a canvas that shrank under it (no pointerleave until it moves).
+    const inside = p.x >= 0 && p.x < this.width && p.y >= 0 && p.y < this.height;
+    const inst = inside ? this.instantHit(p.x, p.y) : null;
+    const hit = inst || !inside ? null : this.itemAt(p.x, p.y);
     if (!hit && !inst) { this.tip.hidden = true; return; }
     const d = this.cache.data!;
     if (inst) {
@@ -435,8 +454,13 @@ export class TimelineView {
       this.tip.textContent = `${this.cache.names.get(d.name[hit!.i]) ?? ''} — ${formatDuration(d.dur[hit!.i])}${n > 1 ? ` (${n} slices merged)` : ''}`;
     }
     this.tip.hidden = false;
-    this.tip.style.left = `${Math.min(p.x + 12, this.width - 200)}px`;
-    this.tip.style.top = `${p.y + 14}px`;
+    // Right of and below the pointer, flipped to the other side where the stage (which ends above the
+    // details panel) would clip it.
+    const w = this.tip.offsetWidth, ht = this.tip.offsetHeight;
+    const left = p.x + 12 + w <= this.width ? p.x + 12 : p.x - 12 - w;
+    const top = p.y + 14 + ht <= this.height ? p.y + 14 : p.y - 8 - ht;
+    this.tip.style.left = `${Math.max(0, left)}px`;
+    this.tip.style.top = `${Math.max(0, top)}px`;
   }
 
   private key(e: KeyboardEvent): void {
@@ -498,6 +522,7 @@ export class TimelineView {
       this.panel.showEvent(reply, this.tracks?.originNs ?? '0', (lane) => this.tracks?.tracks[lane]?.name ?? '');
       this.measure();  // the panel may just have taken room from the stage
       if (reveal) this.revealLane(d.lane, d.depth);
+      else this.keepRowShown(d.lane, d.depth);
       if (reveal) this.zoomToSlice(this.selected, false);
       this.invalidate();
     } catch (e) {
@@ -520,6 +545,7 @@ export class TimelineView {
       this.lastDetails = reply;
       this.panel.showEvent(reply, this.tracks?.originNs ?? '0', (lane) => this.tracks?.tracks[lane]?.name ?? '');
       this.measure();
+      if (d.scope === 'thread') this.keepRowShown(d.lane, 0);  // the others sit on headers and the ruler
       this.invalidate();
     } catch (e) {
       this.panel.error(`This instant could not be shown: ${String((e as Error)?.message ?? e)}`);
@@ -537,6 +563,26 @@ export class TimelineView {
     const y = box.y + depth * box.rowH;
     const view = this.height - kRulerH;
     if (y < this.scrollY || y + box.rowH > this.scrollY + view) this.scrollBy(y - view / 3 - this.scrollY);
+  }
+
+  // Whether row `depth` of `lane` is wholly inside the track area.
+  private rowShown(lane: number, depth: number): boolean {
+    const box = this.layout?.byLane.get(lane);
+    if (!box) return false;
+    const y = box.y + depth * box.rowH;
+    return y >= this.scrollY && y + box.rowH <= this.scrollY + this.height - kRulerH;
+  }
+
+  // Scrolls the least that brings row `depth` of `lane` (with a row of margin) into the track area,
+  // e.g. after the details panel took the room it was in. A collapsed lane stays collapsed.
+  private keepRowShown(lane: number, depth: number): void {
+    const box = this.layout?.byLane.get(lane);
+    if (!box || this.rowShown(lane, depth)) return;
+    const y = box.y + depth * box.rowH;
+    const view = this.height - kRulerH;
+    const margin = Math.min(box.rowH, Math.max(0, (view - box.rowH) / 2));
+    if (y < this.scrollY) this.scrollBy(y - margin - this.scrollY);
+    else this.scrollBy(y + box.rowH + margin - view - this.scrollY);
   }
 
   private jumpTo(ref: SliceRef): void {
@@ -574,12 +620,16 @@ export class TimelineView {
   // --- search ----------------------------------------------------------------------------------------
 
   // Runs the box's query if it changed, then selects and reveals the next / previous match: after
-  // the selected match, or from `fromNs` (default: the visible start) when `fromTime` or none is.
+  // the selected match, or from `fromNs` when `fromTime` or none is selected. A new query starts at
+  // its first (last, going back) match in time, as Perfetto and chrome://tracing do; a query already
+  // stepped through without a selection goes on from the visible start.
   private async searchStep(dir: number, fromNs?: number, fromTime = false): Promise<void> {
     await this.search.run();
     if (!this.search.active || this.search.count === 0) return;
-    const cur = !fromTime && this.selected && !this.selected.instant && this.search.index >= 0 ? this.selected : null;
-    const event = await this.search.step(dir, cur ? cur.startNs : fromNs ?? this.t0, cur ? cur.id : -1);
+    const fresh = this.search.index < 0;
+    const cur = !fromTime && !fresh && this.selected && !this.selected.instant ? this.selected : null;
+    const from = fromNs ?? (fresh ? (dir > 0 ? kBeforeAll : kAfterAll) : this.t0);
+    const event = await this.search.step(dir, cur ? cur.startNs : from, cur ? cur.id : -1);
     if (event) await this.select(event.id, true);
   }
 

@@ -1,0 +1,157 @@
+// The timeline keeps what the user looks at in view (DeepSeek trace): a clicked slice stays on screen
+// when the details panel takes room, the hover tip follows view changes and stays inside the stage,
+// a new search starts at the first match, a plain range link drops an earlier search, F scrolls back
+// to the top, and the overlap lane's name is drawn whole.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start } from './helpers.mjs';
+import { idle, showTimeline } from './timeline_helpers.mjs';
+
+let t;
+before(async () => {
+  t = await start();
+  await showTimeline(t.page, 'deepseek_profile_data/train.json');
+});
+after(async () => { await t?.close(); });
+
+const kRulerH = 24;  // web/timeline/render.ts
+const tl = (page, f, arg) => page.evaluate(f, arg);
+
+// Client y range of the selected slice's row, and the canvas's track area.
+const selectedRow = (page) => tl(page, () => {
+  const h = window.__tracewise.timeline, d = h.details.details;
+  const p = h.pointAt(d.startNs + d.durNs / 2, d.lane, d.depth);
+  const r = document.querySelector('[data-testid="timeline-canvas"]').getBoundingClientRect();
+  return { y: p.y, top: r.top, bottom: r.bottom };
+});
+
+test('the overlap lane name is drawn whole, before its row labels', async () => {
+  const { page } = t;
+  const texts = await tl(page, async () => {
+    const drawn = [];
+    const proto = CanvasRenderingContext2D.prototype, fill = proto.fillText;
+    proto.fillText = function (text, ...rest) { drawn.push(String(text)); return fill.call(this, text, ...rest); };
+    const h = window.__tracewise.timeline, r = h.visibleRange();
+    h.view.zoomTo(BigInt(h.originNs) + BigInt(Math.round(r.t0 + 1000)), BigInt(h.originNs) + BigInt(Math.round(r.t1)));
+    await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+    proto.fillText = fill;
+    return drawn;
+  });
+  assert.ok(texts.includes('comm overlap (GPU 0)'), texts.filter((x) => x.startsWith('comm')).join(' | '));
+  assert.ok(texts.includes('comm hidden') && texts.includes('comm exposed'));
+});
+
+test('a clicked slice low on the stage stays in view when the details panel opens, and on a resize', async () => {
+  const { page } = t;
+  await page.keyboard.press('f');
+  await idle(page);
+  const at = await tl(page, () => window.__tracewise.timeline.locate('internode::combine<'));
+  const before = await tl(page, () => document.querySelector('[data-testid="timeline-canvas"]').getBoundingClientRect().toJSON());
+  assert.ok(at && at.y > before.top + before.height * 0.6, `the kernel is low on the stage (${at?.y} in ${before.top}..${before.bottom})`);
+  await page.mouse.click(at.x, at.y);
+  await page.waitForFunction((id) => window.__tracewise.timeline.details?.details?.id === id, at.id, { timeout: 10_000 });
+  await idle(page);
+  let row = await selectedRow(page);
+  assert.ok(row.bottom < before.bottom - 100, 'the panel took room from the stage');
+  assert.ok(row.y > row.top + kRulerH && row.y < row.bottom, `selected row at ${row.y}, track area ${row.top + kRulerH}..${row.bottom}`);
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: size.width, height: size.height - 150 });
+  try {
+    await page.waitForFunction((b) => document.querySelector('[data-testid="timeline-canvas"]').getBoundingClientRect().bottom < b - 50, row.bottom, { timeout: 5_000 });
+    await idle(page);
+    row = await selectedRow(page);
+    assert.ok(row.y > row.top + kRulerH && row.y < row.bottom, `after the resize: selected row at ${row.y}, track area ${row.top + kRulerH}..${row.bottom}`);
+  } finally {
+    await page.setViewportSize(size);
+  }
+});
+
+test('F fits all and scrolls back to the top', async () => {
+  const { page } = t;  // the details panel is open: the lanes do not fit, they scroll
+  const r = await tl(page, () => document.querySelector('[data-testid="timeline-canvas"]').getBoundingClientRect().toJSON());
+  await page.mouse.move(r.left + 40, r.top + r.height / 2);  // over the lane names: the wheel scrolls
+  await page.mouse.wheel(0, 300);
+  await page.waitForFunction(() => window.__tracewise.timeline.scrollY > 0, null, { timeout: 5_000 });
+  await page.keyboard.press('f');
+  assert.equal(await tl(page, () => window.__tracewise.timeline.scrollY), 0);
+  await page.keyboard.press('Escape');
+  await idle(page);
+});
+
+test('the hover tip stays inside the stage and follows a view change without a pointer move', async () => {
+  const { page } = t;
+  // Zoom into the middle of the first combine kernel (a long name), so it spans the stage.
+  await tl(page, async () => {
+    const h = window.__tracewise.timeline;
+    h.view.highlight({ name: 'internode::combine<' });
+  });
+  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name?.includes('internode::combine<'), null, { timeout: 10_000 });
+  const d = await tl(page, () => window.__tracewise.timeline.details.details);
+  await tl(page, (k) => {
+    const h = window.__tracewise.timeline, o = BigInt(h.originNs);
+    h.view.zoomTo(o + BigInt(Math.round(k.startNs + k.durNs * 0.3)), o + BigInt(Math.round(k.startNs + k.durNs * 0.6)));
+  }, d);
+  await idle(page);
+  const r = await tl(page, () => document.querySelector('[data-testid="timeline-stage"]').getBoundingClientRect().toJSON());
+  const p = await tl(page, (k) => window.__tracewise.timeline.pointAt(k.startNs + k.durNs / 2, k.lane, k.depth), d);
+  await page.mouse.move(r.right - 6, p.y);
+  await page.waitForFunction(() => !document.querySelector('.twtl-tip').hidden, null, { timeout: 5_000 });
+  const tip = await tl(page, () => { const e = document.querySelector('.twtl-tip'); return { text: e.textContent, ...e.getBoundingClientRect().toJSON() }; });
+  assert.match(tip.text, /internode::combine</);
+  assert.ok(tip.width > 250, `a long tip (${tip.width} px)`);
+  assert.ok(tip.left >= r.left && tip.right <= r.right && tip.bottom <= r.bottom, `tip ${JSON.stringify(tip)} inside the stage ${JSON.stringify(r)}`);
+  // F puts the pointer past the trace's end: nothing is under it, the tip goes.
+  await page.keyboard.press('f');
+  await page.waitForFunction(() => document.querySelector('.twtl-tip').hidden, null, { timeout: 2_000 }).catch(() => {});
+  assert.equal(await tl(page, () => document.querySelector('.twtl-tip').hidden), true, 'the tip is gone after F');
+  await page.mouse.move(5, 5);
+  await page.keyboard.press('Escape');
+  await idle(page);
+});
+
+test('a new search starts at the first match in time, wherever the view is; a name link too', async () => {
+  const { page } = t;
+  const last = await tl(page, () => {
+    const h = window.__tracewise.timeline, o = BigInt(h.originNs), r = h.visibleRange();
+    h.view.zoomTo(o + BigInt(Math.round(r.t1 * 0.7)), o + BigInt(Math.round(r.t1 * 0.95)));
+    return h.visibleRange();
+  });
+  await idle(page);
+  await page.fill('[data-testid="timeline-search"]', 'internode::dispatch<');
+  await page.press('[data-testid="timeline-search"]', 'Enter');
+  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name?.includes('internode::dispatch<'), null, { timeout: 10_000 });
+  await idle(page);
+  const n = await tl(page, () => window.__tracewise.timeline.searchCount);
+  assert.ok(n > 2, `${n} matches`);
+  assert.equal(await page.textContent('[data-testid="timeline-search-count"]'), `1 / ${n}`);
+  const first = await tl(page, () => window.__tracewise.timeline.details.details);
+  assert.ok(first.startNs < last.t0, `the first match (${first.startNs}) is before the view it was searched from (${last.t0})`);
+  await page.click('[data-testid="timeline-search-next"]');
+  await page.waitForFunction((id) => window.__tracewise.timeline.details?.details?.id !== id, first.id, { timeout: 10_000 });
+  assert.equal(await page.textContent('[data-testid="timeline-search-count"]'), `2 / ${n}`);
+  // Back from a new query: the last match.
+  await page.fill('[data-testid="timeline-search"]', 'internode::combine<');
+  await page.press('[data-testid="timeline-search"]', 'Shift+Enter');
+  await page.waitForFunction(() => /^\d+ \/ \d+$/.test(document.querySelector('[data-testid="timeline-search-count"]').textContent) &&
+    window.__tracewise.timeline.details?.details?.name?.includes('internode::combine<'), null, { timeout: 10_000 });
+  const m = await tl(page, () => window.__tracewise.timeline.searchCount);
+  assert.equal(await page.textContent('[data-testid="timeline-search-count"]'), `${m} / ${m}`);
+  // A dashboard name link (highlight without a range) selects the first match even when the query is
+  // already the current one.
+  await tl(page, () => window.__tracewise.timeline.view.highlight({ name: 'internode::combine<' }));
+  await page.waitForFunction((k) => document.querySelector('[data-testid="timeline-search-count"]').textContent === `1 / ${k}`, m, { timeout: 10_000 });
+});
+
+test('a dashboard range link drops the earlier search, so the range is not drawn dimmed', async (tc) => {
+  const { page } = t;
+  assert.ok(await tl(page, () => window.__tracewise.timeline.searchCount) > 0, 'a search is active');
+  await page.click('[data-tab="overview"]');
+  const link = await page.$('.tl-link:not(.name)');
+  if (!link) { tc.skip('this wasm build has no range links on the dashboard'); return; }
+  await link.click();
+  await idle(page);
+  assert.equal(await page.inputValue('[data-testid="timeline-search"]'), '');
+  assert.equal(await tl(page, () => window.__tracewise.timeline.searchCount), 0);
+  assert.equal(await tl(page, () => window.__tracewise.timeline.view.getViewState().search), undefined);
+  assert.deepEqual(t.pageErrors, []);
+});
