@@ -99,6 +99,12 @@ test('drop event: plain JSON trace (DeepSeek), identical summary', async () => {
   assert.deepEqual(summary, cliSummary([DEEPSEEK]));
   await checkShownNumbers(s.page, summary.files[0]);
   assert.equal(await s.page.textContent('.file-title h1'), 'train.json');
+  // Its only import notes are flows cut by the profiling window: told as usual, each in plain words.
+  assert.deepEqual(Object.keys(summary.files[0].import.problems).sort(), ['flow_without_end', 'flow_without_start']);
+  const notes = await s.page.$eval('[data-section="import"]', (e) => ({ edge: e.dataset.edgeOnly, text: e.textContent }));
+  assert.equal(notes.edge, 'true');
+  assert.match(notes.text, /edges of the profiling window/);
+  assert.match(notes.text, /2,853 flow arrows whose start was not recorded/);
 });
 
 test('two ranks at once: one worker each, the document lists both in order', async () => {

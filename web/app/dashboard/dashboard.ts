@@ -13,6 +13,7 @@ import { chartPanels } from './series';
 import { recommendationsPanel } from './recommendations';
 import { stepsPanel } from './steps';
 import { idlePanel } from './idle';
+import { importNotes } from './import_notes';
 import { ranksPanel } from './ranks';
 import { streamsPanel } from './streams';
 
@@ -41,16 +42,6 @@ function fileFacts(f: any, file: OpenedFile): HTMLElement {
   const mode = f.analysis_mode;
   if (mode && typeof mode === 'object') facts.push(['Analysis', `${mode.name === 'hta_compat' ? 'HTA-compatible' : String(mode.name ?? 'default')}, ${String(mode.kernel_rules ?? 'default')} kernel rules`]);
   return h('div', { class: 'facts' }, ...facts.map(([k, v]) => h('span', { class: 'fact' }, h('span', { class: 'muted' }, `${k} `), v)));
-}
-
-function importNotes(f: any): HTMLElement | null {
-  const problems = f.import?.problems;
-  if (!problems || typeof problems !== 'object' || Object.keys(problems).length === 0) return null;
-  const rows = Object.entries(problems as Record<string, number>).map(([k, n]) =>
-    h('li', null, h('strong', null, fmtCount(n)), ` × ${k.replace(/_/g, ' ')}`,
-      f.import?.problem_first_offsets?.[k] !== undefined ? h('span', { class: 'muted' }, ` (first at byte ${fmtCount(f.import.problem_first_offsets[k])})`) : null));
-  return h('details', { class: 'panel notes', 'data-section': 'import' },
-    h('summary', null, `Import notes: ${rows.length} kind${rows.length === 1 ? '' : 's'} of event skipped or repaired`), h('ul', null, ...rows));
 }
 
 // Lets input and a frame in between slices (setTimeout(0)'s clamp was idle time paid per slice).
