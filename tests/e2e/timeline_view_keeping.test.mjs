@@ -155,3 +155,15 @@ test('a dashboard range link drops the earlier search, so the range is not drawn
   assert.equal(await tl(page, () => window.__tracewise.timeline.view.getViewState().search), undefined);
   assert.deepEqual(t.pageErrors, []);
 });
+
+test('colouring: by class for a Kineto trace, by name for a trace whose slices have no class', async () => {
+  const { page } = t;
+  assert.equal(await tl(page, () => window.__tracewise.timeline.colorBy), 'class');  // DeepSeek (before)
+  await showTimeline(page, 'speedscope/sample/profiles/Chrome/116/Trace-20230603T221323.json');
+  assert.equal(await tl(page, () => window.__tracewise.timeline.colorBy), 'name');
+  assert.equal(await page.$eval('.twtl-bar select', (s) => s.value), 'name');
+  // A choice made by the user is kept.
+  await page.selectOption('.twtl-bar select', 'class');
+  await idle(page);
+  assert.equal(await tl(page, () => window.__tracewise.timeline.colorBy), 'class');
+});

@@ -95,8 +95,10 @@ export class DetailsPanel {
     } else if (reply.argsError) {
       parts.push(el('div', 'twtl-muted', `Args: ${reply.argsError}`));
     }
-    if (reply.argsSource === 'gzip' && typeof reply.argsMs === 'number')
-      parts.push(el('div', 'twtl-muted', `args re-read from the gzip file in ${reply.argsMs.toFixed(0)} ms`));
+    // Args are read again from the file; from a gzip file that means decompressing up to the event,
+    // which is worth a word only when it took long enough to notice.
+    if (reply.argsSource === 'gzip' && typeof reply.argsMs === 'number' && reply.argsMs >= 300)
+      parts.push(el('div', 'twtl-muted', `Args read again from the compressed file (${(reply.argsMs / 1000).toFixed(1)} s).`));
     this.body.replaceChildren(...parts);
   }
 

@@ -64,6 +64,9 @@ export class TimelineView {
   private height = 0;
   private dpr = 1;
   private colorBy: 'class' | 'name' = 'class';
+  // Until the user picks a colouring (or a link gives one), a trace whose slices have no class (a
+  // Chrome or other non-Kineto trace: every slice 'other') is coloured by name, not all grey.
+  private colorChosen = false;
   private selected: Selected | null = null;
   private links: SliceRef[] = [];
   private lastDetails: any = null;
@@ -106,7 +109,11 @@ export class TimelineView {
 
     fit.addEventListener('click', () => this.fitAll());
     zoomSel.addEventListener('click', () => this.zoomToSelection());
-    this.colorSelect.addEventListener('change', () => { this.colorBy = this.colorSelect.value === 'name' ? 'name' : 'class'; this.invalidate(); });
+    this.colorSelect.addEventListener('change', () => {
+      this.colorChosen = true;
+      this.colorBy = this.colorSelect.value === 'name' ? 'name' : 'class';
+      this.invalidate();
+    });
 
     this.canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
     this.canvas.addEventListener('pointerdown', (e) => this.pointerDown(e));
@@ -191,7 +198,7 @@ export class TimelineView {
   setViewState(s: ViewState): void {
     if (!s || typeof s !== 'object') return;
     if (this.afterLoad(() => this.setViewState(s))) return;
-    if (s.colorBy === 'name' || s.colorBy === 'class') { this.colorBy = s.colorBy; this.colorSelect.value = s.colorBy; }
+    if (s.colorBy === 'name' || s.colorBy === 'class') { this.colorBy = s.colorBy; this.colorSelect.value = s.colorBy; this.colorChosen = true; }
     if (Array.isArray(s.collapsed)) {
       this.collapsed.clear();
       for (const g of s.collapsed) if (Number.isInteger(g)) this.collapsed.add(g);
@@ -276,6 +283,14 @@ export class TimelineView {
     this.invalidate();
   }
 
+  // Decided once, on the first window with slices (see colorChosen).
+  private pickColoring(): void {
+    const d = this.cache.data;
+    if (this.colorChosen || !d || d.cls.length === 0) return;
+    this.colorChosen = true;
+    if (d.cls.every((c) => c === 0)) { this.colorBy = 'name'; this.colorSelect.value = 'name'; }
+  }
+
   private frame(): Frame {
     return {
       width: this.width, height: this.height, t0: this.t0, t1: this.t1, scrollY: this.scrollY, layout: this.layout!,
@@ -294,6 +309,7 @@ export class TimelineView {
     if (this.root.offsetParent !== null && hookedView() !== this) this.installHook();
     const lanes = this.layout.lanesIn(this.scrollY - this.height, this.scrollY + 2 * this.height).map((l) => l.info.id);
     this.cache.ensure({ t0: this.t0, t1: this.t1, widthPx: this.width - kGutter, lanes, search: this.search.active });
+    this.pickColoring();
     this.ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     const t = performance.now();
     const stats = drawFrame(this.ctx, this.frame());
