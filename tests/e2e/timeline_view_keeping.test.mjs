@@ -167,3 +167,31 @@ test('colouring: by class for a Kineto trace, by name for a trace whose slices h
   await idle(page);
   assert.equal(await tl(page, () => window.__tracewise.timeline.colorBy), 'class');
 });
+
+test('lanes scrolled under the ruler are cut at its edge: the ruler over the gutter is unchanged', async () => {
+  const { page } = t;
+  await showTimeline(page, 'deepseek_profile_data/train.json');
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: size.width, height: 420 });  // short enough to scroll the lanes
+  const gutterRuler = () => tl(page, () => {
+    const c = document.querySelector('[data-testid="timeline-canvas"]');
+    const dpr = c.width / c.getBoundingClientRect().width;
+    // The ruler's band over the gutter (left 150 px, top 24 px): only the ruler is drawn there.
+    const px = c.getContext('2d').getImageData(0, 0, Math.round(150 * dpr), Math.round(24 * dpr)).data;
+    let sum = 0;
+    for (let i = 0; i < px.length; i++) sum = (sum * 31 + px[i]) >>> 0;
+    return sum;
+  });
+  await page.keyboard.press('f');
+  await idle(page);
+  const top = await gutterRuler();
+  const box = await page.$eval('[data-testid="timeline-canvas"]', (c) => { const r = c.getBoundingClientRect(); return { x: r.left + 40, y: r.top + 100 }; });
+  for (const dy of [7, 13, 29]) {  // wheel over the gutter scrolls vertically; names land across the ruler's edge
+    await page.mouse.move(box.x, box.y);
+    await page.mouse.wheel(0, dy);
+    await idle(page);
+    assert.ok(await tl(page, () => window.__tracewise.timeline.scrollY) > 0);
+    assert.equal(await gutterRuler(), top, `scrolled by ${dy}`);
+  }
+  await page.setViewportSize(size);
+});

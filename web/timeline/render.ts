@@ -178,6 +178,11 @@ function formatValue(v: number): string {
 function drawGutter(ctx: CanvasRenderingContext2D, f: Frame): void {
   ctx.fillStyle = f.bg;
   ctx.fillRect(0, kRulerH, kGutter, f.height - kRulerH);
+  // Headers and names of lanes scrolled partly under the ruler are cut at its edge, not drawn on it.
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(0, kRulerH, f.width, f.height - kRulerH);
+  ctx.clip();
   ctx.font = '12px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
   for (const g of f.layout.groups) {
@@ -210,6 +215,7 @@ function drawGutter(ctx: CanvasRenderingContext2D, f: Frame): void {
     ctx.textAlign = 'left';
     ctx.font = '11px system-ui, sans-serif';
   }
+  ctx.restore();
   ctx.strokeStyle = f.line;
   ctx.beginPath();
   ctx.moveTo(kGutter - 0.5, kRulerH);
