@@ -12,6 +12,7 @@
 #include "core/analysis/step_breakdown.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/utilization.h"
+#include "core/summary/detail_json.h"
 #include "tests/core/detail_sample_trace.h"
 #include "tests/core/detail_test_util.h"
 
@@ -210,4 +211,32 @@ TEST_CASE("detail sample: utilisation buckets add up to the busy time") {
 }
 
 }  // namespace
+}  // namespace tw
+
+namespace tw {
+
+TEST_CASE("detail json: a queue's chart series ends each bucket at the length the queue ended it at") {
+  // 1000 pulses 0 -> 1 -> 0, two per chart bucket: the chart must come back to 0 after each bucket
+  // (with the bucket maximum alone it would draw a queue of 1 the whole time).
+  LaunchesResult r;
+  StreamQueue q;
+  q.device = 0;
+  q.stream = 7;
+  for (int64_t i = 0; i < 1000; ++i) {
+    q.series.push_back({i * 3000, 1});
+    q.series.push_back({i * 3000 + 1000, 0});
+  }
+  q.max_length = 1;
+  r.queues.push_back(q);
+  TraceModel m;
+  const nlohmann::json j = launches_json(m, r, LaunchOptions{});
+  const nlohmann::json& ts = j["queues"][0]["series"]["ts_ns"];
+  const nlohmann::json& len = j["queues"][0]["series"]["max_length"];
+  REQUIRE(ts.size() == len.size());
+  CHECK(ts.size() <= kMaxChartPoints);
+  CHECK(ts.size() >= 400);
+  for (size_t k = 0; k < len.size(); ++k) CHECK(len[k] == (k % 2 == 0 ? 1 : 0));  // max, then where it ended
+  for (size_t k = 1; k < ts.size(); ++k) CHECK(ts[k].get<int64_t>() > ts[k - 1].get<int64_t>());
+}
+
 }  // namespace tw
