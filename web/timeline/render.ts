@@ -5,6 +5,7 @@
 import { classColor, kOverlapComputeColor, nameColor } from './colors';
 import { drawInstants, drawMarks } from './instants';
 import { kHeaderH, type Layout, type LaneBox } from './layout';
+import { sliceLabel } from './short_name';
 import { formatTick, niceStep } from './time_format';
 import type { WindowData } from './window_cache';
 
@@ -113,7 +114,7 @@ function drawSlices(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: n
     if (dim) ctx.globalAlpha = 1;
     stats.items++;
     if (!overlap && w > 24) {
-      const text = truncate(ctx, f.names.get(d.name[i]) ?? '', w - 6, charW);
+      const text = truncate(ctx, sliceLabel(f.names.get(d.name[i]) ?? ''), w - 6, charW);
       if (text) labels.push([text, x0 + 3, y + lane.rowH / 2, w - 4]);
     }
   }
