@@ -32,6 +32,23 @@ export function fmtDuration(ns: number): string {
   return `${fix(ns / 1e9)} s`;
 }
 
+// One unit for a whole column, so its numbers compare at a glance (the header names the unit): the
+// largest unit in which the column's largest magnitude is at least 1, and as many decimals as that
+// magnitude needs for 4 significant digits (at most 2).
+export interface ColumnUnit { unit: string; div: number; digits: number }
+export function durationUnit(maxAbsNs: number): ColumnUnit {
+  const [unit, div] = maxAbsNs >= 1e9 ? ['s', 1e9] : maxAbsNs >= 1e6 ? ['ms', 1e6] : maxAbsNs >= 1e3 ? ['µs', 1e3] : ['ns', 1];
+  return { unit, div, digits: div === 1 ? 0 : decimalsFor(maxAbsNs / div) };
+}
+export function pctUnit(maxAbsPct: number): ColumnUnit {
+  return { unit: '%', div: 1, digits: decimalsFor(maxAbsPct) };
+}
+const decimalsFor = (max: number) => (max >= 100 ? 1 : 2);
+
+export function fmtInUnit(v: number, u: ColumnUnit): string {
+  return Number.isFinite(v) ? (v / u.div).toFixed(u.digits) : '–';
+}
+
 // Percentages in the summary are already 0..100.
 export function fmtPct(p: number): string {
   if (!Number.isFinite(p)) return '–';
@@ -97,9 +114,32 @@ const kLabels: Record<string, string> = {
   step_breakdown: 'Step breakdown', memory_ops: 'Memory ops', stream_overlap: 'Stream overlap',
 };
 
-// "kernel_wait_ns" -> "Kernel wait"
+// Words of key names written as they are spoken: "launch_cpu_ns" is "Launch CPU", not "Launch cpu".
+const kWords: Record<string, string> = {
+  gpu: 'GPU', gpus: 'GPUs', cpu: 'CPU', cpus: 'CPUs', id: 'ID', ids: 'IDs', hta: 'HTA', nccl: 'NCCL', cuda: 'CUDA',
+  kb: 'KB', mb: 'MB', gb: 'GB', tb: 'TB', bw: 'BW', sm: 'SM', sms: 'SMs', dl: 'DL',
+  htod: 'HtoD', dtoh: 'DtoH', dtod: 'DtoD', ptop: 'PtoP',
+};
+const phrase = (s: string) => s.split('_').filter(Boolean).map((w) => kWords[w.toLowerCase()] ?? w).join(' ');
+
+// A key as words, lower case but for acronyms, without its unit: "launched_gpu_ns" -> "launched GPU".
+// For labels built of several keys ("Classes" + "memory").
+export function wordsOf(key: string): string {
+  const label = labelOf(key);
+  return kAcronyms.has(label.split(' ')[0]) ? label : label[0].toLowerCase() + label.slice(1);
+}
+const kAcronyms = new Set(Object.values(kWords));
+
+// An identifier the summary uses as a value (an idle cause, an op kind), as the legends write it:
+// "host_wait" -> "host wait", "gpu_memcpy" -> "GPU memcpy". Anything else is returned as it is.
+export function valueLabel(v: unknown): string {
+  if (typeof v !== 'string') return v === null || v === undefined ? '–' : String(v);
+  return /^[a-z0-9]+(_[a-z0-9]+)+$/.test(v) ? phrase(v) : v;
+}
+
+// "kernel_wait_ns" -> "Kernel wait", "gpu_ops" -> "GPU ops"
 export function labelOf(key: string): string {
   if (kLabels[key]) return kLabels[key];
-  const s = key.replace(/_(ns|pct|bytes)$/, '').replace(/_/g, ' ').trim();
+  const s = phrase(key.replace(/_(ns|pct|bytes)$/, '')).trim();
   return s ? s[0].toUpperCase() + s.slice(1) : key;
 }

@@ -77,8 +77,11 @@ function render(): void {
       if (done && shown && preview === shown) shown.onShown();
     });
   }
-  empty.hidden = files.files.length > 0;
+  // The drop card stays while nothing is loading or shown (no file yet, or every file failed), so
+  // the next file can be opened from there.
+  empty.hidden = ready.length > 0 || files.files.some((f) => f.status === 'loading');
   byId('tabs').hidden = ready.length === 0;
+  syncSummaryActions();
   setTab(tab);
   updateHook();
   // For the next file; not in an embedded view, which shows the file its host gave it (a spare there
@@ -88,6 +91,13 @@ function render(): void {
 
 function nothingLoading(): boolean {
   return opening === 0 && files.settled;
+}
+
+// The share and export buttons (#share-actions) act on the summary on screen: without one they are
+// disabled rather than answering "open a trace first".
+function syncSummaryActions(): void {
+  const any = onScreen().some((f) => f.summary);
+  for (const b of document.querySelectorAll<HTMLButtonElement>('#share-actions button')) b.disabled = !any;
 }
 
 // The hook: ready once every opened file has settled and its summary is on screen.
@@ -201,3 +211,4 @@ if ('serviceWorker' in navigator && location.protocol !== 'file:') {
 render();
 // Share links, embed mode, the postMessage API and exports (web/share, web/embed, web/export).
 installIntegrations(app, { main: document.querySelector('main')!, actions: document.querySelector<HTMLElement>('.topbar .actions')! });
+syncSummaryActions();  // the buttons exist from here on

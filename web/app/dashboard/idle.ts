@@ -1,13 +1,13 @@
 // GPU idle time per stream, by cause (host wait / kernel wait / other, HTA's definitions), and the
 // longest idle gaps of every stream, each a link to that gap in the timeline.
 import { h } from '../dom';
-import { fmtDuration } from '../format';
+import { fmtDuration, fmtPct, valueLabel } from '../format';
 import { legend, stackedBar } from './charts';
 import type { Links } from './links';
 import { DataTable } from './table';
 
 export const kIdleColors: Record<string, string> = { host_wait: '--c2', kernel_wait: '--c4', other: '--c-other' };
-const label = (k: string) => k.replace(/_/g, ' ');
+const label = (k: string) => valueLabel(k);  // "host_wait" -> "host wait", as the legend and the table write it
 
 export function idlePanel(f: any, links: Links): HTMLElement | null {
   const streams = Array.isArray(f?.idle?.streams) ? f.idle.streams : null;
@@ -17,8 +17,11 @@ export function idlePanel(f: any, links: Links): HTMLElement | null {
     const span = (s.last_ns ?? 0) - (s.first_ns ?? 0);
     const parts = cats.map((c) => ({ label: label(c), value: Math.max(0, s.categories?.[c]?.ns ?? 0), color: kIdleColors[c] ?? '--c-other',
       title: `${label(c)}: ${fmtDuration(s.categories?.[c]?.ns ?? 0)} in ${s.categories?.[c]?.count ?? 0} gaps` }));
+    const idle = s.idle_ns ?? 0;
     return h('div', { class: 'bd-row' }, h('div', { class: 'bd-label' }, `GPU ${s.device} stream ${s.stream}`),
-      stackedBar(parts, span > 0 ? span : undefined), h('div', { class: 'bd-right' }, fmtDuration(s.idle_ns ?? 0)));
+      stackedBar(parts, span > 0 ? span : undefined),
+      h('div', { class: 'bd-right', title: span > 0 ? `Idle ${fmtDuration(idle)} of the stream's ${fmtDuration(span)} (${fmtPct((100 * idle) / span)})` : null },
+        `${fmtDuration(idle)} idle`));
   });
   const gaps = streams.flatMap((s: any) => (Array.isArray(s.longest_gaps) ? s.longest_gaps : []).map((g: any) => ({
     stream: `GPU ${s.device} stream ${s.stream}`, category: g.category, duration_ns: g.duration_ns, begin_ns: g.begin_ns, end_ns: g.end_ns,
@@ -30,5 +33,5 @@ export function idlePanel(f: any, links: Links): HTMLElement | null {
   const threshold = typeof f.idle.kernel_wait_threshold_ns === 'number' ? ` Kernel wait = gaps under ${fmtDuration(f.idle.kernel_wait_threshold_ns)} between back-to-back ops; host wait = the op was not even launched yet.` : '';
   return h('section', { class: 'panel', 'data-section': 'idle' }, h('h2', null, 'GPU idle time by cause'),
     h('p', { class: 'muted small' }, `Bars are each stream's span from its first op to its last.${threshold}`),
-    h('div', { class: 'bd' }, ...rows), legend(cats.map((c) => ({ label: label(c), color: kIdleColors[c] ?? '--c-other' }))), table.root);
+    h('div', { class: 'bd idle-bars' }, ...rows), legend(cats.map((c) => ({ label: label(c), color: kIdleColors[c] ?? '--c-other' }))), table.root);
 }

@@ -2,7 +2,7 @@
 // offenders and time ranges, which link into the timeline).
 import { h } from '../dom';
 import { kvGrid, renderValue } from './generic';
-import { fmtDuration } from '../format';
+import { fmtDuration, valueLabel } from '../format';
 import { nameLink, rangeLink } from './links';
 import type { Links } from './links';
 
@@ -17,7 +17,7 @@ export function recommendationsPanel(f: any, links: Links): HTMLElement | null {
     const title = r.title ?? r.message ?? r.text ?? r.id ?? `Recommendation ${i + 1}`;
     const severity = String(r.severity ?? r.level ?? 'info');
     const detail = r.text ?? r.detail ?? r.description ?? (r.title && r.message ? r.message : null);
-    const evidence = r.evidence !== undefined ? evidenceView(r.evidence, links, i) : null;
+    const evidence = r.evidence !== undefined ? evidenceView(r.evidence, String(r.id ?? ''), links, i) : null;
     return h('li', { class: `rec sev-${severity.replace(/[^a-z]/gi, '')}` },
       h('div', { class: 'rec-title' }, h('span', { class: 'sev' }, severity), String(title)),
       detail ? h('p', null, String(detail)) : null,
@@ -27,16 +27,29 @@ export function recommendationsPanel(f: any, links: Links): HTMLElement | null {
     items.length ? h('ol', { class: 'recs' }, ...items) : h('p', { class: 'muted' }, 'Nothing stands out: no rule fired for this trace.'));
 }
 
-// Evidence: the numbers (units in their names), the top offenders (links to search the timeline)
-// and the worst time ranges (links to zoom there).
-function evidenceView(ev: any, links: Links, i: number): HTMLElement | null {
+// What each rule's offenders are (core/analysis/recommendations.cc): only event names can be searched
+// in the timeline; idle causes, collective types and "stream 7" match no slice, and a search for them
+// dimmed every slice. A rule not listed here (newer than this page) gets plain text.
+const kNameOffenders = new Set(['data_loading', 'launch_bound', 'host_syncs', 'no_tensor_cores']);  // steps, ops, kernels
+const kCategoryOffenders = new Set(['gpu_idle']);  // idle causes: host_wait, kernel_wait, other
+// host_syncs names a sync's call site, or this when it has none (no slice has that name).
+const kNoOperator = 'code outside any operator';
+
+function offenderView(rule: string, o: string, links: Links): HTMLElement {
+  if (kNameOffenders.has(rule) && o !== kNoOperator) return nameLink(links, o);
+  return h('span', { class: 'offender', title: o }, kCategoryOffenders.has(rule) ? valueLabel(o) : o);
+}
+
+// Evidence: the numbers (units in their names), the top offenders (event names link to a search in
+// the timeline) and the worst time ranges (links to zoom there).
+function evidenceView(ev: any, rule: string, links: Links, i: number): HTMLElement | null {
   if (!ev || typeof ev !== 'object') return null;
   const box = h('div', { class: 'evidence' });
   const { numbers, offenders, ranges, ...rest } = ev;
   if (numbers && typeof numbers === 'object' && Object.keys(numbers).length) box.append(kvGrid(numbers, links, `recommendations.${i}.evidence.numbers`));
   if (Array.isArray(offenders) && offenders.length) {
-    box.append(h('div', { class: 'offenders' }, h('span', { class: 'muted' }, 'Top offenders: '),
-      ...offenders.filter((o: unknown) => typeof o === 'string').map((o: string) => nameLink(links, o))));
+    box.append(h('div', { class: 'offenders' }, h('span', { class: 'muted' }, kCategoryOffenders.has(rule) ? 'Main cause: ' : 'Top offenders: '),
+      ...offenders.filter((o: unknown) => typeof o === 'string').map((o: string) => offenderView(rule, o, links))));
   }
   if (Array.isArray(ranges) && ranges.length) {
     box.append(h('div', { class: 'ranges' }, h('span', { class: 'muted' }, 'Worst ranges: '),

@@ -5,7 +5,9 @@ import { DataTable, type Column } from './table';
 import type { Links } from './links';
 import { stepDetailPanel } from './step_detail';
 
-const kColumns: Column[] = [
+// Every time and percentage column in one unit, named in its header ("GPU busy (ms)", "GPU idle (%)"):
+// the columns mix durations and percentages, and a unit per cell made "111.2 ms | 0.90 %" read alike.
+const kColumns: Column[] = ([
   { key: 'number', label: 'Step', kind: 'count' },
   { key: 'begin_ns', label: 'Begin', kind: 'ts' },
   { key: 'duration_ns', label: 'Duration', kind: 'ns' },
@@ -17,7 +19,7 @@ const kColumns: Column[] = [
   { key: 'overlap.communication_ns', label: 'Communication', kind: 'ns' },
   { key: 'overlap.pct', label: 'Comm overlap', kind: 'pct' },
   { key: 'end_ns', label: 'End', kind: 'ts' },
-];
+] as Column[]).map((c) => ({ ...c, fixedUnit: c.kind !== 'count' }));
 
 export function stepsPanel(f: any, links: Links): HTMLElement | null {
   const steps = Array.isArray(f?.steps) ? f.steps : null;

@@ -3,14 +3,32 @@
 // `name` column links to a search for that name. Each table's filter and sort order can be read and
 // set from outside by its id (tableStates / applyTableStates), so view links can carry them.
 import { h, clear } from '../dom';
-import { type FieldKind, fmtField, kindOfKey, labelOf } from '../format';
+import { type ColumnUnit, type FieldKind, durationUnit, fmtField, fmtInUnit, kindOfKey, labelOf, pctUnit, valueLabel, wordsOf } from '../format';
 import { type Links, nameLink, rangeLink } from './links';
 
-export interface Column { key: string; label: string; kind: FieldKind }
+export interface Column {
+  key: string;
+  label: string;
+  kind: FieldKind;
+  // A value computed from the row rather than read from it: its cells carry no data-raw (the
+  // summary has no such value to compare with).
+  derived?: (row: any) => unknown;
+  // The cell's text when it is not the formatted value (null: the formatted value).
+  display?: (value: unknown, row: any) => string | null;
+  // Durations / percentages in one unit for the whole column, named in the header ("GPU busy (ms)").
+  fixedUnit?: boolean;
+}
 
 const kPage = 50;
 const kDurKeys = ['duration_ns', 'dur_ns', 'delay_ns'];
 const kNameKeys = new Set(['name', 'kernel', 'op', 'operator']);
+// Columns that say what a row is without being an event name (no timeline link): shown first, after names.
+const kIdKeys = new Set(['type']);
+// Columns whose values are the summary's own identifiers (idle causes, op kinds): shown as words.
+const kEnumKeys = new Set(['category', 'kind']);
+// Values the summary encodes as known-or-zero: collectives' bytes count only the ops whose size is
+// known (sized_ops), so with none of them the 0 means "unknown" (docs/summary-detail-sections.md).
+const kUnknownWhen: Record<string, (row: any) => boolean> = { bytes: (r) => r?.sized_ops === 0 };
 const kNumberOrder = ['device', 'stream', 'number', 'count', 'calls', 'ops', 'gpu_ops', 'total_ns', 'duration_ns', 'self_ns', 'device_total_ns',
   'device_self_ns', 'exposed_ns', 'mean_ns', 'p50_ns', 'p90_ns', 'p95_ns', 'p99_ns', 'min_ns', 'max_ns', 'share'];
 
@@ -34,16 +52,26 @@ export function inferColumns(rows: any[]): Column[] {
         // One level of nesting is flattened: {"classes_ns": {"memory": 5}} -> "Classes memory" in ns.
         const unit = /_(ns|bytes|pct)$/.exec(k)?.[0] ?? '';
         for (const [k2, v2] of Object.entries(v as object)) {
-          if (v2 === null || typeof v2 !== 'object') note(`${k}.${k2}`, `${labelOf(k)} ${labelOf(k2).toLowerCase()}`, k2.endsWith(unit) ? k2 : k2 + unit, v2);
+          if (v2 === null || typeof v2 !== 'object') note(`${k}.${k2}`, `${labelOf(k)} ${wordsOf(k2)}`, k2.endsWith(unit) ? k2 : k2 + unit, v2);
         }
       } else if (!Array.isArray(v)) note(k, labelOf(k), k, v);
     }
   }
-  const cols = [...seen].map(([key, c]) => ({ key, label: c.label, kind: kindOfKey(c.leaf, c.sample) }));
-  // The summary's keys are sorted alphabetically; show names first, then text, then the usual
-  // statistics in reading order, then anything else, then timestamps.
+  // A column that is empty or unknown in every row (bandwidths and bytes when no message size is
+  // known) says nothing; but for names, null is itself an answer (a sync's call site outside any operator).
+  const unknownEverywhere = (key: string) => !!kUnknownWhen[key] && rows.every((r) => kUnknownWhen[key](r));
+  const cols: Column[] = [...seen].filter(([key, c]) => ((c.sample !== null && c.sample !== undefined) || kNameKeys.has(key)) && !unknownEverywhere(key))
+    .map(([key, c]) => ({ key, label: c.label, kind: kindOfKey(c.leaf, c.sample) }));
+  // Time ranges without a length ({begin_ns, end_ns}): the length is what one looks for first.
+  const has = (k: string) => cols.some((c) => c.key === k);
+  if (has('begin_ns') && has('end_ns') && !kDurKeys.some(has)) {
+    cols.push({ key: 'duration_ns', label: 'Duration', kind: 'ns', derived: (r) => Number(r?.end_ns) - Number(r?.begin_ns) });
+  }
+  // The summary's keys are sorted alphabetically; show names first, then what identifies a row,
+  // then text, then the usual statistics in reading order, then anything else, then timestamps.
   const rank = (c: Column) => {
     if (kNameKeys.has(c.key)) return 0;
+    if (kIdKeys.has(c.key)) return 0.5;
     if (c.kind === 'text') return 1;
     if (c.kind === 'ts') return 4;
     const i = kNumberOrder.indexOf(c.key);
@@ -96,10 +124,20 @@ export class DataTable {
   private readonly foot = h('div', { class: 'table-foot' });
   private readonly rangeKeys: { begin?: string; end?: string; dur?: string };
   private readonly input: HTMLInputElement;
+  private readonly units = new Map<string, ColumnUnit>();  // the fixedUnit columns' units, by key
+  private readonly cols: Column[];
   readonly id: string;
 
-  constructor(private readonly rows: any[], private readonly cols: Column[], private readonly links: Links, title?: string, id?: string) {
+  constructor(private readonly rows: any[], cols: Column[], private readonly links: Links, title?: string, id?: string) {
     this.id = id ?? '';
+    this.cols = cols = cols.map((c) => {
+      if (c.display) return c;
+      // Identifiers of the summary shown as words ("host wait"), as the legends write them.
+      if (c.kind === 'text' && kEnumKeys.has(c.key)) return { ...c, display: (v: unknown) => (typeof v === 'string' ? valueLabel(v) : null) };
+      const unknown = kUnknownWhen[c.key];
+      return unknown ? { ...c, display: (_v: unknown, row: any) => (unknown(row) ? '–' : null) } : c;
+    });
+    for (const c of cols) if (c.fixedUnit) { const u = this.unitOf(c); if (u) this.units.set(c.key, u); }
     // A row's time range: its first two timestamp columns, or one timestamp and a duration.
     const ts = cols.filter((c) => c.kind === 'ts' && !c.key.includes('.')).map((c) => c.key);
     const k = new Set(cols.map((c) => c.key));
@@ -137,6 +175,31 @@ export class DataTable {
     return true;
   }
 
+  private value(row: any, c: Column): unknown { return c.derived ? c.derived(row) : get(row, c.key); }
+
+  // The one unit of a fixedUnit column: from its largest magnitude (timestamps: from the trace's start).
+  private unitOf(c: Column): ColumnUnit | null {
+    const origin = c.kind === 'ts' ? this.links.originNs : 0;
+    let max = 0;
+    for (const r of this.rows) {
+      const v = this.value(r, c);
+      if (typeof v === 'number' && Number.isFinite(v)) max = Math.max(max, Math.abs(v - origin));
+    }
+    if (c.kind === 'ns' || c.kind === 'ts') return durationUnit(max);
+    if (c.kind === 'pct') return pctUnit(max);
+    if (c.kind === 'frac') return { ...pctUnit(100 * max), div: 0.01 };
+    return null;
+  }
+
+  // What a cell shows for value v of row r.
+  private text(r: any, c: Column, v: unknown): string {
+    const shown = c.display?.(v, r);
+    if (shown !== null && shown !== undefined) return shown;
+    const u = this.units.get(c.key);
+    if (u && typeof v === 'number') return (c.kind === 'ts' ? '+' : '') + fmtInUnit(c.kind === 'ts' ? v - this.links.originNs : v, u);
+    return fmtField(c.kind, v, this.links.originNs);
+  }
+
   private hasRange(): boolean { return !!this.rangeKeys.begin && !!(this.rangeKeys.end || this.rangeKeys.dur); }
 
   private renderHead(): void {
@@ -152,7 +215,7 @@ export class DataTable {
           this.renderHead();
           this.renderBody();
         },
-      }, c.label + arrow));
+      }, c.label + (this.units.has(c.key) ? ` (${this.units.get(c.key)!.unit})` : '') + arrow));
     }
     if (this.hasRange()) tr.append(h('th', null, ''));
     this.head.append(tr);
@@ -161,13 +224,18 @@ export class DataTable {
   private view(): any[] {
     let rows = this.rows;
     if (this.filter) {
-      rows = rows.filter((r) => this.cols.some((c) => c.kind === 'text' && String(get(r, c.key) ?? '').toLowerCase().includes(this.filter)));
+      // The raw value or the words shown for it ("host_wait" or "host wait").
+      const match = (r: any, c: Column) => {
+        const v = this.value(r, c);
+        return String(v ?? '').toLowerCase().includes(this.filter) || (!!c.display && this.text(r, c, v).toLowerCase().includes(this.filter));
+      };
+      rows = rows.filter((r) => this.cols.some((c) => c.kind === 'text' && match(r, c)));
     }
     if (this.sortKey) {
-      const key = this.sortKey;
+      const col = this.cols.find((c) => c.key === this.sortKey) ?? { key: this.sortKey, label: '', kind: 'text' as FieldKind };
       const dir = this.sortDesc ? -1 : 1;
       rows = [...rows].sort((a, b) => {
-        const x = get(a, key) as any, y = get(b, key) as any;
+        const x = this.value(a, col) as any, y = this.value(b, col) as any;
         if (x === y) return 0;
         if (x === null || x === undefined) return 1;
         if (y === null || y === undefined) return -1;
@@ -183,12 +251,13 @@ export class DataTable {
     for (const r of rows.slice(0, this.shown)) {
       const tr = h('tr');
       for (const c of this.cols) {
-        const v = get(r, c.key);
+        const v = this.value(r, c);
         // data-raw: the summary's own value, so tests can check every number shown against the CLI's.
-        const td = h('td', { class: c.kind === 'text' ? 'text' : 'num', 'data-raw': typeof v === 'number' || v === null ? String(v) : null });
+        const raw = !c.derived && (typeof v === 'number' || v === null) ? String(v) : null;
+        const td = h('td', { class: c.kind === 'text' ? 'text' : 'num', 'data-raw': raw });
         if (kNameKeys.has(c.key) && typeof v === 'string' && v) td.append(nameLink(this.links, v));
         else {
-          td.textContent = fmtField(c.kind, v, this.links.originNs);
+          td.textContent = this.text(r, c, v);
           if (typeof v === 'string' && v.length > 40) td.title = v;
         }
         tr.append(td);
