@@ -48,15 +48,25 @@ function truncate(ctx: CanvasRenderingContext2D, text: string, maxW: number, cha
   return s;
 }
 
-// `text`, cut with an ellipsis to fit `maxW` px in the current font.
+// `text`, cut with an ellipsis to fit `maxW` px in the current font. Lane names are drawn on every
+// frame: the cut is remembered per font, width and text (measureText is not free at 60 Hz).
+const fitted = new Map<string, string>();
 function fitText(ctx: CanvasRenderingContext2D, text: string, maxW: number): string {
-  if (ctx.measureText(text).width <= maxW) return text;
-  let lo = 0, hi = text.length;
-  while (lo < hi) {  // the longest prefix that fits with the ellipsis
-    const mid = (lo + hi + 1) >> 1;
-    if (ctx.measureText(text.slice(0, mid) + '…').width <= maxW) lo = mid; else hi = mid - 1;
+  const key = `${ctx.font}|${maxW}|${text}`;
+  let s = fitted.get(key);
+  if (s !== undefined) return s;
+  if (fitted.size > 5000) fitted.clear();
+  s = text;
+  if (ctx.measureText(text).width > maxW) {
+    let lo = 0, hi = text.length;
+    while (lo < hi) {  // the longest prefix that fits with the ellipsis
+      const mid = (lo + hi + 1) >> 1;
+      if (ctx.measureText(text.slice(0, mid) + '…').width <= maxW) lo = mid; else hi = mid - 1;
+    }
+    s = text.slice(0, lo) + '…';
   }
-  return text.slice(0, lo) + '…';
+  fitted.set(key, s);
+  return s;
 }
 
 function drawRuler(ctx: CanvasRenderingContext2D, f: Frame): void {

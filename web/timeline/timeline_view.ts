@@ -48,6 +48,8 @@ export class TimelineView {
   private readonly stage = h('div', { class: 'twtl-stage', tabindex: '0', 'data-testid': 'timeline-stage' });
   private readonly canvas = h('canvas', { 'data-testid': 'timeline-canvas', role: 'img', 'aria-label': 'Timeline of the trace: drag to pan, wheel to zoom, click a slice for details' });
   private readonly tip = h('div', { class: 'twtl-tip' });
+  private tipText = '';
+  private tipSize = { w: 0, h: 0 };
   private readonly colorSelect = h('select', { 'aria-label': 'Colour slices by' });
   private readonly panel: DetailsPanel;
   private readonly search: TimelineSearch;
@@ -463,16 +465,24 @@ export class TimelineView {
     const hit = inst || !inside ? null : this.itemAt(p.x, p.y);
     if (!hit && !inst) { this.tip.hidden = true; return; }
     const d = this.cache.data!;
+    let text: string;
     if (inst) {
-      this.tip.textContent = `${this.cache.names.get(inst.name) ?? ''} — instant at ${formatDuration(inst.t)}${inst.count > 1 ? ` (${inst.count} instants here)` : ''}`;
+      text = `${this.cache.names.get(inst.name) ?? ''} — instant at ${formatDuration(inst.t)}${inst.count > 1 ? ` (${inst.count} instants here)` : ''}`;
     } else {
       const n = d.count[hit!.i];
-      this.tip.textContent = `${this.cache.names.get(d.name[hit!.i]) ?? ''} — ${formatDuration(d.dur[hit!.i])}${n > 1 ? ` (${n} slices merged)` : ''}`;
+      text = `${this.cache.names.get(d.name[hit!.i]) ?? ''} — ${formatDuration(d.dur[hit!.i])}${n > 1 ? ` (${n} slices merged)` : ''}`;
     }
-    this.tip.hidden = false;
+    // hover() runs after every frame while the pointer rests on the canvas: the tip is measured (a
+    // layout) only when its text or visibility changed, not on every frame of a zoom.
+    if (text !== this.tipText || this.tip.hidden) {
+      this.tip.textContent = text;
+      this.tip.hidden = false;
+      this.tipText = text;
+      this.tipSize = { w: this.tip.offsetWidth, h: this.tip.offsetHeight };
+    }
     // Right of and below the pointer, flipped to the other side where the stage (which ends above the
     // details panel) would clip it.
-    const w = this.tip.offsetWidth, ht = this.tip.offsetHeight;
+    const { w, h: ht } = this.tipSize;
     const left = p.x + 12 + w <= this.width ? p.x + 12 : p.x - 12 - w;
     const top = p.y + 14 + ht <= this.height ? p.y + 14 : p.y - 8 - ht;
     this.tip.style.left = `${Math.max(0, left)}px`;
