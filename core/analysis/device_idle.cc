@@ -35,10 +35,9 @@ DeviceIdle walk_device(const TraceModel& m, std::vector<uint32_t>& rows, const s
       continue;
     }
     if (ts > covered) {
-      IdleGap gap{covered, ts, IdleCategory::kOther, slice};
       const uint32_t l = launch[row];
-      if (l != kNoLaunch && s.ts_ns[l] > covered) gap.category = IdleCategory::kHostWait;
-      else if (gap.length_ns() < opt.kernel_wait_threshold_ns) gap.category = IdleCategory::kKernelWait;
+      const std::optional<int64_t> launched = l != kNoLaunch ? std::optional<int64_t>(s.ts_ns[l]) : std::nullopt;
+      const IdleGap gap{covered, ts, categorize_gap(covered, ts, launched, opt.kernel_wait_threshold_ns), slice};
       const int c = static_cast<int>(gap.category);
       d.time_ns[c] += gap.length_ns();
       d.count[c]++;

@@ -17,6 +17,13 @@ const char* idle_category_name(IdleCategory c) {
   return "other";
 }
 
+IdleCategory categorize_gap(int64_t gap_begin_ns, int64_t gap_end_ns, std::optional<int64_t> launch_ts_ns,
+                            int64_t kernel_wait_threshold_ns) {
+  if (launch_ts_ns && *launch_ts_ns > gap_begin_ns) return IdleCategory::kHostWait;
+  if (gap_end_ns - gap_begin_ns < kernel_wait_threshold_ns) return IdleCategory::kKernelWait;
+  return IdleCategory::kOther;
+}
+
 namespace {
 
 // Keeps the n longest gaps in a min-heap (shortest on top), so memory stays O(n) per stream.
@@ -65,11 +72,9 @@ void walk_streams(const TraceModel& m, const IdleOptions& opt, OnStream on_strea
       }
       int64_t gap = ts - prev_end;
       if (opt.hta_compat || gap > 0) {
-        uint32_t l = launch[row];
-        IdleCategory c = IdleCategory::kOther;
-        if (l != kNoLaunch && s.ts_ns[l] > prev_end) c = IdleCategory::kHostWait;
-        else if (gap < opt.kernel_wait_threshold_ns) c = IdleCategory::kKernelWait;
-        on_gap(IdleGap{prev_end, ts, c, slice});
+        const uint32_t l = launch[row];
+        const std::optional<int64_t> launched = l != kNoLaunch ? std::optional<int64_t>(s.ts_ns[l]) : std::nullopt;
+        on_gap(IdleGap{prev_end, ts, categorize_gap(prev_end, ts, launched, opt.kernel_wait_threshold_ns), slice});
       }
       prev_end = opt.hta_compat ? end : std::max(prev_end, end);
     }

@@ -11,6 +11,7 @@
 // gaps included (HTA reports negative kernel-wait totals on such streams), and only the ops HTA keeps.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/analysis/intervals.h"
@@ -21,6 +22,11 @@ namespace tw {
 enum class IdleCategory : uint8_t { kHostWait = 0, kKernelWait = 1, kOther = 2 };
 constexpr int kIdleCategoryCount = 3;
 const char* idle_category_name(IdleCategory c);  // "host_wait", "kernel_wait", "other"
+
+// The rule above for one gap [gap_begin, gap_end) that ends at an op whose launch (runtime call)
+// started at launch_ts_ns (nullopt: no launch known). Shared by the per-stream and per-device walks.
+IdleCategory categorize_gap(int64_t gap_begin_ns, int64_t gap_end_ns, std::optional<int64_t> launch_ts_ns,
+                            int64_t kernel_wait_threshold_ns);
 
 struct IdleOrder;
 

@@ -183,7 +183,7 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
     const SyncSite& s = l->sync_sites[i];
     sites += (i ? ", " : "") + name_of(*in.model, s.name) + " (" + count_str(s.count) + (s.count == 1 ? " call, " : " calls, ") +
              format_duration(s.blocked_ns) + ")";
-    r.offenders.push_back(name_of(*in.model, s.name));
+    r.offenders.push_back(s.name == 0 ? std::nullopt : std::optional<std::string>(in.model->strings.get(s.name)));
   }
   char per[32];
   std::snprintf(per, sizeof per, "%.1f", per_step);
@@ -280,7 +280,7 @@ void no_tensor_cores(const RecommendationInputs& in, std::vector<Recommendation>
            "FP16/BF16 (torch.autocast) or allow TF32 (torch.backends.cuda.matmul.allow_tf32 = True, "
            "torch.backends.cudnn.allow_tf32 = True), and keep matrix dimensions multiples of 8.";
   r.numbers = {{"gemm_kernels", double(gemms)}, {"gemm_ns", double(gemm_ns)}};
-  r.offenders = std::move(names);
+  r.offenders.assign(names.begin(), names.end());
   out.push_back(std::move(r));
 }
 

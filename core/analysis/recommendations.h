@@ -15,6 +15,7 @@
 //                           more than 30%: overlapping them can hide at most the shorter one
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,7 +38,9 @@ struct Recommendation {
   std::string title;
   std::string text;
   std::vector<std::pair<std::string, double>> numbers;  // name (with unit suffix) -> value
-  std::vector<std::string> offenders;                   // e.g. operator or kernel names
+  // e.g. operator or kernel names; nullopt where the offender has no name (a host sync called from
+  // no operator), so that no reader takes a sentence for an event name.
+  std::vector<std::optional<std::string>> offenders;
   std::vector<Interval> ranges;                         // worst time ranges, ns
 };
 

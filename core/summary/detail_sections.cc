@@ -66,10 +66,12 @@ json recommendations_json(const std::vector<Recommendation>& v) {
   for (const Recommendation& r : v) {
     json numbers = json::object();
     for (const auto& [k, x] : r.numbers) numbers[k] = std::floor(x) == x && std::fabs(x) < 9e15 ? json(int64_t(x)) : json(round4(x));
+    json offenders = json::array();
+    for (const std::optional<std::string>& o : r.offenders) offenders.push_back(o ? json(*o) : json(nullptr));
     json ranges = json::array();
     for (const Interval& iv : r.ranges) ranges.push_back(range_json(iv.begin, iv.end));
     a.push_back({{"id", r.id}, {"severity", r.severity}, {"title", r.title}, {"text", r.text}, {"evidence",
-                 {{"numbers", numbers}, {"offenders", r.offenders}, {"ranges", ranges}}}});
+                 {{"numbers", numbers}, {"offenders", offenders}, {"ranges", ranges}}}});
   }
   return a;
 }

@@ -26,6 +26,17 @@ std::vector<std::vector<std::string>> read_csv(const std::string& path) { return
 
 std::map<std::string, std::string> cases() { return test::reference_case_paths(); }
 
+// The rule at its edges (HTA's _analyze_idle_time_for_stream): a launch that starts exactly at the
+// gap's begin is not a host wait; a gap of exactly the threshold is not a kernel wait.
+TEST_CASE("detail: one gap's category at the rule's edges") {
+  CHECK(categorize_gap(100, 200, 101, 30000) == IdleCategory::kHostWait);
+  CHECK(categorize_gap(100, 200, 100, 30000) == IdleCategory::kKernelWait);
+  CHECK(categorize_gap(100, 100 + 29999, std::nullopt, 30000) == IdleCategory::kKernelWait);
+  CHECK(categorize_gap(100, 100 + 30000, std::nullopt, 30000) == IdleCategory::kOther);
+  CHECK(categorize_gap(100, 100 + 30000, 50, 30000) == IdleCategory::kOther);
+  CHECK(categorize_gap(100, 40, std::nullopt, 30000) == IdleCategory::kKernelWait);  // hta_compat's negative gaps
+}
+
 TEST_CASE("detail: hta-compat idle breakdown matches HTA's unrounded run on every case") {
   const std::string ref = std::string(TW_SHARED_TRACES) + "/reference/hta_no_ns_rounding";
   std::map<std::string, std::string> paths = cases();

@@ -97,6 +97,18 @@ TEST_CASE("detail recommendations: host syncs per step count only the syncs insi
   CHECK((*out)["text"].get<std::string>().find("(0.0 per step, 1 outside the profiler steps)") != std::string::npos);
 }
 
+// A sync with no enclosing slice (here on a thread of its own) has no call site: its offender is
+// null, not a name (no event is called "code outside any operator"); the sentence still says where.
+TEST_CASE("detail recommendations: a host sync outside any operator has a null offender") {
+  nlohmann::json f = details_of(replace(detail_test::kSampleTrace, "\"cudaStreamSynchronize\", \"pid\": 1, \"tid\": 1,",
+                                        "\"cudaStreamSynchronize\", \"pid\": 1, \"tid\": 2,"));
+  const nlohmann::json* r = rec(f, "host_syncs");
+  REQUIRE(r);
+  REQUIRE((*r)["evidence"]["offenders"].size() == 1);
+  CHECK((*r)["evidence"]["offenders"][0].is_null());
+  CHECK((*r)["text"].get<std::string>().find("called from code outside any operator (1 call, 50.0 us)") != std::string::npos);
+}
+
 TEST_CASE("detail recommendations: memory peak above 90% of the device") {
   std::string t = replace(detail_test::kSampleTrace, "\"totalGlobalMem\": 10000", "\"totalGlobalMem\": 8500");
   nlohmann::json f = details_of(t);

@@ -2,7 +2,8 @@
 // when they are event names; generic sections keep acronyms, put the identifying column first, drop
 // columns with nothing to say and show unknown sizes as "–"; idle causes read as the legend writes
 // them; step columns name their one unit; the share / export buttons wait for a summary; the drop
-// card survives a failed file; and at 800 px the page does not scroll sideways.
+// card survives a failed file; a missing call site reads as words; a section's "top" table comes
+// first; and at 800 px the page does not scroll sideways.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +33,7 @@ test('recommendations: only event names link into the timeline; idle causes read
   const rec = (id, list) => ({ id, severity: 'medium', title: id, text: id, evidence: { numbers: {}, offenders: list, ranges: [] } });
   doc.files[0].recommendations = [
     rec('launch_bound', ['aten::add_', 'void my_kernel<float>(float*)']),
-    rec('host_syncs', ['aten::item', 'code outside any operator']),
+    rec('host_syncs', ['aten::item', null]),
     rec('data_loading', ['ProfilerStep#3']),
     rec('no_tensor_cores', ['volta_sgemm_128x64_nn']),
     rec('gpu_idle', ['host_wait']),
@@ -110,6 +111,14 @@ test('generic sections: acronyms, identifying column first, no empty columns, un
   for (const r of gaps.rows) assert.ok(legend.includes(r[cause].text), `${r[cause].text} is in the legend ${legend}`);
   const right = await s.page.$$eval('[data-section="idle"] .bd-right', (els) => els.map((e) => e.textContent));
   assert.ok(right.length > 0 && right.every((t) => / idle$/.test(t)), right.join(' | '));
+
+  // This trace's one host sync is called from no operator: its call site says so, not "–".
+  assert.equal(f.launches.host_syncs.top_sites[0].name, null);
+  const sites = await table('launches.host_syncs.top_sites');
+  assert.equal(sites.rows[0][sites.keys.indexOf('name')].text, '(outside any operator)');
+  // A section's main table ("top") comes before its other tables.
+  const operatorTables = await s.page.$$eval('[data-section="operators"] [data-table]', (ts) => ts.map((t) => t.dataset.table));
+  assert.equal(operatorTables[0], 'operators.top', operatorTables.join());
 
   // Steps: every time / percentage column in one unit, named in its header; cells are bare numbers.
   const steps = await s.page.$eval('[data-section="steps"] [data-table="steps"]', (t) => ({

@@ -40,6 +40,8 @@ export function renderValue(key: string, value: unknown, links: Links, path: str
   if (depth > 0) box.append(h('h4', null, labelOf(key)));
   if (Object.keys(scalars).length) box.append(kvGrid(scalars, links, path));
   if (table) box.append(table);
+  // A section's main table ("top": the names with the most time) before its other parts.
+  rest = [...rest].sort(([a], [b]) => Number(b === 'top') - Number(a === 'top'));
   for (const [k, v] of rest) {
     const el = depth < 4 ? renderValue(k, v, links, `${path}.${k}`, depth + 1) : null;
     if (el) box.append(el);

@@ -32,12 +32,17 @@ export function recommendationsPanel(f: any, links: Links): HTMLElement | null {
 // dimmed every slice. A rule not listed here (newer than this page) gets plain text.
 const kNameOffenders = new Set(['data_loading', 'launch_bound', 'host_syncs', 'no_tensor_cores']);  // steps, ops, kernels
 const kCategoryOffenders = new Set(['gpu_idle']);  // idle causes: host_wait, kernel_wait, other
-// host_syncs names a sync's call site, or this when it has none (no slice has that name).
-const kNoOperator = 'code outside any operator';
-
-function offenderView(rule: string, o: string, links: Links): HTMLElement {
-  if (kNameOffenders.has(rule) && o !== kNoOperator) return nameLink(links, o);
+// null: an offender without a name (host_syncs: a sync called from no operator), so no link.
+function offenderView(rule: string, o: string | null, links: Links): HTMLElement {
+  if (o === null) return h('span', { class: 'offender muted' }, 'code outside any operator');
+  if (kNameOffenders.has(rule)) return nameLink(links, o);
   return h('span', { class: 'offender', title: o }, kCategoryOffenders.has(rule) ? valueLabel(o) : o);
+}
+
+// The JSON's keys come alphabetically (the core's objects are sorted maps); the share that fired
+// the rule reads best first, before the times it is made of.
+function shareFirst(numbers: Record<string, unknown>): Record<string, unknown> {
+  return 'share' in numbers ? { share: numbers.share, ...numbers } : numbers;
 }
 
 // Evidence: the numbers (units in their names), the top offenders (event names link to a search in
@@ -46,10 +51,10 @@ function evidenceView(ev: any, rule: string, links: Links, i: number): HTMLEleme
   if (!ev || typeof ev !== 'object') return null;
   const box = h('div', { class: 'evidence' });
   const { numbers, offenders, ranges, ...rest } = ev;
-  if (numbers && typeof numbers === 'object' && Object.keys(numbers).length) box.append(kvGrid(numbers, links, `recommendations.${i}.evidence.numbers`));
+  if (numbers && typeof numbers === 'object' && Object.keys(numbers).length) box.append(kvGrid(shareFirst(numbers), links, `recommendations.${i}.evidence.numbers`));
   if (Array.isArray(offenders) && offenders.length) {
     box.append(h('div', { class: 'offenders' }, h('span', { class: 'muted' }, kCategoryOffenders.has(rule) ? 'Main cause: ' : 'Top offenders: '),
-      ...offenders.filter((o: unknown) => typeof o === 'string').map((o: string) => offenderView(rule, o, links))));
+      ...offenders.filter((o: unknown) => typeof o === 'string' || o === null).map((o: string | null) => offenderView(rule, o, links))));
   }
   if (Array.isArray(ranges) && ranges.length) {
     box.append(h('div', { class: 'ranges' }, h('span', { class: 'muted' }, 'Worst ranges: '),

@@ -256,7 +256,11 @@ export class DataTable {
         const raw = !c.derived && (typeof v === 'number' || v === null) ? String(v) : null;
         const td = h('td', { class: c.kind === 'text' ? 'text' : 'num', 'data-raw': raw });
         if (kNameKeys.has(c.key) && typeof v === 'string' && v) td.append(nameLink(this.links, v));
-        else {
+        else if (kNameKeys.has(c.key) && v === null) {
+          // A missing name says where: a host sync's call site or a kernel's operator outside any operator.
+          td.textContent = c.key === 'operator' || this.id.endsWith('top_sites') ? '(outside any operator)' : '(no name)';
+          td.classList.add('muted');
+        } else {
           td.textContent = this.text(r, c, v);
           if (typeof v === 'string' && v.length > 40) td.title = v;
         }
