@@ -1,6 +1,7 @@
 // The panel under the timeline: details of the clicked slice or instant (every arg, duration, self time,
 // linked launch / kernel) or the aggregate of a dragged area. Trace text only ever goes into
 // textContent, never into HTML.
+import { argRows } from './arg_rows';
 import { absoluteNs, formatDuration } from './time_format';
 
 export interface SliceRef { id: number; name: string; lane: number; depth: number; startNs: number; durNs: number }
@@ -13,11 +14,13 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
   return e;
 }
 
-function row(table: HTMLTableElement, key: string, value: string | Node): void {
+// `title`: the whole value, when `value` shows only its start.
+function row(table: HTMLTableElement, key: string, value: string | Node, title?: string): void {
   const tr = el('tr');
   tr.append(el('th', undefined, key));
   const td = el('td');
   if (typeof value === 'string') td.textContent = value; else td.append(value);
+  if (title !== undefined) td.title = title;
   tr.append(td);
   table.append(tr);
 }
@@ -84,7 +87,9 @@ export class DetailsPanel {
     if (args && Array.isArray(args.args)) {
       const at = el('table', 'twtl-kv twtl-args');
       at.setAttribute('data-testid', 'timeline-args');
-      for (const [k, v] of args.args as Array<[string, string]>) row(at, String(k), String(v));
+      for (const [k, v] of args.args as Array<[string, string]>) {
+        for (const r of argRows(String(k), String(v))) row(at, r.key, r.value, r.title);
+      }
       if (!args.args.length) row(at, '', '(no args)');
       parts.push(el('div', 'twtl-subtitle', 'Args'), at);
       const ft = el('table', 'twtl-kv');

@@ -40,12 +40,18 @@ export function tOf(f: Frame, x: number): number {
 // Screen y of a content y.
 export function yOf(f: Frame, y: number): number { return kRulerH + y - f.scrollY; }
 
-function truncate(ctx: CanvasRenderingContext2D, text: string, maxW: number, charW: number): string | null {
+// Two ways to cut a label, on purpose. Slice labels (truncate) are up to thousands per frame and
+// redrawn on every pan and zoom: they are cut by an average character width, with no measureText
+// (a character more or less than the exact fit goes unnoticed inside a slice). Lane names (fitText)
+// are a few per frame in a fixed gutter beside the row labels and must not be cut wrong: they are
+// measured, and the cut is cached.
+
+// `text` cut with an ellipsis to about `maxW` px at `charW` px per character; null when not even
+// two characters fit.
+function truncate(text: string, maxW: number, charW: number): string | null {
   if (maxW < charW * 2) return null;
   const n = Math.floor(maxW / charW);
-  const s = text.length <= n ? text : text.slice(0, Math.max(1, n - 1)) + '…';
-  void ctx;
-  return s;
+  return text.length <= n ? text : text.slice(0, Math.max(1, n - 1)) + '…';
 }
 
 // `text`, cut with an ellipsis to fit `maxW` px in the current font. Lane names are drawn on every
@@ -124,7 +130,7 @@ function drawSlices(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: n
     if (dim) ctx.globalAlpha = 1;
     stats.items++;
     if (!overlap && w > 24) {
-      const text = truncate(ctx, sliceLabel(f.names.get(d.name[i]) ?? ''), w - 6, charW);
+      const text = truncate(sliceLabel(f.names.get(d.name[i]) ?? ''), w - 6, charW);
       if (text) labels.push([text, x0 + 3, y + lane.rowH / 2, w - 4]);
     }
   }

@@ -23,13 +23,16 @@
 // Times inside the view are float64 ns relative to the trace origin (originNs from the worker).
 import { DetailsPanel, type SliceRef } from './details_panel';
 import { h } from './element';
-import { instantAt, markAt, type InstantHit } from './instants';
+import { instantUnder, sliceAt } from './hit_test';
+import { HoverTip, instantTipText, sliceTipText } from './hover_tip';
+import { markAt, type InstantHit } from './instants';
 import { drawFrame, kGutter, kRulerH, tOf, type Frame } from './render';
 import { Layout, type LaneBox, type TracksReply } from './layout';
+import { keepInViewScroll, revealScroll, rowInView } from './row_scroll';
 import { TimelineSearch } from './search_bar';
+import { SearchSteps } from './search_steps';
 import { injectStyle } from './style';
 import { hookedView, installTimelineHook } from './test_hook';
-import { formatDuration } from './time_format';
 import { WindowCache } from './window_cache';
 
 export interface TimelineClient { request(kind: string, payload: any): Promise<any> }
@@ -39,20 +42,16 @@ interface Selected { id: number; lane: number; depth: number; startNs: number; d
 export interface ViewState { t0: number; t1: number; t0_ns?: string; t1_ns?: string; search?: string; regex?: boolean; colorBy?: 'class' | 'name'; collapsed?: number[]; selected?: number }
 
 const kMinSpanNs = 20;
-// Search steps from these times reach the first / last match (the core clamps them).
-const kBeforeAll = -Number.MAX_VALUE;
-const kAfterAll = Number.MAX_VALUE;
 
 export class TimelineView {
   private readonly root = h('div', { class: 'twtl-root' });
   private readonly stage = h('div', { class: 'twtl-stage', tabindex: '0', 'data-testid': 'timeline-stage' });
   private readonly canvas = h('canvas', { 'data-testid': 'timeline-canvas', role: 'img', 'aria-label': 'Timeline of the trace: drag to pan, wheel to zoom, click a slice for details' });
-  private readonly tip = h('div', { class: 'twtl-tip' });
-  private tipText = '';
-  private tipSize = { w: 0, h: 0 };
+  private readonly tip = new HoverTip();
   private readonly colorSelect = h('select', { 'aria-label': 'Colour slices by' });
   private readonly panel: DetailsPanel;
   private readonly search: TimelineSearch;
+  private readonly steps: SearchSteps;
   private readonly cache: WindowCache;
   private readonly ctx: CanvasRenderingContext2D;
 
@@ -98,14 +97,16 @@ export class TimelineView {
     this.cache = new WindowCache((req) => this.client.request('window', req), () => this.invalidate(),
       (e) => this.panel.error(`The timeline could not be fetched: ${String((e as Error)?.message ?? e)}`));
     for (const [v, t] of [['class', 'Colour: class'], ['name', 'Colour: name']]) this.colorSelect.append(h('option', { value: v }, t));
-    this.search = new TimelineSearch(client, () => { this.cache.invalidate(); this.invalidate(); }, (dir) => void this.searchStep(dir));
+    this.search = new TimelineSearch(client, () => { this.cache.invalidate(); this.invalidate(); }, (dir) => void this.steps.step(dir));
+    this.steps = new SearchSteps(this.search, {
+      selected: () => this.selected, visibleStart: () => this.t0, reveal: (id) => this.select(id, true),
+    });
     const fit = h('button', { title: 'Fit all (F)' }, 'Fit');
     const zoomSel = h('button', { title: 'Zoom to the selection (Z)' }, 'Zoom to selection');
     const bar = h('div', { class: 'twtl-bar' });
     bar.append(...this.search.controls(), this.colorSelect, fit, zoomSel,
       h('span', { class: 'twtl-hint' }, 'wheel/W/S zoom · drag/A/D pan · shift+drag aggregate · F fit · click details'));
-    this.stage.append(this.canvas, this.tip);
-    this.tip.hidden = true;
+    this.stage.append(this.canvas, this.tip.el);
     this.root.append(bar, this.stage, this.panel.root);
     container.append(this.root);
 
@@ -121,7 +122,7 @@ export class TimelineView {
     this.canvas.addEventListener('pointerdown', (e) => this.pointerDown(e));
     this.canvas.addEventListener('pointermove', (e) => this.pointerMove(e));
     this.canvas.addEventListener('pointerup', (e) => this.pointerUp(e));
-    this.canvas.addEventListener('pointerleave', () => { this.mouse = null; this.tip.hidden = true; });
+    this.canvas.addEventListener('pointerleave', () => { this.mouse = null; this.tip.hide(); });
     window.addEventListener('keydown', this.onKey);
     this.resize = new ResizeObserver(() => this.measure());
     this.resize.observe(this.stage);
@@ -165,16 +166,12 @@ export class TimelineView {
     if (this.afterLoad(() => this.highlight(opts))) return;
     if (opts.t0_ns !== undefined && opts.t1_ns !== undefined) this.zoomTo(opts.t0_ns, opts.t1_ns);
     if (opts.name === undefined) return;
-    this.search.set(opts.name, Boolean(opts.regex));
-    // A link names what to find: its first match (in the range, when it gives one), whatever was selected.
-    const from = opts.t0_ns !== undefined ? this.rel(opts.t0_ns) : kBeforeAll;
-    void this.searchStep(1, from, true);
+    this.steps.find(opts.name, Boolean(opts.regex), opts.t0_ns !== undefined ? this.rel(opts.t0_ns) : undefined);
   }
 
   clearSearch(): void {
     if (this.afterLoad(() => this.clearSearch())) return;
-    this.search.set('', this.search.regex);
-    void this.search.run();
+    this.steps.clear();
   }
 
   fitAll(): void {
@@ -340,37 +337,11 @@ export class TimelineView {
   // --- hit testing ---------------------------------------------------------------------------------
 
   private itemAt(x: number, y: number): { lane: LaneBox; i: number } | null {
-    const d = this.cache.data;
-    if (!d || !this.layout || x < kGutter || y < kRulerH) return null;
-    const cy = y - kRulerH + this.scrollY;
-    const lane = this.layout.laneAt(cy);
-    if (!lane || lane.info.kind !== 'slices') return null;
-    const k = d.laneIndex.get(lane.info.id);
-    if (k === undefined) return null;
-    const depth = Math.floor((cy - lane.y) / lane.rowH);
-    const t = tOf(this.frame(), x);
-    const slop = ((this.t1 - this.t0) / Math.max(1, this.width - kGutter)) * 2;
-    let best = -1, bestDist = Infinity;
-    for (let i = d.itemOffset[k]; i < d.itemOffset[k + 1]; i++) {
-      if (d.depth[i] !== depth) continue;
-      const a = d.start[i], b = a + d.dur[i];
-      const dist = t < a ? a - t : t > b ? t - b : 0;
-      if (dist <= slop && dist < bestDist) { best = i; bestDist = dist; }
-    }
-    return best < 0 ? null : { lane, i: best };
+    return this.layout ? sliceAt(this.frame(), x, y) : null;
   }
 
-  // The instant marker at (x, y): a process / global head triangle, or a thread instant on the
-  // top row of the lane under the pointer.
   private instantHit(x: number, y: number): InstantHit | null {
-    const d = this.cache.data;
-    if (!d || !this.layout) return null;
-    const f = this.frame();
-    const mark = markAt(f, x, y);
-    if (mark || x < kGutter || y < kRulerH) return mark;
-    const lane = this.layout.laneAt(y - kRulerH + this.scrollY);
-    const k = lane && lane.info.kind === 'slices' ? d.laneIndex.get(lane.info.id) : undefined;
-    return lane && k !== undefined ? instantAt(f, lane, k, x, y) : null;
+    return this.layout ? instantUnder(this.frame(), x, y) : null;
   }
 
   // --- input ---------------------------------------------------------------------------------------
@@ -420,7 +391,7 @@ export class TimelineView {
     if (!d) { this.hover(p); return; }
     if (Math.abs(p.x - d.x) + Math.abs(p.y - d.y) > 3) d.moved = true;
     if (!d.moved) return;
-    this.tip.hidden = true;
+    this.tip.hide();
     if (d.mode === 'pan') {
       const nsPerPx = (d.t1 - d.t0) / Math.max(1, this.width - kGutter);
       const shift = (d.x - p.x) * nsPerPx;
@@ -463,30 +434,9 @@ export class TimelineView {
     const inside = p.x >= 0 && p.x < this.width && p.y >= 0 && p.y < this.height;
     const inst = inside ? this.instantHit(p.x, p.y) : null;
     const hit = inst || !inside ? null : this.itemAt(p.x, p.y);
-    if (!hit && !inst) { this.tip.hidden = true; return; }
-    const d = this.cache.data!;
-    let text: string;
-    if (inst) {
-      text = `${this.cache.names.get(inst.name) ?? ''} — instant at ${formatDuration(inst.t)}${inst.count > 1 ? ` (${inst.count} instants here)` : ''}`;
-    } else {
-      const n = d.count[hit!.i];
-      text = `${this.cache.names.get(d.name[hit!.i]) ?? ''} — ${formatDuration(d.dur[hit!.i])}${n > 1 ? ` (${n} slices merged)` : ''}`;
-    }
-    // hover() runs after every frame while the pointer rests on the canvas: the tip is measured (a
-    // layout) only when its text or visibility changed, not on every frame of a zoom.
-    if (text !== this.tipText || this.tip.hidden) {
-      this.tip.textContent = text;
-      this.tip.hidden = false;
-      this.tipText = text;
-      this.tipSize = { w: this.tip.offsetWidth, h: this.tip.offsetHeight };
-    }
-    // Right of and below the pointer, flipped to the other side where the stage (which ends above the
-    // details panel) would clip it.
-    const { w, h: ht } = this.tipSize;
-    const left = p.x + 12 + w <= this.width ? p.x + 12 : p.x - 12 - w;
-    const top = p.y + 14 + ht <= this.height ? p.y + 14 : p.y - 8 - ht;
-    this.tip.style.left = `${Math.max(0, left)}px`;
-    this.tip.style.top = `${Math.max(0, top)}px`;
+    if (inst) this.tip.show(instantTipText(this.cache.names, inst), p, this.width, this.height);
+    else if (hit) this.tip.show(sliceTipText(this.cache.names, this.cache.data!, hit.i), p, this.width, this.height);
+    else this.tip.hide();
   }
 
   private key(e: KeyboardEvent): void {
@@ -585,30 +535,22 @@ export class TimelineView {
     const g = this.tracks.tracks[lane]?.group;
     if (g !== undefined && this.collapsed.delete(g)) this.layout.build();
     const box = this.layout.byLane.get(lane);
-    if (!box) return;
-    const y = box.y + depth * box.rowH;
-    const view = this.height - kRulerH;
-    if (y < this.scrollY || y + box.rowH > this.scrollY + view) this.scrollBy(y - view / 3 - this.scrollY);
+    const dy = box ? revealScroll(box, depth, this.scrollY, this.height - kRulerH) : null;
+    if (dy !== null) this.scrollBy(dy);
   }
 
   // Whether row `depth` of `lane` is wholly inside the track area.
   private rowShown(lane: number, depth: number): boolean {
     const box = this.layout?.byLane.get(lane);
-    if (!box) return false;
-    const y = box.y + depth * box.rowH;
-    return y >= this.scrollY && y + box.rowH <= this.scrollY + this.height - kRulerH;
+    return box ? rowInView(box, depth, this.scrollY, this.height - kRulerH) : false;
   }
 
-  // Scrolls the least that brings row `depth` of `lane` (with a row of margin) into the track area,
-  // e.g. after the details panel took the room it was in. A collapsed lane stays collapsed.
+  // Scrolls the least that brings row `depth` of `lane` (with a row of margin) into the track area.
+  // A collapsed lane stays collapsed.
   private keepRowShown(lane: number, depth: number): void {
     const box = this.layout?.byLane.get(lane);
-    if (!box || this.rowShown(lane, depth)) return;
-    const y = box.y + depth * box.rowH;
-    const view = this.height - kRulerH;
-    const margin = Math.min(box.rowH, Math.max(0, (view - box.rowH) / 2));
-    if (y < this.scrollY) this.scrollBy(y - margin - this.scrollY);
-    else this.scrollBy(y + box.rowH + margin - view - this.scrollY);
+    const dy = box ? keepInViewScroll(box, depth, this.scrollY, this.height - kRulerH) : null;
+    if (dy !== null) this.scrollBy(dy);
   }
 
   private jumpTo(ref: SliceRef): void {
@@ -641,22 +583,6 @@ export class TimelineView {
     } finally {
       this.pending--;
     }
-  }
-
-  // --- search ----------------------------------------------------------------------------------------
-
-  // Runs the box's query if it changed, then selects and reveals the next / previous match: after
-  // the selected match, or from `fromNs` when `fromTime` or none is selected. A new query starts at
-  // its first (last, going back) match in time, as Perfetto and chrome://tracing do; a query already
-  // stepped through without a selection goes on from the visible start.
-  private async searchStep(dir: number, fromNs?: number, fromTime = false): Promise<void> {
-    await this.search.run();
-    if (!this.search.active || this.search.count === 0) return;
-    const fresh = this.search.index < 0;
-    const cur = !fromTime && !fresh && this.selected && !this.selected.instant ? this.selected : null;
-    const from = fromNs ?? (fresh ? (dir > 0 ? kBeforeAll : kAfterAll) : this.t0);
-    const event = await this.search.step(dir, cur ? cur.startNs : from, cur ? cur.id : -1);
-    if (event) await this.select(event.id, true);
   }
 
   // --- test hook -----------------------------------------------------------------------------------
