@@ -145,9 +145,10 @@ nlohmann::json event_args(const char* data, size_t size) {
   nlohmann::json args = nlohmann::json::array(), fields = nlohmann::json::array();
   for (auto it = ev.begin(); it != ev.end(); ++it) {
     if (it.key() == "args" && it.value().is_object()) {
-      for (auto a = it.value().begin(); a != it.value().end(); ++a) args.push_back({a.key(), display_text(a.value())});
+      for (auto a = it.value().begin(); a != it.value().end(); ++a)
+        args.push_back({a.key(), display_text(a.value()), !a.value().is_string()});
     } else {
-      fields.push_back({it.key(), display_text(it.value())});
+      fields.push_back({it.key(), display_text(it.value()), !it.value().is_string()});
     }
   }
   return {{"args", std::move(args)}, {"fields", std::move(fields)}};

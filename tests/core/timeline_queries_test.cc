@@ -99,6 +99,7 @@ TEST_CASE("timeline real trace: tracks, overlap lane, details, args, search, agg
     CHECK(arg(a["args"], "blocks per SM") == "31.030304");
     CHECK(arg(a["fields"], "cat") == "kernel");
     CHECK(a["args"][0][0] == "External id");  // file order is kept
+    for (const auto& x : a["args"]) CHECK(x[2] == true);  // every arg of a kernel is a number or an array
   }
 
   SUBCASE("search: substring ids -> matches, next / previous wrap, window highlights") {
@@ -151,6 +152,18 @@ TEST_CASE("timeline real trace: tracks, overlap lane, details, args, search, agg
     for (const auto& row : cpu["rows"]) some_parent = some_parent || row["selfNs"] < row["totalNs"];
     CHECK(some_parent);
   }
+}
+
+// Each arg and field says whether its text is JSON: a string that looks like JSON is still a string.
+TEST_CASE("timeline event_args: strings are told apart from JSON values") {
+  const std::string ev = R"({"ph": "X", "ts": 1.5, "args": {"s": "{\"a\": 1}", "dims": [[8, 512], [512]], "o": {"b": null}}})";
+  nlohmann::json a = event_args(ev.data(), ev.size());
+  REQUIRE(a["args"].size() == 3);
+  CHECK(a["args"][0] == nlohmann::json::array({"s", "{\"a\": 1}", false}));
+  CHECK(a["args"][1] == nlohmann::json::array({"dims", "[[8,512],[512]]", true}));
+  CHECK(a["args"][2] == nlohmann::json::array({"o", "{\"b\":null}", true}));
+  CHECK(a["fields"][0] == nlohmann::json::array({"ph", "X", false}));
+  CHECK(a["fields"][1] == nlohmann::json::array({"ts", "1.5", true}));
 }
 
 TEST_CASE("timeline event_args: hostile bytes never crash") {

@@ -55,6 +55,11 @@ test('search finds a known kernel, next/previous walk the matches, the kernel li
   const launch = s.d.details.links.find((l) => l.dir === 'launch');
   assert.match(launch?.to.name ?? '', /^cudaLaunchKernel/);
   assert.ok(s.d.args.args.some(([k]) => k === 'correlation'));
+  // The kernel's array args read as one spaced line in the panel (the core sends compact JSON).
+  const grid = s.d.args.args.find(([k]) => k === 'grid');
+  assert.equal(grid[2], true);
+  const shown = await page.$$eval('[data-testid="timeline-args"] tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, tr.cells[1].textContent]));
+  assert.deepEqual(shown.find(([k]) => k === 'grid'), ['grid', JSON.parse(grid[1]).join(', ').replace(/^/, '[') + ']']);
   await page.click('[data-testid="timeline-search-next"]');
   await page.waitForFunction((id) => window.__tracewise.timeline.details?.details?.id !== id, first, { timeout: 10_000 });
   assert.equal(await page.textContent('[data-testid="timeline-search-count"]'), '2 / 8');

@@ -1,4 +1,4 @@
-// Details-panel arg rows (web/timeline/arg_rows.ts, bundled with esbuild): the [key, text] pairs the
+// Details-panel arg rows (web/timeline/arg_rows.ts, bundled with esbuild): the [key, text, json] the
 // core sends (strings as themselves, everything else compact JSON) become readable rows: arrays on
 // one spaced line, objects one row per field, number text kept exactly, invalid JSON as it came,
 // long values cut with the whole text in the title.
@@ -108,4 +108,10 @@ test('what an array row shows is JSON equal to the value', () => {
     const [r] = m.argRows('v', JSON.stringify(v));
     assert.deepEqual(JSON.parse(r.value), v, r.value);
   }
+});
+
+test('a string arg that looks like JSON stays one row of text', () => {
+  assert.deepEqual(m.argRows('s', '{"a":1}', false), one('s', '{"a":1}'));
+  assert.deepEqual(m.argRows('s', '[1,2]', false), one('s', '[1,2]'));
+  assert.deepEqual(m.argRows('o', '{"a":1}', true), one('o.a', '1'));
 });

@@ -1,5 +1,5 @@
-// One event arg as rows of the details panel. The core sends each arg as [key, text] where text is
-// the string itself for a string value and compact JSON otherwise (core/timeline/event_details.h),
+// One event arg as rows of the details panel. The core sends each arg as [key, text, json] where text
+// is the string itself for a string value (json false) and compact JSON otherwise (event_details.cc),
 // so nested Kineto args arrive as one dense line such as {"a":{"b":1}} or [[2048,4096],[4096]].
 // Here an object becomes one row per field, named `key.field` (nested objects likewise, up to
 // kMaxDepth levels), and arrays stay on one line with spaces: [[2048, 4096], [4096]]. Number text
@@ -16,9 +16,11 @@ const kMaxRows = 100;                 // an arg that would take more rows stays 
 // A parsed value: strings decoded; numbers, true, false and null as their source text.
 type Value = { str: string } | { lit: string } | { arr: Value[] } | { obj: Array<[string, Value]> };
 
-export function argRows(key: string, text: string): ArgRow[] {
+// json: whether the core sent the value as JSON (false: a string arg, shown as it is even when it
+// looks like JSON; older replies without the flag are taken as JSON when they parse).
+export function argRows(key: string, text: string, json = true): ArgRow[] {
   const first = text.charAt(0);
-  const v = first === '[' || first === '{' ? parse(text) : null;
+  const v = json && (first === '[' || first === '{') ? parse(text) : null;
   if (!v) return [capped(key, text)];  // a string, a number, true / false / null, or invalid JSON
   const rows: ArgRow[] = [];
   spread(key, v, 0, rows);

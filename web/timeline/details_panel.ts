@@ -87,8 +87,8 @@ export class DetailsPanel {
     if (args && Array.isArray(args.args)) {
       const at = el('table', 'twtl-kv twtl-args');
       at.setAttribute('data-testid', 'timeline-args');
-      for (const [k, v] of args.args as Array<[string, string]>) {
-        for (const r of argRows(String(k), String(v))) row(at, r.key, r.value, r.title);
+      for (const [k, v, json] of args.args as Array<[string, string, boolean?]>) {
+        for (const r of argRows(String(k), String(v), json !== false)) row(at, r.key, r.value, r.title);
       }
       if (!args.args.length) row(at, '', '(no args)');
       parts.push(el('div', 'twtl-subtitle', 'Args'), at);
