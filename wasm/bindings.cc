@@ -315,6 +315,18 @@ bool startsAsObject(uintptr_t address, size_t size) {
   return tw::starts_as_object(std::string_view(reinterpret_cast<const char*>(address), size));
 }
 
+// A spare worker, idle before any file (web/worker/heap_ahead.ts): grows the heap to `target_bytes`
+// once and writes one zero per page above the allocator's break, at most `max_pages` per call, so
+// the next import's heap growth finds its pages already faulted in. Returns the pages touched, 0 once
+// none are left (or the heap cannot grow).
+double prefaultHeapAhead(double target_bytes, double max_pages) {
+  static uintptr_t touched = 0;
+  const size_t target = static_cast<size_t>(std::max(0.0, target_bytes));
+  if (emscripten_get_heap_size() < target && !emscripten_resize_heap(target)) return 0;
+  touched = std::max(reinterpret_cast<uintptr_t>(sbrk(0)), touched);
+  return static_cast<double>(tw::touch_pages(touched, emscripten_get_heap_size(), static_cast<size_t>(std::max(0.0, max_pages))));
+}
+
 // The decode worker's side: batches handed out by a Session (nextOutgoing) are copied in with
 // stage(), decoded by the fast decoder and returned as records (event_records.h).
 class BatchDecoder {
@@ -356,6 +368,7 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("decode", &BatchDecoder::decode);
   emscripten::function("likelyEventStart", &likelyEventStart);
   emscripten::function("startsAsObject", &startsAsObject);
+  emscripten::function("prefaultHeapAhead", &prefaultHeapAhead);
   emscripten::class_<WasmSession>("Session")
       .constructor<std::string>()
       .function("stagingBuffer", &WasmSession::stagingBuffer)

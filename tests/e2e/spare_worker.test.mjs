@@ -1,4 +1,5 @@
-// While the page is idle it starts a spare trace worker that runs its warm-up (web/worker/warm_up.ts):
+// While the page is idle it starts a spare trace worker that runs its warm-up (web/worker/warm_up.ts)
+// and faults in heap for the next file (heap_ahead.ts):
 // the next file opened is imported by that warmed worker (its open reply says so) with the summary
 // the CLI gives, and once that file has loaded a new spare is prepared for the file after it. An
 // embedded view prepares none.
@@ -23,6 +24,8 @@ test('an idle page warms a spare worker, and the next file is imported by it', a
   assert.equal(opens.length, 1);
   assert.equal(opens[0].warm, true);
   assert.equal(opens[0].readerStartedAhead, true, 'the warm-up started the feed worker');
+  // After its warm-up it faulted in heap for the file (web/worker/heap_ahead.ts), up to its 128 MB.
+  assert.ok(opens[0].heapAheadPages > 1000 && opens[0].heapAheadPages <= (128 << 20) / 4096, `${opens[0].heapAheadPages} pages ahead`);
   assert.deepEqual(summary, cliSummary([A]));
   assert.deepEqual(s.pageErrors, []);
 });

@@ -57,3 +57,32 @@ test('prefault writes no allocated byte: a staging buffer just allocated keeps i
   assert.equal(view.findIndex((b) => b !== 0xab), -1, 'a byte of the buffer was overwritten');
   session.delete();
 });
+
+// A spare worker's heap faulted in ahead (prefaultHeapAhead, web/worker/heap_ahead.ts): the heap
+// grows to the target once, every page above the break is written once (then 0), no allocated byte
+// is written, and an import into that heap gives the summary it gives in a fresh module.
+test('prefaultHeapAhead grows the heap to its target, writes only free pages, changes no import', async () => {
+  const mod = await loadModule();
+  const keep = new mod.Session('keep');  // its staging buffer: an allocation just below the break
+  const ptr = Number(keep.stagingBuffer(4 << 20));
+  mod.HEAPU8.fill(0xcd, ptr, ptr + (4 << 20));
+  const target = 64 << 20;
+  const before = mod.HEAPU8.length;
+  assert.ok(before < target, `the heap starts below the target (${before})`);
+  let pages = 0, calls = 0;
+  for (let n; (n = Number(mod.prefaultHeapAhead(target, 512))) > 0; calls++) {
+    assert.ok(n <= 512, 'at most max_pages per call');
+    pages += n;
+  }
+  assert.ok(mod.HEAPU8.length >= target, `the heap grew to ${mod.HEAPU8.length}`);
+  assert.ok(calls > 1, 'in steps');
+  assert.ok(pages * 4096 >= target - before && pages * 4096 <= mod.HEAPU8.length, `${pages} pages`);
+  assert.equal(Number(mod.prefaultHeapAhead(target, 512)), 0, 'nothing left to touch');
+  assert.equal(mod.HEAPU8.subarray(ptr, ptr + (4 << 20)).findIndex((b) => b !== 0xcd), -1, 'an allocated byte was written');
+  keep.delete();
+
+  const bytes = gunzipSync(readFileSync(join(TRACES, 'hta/tests/data/nccl_parser_config/nccl_data.json.gz')));
+  const fresh = importWith(await loadModule(), bytes, false);
+  const ahead = importWith(mod, bytes, false);
+  assert.equal(ahead.session.summaryJson(false), fresh.session.summaryJson(false));
+});

@@ -3,6 +3,7 @@
 // start, read, or get memory): the trace worker then reads that part itself.
 import type { PartBytes, PartPlan } from './parts';
 import { WorkersAhead } from './workers_ahead';
+import { heapAheadBudget } from './heap_ahead';
 
 type Reply =
   | { kind: 'progress'; raw: number; events: number }
@@ -17,8 +18,12 @@ export interface PartTiming { loaded: number; imported: number; exported: number
 // part neither waits for a worker and its module (~60 ms) nor starts in V8's baseline tier.
 const ahead = new WorkersAhead('part.js', { kind: 'warm' });
 
+// Each also faults in its share of this much heap after its warm-up (heap_ahead.ts): the parts of a
+// file together need about what the trace worker alone would, so they share one budget.
+const kPartsHeapAheadBytes = 128 << 20;
+
 export function startPartWorkersAhead(n: number): void {
-  ahead.start(n);
+  ahead.start(n, { kind: 'warm', heapAheadBytes: n > 0 ? Math.floor(heapAheadBudget(kPartsHeapAheadBytes) / n) : 0 });
 }
 
 // An open that does not use them (or not all) lets them go.

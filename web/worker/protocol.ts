@@ -46,6 +46,7 @@ export interface OpenResult {
   waitSeconds: number;       // of `seconds`, the time spent waiting for input (the reader was behind)
   firstInputSeconds: number; // from the request to the first input bytes (module, file and reader set up)
   prefaultPages: number;     // 4 KB pages of the model written ahead while waiting (web/worker/prefault.ts)
+  heapAheadPages: number;    // 4 KB pages of the heap faulted in by this worker's warm-up before the file (heap_ahead.ts)
   modelBytes: number;
   heapBytes: number;
   warnings: string[];        // plain sentences (e.g. gzip data ended early)
@@ -69,7 +70,7 @@ export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boole
 export interface SummaryReply { json: string; precomputed: boolean }
 export interface CancelRequest { id: number; kind: 'cancel' }
 // Sent to a spare worker while the page is idle: load the core and run the warm-up (warm_up.ts).
-// Replies {warmed} once it finished, or stopped because an `open` came.
+// Replies {warmed, heapAheadPages} once it finished (heap_ahead.ts), or stopped because an `open` came.
 // `workers`: the mode the page's next open will ask for, so that the part workers it would use
 // (parts.ts) are started and warmed ahead too.
 export interface WarmRequest { id: number; kind: 'warm'; workers?: OpenRequest['workers'] }

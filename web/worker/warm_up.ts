@@ -11,16 +11,18 @@
 // background compilation).
 import { HeapPusher } from './heap_pusher';
 import { warmTraceText } from './warm_trace';
+import { prefaultHeapAhead } from './heap_ahead';
 
 const kChunkBytes = 1 << 20;
 
 let running: Promise<void> | null = null;
 let stop = false;
 let done = false;
+let aheadPages = 0;
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-async function run(mod: any): Promise<void> {
+async function run(mod: any, heapAheadBytes: number): Promise<void> {
   const bytes = new TextEncoder().encode(warmTraceText());
   const session = new mod.Session('warm-up');
   try {
@@ -41,11 +43,13 @@ async function run(mod: any): Promise<void> {
   } finally {
     session.delete();
   }
+  aheadPages = await prefaultHeapAhead(mod, heapAheadBytes, () => stop);
 }
 
 // Starts the warm-up once; resolves when it has finished or stopped.
-export function warmUp(loadModule: () => Promise<any>): Promise<void> {
-  running ??= loadModule().then(run);
+// heapAheadBytes: how much heap to fault in after it (heap_ahead.ts).
+export function warmUp(loadModule: () => Promise<any>, heapAheadBytes: number): Promise<void> {
+  running ??= loadModule().then((mod) => run(mod, heapAheadBytes));
   return running;
 }
 
@@ -58,4 +62,9 @@ export async function stopWarmUp(): Promise<void> {
 // Whether the warm-up ran to its end.
 export function warmedUp(): boolean {
   return done;
+}
+
+// 4 KB pages of the heap faulted in after the warm-up (heap_ahead.ts).
+export function heapAheadPages(): number {
+  return aheadPages;
 }

@@ -10,7 +10,8 @@ import { dropFeedWorkerAhead, startFeedWorkerAhead } from './feed_client';
 import { ImportPump, openInput } from './import_pump';
 import { kMaxGzipBytes, kMaxPlainBytes, minPartBytes, partsFor, wantsDecodeWorker, wantsParts } from './open_plan';
 import { loadModule, ModuleLoadError } from './wasm_module';
-import { stopWarmUp, warmedUp, warmUp } from './warm_up';
+import { heapAheadPages, stopWarmUp, warmedUp, warmUp } from './warm_up';
+import { heapAheadBudget, kHeapAheadBytes } from './heap_ahead';
 import { absorbPart, planParts, type PartPlan } from './parts';
 import { dropPartWorkersAhead, type LaterPart, startLaterParts, startPartWorkersAhead } from './part_client';
 import { cancelledFailure, isOutOfMemory, outOfMemory, WorkerFailure } from './worker_failure';
@@ -182,7 +183,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   return {
     name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: pump.input + absorbed.bytes, events: session.eventsSoFar(), gzip: src.gzip,
     seconds: (performance.now() - t0) / 1000, finishSeconds, waitSeconds: pump.waitSeconds, firstInputSeconds: pump.firstInputSeconds,
-    prefaultPages: pump.prefaultPages, modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings: pump.warnings,
+    prefaultPages: pump.prefaultPages, heapAheadPages: heapAheadPages(), modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings: pump.warnings,
     reader: src.reader, readerStartedAhead: src.readerStartedAhead, readBuffers: src.readBuffers(), decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
     parts: plan ? plan.starts.length + 1 : 1, absorbedParts: absorbed.parts, partsSeconds, ownPartSeconds, partTimings: later.map((p) => p.timing),
     partsAhead: later.filter((p) => p.ahead).length,
@@ -201,8 +202,8 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
       if (session) return { payload: { warmed: false } };
       startFeedWorkerAhead();
       startPartWorkersAhead(partsFor(req.workers) - 1);
-      await warmUp(loadCore);
-      return { payload: { warmed: warmedUp() } };
+      await warmUp(loadCore, heapAheadBudget(kHeapAheadBytes));
+      return { payload: { warmed: warmedUp(), heapAheadPages: heapAheadPages() } };
     case 'summary': {
       if (!opened) throw new WorkerFailure('no_file', 'No file is open.');
       return { payload: { ...summaryReply(!!req.htaCompat) } };

@@ -8,14 +8,15 @@ export class WorkersAhead {
   // script: the worker's file next to this one's; hello: posted to each started ahead.
   constructor(private readonly script: string, private readonly hello?: unknown) {}
 
-  // Starts workers until `n` are ahead (none where this browser has no nested workers).
-  start(n: number): void {
+  // Starts workers until `n` are ahead (none where this browser has no nested workers); `hello`
+  // replaces the constructor's for these.
+  start(n: number, hello = this.hello): void {
     if (typeof Worker === 'undefined') return;
     try {
       while (this.ahead.length < n) {
         const a = { worker: this.create(), failed: false };
         a.worker.onerror = (ev) => { ev.preventDefault(); a.failed = true; };
-        if (this.hello !== undefined) a.worker.postMessage(this.hello);
+        if (hello !== undefined) a.worker.postMessage(hello);
         this.ahead.push(a);
       }
     } catch {

@@ -1,0 +1,34 @@
+// After its warm-up, a spare trace worker (idle, before any file) faults in the heap the next file
+// will grow into. Every wasm heap page costs a page fault on its first write: 2.6 µs in node on
+// one VM here, ~11 µs on another (bench/HISTORY.md, sessions 6 and 11), and a 256 MB import grows the
+// heap from ~20 to ~100 MB (a 1 GB one to ~316 MB), all of it faulted inside the load. Done here,
+// the faults cost idle time instead; the price is the memory held while the page waits for a file.
+// Measured side by side (bench/site_ab.mjs, session 12, ~11 µs faults): 256 MB plain 2.11 -> 1.11 s,
+// 1 GB plain 5.54 -> 4.02 s (medians of 3-5).
+// A few MB per step, so that an `open` arriving meanwhile waits at most one step (~1-5 ms).
+import { postedTask } from '../posted_task';
+
+// The trace worker's: what a 256 MB trace needs, and the first third of a 1 GB one; more would hold
+// memory that most traces never use. Part workers get a share of their own budget (part_client.ts).
+export const kHeapAheadBytes = 128 << 20;
+const kPagesPerStep = 512;  // 2 MB
+
+// `bytes`, unless the device says it has little memory (navigator.deviceMemory, in GB, where the
+// browser tells): there the held memory costs more than the faults it saves.
+export function heapAheadBudget(bytes: number): number {
+  const gb = (globalThis.navigator as { deviceMemory?: number } | undefined)?.deviceMemory;
+  return typeof gb === 'number' && gb < 4 ? 0 : bytes;
+}
+
+// Touches pages until the heap holds `bytes` or `stopped()`; returns the pages touched.
+export async function prefaultHeapAhead(mod: { prefaultHeapAhead(target: number, maxPages: number): number }, bytes: number,
+  stopped: () => boolean): Promise<number> {
+  let pages = 0;
+  while (!stopped()) {
+    const n = Number(mod.prefaultHeapAhead(bytes, kPagesPerStep));
+    if (n === 0) break;
+    pages += n;
+    await postedTask();  // lets an `open` message in
+  }
+  return pages;
+}
