@@ -120,6 +120,18 @@ test('generic sections: acronyms, identifying column first, no empty columns, un
   const operatorTables = await s.page.$$eval('[data-section="operators"] [data-table]', (ts) => ts.map((t) => t.dataset.table));
   assert.equal(operatorTables[0], 'operators.top', operatorTables.join());
 
+  // Table rows render only near the viewport (content-visibility), but no form field sits inside a
+  // skipped subtree: Chrome's autofill lays such subtrees out one by one when it scans the fields.
+  const cv = await s.page.evaluate(() => ({
+    scrolls: [...document.querySelectorAll('#overview .table-scroll')].map((e) => getComputedStyle(e).contentVisibility),
+    fieldsInSkippable: [...document.querySelectorAll('#overview input, #overview select')].filter((el) => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (getComputedStyle(p).contentVisibility !== 'visible') return true;
+      return false;
+    }).length,
+  }));
+  assert.ok(cv.scrolls.length > 5 && cv.scrolls.every((v) => v === 'auto'), cv.scrolls.join());
+  assert.equal(cv.fieldsInSkippable, 0);
+
   // Steps: every time / percentage column in one unit, named in its header; cells are bare numbers.
   const steps = await s.page.$eval('[data-section="steps"] [data-table="steps"]', (t) => ({
     heads: [...t.querySelectorAll('thead th[data-key]')].map((th) => th.textContent),

@@ -58,14 +58,6 @@ let generation = 0;
 const kSliceMs = 20;
 const kEagerParts = 2;  // the file head and the headline cards: always on the first screen
 
-// Panels below the first screen are laid out and painted only when scrolled near: without this,
-// the frame that shows them lays out and paints the whole page (tables of thousands of cells),
-// and such frames were the main thread's long tasks at the end of a load.
-function renderWhenVisible(n: Node): void {
-  if (!(n instanceof HTMLElement)) return;
-  n.style.contentVisibility = 'auto';
-  n.style.containIntrinsicSize = 'auto 360px';
-}
 
 // Builds the dashboard in slices of a few ms, so the main thread never blocks for long; resolves
 // once everything is on screen (false when a newer render replaced this one). The first screen is
@@ -127,10 +119,7 @@ export async function renderDashboard(root: HTMLElement, files: OpenedFile[], se
       // A section whose shape surprised a view: say so in place, keep the rest of the dashboard.
       out = h('p', { class: 'msg error' }, `A summary section could not be shown: ${String((e as Error)?.message ?? e)}`);
     }
-    for (const n of Array.isArray(out) ? out : out ? [out] : []) {
-      if (index >= kEagerParts) renderWhenVisible(n);
-      (index >= kEagerParts ? rest : root).append(n);
-    }
+    for (const n of Array.isArray(out) ? out : out ? [out] : []) (index >= kEagerParts ? rest : root).append(n);
     if (performance.now() - t0 > kSliceMs) {
       await yieldToBrowser();
       t0 = performance.now();
