@@ -3,7 +3,7 @@
 // one VM here, ~11 µs on another (bench/HISTORY.md, sessions 6 and 11), and a 256 MB import grows the
 // heap from ~20 to ~100 MB (a 1 GB one to ~316 MB), all of it faulted inside the load. Done here,
 // the faults cost idle time instead; the price is the memory held while the page waits for a file.
-// Measured side by side (bench/site_ab.mjs, session 12, ~11 µs faults): 256 MB plain 2.11 -> 1.11 s,
+// Measured side by side (bench/site_ab.mjs, session 12, ~11 µs faults): 256 MB plain 2.11 -> 1.22 s,
 // 1 GB plain 5.54 -> 4.02 s (medians of 3-5).
 // A few MB per step, so that an `open` arriving meanwhile waits at most one step (~1-5 ms).
 import { postedTask } from '../posted_task';
