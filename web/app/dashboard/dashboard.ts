@@ -58,7 +58,6 @@ let generation = 0;
 const kSliceMs = 20;
 const kEagerParts = 2;  // the file head and the headline cards: always on the first screen
 
-
 // Builds the dashboard in slices of a few ms, so the main thread never blocks for long; resolves
 // once everything is on screen (false when a newer render replaced this one). The first screen is
 // shown at once; the panels below it are built off the page and added in one step at the end: added

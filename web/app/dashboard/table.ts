@@ -31,6 +31,7 @@ function renderRowsWhenVisible(scroll: HTMLElement, rows: number): void {
   scroll.style.contentVisibility = 'auto';
   scroll.style.containIntrinsicSize = `auto ${Math.min(420, 26 * (rows + 1) + 2)}px`;
 }
+
 const kDurKeys = ['duration_ns', 'dur_ns', 'delay_ns'];
 const kNameKeys = new Set(['name', 'kernel', 'op', 'operator']);
 // Columns that say what a row is without being an event name (no timeline link): shown first, after names.
