@@ -4,15 +4,11 @@
 // long values cut with the whole text in the title.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadTs } from './load_ts.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let m;
 before(async () => {
-  const out = await build({ entryPoints: [resolve(ROOT, 'web/timeline/arg_rows.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-  m = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+  m = await loadTs('web/timeline/arg_rows.ts');
 });
 
 const one = (key, value) => [{ key, value }];

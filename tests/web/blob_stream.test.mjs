@@ -4,16 +4,9 @@
 // stream is not a byte stream, the default reader's chunks. Every way gives the file's bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadTs } from './load_ts.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-async function load() {
-  const out = await build({ entryPoints: [resolve(ROOT, 'web/worker/blob_stream.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
-}
+const load = () => loadTs('web/worker/blob_stream.ts');
 
 function bytes(n, seed = 1) {
   const b = new Uint8Array(n);

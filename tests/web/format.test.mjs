@@ -2,16 +2,9 @@
 // digits by hand and must write exactly what toLocaleString('en-US') writes for integers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadTs } from './load_ts.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-async function loadFormat() {
-  const out = await build({ entryPoints: [resolve(ROOT, 'web/app/format.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
-}
+const loadFormat = () => loadTs('web/app/format.ts');
 
 test('fmtCount writes what toLocaleString("en-US") writes', async () => {
   const { fmtCount } = await loadFormat();

@@ -3,16 +3,9 @@
 // become the words the legends use ("host wait"), and a column's one unit fits its largest value.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadTs } from './load_ts.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-async function loadFormat() {
-  const out = await build({ entryPoints: [resolve(ROOT, 'web/app/format.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
-}
+const loadFormat = () => loadTs('web/app/format.ts');
 
 test('labelOf keeps acronyms upper case and drops the unit', async () => {
   const { labelOf } = await loadFormat();

@@ -5,16 +5,12 @@
 // from 4 cores.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadTs } from './load_ts.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MB = 1 << 20;
 let plan;
 before(async () => {
-  const out = await build({ entryPoints: [resolve(ROOT, 'web/worker/open_plan.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-  plan = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+  plan = await loadTs('web/worker/open_plan.ts');
 });
 
 function withCores(n, f) {

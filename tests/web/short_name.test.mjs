@@ -2,15 +2,11 @@
 // shortened to their qualified name; a wrapper template keeps the kernel it wraps; other names stay.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadTs } from './load_ts.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let m;
 before(async () => {
-  const out = await build({ entryPoints: [resolve(ROOT, 'web/timeline/short_name.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-  m = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+  m = await loadTs('web/timeline/short_name.ts');
 });
 
 test('kernel signatures (DeepSeek, PyTorch, CUTLASS) become their qualified names', () => {

@@ -3,16 +3,9 @@
 // picking the increment from that spacing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadTs } from './load_ts.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-async function load() {
-  const out = await build({ entryPoints: [resolve(ROOT, 'web/app/dashboard/time_ticks.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
-}
+const load = () => loadTs('web/app/dashboard/time_ticks.ts');
 
 const measure = (text) => 7 * text.length;  // about 12px system-ui
 
