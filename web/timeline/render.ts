@@ -2,6 +2,7 @@
 // devicePixelRatio transform): ruler, group headers, lanes from the window cache, search matches,
 // selection, area selection and the flow arrow; instants are drawn by instants.ts. Pure functions
 // of the state they are given.
+import { BoundedCache } from './bounded_cache';
 import { classColor, kOverlapComputeColor, nameColor } from './colors';
 import { drawInstants, drawMarks } from './instants';
 import { kHeaderH, type Layout, type LaneBox } from './layout';
@@ -56,23 +57,20 @@ function truncate(text: string, maxW: number, charW: number): string | null {
 
 // `text`, cut with an ellipsis to fit `maxW` px in the current font. Lane names are drawn on every
 // frame: the cut is remembered per font, width and text (measureText is not free at 60 Hz).
-const fitted = new Map<string, string>();
+const fitted = new BoundedCache<string>(5000);
 function fitText(ctx: CanvasRenderingContext2D, text: string, maxW: number): string {
   const key = `${ctx.font}|${maxW}|${text}`;
-  let s = fitted.get(key);
-  if (s !== undefined) return s;
-  if (fitted.size > 5000) fitted.clear();
-  s = text;
-  if (ctx.measureText(text).width > maxW) {
-    let lo = 0, hi = text.length;
-    while (lo < hi) {  // the longest prefix that fits with the ellipsis
-      const mid = (lo + hi + 1) >> 1;
-      if (ctx.measureText(text.slice(0, mid) + '…').width <= maxW) lo = mid; else hi = mid - 1;
-    }
-    s = text.slice(0, lo) + '…';
+  return fitted.get(key) ?? fitted.set(key, cutToFit(ctx, text, maxW));
+}
+
+function cutToFit(ctx: CanvasRenderingContext2D, text: string, maxW: number): string {
+  if (ctx.measureText(text).width <= maxW) return text;
+  let lo = 0, hi = text.length;
+  while (lo < hi) {  // the longest prefix that fits with the ellipsis
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(text.slice(0, mid) + '…').width <= maxW) lo = mid; else hi = mid - 1;
   }
-  fitted.set(key, s);
-  return s;
+  return text.slice(0, lo) + '…';
 }
 
 function drawRuler(ctx: CanvasRenderingContext2D, f: Frame): void {

@@ -5,6 +5,8 @@
 // name of its first type argument). Names without a signature ("aten::mm", "ProfilerStep#3") are unchanged.
 // The tooltip and the details panel keep the full name. Pure: tests/web/short_name.test.mjs.
 
+import { BoundedCache } from './bounded_cache';
+
 // Without template arguments: "a::b<c<d>, e>::f" -> "a::b::f" (unbalanced text is left as is).
 function dropTemplateArgs(s: string): string | null {
   let out = '';
@@ -64,14 +66,8 @@ export function shortKernelName(name: string): string {
   return /^[\w:~{}]+$/.test(base) ? base : name;
 }
 
-const memo = new Map<string, string>();
+const labels = new BoundedCache<string>(20000);
 // shortKernelName, remembered (the canvas asks for the same few names every frame).
 export function sliceLabel(name: string): string {
-  let s = memo.get(name);
-  if (s === undefined) {
-    if (memo.size > 20000) memo.clear();
-    s = shortKernelName(name);
-    memo.set(name, s);
-  }
-  return s;
+  return labels.get(name) ?? labels.set(name, shortKernelName(name));
 }
