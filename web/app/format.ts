@@ -49,6 +49,10 @@ export function fmtInUnit(v: number, u: ColumnUnit): string {
   return Number.isFinite(v) ? (v / u.div).toFixed(u.digits) : '–';
 }
 
+// Where a host sync was called from when its call site is null in the summary (no operator around
+// it): the summary's only null name (docs/summary-detail-sections.md).
+export const kNoOperator = 'outside any operator';
+
 // Percentages in the summary are already 0..100.
 export function fmtPct(p: number): string {
   if (!Number.isFinite(p)) return '–';

@@ -7,7 +7,6 @@ import type { Links } from './links';
 import { DataTable } from './table';
 
 export const kIdleColors: Record<string, string> = { host_wait: '--c2', kernel_wait: '--c4', other: '--c-other' };
-const label = (k: string) => valueLabel(k);  // "host_wait" -> "host wait", as the legend and the table write it
 
 export function idlePanel(f: any, links: Links): HTMLElement | null {
   const streams = Array.isArray(f?.idle?.streams) ? f.idle.streams : null;
@@ -15,8 +14,8 @@ export function idlePanel(f: any, links: Links): HTMLElement | null {
   const cats = [...new Set(streams.flatMap((s: any) => Object.keys(s?.categories ?? {})))] as string[];
   const rows = streams.map((s: any) => {
     const span = (s.last_ns ?? 0) - (s.first_ns ?? 0);
-    const parts = cats.map((c) => ({ label: label(c), value: Math.max(0, s.categories?.[c]?.ns ?? 0), color: kIdleColors[c] ?? '--c-other',
-      title: `${label(c)}: ${fmtDuration(s.categories?.[c]?.ns ?? 0)} in ${s.categories?.[c]?.count ?? 0} gaps` }));
+    const parts = cats.map((c) => ({ label: valueLabel(c), value: Math.max(0, s.categories?.[c]?.ns ?? 0), color: kIdleColors[c] ?? '--c-other',
+      title: `${valueLabel(c)}: ${fmtDuration(s.categories?.[c]?.ns ?? 0)} in ${s.categories?.[c]?.count ?? 0} gaps` }));
     const idle = s.idle_ns ?? 0;
     return h('div', { class: 'bd-row' }, h('div', { class: 'bd-label' }, `GPU ${s.device} stream ${s.stream}`),
       stackedBar(parts, span > 0 ? span : undefined),
@@ -33,5 +32,5 @@ export function idlePanel(f: any, links: Links): HTMLElement | null {
   const threshold = typeof f.idle.kernel_wait_threshold_ns === 'number' ? ` Kernel wait = gaps under ${fmtDuration(f.idle.kernel_wait_threshold_ns)} between back-to-back ops; host wait = the op was not even launched yet.` : '';
   return h('section', { class: 'panel', 'data-section': 'idle' }, h('h2', null, 'GPU idle time by cause'),
     h('p', { class: 'muted small' }, `Bars are each stream's span from its first op to its last.${threshold}`),
-    h('div', { class: 'bd idle-bars' }, ...rows), legend(cats.map((c) => ({ label: label(c), color: kIdleColors[c] ?? '--c-other' }))), table.root);
+    h('div', { class: 'bd idle-bars' }, ...rows), legend(cats.map((c) => ({ label: valueLabel(c), color: kIdleColors[c] ?? '--c-other' }))), table.root);
 }

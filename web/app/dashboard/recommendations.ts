@@ -2,7 +2,7 @@
 // offenders and time ranges, which link into the timeline).
 import { h } from '../dom';
 import { kvGrid, renderValue } from './generic';
-import { fmtDuration, valueLabel } from '../format';
+import { fmtDuration, kNoOperator, valueLabel } from '../format';
 import { nameLink, rangeLink } from './links';
 import type { Links } from './links';
 
@@ -34,7 +34,7 @@ const kNameOffenders = new Set(['data_loading', 'launch_bound', 'host_syncs', 'n
 const kCategoryOffenders = new Set(['gpu_idle']);  // idle causes: host_wait, kernel_wait, other
 // null: an offender without a name (host_syncs: a sync called from no operator), so no link.
 function offenderView(rule: string, o: string | null, links: Links): HTMLElement {
-  if (o === null) return h('span', { class: 'offender muted' }, 'code outside any operator');
+  if (o === null) return h('span', { class: 'offender muted' }, `code ${kNoOperator}`);
   if (kNameOffenders.has(rule)) return nameLink(links, o);
   return h('span', { class: 'offender', title: o }, kCategoryOffenders.has(rule) ? valueLabel(o) : o);
 }

@@ -10,6 +10,8 @@ import type { Links } from './links';
 const numbers = (a: unknown): a is number[] => Array.isArray(a) && a.every((x) => typeof x === 'number');
 
 const at = (x: number) => `+${fmtDuration(x * 1e6)}`;
+// A range dragged across a chart (x in ms from the trace start), opened in the timeline.
+const openRange = (links: Links) => (x0: number, x1: number) => links.range(links.originNs + x0 * 1e6, links.originNs + x1 * 1e6);
 
 // What the charts of one file have in common: the x range (ms from the trace start) that covers the
 // utilisation buckets and every memory and queue point, and the key that syncs their cursors.
@@ -46,7 +48,7 @@ function utilizationChart(f: any, links: Links, shared: Shared): HTMLElement | n
   const mean = u.all.reduce((a: number, b: number) => a + b, 0) / u.all.length;
   return panel('utilization', 'GPU utilisation over time',
     lineChart([xs, ...ys], labels, { fill: true, height: 170, yRange: [0, 100], xLabel: at, xTime: true, ...shared, yLabel: (y) => `${y.toFixed(0)}%`,
-      onSelect: (x0, x1) => links.range(origin + x0 * 1e6, origin + x1 * 1e6) }),
+      onSelect: openRange(links) }),
     h('p', { class: 'muted small' }, `${u.buckets ?? u.all.length} buckets of ${fmtDuration(u.bucket_ns)}; mean ${fmtPct(100 * mean)}. ` +
       'Drag across the chart to open that range in the timeline.'));
 }
@@ -71,7 +73,7 @@ function memoryCharts(f: any, links: Links, shared: Shared): HTMLElement | null 
     const total = typeof d.total_global_mem === 'number' ? ` of ${fmtBytes(d.total_global_mem)}` : '';
     return h('div', { class: 'subsection' }, h('h4', null, `${name}: peak ${fmtBytes(d.peak_reserved ?? 0)} reserved${total}`),
       lineChart(data, ['allocated', 'reserved'], { height: 150, yRange: [0, null], xLabel: at, xTime: true, steps: true, ...shared, yLabel: fmtBytes,
-        onSelect: (x0, x1) => links.range(origin + x0 * 1e6, origin + x1 * 1e6) }));
+        onSelect: openRange(links) }));
   }).filter(Boolean);
   return charts.length ? panel('memory-chart', 'Memory over time', ...charts) : null;
 }
@@ -96,7 +98,7 @@ function queueCharts(f: any, links: Links, shared: Shared): HTMLElement | null {
     if (!data) return null;
     return h('div', { class: 'subsection' }, h('h4', null, `GPU ${q.device} stream ${q.stream}: max ${q.max}, mean ${Number(q.time_weighted_mean ?? q.mean ?? 0).toFixed(2)}`),
       lineChart(withEnds(data, shared.xRange), ['queued ops'], { height: 110, yRange: [0, null], xLabel: at, xTime: true, steps: true, yCounts: true, ...shared, yLabel: (y) => y.toFixed(0),
-        onSelect: (x0, x1) => links.range(origin + x0 * 1e6, origin + x1 * 1e6) }));
+        onSelect: openRange(links) }));
   }).filter(Boolean);
   return charts.length ? h('details', { class: 'panel', 'data-section': 'queues' }, h('summary', null, h('strong', null, 'Launch queue length per stream')), ...charts) : null;
 }

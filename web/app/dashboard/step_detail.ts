@@ -3,7 +3,7 @@
 // peak and CPU operators. A step selector picks the step; every number is the summary's own value, shown
 // through the shared formatters (and kept in data-raw so tests can compare it with the CLI's JSON).
 import { h, clear } from '../dom';
-import { fmtBytes, fmtCount, fmtDuration, fmtField, type FieldKind } from '../format';
+import { fmtBytes, fmtCount, fmtDuration, fmtField, type FieldKind, kNoOperator } from '../format';
 import type { Links } from './links';
 import { DataTable, type Column } from './table';
 
@@ -69,7 +69,7 @@ function launchesBlock(l: any): Node[] {
     h('div', { class: 'facts' },
       fact('host syncs', 'count', s?.count, 'launches.host_syncs.count'), fact('blocked', 'ns', s?.blocked_ns, 'launches.host_syncs.blocked_ns'),
       ...(Array.isArray(s?.top_sites) ? s.top_sites : []).map((x: any) =>
-        h('span', { class: 'fact' }, h('span', { class: 'muted' }, `from ${typeof x?.name === 'string' ? x.name : '(no operator)'} `),
+        h('span', { class: 'fact' }, h('span', { class: 'muted' }, `from ${typeof x?.name === 'string' ? x.name : kNoOperator} `),
           `${fmtCount(num(x?.count) ?? 0)} × ${fmtDuration(num(x?.blocked_ns) ?? 0)}`))),
   ];
 }

@@ -3,7 +3,7 @@
 // `name` column links to a search for that name. Each table's filter and sort order can be read and
 // set from outside by its id (tableStates / applyTableStates), so view links can carry them.
 import { h, clear } from '../dom';
-import { type ColumnUnit, type FieldKind, durationUnit, fmtField, fmtInUnit, kindOfKey, labelOf, pctUnit, valueLabel, wordsOf } from '../format';
+import { type ColumnUnit, type FieldKind, durationUnit, fmtField, fmtInUnit, kindOfKey, kNoOperator, labelOf, pctUnit, valueLabel, wordsOf } from '../format';
 import { type Links, nameLink, rangeLink } from './links';
 
 export interface Column {
@@ -25,8 +25,8 @@ const kPage = 50;
 // and filter always: a dashboard holds thousands of cells, and an <input> inside a skipped subtree
 // is what Chrome's autofill lays out, subtree by subtree, each time it scans the page's form fields
 // after new ones appear (one 70-140 ms task at the end of a load on a 2-core VM, session 12). The
-// placeholder height is the rows' own estimate (26 px each, at most the 420 px the box scrolls at), so
-// the page does not jump when they appear.
+// placeholder is the box's height once shown (header and rows 25.8-25.9 px each in Chromium 156, the
+// border 2 px, at most the 420 px the box scrolls at), so the page does not jump when they appear.
 function renderRowsWhenVisible(scroll: HTMLElement, rows: number): void {
   scroll.style.contentVisibility = 'auto';
   scroll.style.containIntrinsicSize = `auto ${Math.min(420, 26 * (rows + 1) + 2)}px`;
@@ -145,6 +145,8 @@ export class DataTable {
     this.id = id ?? '';
     this.cols = cols = cols.map((c) => {
       if (c.display) return c;
+      // A null name is a host sync's call site outside any operator (format.ts, kNoOperator).
+      if (kNameKeys.has(c.key)) return { ...c, display: (v: unknown) => (v === null ? `(${kNoOperator})` : null) };
       // Identifiers of the summary shown as words ("host wait"), as the legends write them.
       if (c.kind === 'text' && kEnumKeys.has(c.key)) return { ...c, display: (v: unknown) => (typeof v === 'string' ? valueLabel(v) : null) };
       const unknown = kUnknownWhen[c.key];
@@ -271,11 +273,7 @@ export class DataTable {
         const raw = !c.derived && (typeof v === 'number' || v === null) ? String(v) : null;
         const td = h('td', { class: c.kind === 'text' ? 'text' : 'num', 'data-raw': raw });
         if (kNameKeys.has(c.key) && typeof v === 'string' && v) td.append(nameLink(this.links, v));
-        else if (kNameKeys.has(c.key) && v === null) {
-          // A missing name says where: a host sync's call site or a kernel's operator outside any operator.
-          td.textContent = c.key === 'operator' || this.id.endsWith('top_sites') ? '(outside any operator)' : '(no name)';
-          td.classList.add('muted');
-        } else {
+        else {
           td.textContent = this.text(r, c, v);
           if (typeof v === 'string' && v.length > 40) td.title = v;
         }
