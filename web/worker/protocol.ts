@@ -70,7 +70,8 @@ export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boole
 export interface SummaryReply { json: string; precomputed: boolean }
 export interface CancelRequest { id: number; kind: 'cancel' }
 // Sent to a spare worker while the page is idle: load the core and run the warm-up (warm_up.ts).
-// Replies {warmed, heapAheadPages} once it finished (heap_ahead.ts), or stopped because an `open` came.
+// Replies {warmed} once it finished (and faulted in heap ahead, heap_ahead.ts), or stopped because an
+// `open` came.
 // `workers`: the mode the page's next open will ask for, so that the part workers it would use
 // (parts.ts) are started and warmed ahead too.
 export interface WarmRequest { id: number; kind: 'warm'; workers?: OpenRequest['workers'] }

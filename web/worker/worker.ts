@@ -203,7 +203,7 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
       startFeedWorkerAhead();
       startPartWorkersAhead(partsFor(req.workers) - 1);
       await warmUp(loadCore, heapAheadBudget(kHeapAheadBytes));
-      return { payload: { warmed: warmedUp(), heapAheadPages: heapAheadPages() } };
+      return { payload: { warmed: warmedUp() } };
     case 'summary': {
       if (!opened) throw new WorkerFailure('no_file', 'No file is open.');
       return { payload: { ...summaryReply(!!req.htaCompat) } };
