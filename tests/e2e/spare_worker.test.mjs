@@ -2,10 +2,11 @@
 // and faults in heap for the next file (heap_ahead.ts):
 // the next file opened is imported by that warmed worker (its open reply says so) with the summary
 // the CLI gives, and once that file has loaded a new spare is prepared for the file after it. An
-// embedded view prepares none.
+// embedded view prepares none. The spare yields to the user: it starts only after a second without
+// input, and input holds its warm-up (web/app/user_quiet.ts, web/worker/hold.ts).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openViaInput, cliSummary, trace, waitWarmUps } from './helpers.mjs';
+import { start, openViaInput, cliSummary, trace, waitWarmUps, recordOpenReplies } from './helpers.mjs';
 
 const A = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
 const B = trace('kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz');
@@ -55,8 +56,43 @@ test('an embedded view (?embed=1) prepares no spare worker', async () => {
   });
   await page.goto(`${s.url}?embed=1`);
   await page.waitForFunction(() => window.__tracewise !== undefined);
-  // A spare starts at the first idle moment (within 2 s, requestIdleCallback's timeout).
-  await page.waitForTimeout(3000);
+  // A spare starts after 1 s without input, at the next idle moment (within 2 s more,
+  // requestIdleCallback's timeout).
+  await page.waitForTimeout(4000);
   assert.equal(await page.evaluate(() => window.__traceWorkers), 0);
+  await page.close();
+});
+
+// Moves the mouse over the page every 100 ms for `ms`, as a user busy with it would.
+async function keepMoving(page, ms) {
+  for (let t0 = Date.now(), i = 0; Date.now() - t0 < ms; i++) {
+    await page.mouse.move(300 + (i % 40) * 10, 300 + (i % 7) * 20);
+    await page.waitForTimeout(100);
+  }
+}
+
+test('a busy user holds the spare back: none starts, and a started one does not warm up, until input stops', async () => {
+  const page = await s.context.newPage();
+  await recordOpenReplies(page);
+  await page.addInitScript(() => {
+    window.__traceWorkers = 0;
+    const W = window.Worker;  // recordOpenReplies' wrapper, wrapped again
+    window.Worker = class extends W {
+      constructor(url, ...rest) {
+        super(url, ...rest);
+        if (String(url).includes('worker.js')) window.__traceWorkers++;
+      }
+    };
+  });
+  await page.goto(s.url);
+  await page.waitForFunction(() => window.__tracewise !== undefined);
+  // Without the quiet gate, a spare starts within ~2 s (the first idle moment).
+  await keepMoving(page, 3500);
+  assert.equal(await page.evaluate(() => window.__traceWorkers), 0, 'no spare while the user is busy');
+  await page.waitForFunction(() => window.__traceWorkers === 1, null, { timeout: 10_000, polling: 20 });
+  // Its warm-up (~0.3 s) and heap fault-in (128 MB) would end well inside these 3.5 s if not held.
+  await keepMoving(page, 3500);
+  assert.equal(await page.evaluate(() => window.__warmed), 0, 'the warm-up is held while the user is busy');
+  await waitWarmUps(page, 1, 20_000);
   await page.close();
 });

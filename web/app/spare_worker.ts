@@ -4,34 +4,62 @@
 // load 0.4-0.5 s shorter, a 256 MB one 0.3 s; bench/HISTORY.md "Session 4"). V8
 // shares the compiled module between the page's workers, so files opened with it benefit too.
 // Prepared when the page has nothing to load, taken by the next file, prepared again once every
-// file has settled (never while files load: on few cores it would take CPU from them).
+// file has settled (never while files load: on few cores it would take CPU from them), and only
+// once the user has left the page alone for a moment: a warm-up that starts while the user zooms
+// the file just loaded took a core from the page's frames (bench/HISTORY.md, session 13). Input
+// during the warm-up holds it (web/worker/hold.ts).
 import { WorkerClient } from './worker_client';
+import { afterQuiet, onUserInput } from './user_quiet';
+
+const kQuietMs = 1000;  // no input for this long before a spare starts
+const kHoldMs = 1000;   // each input holds the warm-up this long...
+const kHoldEveryMs = 250;  // ...and is sent at most this often
 
 let spare: WorkerClient | null = null;
+let scheduled = false;
+let stopHolding = () => {};
 
 // The spare worker if there is a live one (warming or warm), else a new worker.
 export function takeWorker(): WorkerClient {
   const w = spare;
   spare = null;
+  stopHolding();
   return w && w.alive ? w : new WorkerClient();
 }
 
-// Starts a spare worker when the browser is next idle (and `idle()` still holds then), unless
-// there is one.
+// Until its warm-up ends (or it is taken), user input holds the spare's background work.
+function holdOnInput(client: WorkerClient): () => void {
+  let sent = -Infinity;
+  return onUserInput(() => {
+    const now = performance.now();
+    if (now - sent < kHoldEveryMs || !client.alive) return;
+    sent = now;
+    client.request('hold', { ms: kHoldMs }).catch(() => {});
+  });
+}
+
+// Starts a spare worker once the user has left the page alone for kQuietMs and the browser is next
+// idle (if `idle()` still holds then), unless there is one.
 // `workers`: the mode the next open will ask for (its part workers are started ahead as well).
 export function prepareSpareWorker(idle: () => boolean, workers?: string): void {
-  if (spare) return;
+  if (spare || scheduled) return;
+  scheduled = true;
   const start = () => {
+    scheduled = false;
     if (spare || !idle()) return;
     const client = new WorkerClient();
     spare = client;
+    const unhold = holdOnInput(client);
+    stopHolding = unhold;
     client.request('warm', workers ? { workers } : {}).catch(() => {
       // It only saves time: the next file gets a fresh worker. One already taken is the file's.
       if (spare !== client) return;
       spare = null;
       client.terminate();
-    });
+    }).finally(unhold);
   };
-  if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 2000 });
-  else setTimeout(start, 200);
+  afterQuiet(kQuietMs, () => {
+    if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 2000 });
+    else setTimeout(start, 200);
+  });
 }

@@ -8,6 +8,7 @@
 // 2 MB per step, so that an `open` arriving meanwhile waits at most one step (512 faults: 1.3-5.6 ms
 // at the fault costs above).
 import { postedTask } from '../posted_task';
+import { whileHeld } from './hold';
 
 // The trace worker's: what a 256 MB trace needs, and the first third of a 1 GB one; more would hold
 // memory that most traces never use. Part workers get a share of their own budget (part_client.ts).
@@ -30,6 +31,7 @@ export async function prefaultHeapAhead(mod: { prefaultHeapAhead(target: number,
     if (n === 0) break;
     pages += n;
     await postedTask();  // lets an `open` message in
+    await whileHeld();   // none while the user is busy with the page (hold.ts)
   }
   return pages;
 }

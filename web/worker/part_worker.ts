@@ -3,7 +3,7 @@
 // worker does), then hands the part over as bytes and ends.
 // Started ahead (part_client.ts), it first gets {kind:'warm'}: it loads the core and runs the
 // warm-up import (warm_up.ts), which a 'start' stops at its next step.
-// Messages: in  {kind:'warm', heapAheadBytes} | {kind:'start', blob, begin, end, objectForm, last} | {kind:'cancel'}
+// Messages: in  {kind:'warm', heapAheadBytes} | {kind:'hold', ms} (hold.ts) | {kind:'start', blob, begin, end, objectForm, last} | {kind:'cancel'}
 //           out {kind:'progress', raw, events} | {kind:'done', part, raw, events, timing} | {kind:'failed', message}
 //           (timing: seconds from the start message to the module loaded, the part imported, and exported)
 import { blobStream, BufferPool } from './blob_stream';
@@ -11,6 +11,7 @@ import { HeapPusher } from './heap_pusher';
 import { exportPart } from './parts';
 import { loadModule } from './wasm_module';
 import { stopWarmUp, warmUp } from './warm_up';
+import { holdFor } from './hold';
 
 interface Start { kind: 'start'; blob: Blob; begin: number; end: number; objectForm: boolean; last: boolean }
 
@@ -59,10 +60,12 @@ async function run(m: Start): Promise<void> {
   }
 }
 
-scope.onmessage = (ev: MessageEvent<Start | { kind: 'cancel' } | { kind: 'warm'; heapAheadBytes?: number }>) => {
+scope.onmessage = (ev: MessageEvent<Start | { kind: 'cancel' } | { kind: 'warm'; heapAheadBytes?: number } | { kind: 'hold'; ms: number }>) => {
   const m = ev.data;
   if (m.kind === 'warm') {
     void warmUp(loadModule, m.heapAheadBytes ?? 0).catch(() => {});  // it only saves time
+  } else if (m.kind === 'hold') {
+    holdFor(m.ms);
   } else if (m.kind === 'start') {
     run(m).catch((e) => scope.postMessage({ kind: 'failed', message: String((e as Error)?.message ?? e) }));
   } else if (m.kind === 'cancel') {

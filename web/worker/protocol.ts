@@ -75,10 +75,14 @@ export interface CancelRequest { id: number; kind: 'cancel' }
 // `workers`: the mode the page's next open will ask for, so that the part workers it would use
 // (parts.ts) are started and warmed ahead too.
 export interface WarmRequest { id: number; kind: 'warm'; workers?: OpenRequest['workers'] }
+// Sent to a warming spare worker while the user interacts with the page: its warm-up and heap
+// fault-in (and its part workers') pause for `ms` (hold.ts), so that they do not take a core from the
+// page. An `open` ends the hold.
+export interface HoldRequest { id: number; kind: 'hold'; ms: number }
 // Timeline kinds are handled by web/worker/timeline_handlers.ts; their payloads are its business.
 export interface TimelineRequest { id: number; kind: 'tracks' | 'window' | 'event' | 'search' | 'aggregate'; [k: string]: unknown }
 
-export type Request = OpenRequest | SummaryRequest | CancelRequest | WarmRequest | TimelineRequest;
+export type Request = OpenRequest | SummaryRequest | CancelRequest | WarmRequest | HoldRequest | TimelineRequest;
 
 export interface Progress {
   kind: 'progress';

@@ -12,6 +12,7 @@
 import { HeapPusher } from './heap_pusher';
 import { warmTraceText } from './warm_trace';
 import { prefaultHeapAhead } from './heap_ahead';
+import { release, whileHeld } from './hold';
 
 const kChunkBytes = 1 << 20;
 
@@ -20,7 +21,12 @@ let stop = false;
 let done = false;
 let aheadPages = 0;
 
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+// Each step in its own task (an `open` gets in between), and none while the page holds background
+// work (hold.ts).
+const nextTask = async () => {
+  await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  await whileHeld();
+};
 
 async function run(mod: any, heapAheadBytes: number): Promise<void> {
   const bytes = new TextEncoder().encode(warmTraceText());
@@ -56,6 +62,7 @@ export function warmUp(loadModule: () => Promise<any>, heapAheadBytes: number): 
 // Stops a running warm-up and waits for it; errors in it are ignored (it only saves time).
 export async function stopWarmUp(): Promise<void> {
   stop = true;
+  release();  // a held step goes on, to see `stop`
   await running?.catch(() => {});
 }
 

@@ -13,7 +13,8 @@ import { loadModule, ModuleLoadError } from './wasm_module';
 import { heapAheadPages, stopWarmUp, warmedUp, warmUp } from './warm_up';
 import { heapAheadBudget, kHeapAheadBytes } from './heap_ahead';
 import { absorbPart, planParts, type PartPlan } from './parts';
-import { dropPartWorkersAhead, type LaterPart, startLaterParts, startPartWorkersAhead } from './part_client';
+import { dropPartWorkersAhead, holdPartWorkersAhead, type LaterPart, startLaterParts, startPartWorkersAhead } from './part_client';
+import { holdFor } from './hold';
 import { cancelledFailure, isOutOfMemory, outOfMemory, WorkerFailure } from './worker_failure';
 
 const post = (msg: unknown, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
@@ -204,6 +205,10 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
       startPartWorkersAhead(partsFor(req.workers) - 1);
       await warmUp(loadCore, heapAheadBudget(kHeapAheadBytes));
       return { payload: { warmed: warmedUp() } };
+    case 'hold':
+      holdFor(req.ms);
+      holdPartWorkersAhead(req.ms);
+      return { payload: {} };
     case 'summary': {
       if (!opened) throw new WorkerFailure('no_file', 'No file is open.');
       return { payload: { ...summaryReply(!!req.htaCompat) } };

@@ -24,6 +24,11 @@ export class WorkersAhead {
     }
   }
 
+  // Posts `msg` to each worker ahead.
+  post(msg: unknown): void {
+    this.ahead.forEach((a) => a.worker.postMessage(msg));
+  }
+
   // An open that does not use them (or not all) lets them go.
   drop(): void {
     this.ahead.forEach((a) => a.worker.terminate());
