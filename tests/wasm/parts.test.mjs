@@ -1,17 +1,18 @@
-// node:test: a parts import through the wasm build as the browser runs it (web/worker/parts.ts,
-// bundled here with esbuild): the cuts found by the core, each later part imported in a second wasm
-// instance (a heap of its own, as a part worker's), moved out as bytes and absorbed by the first.
+// node:test: a parts import through the wasm build as the browser runs it (web/worker/parts.ts and
+// part_stream.ts, bundled here with esbuild): the cuts found by the core, each later part imported
+// in a second wasm instance (a heap of its own, as a part worker's), moved out as bytes (copied out
+// whole, or streamed through a small reused buffer as the page does) and absorbed by the first.
 // The summary must be the one-piece import's, byte for byte; a refused part (a cut that is not
-// between events), bytes that do not match, and garbage are refused without harm, and the part's
-// bytes pushed instead give the same summary again.
+// between events), bytes that do not match, garbage, and a stream that breaks off are refused
+// without harm, and the part's bytes pushed instead give the same summary again.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { loadModule, importBytes } from './wasm_node.mjs';
+import { loadTs } from '../web/load_ts.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TRACES = join(ROOT, '..', 'shared', 'traces');
@@ -19,11 +20,12 @@ const NCCL = join(TRACES, 'hta/tests/data/nccl_parser_config/nccl_data.json.gz')
 const DEEPSEEK = join(TRACES, 'deepseek_profile_data/train.json');
 
 let parts;
+let stream;  // part_stream.ts
 let first;   // the trace worker's module
 let second;  // a part worker's
 before(async () => {
-  const out = await build({ entryPoints: [resolve(ROOT, 'web/worker/parts.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-  parts = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+  parts = await loadTs('web/worker/parts.ts');
+  stream = await loadTs('web/worker/part_stream.ts');
   first = await loadModule();
   second = await loadModule();
   assert.notEqual(first.HEAPU8.buffer, second.HEAPU8.buffer, 'two heaps');
@@ -42,33 +44,62 @@ function push(mod, session, bytes) {
   }
 }
 
-// The later part [begin, end) imported in the second heap and exported.
-function laterPart(bytes, begin, end, objectForm, last) {
+// The later part [begin, end) imported in the second heap, then handed to `take` (with the session,
+// before any other call into that heap), which may be async: the session lives until it is done.
+async function laterPart(bytes, begin, end, objectForm, last, take) {
   const s = new second.Session('part');
   try {
     s.beginLaterPart(begin, objectForm);
     push(second, s, bytes.subarray(begin, end));
     if (last) s.endInput();
-    return parts.exportPart(s);
+    return await take(s);
   } finally {
     s.delete();
   }
 }
 
-// Imports `bytes` cut at `starts`; `change(k, part)` may spoil a part's bytes. Returns the summary
-// and how many parts were absorbed.
-function importInParts(bytes, starts, objectForm, change = () => {}) {
+// The part as the page streams it (part_worker.ts, part_client.ts): the header copied, the columns
+// read through one small buffer (smaller than most columns, so that chunks straddle them);
+// `breakAfter` chunks, the stream breaks off.
+function streamedPart(s, breakAfter = Infinity) {
+  const header = s.partHeader().slice();
+  const views = s.partColumns();
+  const reader = new stream.ColumnReader(views);
+  const buffer = new Uint8Array(64 << 10);
+  return {
+    header, sizes: views.map((v) => v.length),
+    async receive(write) {
+      for (let k = 0; reader.left > 0; k++) {
+        if (k === breakAfter) return false;
+        const n = reader.fill(buffer);
+        if (!write(buffer.subarray(0, n))) return false;
+      }
+      return true;
+    },
+  };
+}
+
+// Imports `bytes` cut at `starts`; `change(k, part)` may spoil a part's bytes (copied out whole);
+// `streamed` moves each part as the page does instead (`breakAfter`: chunks before the stream
+// breaks off). Returns the summary and how many parts were absorbed.
+async function importInParts(bytes, starts, objectForm, { change = () => {}, streamed = false, breakAfter } = {}) {
   const s = new first.Session('t');
   try {
     push(first, s, bytes.subarray(0, starts[0]));
     let absorbed = 0;
-    starts.forEach((begin, k) => {
+    for (const [k, begin] of starts.entries()) {
       const end = k + 1 < starts.length ? starts[k + 1] : bytes.length;
-      const part = laterPart(bytes, begin, end, objectForm, k + 1 === starts.length);
-      change(k, part);
-      if (parts.absorbPart(first, s, part)) absorbed++;
+      const last = k + 1 === starts.length;
+      const ok = streamed
+        ? await laterPart(bytes, begin, end, objectForm, last, (s2) => parts.absorbStreamed(first, s, streamedPart(s2, breakAfter)))
+        : await laterPart(bytes, begin, end, objectForm, last, (s2) => {
+          const part = parts.exportPart(s2);
+          change(k, part);
+          return parts.absorbPart(first, s, part);
+        });
+      if (ok) absorbed++;
       else push(first, s, bytes.subarray(begin, end));
-    });
+    }
     s.setFileBytes(bytes.length);
     s.finish();
     return { summary: s.summaryJson(false), absorbed };
@@ -93,20 +124,35 @@ for (const [label, path] of [['NCCL (Kineto, ac2g flows)', NCCL], ['DeepSeek tra
       assert.equal(plan.starts.length, n - 1);
       assert.equal(plan.objectForm, true);
       for (const s of plan.starts) assert.equal(String.fromCharCode(bytes[s]), '{');
-      const r = importInParts(bytes, plan.starts, plan.objectForm);
-      assert.equal(r.absorbed, n - 1, 'every part absorbed');
-      assert.equal(r.summary, expected);
+      for (const streamed of [false, true]) {
+        const r = await importInParts(bytes, plan.starts, plan.objectForm, { streamed });
+        assert.equal(r.absorbed, n - 1, 'every part absorbed');
+        assert.equal(r.summary, expected, streamed ? 'streamed' : 'copied out whole');
+      }
     }
   });
 }
 
-test('a cut inside an event is refused; the part pushed instead gives the same summary', () => {
+test('a cut inside an event is refused; the part pushed instead gives the same summary', async () => {
   const bytes = bytesOf(NCCL);
   const expected = whole(bytes);
   const mid = bytes.length >> 1;
-  const r = importInParts(bytes, [mid + 3], true);  // not where an event starts
-  assert.equal(r.absorbed, 0);
-  assert.equal(r.summary, expected);
+  for (const streamed of [false, true]) {
+    const r = await importInParts(bytes, [mid + 3], true, { streamed });  // not where an event starts
+    assert.equal(r.absorbed, 0);
+    assert.equal(r.summary, expected);
+  }
+});
+
+test('a stream that breaks off is dropped without harm; the part pushed instead gives the same summary', async () => {
+  const bytes = bytesOf(DEEPSEEK);
+  const expected = whole(bytes);
+  const plan = await parts.planParts(first, new Blob([bytes]), 2, 1 << 19);
+  for (const breakAfter of [0, 1, 3]) {
+    const r = await importInParts(bytes, plan.starts, plan.objectForm, { streamed: true, breakAfter });
+    assert.equal(r.absorbed, 0, `broken after ${breakAfter} chunks`);
+    assert.equal(r.summary, expected);
+  }
 });
 
 test('spoilt part bytes are refused without harm: short header, column sizes, garbage', async () => {
@@ -122,7 +168,7 @@ test('spoilt part bytes are refused without harm: short header, column sizes, ga
     (p) => { new Uint32Array(p.columns[2].buffer)[5] = 0xffffff; },
   ];
   for (const [i, f] of spoil.entries()) {
-    const r = importInParts(bytes, plan.starts, plan.objectForm, (_, p) => f(p));
+    const r = await importInParts(bytes, plan.starts, plan.objectForm, { change: (_, p) => f(p) });
     assert.equal(r.absorbed, 0, `spoilt part ${i} refused`);
     assert.equal(r.summary, expected, `spoilt part ${i}`);
   }

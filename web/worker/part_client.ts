@@ -1,16 +1,19 @@
 // The trace worker's side of part_worker.ts: one nested worker per later part of a parts import
-// (parts.ts). `result` resolves to the part's bytes, or to null when the worker failed (it could not
-// start, read, or get memory): the trace worker then reads that part itself.
-import type { PartBytes, PartPlan } from './parts';
+// (parts.ts). `result` resolves once the part is imported, to the part ready to be streamed in
+// (part_stream.ts), or to null when the worker failed (it could not start, read, or get memory): the
+// trace worker then reads that part itself.
+import type { PartPlan, StreamedPart } from './parts';
 import { WorkersAhead } from './workers_ahead';
 import { heapAheadBudget } from './heap_ahead';
 
 type Reply =
   | { kind: 'progress'; raw: number; events: number }
-  | { kind: 'done'; part: PartBytes; raw: number; events: number; timing: PartTiming }
+  | { kind: 'imported'; header: Uint8Array; sizes: number[]; raw: number; events: number }
+  | { kind: 'chunk'; buffer: ArrayBuffer; length: number }
+  | { kind: 'done'; timing: PartTiming }
   | { kind: 'failed'; message: string };
 
-// Seconds from the part worker's start message to: its module loaded, its part imported, exported.
+// Seconds from the part worker's start message to: its module loaded, its part imported, streamed out.
 export interface PartTiming { loaded: number; imported: number; exported: number }
 
 // Part workers started ahead by the spare trace worker's warm-up (as the feed worker is,
@@ -40,35 +43,58 @@ export class LaterPart {
   raw = 0;     // file bytes read so far
   events = 0;  // events imported so far
   timing: PartTiming | null = null;
-  readonly result: Promise<PartBytes | null>;
+  readonly result: Promise<StreamedPart | null>;
   private readonly worker: Worker;
   readonly ahead: boolean;  // started (and warmed) ahead
-  private settle: (part: PartBytes | null) => void = () => {};
+  private ended = false;
+  private settle: (part: StreamedPart | null) => void = () => {};
+  private write: ((chunk: Uint8Array) => boolean) | null = null;
+  private received: (ok: boolean) => void = () => {};
 
   constructor(blob: Blob, readonly begin: number, readonly end: number, objectForm: boolean, last: boolean) {
     ({ worker: this.worker, ahead: this.ahead } = ahead.take());
-    this.result = new Promise<PartBytes | null>((resolve) => {
-      const settle = this.settle = (part: PartBytes | null) => {
-        this.worker.terminate();  // its heap goes at once
-        resolve(part);
-      };
-      this.worker.onmessage = (ev: MessageEvent<Reply>) => {
-        const m = ev.data;
-        if (m.kind === 'failed') return settle(null);
-        this.raw = m.raw;
-        this.events = m.events;
-        if (m.kind === 'done') {
-          this.timing = m.timing;
-          settle(m.part);
-        }
-      };
-      this.worker.onerror = (ev) => { ev.preventDefault(); settle(null); };
-    });
+    this.result = new Promise<StreamedPart | null>((resolve) => { this.settle = resolve; });
+    this.worker.onmessage = (ev: MessageEvent<Reply>) => {
+      const m = ev.data;
+      if (m.kind === 'failed') return this.stop();
+      if (m.kind === 'chunk') {
+        if (!this.write?.(new Uint8Array(m.buffer, 0, m.length))) return this.stop();
+        this.worker.postMessage({ kind: 'more', buffer: m.buffer }, [m.buffer]);
+        return;
+      }
+      if (m.kind === 'done') {
+        this.timing = m.timing;
+        return this.stop(true);
+      }
+      this.raw = m.raw;
+      this.events = m.events;
+      if (m.kind === 'imported') this.settle({ header: m.header, sizes: m.sizes, receive: (write) => this.receive(write) });
+    };
+    this.worker.onerror = (ev) => { ev.preventDefault(); this.stop(); };
     this.worker.postMessage({ kind: 'start', blob, begin, end, objectForm, last });
   }
 
-  cancel(): void {
+  // Streams the imported part's columns to write(), in order; true once all came.
+  private receive(write: (chunk: Uint8Array) => boolean): Promise<boolean> {
+    if (this.ended) return Promise.resolve(false);
+    this.write = write;
+    const done = new Promise<boolean>((resolve) => { this.received = resolve; });
+    this.worker.postMessage({ kind: 'send' });
+    return done;
+  }
+
+  // Ends the worker (its heap goes at once): after its part came (ok), or on a failure or cancel,
+  // which settle whatever waits for it with nothing.
+  private stop(ok = false): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.worker.terminate();
     this.settle(null);
+    this.received(ok);
+  }
+
+  cancel(): void {
+    this.stop();
   }
 }
 

@@ -1,14 +1,18 @@
 // The part worker: a nested worker of the trace worker that imports one later part of a large plain
 // file (parts.ts) in its own wasm heap, reading it itself (BYOB into reused buffers, as the feed
-// worker does), then hands the part over as bytes and ends.
+// worker does), then streams the part's columns to the trace worker when it asks (part_stream.ts)
+// and is ended by it.
 // Started ahead (part_client.ts), it first gets {kind:'warm'}: it loads the core and runs the
-// warm-up import (warm_up.ts), which a 'start' stops at its next step.
-// Messages: in  {kind:'warm', heapAheadBytes} | {kind:'hold', ms} (hold.ts) | {kind:'start', blob, begin, end, objectForm, last} | {kind:'cancel'}
-//           out {kind:'progress', raw, events} | {kind:'done', part, raw, events, timing} | {kind:'failed', message}
-//           (timing: seconds from the start message to the module loaded, the part imported, and exported)
+// warm-up import (warm_up.ts), which a 'start' stops at its next step; it also makes the stream's
+// buffers then.
+// Messages: in  {kind:'warm', heapAheadBytes} | {kind:'hold', ms} (hold.ts) | {kind:'start', blob, begin, end, objectForm, last}
+//               | {kind:'send'} (stream the columns now) | {kind:'more', buffer} (a buffer back, to fill again) | {kind:'cancel'}
+//           out {kind:'progress', raw, events} | {kind:'imported', header, sizes, raw, events}
+//               | {kind:'chunk', buffer, length} ... {kind:'done', timing} | {kind:'failed', message}
+//           (timing: seconds from the start message to the module loaded, the part imported, and streamed out)
 import { blobStream, BufferPool } from './blob_stream';
 import { HeapPusher } from './heap_pusher';
-import { exportPart } from './parts';
+import { ColumnReader, touchedBuffers } from './part_stream';
 import { loadModule } from './wasm_module';
 import { stopWarmUp, warmUp } from './warm_up';
 import { holdFor } from './hold';
@@ -51,19 +55,54 @@ async function run(m: Start): Promise<void> {
     if (m.last) session.endInput();
     const events = session.eventsSoFar();
     const imported = performance.now();
-    const part = exportPart(session);
+    // The header is copied; the columns stay views into the heap, which no call into wasm grows
+    // until they are streamed.
+    const header = (session.partHeader() as Uint8Array).slice();
+    const views = session.partColumns() as Uint8Array[];
+    scope.postMessage({ kind: 'imported', header, sizes: views.map((c) => c.length), raw, events }, [header.buffer]);
+    await new Promise<void>((resolve) => { streamed = resolve; sending = new ColumnReader(views); sendChunks(); });
     const seconds = (t: number) => (t - t0) / 1000;
-    const timing = { loaded: seconds(loaded), imported: seconds(imported), exported: seconds(performance.now()) };
-    scope.postMessage({ kind: 'done', part, raw, events, timing }, [part.header.buffer, ...part.columns.map((c) => c.buffer)]);
+    scope.postMessage({ kind: 'done', timing: { loaded: seconds(loaded), imported: seconds(imported), exported: seconds(performance.now()) } });
   } finally {
     session.delete();
   }
 }
 
-scope.onmessage = (ev: MessageEvent<Start | { kind: 'cancel' } | { kind: 'warm'; heapAheadBytes?: number } | { kind: 'hold'; ms: number }>) => {
+// The stream (part_stream.ts): while the trace worker asks, each free buffer is filled with the next
+// bytes and sent; it comes back to be filled again.
+let buffers: ArrayBuffer[] = [];
+let sending: ColumnReader | null = null;
+let streaming = false;
+let inFlight = 0;
+let streamed: () => void = () => {};
+
+function sendChunks(): void {
+  if (!sending || !streaming) return;
+  while (buffers.length && sending.left > 0) {
+    const buffer = buffers.pop()!;
+    const length = sending.fill(new Uint8Array(buffer));
+    inFlight++;
+    scope.postMessage({ kind: 'chunk', buffer, length }, [buffer]);
+  }
+  if (sending.left === 0 && inFlight === 0) { sending = null; streamed(); }
+}
+
+type In = Start | { kind: 'cancel' } | { kind: 'warm'; heapAheadBytes?: number } | { kind: 'hold'; ms: number }
+  | { kind: 'send' } | { kind: 'more'; buffer: ArrayBuffer };
+
+scope.onmessage = (ev: MessageEvent<In>) => {
   const m = ev.data;
   if (m.kind === 'warm') {
+    if (!buffers.length) buffers = touchedBuffers();
     void warmUp(loadModule, m.heapAheadBytes ?? 0).catch(() => {});  // it only saves time
+  } else if (m.kind === 'send') {
+    if (!buffers.length && !inFlight) buffers = touchedBuffers();  // not started ahead
+    streaming = true;
+    sendChunks();
+  } else if (m.kind === 'more') {
+    inFlight--;
+    buffers.push(m.buffer);
+    sendChunks();
   } else if (m.kind === 'hold') {
     holdFor(m.ms);
   } else if (m.kind === 'start') {

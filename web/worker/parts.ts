@@ -1,9 +1,10 @@
 // Importing a large plain file in parts (core/import/import_parts.h), each part in its own worker
 // and wasm heap: the trace worker imports the first, part workers (part_worker.ts) the others, and
-// each later part comes back as bytes (a header and its columns, core/import/part_codec.cc) that the
-// trace worker's session absorbs in order. A part the core refuses (a cut that was not between two
+// each later part comes back as bytes (a header and its columns, core/import/part_codec.cc; the page
+// streams the columns, part_stream.ts) that the trace worker's session absorbs in order. A part the core refuses (a cut that was not between two
 // events) or that failed is read again by the trace worker: a wrong guess costs time, never a
 // different model.
+import { ColumnWriter } from './part_stream';
 
 // On 2 cores parts were faster from 96 MB on (bench/HISTORY.md, session 10); below that, chosen:
 // their fixed costs (the plan, copying a part out and in) are small next to 64 MB of parsing
@@ -64,22 +65,50 @@ export function exportPart(session: any): PartBytes {
   return { header, columns };
 }
 
-// Appends a part to `session`, whose input ends where the part began; false when it is refused.
-// Each address is asked for before HEAPU8 is read: the call may grow the heap, which detaches the
+// Starts absorbing a part into `session`, whose input ends where the part began: the column
+// addresses its bytes go to, or null when it is refused (the session holds no pending part then).
+// Each address is asked for before HEAPU8 is read: loadPart may grow the heap, which detaches the
 // HEAPU8 of before (`mod.HEAPU8.set(x, session.address())` would write through the old one).
+export function beginAbsorb(mod: any, session: any, header: Uint8Array, sizes: number[]): number[] | null {
+  const headerAt = Number(session.partBuffer(header.length));
+  mod.HEAPU8.set(header, headerAt);
+  const expected = session.loadPart(header.length) as number[] | null;
+  if (!expected) return null;
+  if (expected.length !== sizes.length || expected.some((n, i) => n !== sizes[i])) {
+    session.dropPart();
+    return null;
+  }
+  return sizes.map((n, i) => (n === 0 ? 0 : Number(session.partColumnAddress(i))));
+}
+
+// Appends a part copied out whole (exportPart) to `session`; false when it is refused.
 export function absorbPart(mod: any, session: any, part: PartBytes): boolean {
-  const headerAt = Number(session.partBuffer(part.header.length));
-  mod.HEAPU8.set(part.header, headerAt);
-  const sizes = session.loadPart(part.header.length) as number[] | null;
-  if (!sizes) return false;
-  if (sizes.length !== part.columns.length || sizes.some((n, i) => n !== part.columns[i].length)) {
+  const sizes = part.columns.map((c) => c.length);
+  const at = beginAbsorb(mod, session, part.header, sizes);
+  if (!at) return false;
+  for (let i = 0; i < sizes.length; i++) if (sizes[i] > 0) mod.HEAPU8.set(part.columns[i], at[i]);
+  return session.absorbPart();
+}
+
+// A part waiting in its worker's heap (part_client.ts): its header, its columns' sizes, and
+// receive(write), which streams the columns' bytes to write() in order and resolves to whether all
+// of them came.
+export interface StreamedPart {
+  header: Uint8Array;
+  sizes: number[];
+  receive(write: (chunk: Uint8Array) => boolean): Promise<boolean>;
+}
+
+// Appends a streamed part to `session` (part_stream.ts); false when it is refused or its stream
+// broke off (the session then holds no part of it).
+export async function absorbStreamed(mod: any, session: any, part: StreamedPart): Promise<boolean> {
+  const at = beginAbsorb(mod, session, part.header, part.sizes);
+  if (!at) return false;
+  const writer = new ColumnWriter(part.sizes, at);
+  const ok = await part.receive((chunk) => writer.write(mod.HEAPU8, chunk));
+  if (!ok || !writer.done) {
     session.dropPart();
     return false;
-  }
-  for (let i = 0; i < sizes.length; i++) {
-    if (sizes[i] === 0) continue;
-    const at = Number(session.partColumnAddress(i));
-    mod.HEAPU8.set(part.columns[i], at);
   }
   return session.absorbPart();
 }

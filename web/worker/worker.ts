@@ -12,7 +12,7 @@ import { kMaxGzipBytes, kMaxPlainBytes, minPartBytes, partsFor, wantsDecodeWorke
 import { loadModule, ModuleLoadError } from './wasm_module';
 import { heapAheadPages, stopWarmUp, warmedUp, warmUp } from './warm_up';
 import { heapAheadBudget, kHeapAheadBytes } from './heap_ahead';
-import { absorbPart, planParts, type PartPlan } from './parts';
+import { absorbStreamed, planParts, type PartPlan } from './parts';
 import { dropPartWorkersAhead, holdPartWorkersAhead, type LaterPart, startLaterParts, startPartWorkersAhead } from './part_client';
 import { holdFor } from './hold';
 import { cancelledFailure, isOutOfMemory, outOfMemory, WorkerFailure } from './worker_failure';
@@ -80,12 +80,13 @@ async function absorbLaterParts(m: any, req: OpenRequest, pump: ImportPump, refe
   for (let k = 0; k < later.length && !session.failed(); k++) {
     const part = await later[k].result;
     if (cancelled) throw cancelledFailure();
-    if (part && absorbPart(m, session, part)) {
+    if (part && await absorbStreamed(m, session, part)) {
       absorbed.parts++;
       absorbed.bytes += later[k].end - later[k].begin;
       later[k].events = 0;  // counted by the session now
       continue;
     }
+    if (cancelled) throw cancelledFailure();  // (a cancel also breaks off a stream)
     const again = await openInput({ blob: req.blob!.slice(later[k].begin, later[k].end), workers: 'single' });
     later[k].raw = 0;
     await pump.pump(again, refetched);

@@ -1,0 +1,80 @@
+// A later part's columns streamed from its part worker's heap into the trace worker's, through a
+// few reused buffers, instead of copied out into new ArrayBuffers (parts.ts exportPart). Each new
+// ArrayBuffer is memory never touched before, and on the VMs here a first touch costs ~11 µs per
+// 4 KB page: copying out a 1 GB file's part (~100 MB) took the part worker 0.35-0.45 s, and the
+// trace worker waited for it (bench/HISTORY.md, session 13). The buffers are allocated and touched
+// ahead, while the part worker warms up.
+//
+// The bytes are the columns one after the other (the order of session.partColumns() and of
+// loadPart()'s sizes); ColumnReader cuts them into buffers, ColumnWriter puts them back at the
+// absorbing session's column addresses.
+
+export const kStreamBufferBytes = 4 << 20;
+export const kStreamBuffers = 2;
+
+// Buffers for the stream, each page written once so that its first touch is not in the stream.
+export function touchedBuffers(n = kStreamBuffers, bytes = kStreamBufferBytes): ArrayBuffer[] {
+  return Array.from({ length: n }, () => {
+    const b = new ArrayBuffer(bytes);
+    const v = new Uint8Array(b);
+    for (let i = 0; i < bytes; i += 4096) v[i] = 0;
+    return b;
+  });
+}
+
+// The sending side: the columns (views into the part worker's heap, which must not grow meanwhile).
+export class ColumnReader {
+  private col = 0;
+  private off = 0;
+  private remaining: number;
+
+  constructor(private readonly columns: Uint8Array[]) {
+    this.remaining = columns.reduce((n, c) => n + c.length, 0);
+  }
+
+  get left(): number { return this.remaining; }
+
+  // Copies the next bytes into `into`; returns how many (0 once all were read).
+  fill(into: Uint8Array): number {
+    let n = 0;
+    while (n < into.length && this.col < this.columns.length) {
+      const c = this.columns[this.col];
+      const take = Math.min(into.length - n, c.length - this.off);
+      into.set(c.subarray(this.off, this.off + take), n);
+      n += take;
+      this.off += take;
+      if (this.off === c.length) { this.col++; this.off = 0; }
+    }
+    this.remaining -= n;
+    return n;
+  }
+}
+
+// The receiving side: column `i` of sizes[i] bytes goes to heap address addresses[i].
+export class ColumnWriter {
+  private col = 0;
+  private off = 0;
+  private remaining: number;
+
+  constructor(private readonly sizes: number[], private readonly addresses: number[]) {
+    this.remaining = sizes.reduce((n, s) => n + s, 0);
+  }
+
+  get done(): boolean { return this.remaining === 0; }
+
+  // Writes the next bytes of the stream through `heap` (the module's current HEAPU8); false when
+  // they are more than the columns hold.
+  write(heap: Uint8Array, chunk: Uint8Array): boolean {
+    if (chunk.length > this.remaining) return false;
+    let pos = 0;
+    while (pos < chunk.length) {
+      while (this.off === this.sizes[this.col]) { this.col++; this.off = 0; }  // (empty columns)
+      const take = Math.min(chunk.length - pos, this.sizes[this.col] - this.off);
+      heap.set(chunk.subarray(pos, pos + take), this.addresses[this.col] + this.off);
+      pos += take;
+      this.off += take;
+    }
+    this.remaining -= chunk.length;
+    return true;
+  }
+}
