@@ -7,6 +7,8 @@
 // noise out of the ratio.
 // Usage: node bench/site_ab.mjs SITE_A SITE_B FILE [ROUNDS=3]   (e.g. a copy of build/site as A)
 // A site may carry a query for the page (`build/site?workers=parts`): one site, two ways.
+// AB_STORAGE='{"key":"value"}' sets localStorage items before the page's scripts run (each run's
+// browser is fresh), e.g. '{"tracewise.recentHeapMB":"[320]"}': a browser that opened a 1 GB trace.
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +44,9 @@ async function once(site) {
     const page = context.pages()[0] ?? await context.newPage();
     await recordOpenReplies(page);
     await page.addInitScript(initScript);
+    if (process.env.AB_STORAGE) {
+      await page.addInitScript((items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }, JSON.parse(process.env.AB_STORAGE));
+    }
     await page.goto(`http://127.0.0.1:${server.address().port}/${query ? `?${query}` : ''}`);
     await waitWarmUps(page, 1);
     await page.waitForTimeout(400);

@@ -31,6 +31,24 @@ test('an idle page warms a spare worker, and the next file is imported by it', a
   assert.deepEqual(s.pageErrors, []);
 });
 
+test('the heap a file needed is remembered, and a spare faults in as much as recent files needed', async () => {
+  const heaps = await s.page.evaluate(() => JSON.parse(localStorage.getItem('tracewise.recentHeapMB')));
+  const opened = await s.page.evaluate(() => window.__opens[0].heapBytes);
+  assert.deepEqual(heaps, [Math.ceil(opened / 2 ** 20)], 'the first file\'s heap, in MB');
+  // A browser that opened a 1 GB trace lately (its worker needed ~320 MB):
+  const page = await s.context.newPage();
+  await recordOpenReplies(page);
+  await page.addInitScript(() => localStorage.setItem('tracewise.recentHeapMB', '[20, 320]'));
+  await page.goto(s.url);
+  await waitWarmUps(page, 1);
+  const { error } = await openViaInput(page, [A]);
+  assert.equal(error, null);
+  const pages = await page.evaluate(() => window.__opens[0].heapAheadPages);
+  assert.ok(pages > (256 << 20) / 4096 && pages <= (320 << 20) / 4096, `${pages} pages ahead, for 320 MB`);
+  await page.evaluate(() => localStorage.removeItem('tracewise.recentHeapMB'));  // (shared with the other tests' page)
+  await page.close();
+});
+
 test('after a file has loaded, another spare is warmed for the next one', async () => {
   await waitWarmUps(s.page, 2);
   await s.page.evaluate(() => { window.__opens = []; });

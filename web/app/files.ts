@@ -2,6 +2,7 @@
 // each file's progress, summary, warnings and error, and tells listeners when anything changes.
 import type { OpenResult, Progress } from '../worker/protocol';
 import { takeWorker } from './spare_worker';
+import { rememberHeap } from './heap_hint';
 import { WorkerError, type WorkerClient } from './worker_client';
 
 export type FileStatus = 'loading' | 'ready' | 'error' | 'cancelled';
@@ -128,6 +129,7 @@ export class FileSet {
     })
       .then(async (reply) => {
         file.result = reply.result as OpenResult;
+        rememberHeap(file.result.heapBytes);
         file.warnings.push(...file.result.warnings);
         await this.fetchSummary(file);
         if (file.summary?.import?.truncated) {

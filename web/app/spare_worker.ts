@@ -10,6 +10,7 @@
 // during the warm-up holds it (web/worker/hold.ts).
 import { WorkerClient } from './worker_client';
 import { afterQuiet, onUserInput } from './user_quiet';
+import { heapAheadHint } from './heap_hint';
 
 const kQuietMs = 1000;  // no input for this long before a spare starts
 const kHoldMs = 1000;   // each input holds the warm-up this long...
@@ -51,7 +52,8 @@ export function prepareSpareWorker(idle: () => boolean, workers?: string): void 
     spare = client;
     const unhold = holdOnInput(client);
     stopHolding = unhold;
-    client.request('warm', workers ? { workers } : {}).catch(() => {
+    const hint = heapAheadHint();
+    client.request('warm', { ...(workers ? { workers } : {}), ...(hint ? { heapAheadBytes: hint } : {}) }).catch(() => {
       // It only saves time: the next file gets a fresh worker. One already taken is the file's.
       if (spare !== client) return;
       spare = null;

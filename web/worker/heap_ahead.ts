@@ -10,16 +10,27 @@
 import { postedTask } from '../posted_task';
 import { whileHeld } from './hold';
 
-// The trace worker's: what a 256 MB trace needs, and the first third of a 1 GB one; more would hold
-// memory that most traces never use. Part workers get a share of their own budget (part_client.ts).
+// The trace worker's by default: what a 256 MB trace needs, and the first third of a 1 GB one; more
+// would hold memory that most traces never use. The page may ask for more, as much as recent files
+// needed (web/app/heap_hint.ts), up to kMaxHeapAheadBytes (a 1 GB trace's ~320 MB, and some).
+// Part workers get a share of their own budget (part_client.ts).
 export const kHeapAheadBytes = 128 << 20;
+export const kMaxHeapAheadBytes = 512 << 20;
 const kPagesPerStep = 512;  // 2 MB
 
+// The trace worker's target for a page's request: the default, or more up to the maximum.
+export function heapAheadTarget(asked?: number): number {
+  const n = typeof asked === 'number' && Number.isFinite(asked) ? asked : 0;
+  return Math.min(kMaxHeapAheadBytes, Math.max(kHeapAheadBytes, n));
+}
+
 // `bytes`, unless the device says it has little memory (navigator.deviceMemory, in GB, where the
-// browser tells): there the held memory costs more than the faults it saves.
+// browser tells; Chrome reports at most 8): none under 4 GB, where the held memory costs more than
+// the faults it saves, and no more than the default under 8 GB.
 export function heapAheadBudget(bytes: number): number {
   const gb = (globalThis.navigator as { deviceMemory?: number } | undefined)?.deviceMemory;
-  return typeof gb === 'number' && gb < 4 ? 0 : bytes;
+  if (typeof gb !== 'number') return bytes;
+  return gb < 4 ? 0 : gb < 8 ? Math.min(bytes, kHeapAheadBytes) : bytes;
 }
 
 // Touches pages until the heap holds `bytes` or `stopped()`; returns the pages touched.

@@ -74,7 +74,8 @@ export interface CancelRequest { id: number; kind: 'cancel' }
 // `open` came.
 // `workers`: the mode the page's next open will ask for, so that the part workers it would use
 // (parts.ts) are started and warmed ahead too.
-export interface WarmRequest { id: number; kind: 'warm'; workers?: OpenRequest['workers'] }
+// `heapAheadBytes`: the heap to fault in ahead for it (web/app/heap_hint.ts; bounded by heap_ahead.ts).
+export interface WarmRequest { id: number; kind: 'warm'; workers?: OpenRequest['workers']; heapAheadBytes?: number }
 // Sent to a warming spare worker while the user interacts with the page: its warm-up and heap
 // fault-in (and its part workers') pause for `ms` (hold.ts), so that they do not take a core from the
 // page. An `open` ends the hold.

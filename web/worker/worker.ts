@@ -11,7 +11,7 @@ import { ImportPump, openInput } from './import_pump';
 import { kMaxGzipBytes, kMaxPlainBytes, minPartBytes, partsFor, wantsDecodeWorker, wantsParts } from './open_plan';
 import { loadModule, ModuleLoadError } from './wasm_module';
 import { heapAheadPages, stopWarmUp, warmedUp, warmUp } from './warm_up';
-import { heapAheadBudget, kHeapAheadBytes } from './heap_ahead';
+import { heapAheadBudget, heapAheadTarget } from './heap_ahead';
 import { absorbStreamed, planParts, type PartPlan } from './parts';
 import { dropPartWorkersAhead, holdPartWorkersAhead, type LaterPart, startLaterParts, startPartWorkersAhead } from './part_client';
 import { holdFor } from './hold';
@@ -204,7 +204,7 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
       if (session) return { payload: { warmed: false } };
       startFeedWorkerAhead();
       startPartWorkersAhead(partsFor(req.workers) - 1);
-      await warmUp(loadCore, heapAheadBudget(kHeapAheadBytes));
+      await warmUp(loadCore, heapAheadBudget(heapAheadTarget(req.heapAheadBytes)));
       return { payload: { warmed: warmedUp() } };
     case 'hold':
       holdFor(req.ms);

@@ -1,0 +1,74 @@
+// How much heap a spare worker faults in ahead: the page's hint from recent files
+// (web/app/heap_hint.ts, in localStorage) and the worker's bounds (web/worker/heap_ahead.ts), both
+// bundled with esbuild; storage and navigator.deviceMemory are stand-ins set here.
+import { test, before, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadTs } from './load_ts.mjs';
+
+const MB = 2 ** 20;
+let hint, ahead;
+const store = new Map();
+before(async () => {
+  globalThis.localStorage = {
+    getItem: (k) => (store.has(k) ? store.get(k) : null),
+    setItem: (k, v) => { store.set(k, String(v)); },
+  };
+  hint = await loadTs('web/app/heap_hint.ts');
+  ahead = await loadTs('web/worker/heap_ahead.ts');
+});
+beforeEach(() => { store.clear(); });
+
+test('the hint is the largest heap of the last four files, in whole MB; nothing known is 0', () => {
+  assert.equal(hint.heapAheadHint(), 0);
+  hint.rememberHeap(320.2 * MB);
+  assert.equal(hint.heapAheadHint(), 321 * MB);
+  for (const mb of [20, 30, 40]) hint.rememberHeap(mb * MB);
+  assert.equal(hint.heapAheadHint(), 321 * MB, 'still one of the last four');
+  hint.rememberHeap(50 * MB);
+  assert.equal(hint.heapAheadHint(), 50 * MB, 'the 320 MB file was five files ago');
+  hint.rememberHeap(0);
+  hint.rememberHeap(NaN);
+  assert.equal(hint.heapAheadHint(), 50 * MB, 'no heap is not remembered');
+});
+
+test('spoilt or refused storage gives no hint and no error', () => {
+  store.set('tracewise.recentHeapMB', '{not json');
+  assert.equal(hint.heapAheadHint(), 0);
+  store.set('tracewise.recentHeapMB', '["1e9", -5, null, 64]');
+  assert.equal(hint.heapAheadHint(), 64 * MB, 'only positive numbers count');
+  const saved = globalThis.localStorage;
+  globalThis.localStorage = { getItem() { throw new Error('SecurityError'); }, setItem() { throw new Error('SecurityError'); } };
+  try {
+    assert.doesNotThrow(() => hint.rememberHeap(100 * MB));
+    assert.equal(hint.heapAheadHint(), 0);
+  } finally {
+    globalThis.localStorage = saved;
+  }
+});
+
+test('the worker takes the default at least and the maximum at most', () => {
+  assert.equal(ahead.heapAheadTarget(undefined), ahead.kHeapAheadBytes);
+  assert.equal(ahead.heapAheadTarget(10 * MB), ahead.kHeapAheadBytes);
+  assert.equal(ahead.heapAheadTarget(321 * MB), 321 * MB);
+  assert.equal(ahead.heapAheadTarget(64 * 1024 * MB), ahead.kMaxHeapAheadBytes);
+  assert.equal(ahead.heapAheadTarget(NaN), ahead.kHeapAheadBytes);
+  assert.equal(ahead.heapAheadTarget(Infinity), ahead.kHeapAheadBytes, 'not a finite number: the default');
+});
+
+test('a device with little memory faults in less: none under 4 GB, the default at most under 8 GB', () => {
+  const saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+  const withMemory = (gb) => Object.defineProperty(globalThis, 'navigator', { value: gb === undefined ? {} : { deviceMemory: gb }, configurable: true });
+  try {
+    withMemory(undefined);
+    assert.equal(ahead.heapAheadBudget(321 * MB), 321 * MB, 'unknown: as asked');
+    withMemory(8);
+    assert.equal(ahead.heapAheadBudget(321 * MB), 321 * MB);
+    withMemory(4);
+    assert.equal(ahead.heapAheadBudget(321 * MB), ahead.kHeapAheadBytes);
+    assert.equal(ahead.heapAheadBudget(64 * MB), 64 * MB);
+    withMemory(2);
+    assert.equal(ahead.heapAheadBudget(321 * MB), 0);
+  } finally {
+    if (saved) Object.defineProperty(globalThis, 'navigator', saved); else delete globalThis.navigator;
+  }
+});
