@@ -67,3 +67,47 @@ test('stream buffers come touched, of the size asked', () => {
   for (const b of bs) assert.equal(b.byteLength, 1 << 16);
   assert.equal(m.touchedBuffers().length, m.kStreamBuffers);
 });
+
+// A receiver in the test: gets each chunk, copies it, and gives the buffer back a task later (as
+// the trace worker does through postMessage).
+function receiver(sender) {
+  const got = [];
+  const post = (buffer, length) => {
+    got.push(new Uint8Array(buffer, 0, length).slice());
+    setTimeout(() => sender.giveBack(buffer), 0);
+  };
+  return { got, post };
+}
+
+test('the sender posts nothing until asked, then every byte in order, and ends once its buffers are back', async () => {
+  for (const askFirst of [false, true]) {
+    let r;
+    const sender = new m.ChunkSender((b, n) => r.post(b, n));
+    r = receiver(sender);
+    sender.prepare();
+    const sizes = [3 << 20, 0, 5 << 20, 1];  // ~8 MB: more chunks than buffers
+    const columns = sizes.map((s, i) => Uint8Array.from({ length: s }, (_, j) => (j * 31 + i) & 255));
+    if (askFirst) sender.ask();
+    let ended = false;
+    const sent = sender.send(columns).then(() => { ended = true; });
+    await new Promise((ok) => setTimeout(ok, 20));
+    if (!askFirst) {
+      assert.equal(r.got.length, 0, 'nothing before the receiver asks');
+      assert.equal(ended, false);
+      sender.ask();
+    }
+    await sent;
+    const all = Buffer.concat(r.got);
+    assert.ok(r.got.length > m.kStreamBuffers, 'the buffers were reused');
+    assert.deepEqual(all, Buffer.concat(columns.map((c) => Buffer.from(c))));
+  }
+});
+
+test('a sender never prepared makes its buffers when asked', async () => {
+  let r;
+  const sender = new m.ChunkSender((b, n) => r.post(b, n));
+  r = receiver(sender);
+  sender.ask();
+  await sender.send([new Uint8Array([1, 2, 3])]);
+  assert.deepEqual(r.got.map((c) => [...c]), [[1, 2, 3]]);
+});

@@ -50,6 +50,62 @@ export class ColumnReader {
   }
 }
 
+// The sending side's flow: once the receiver asks, each free buffer is filled with the next bytes
+// and posted; the receiver gives each back to be filled again.
+export class ChunkSender {
+  private buffers: ArrayBuffer[] = [];
+  private reader: ColumnReader | null = null;
+  private asked = false;
+  private inFlight = 0;
+  private finished: () => void = () => {};
+
+  constructor(private readonly post: (buffer: ArrayBuffer, length: number) => void) {}
+
+  // Makes the buffers (touched) unless they exist: ahead, while the worker is idle.
+  prepare(): void {
+    if (!this.buffers.length && !this.inFlight) this.buffers = touchedBuffers();
+  }
+
+  // Streams `columns` (views that must stay valid until it resolves); resolves once every byte was
+  // sent and every buffer came back.
+  send(columns: Uint8Array[]): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.reader = new ColumnReader(columns);
+      this.finished = resolve;
+      this.pump();
+    });
+  }
+
+  // The receiver is ready for the bytes.
+  ask(): void {
+    this.prepare();  // (made now if the worker was not started ahead)
+    this.asked = true;
+    this.pump();
+  }
+
+  // A buffer back from the receiver.
+  giveBack(buffer: ArrayBuffer): void {
+    this.inFlight--;
+    this.buffers.push(buffer);
+    this.pump();
+  }
+
+  private pump(): void {
+    const r = this.reader;
+    if (!r || !this.asked) return;
+    while (this.buffers.length && r.left > 0) {
+      const buffer = this.buffers.pop()!;
+      const length = r.fill(new Uint8Array(buffer));
+      this.inFlight++;
+      this.post(buffer, length);
+    }
+    if (r.left === 0 && this.inFlight === 0) {
+      this.reader = null;
+      this.finished();
+    }
+  }
+}
+
 // The receiving side: column `i` of sizes[i] bytes goes to heap address addresses[i].
 export class ColumnWriter {
   private col = 0;

@@ -12,7 +12,7 @@
 //           (timing: seconds from the start message to the module loaded, the part imported, and streamed out)
 import { blobStream, BufferPool } from './blob_stream';
 import { HeapPusher } from './heap_pusher';
-import { ColumnReader, touchedBuffers } from './part_stream';
+import { ChunkSender } from './part_stream';
 import { loadModule } from './wasm_module';
 import { stopWarmUp, warmUp } from './warm_up';
 import { holdFor } from './hold';
@@ -60,7 +60,7 @@ async function run(m: Start): Promise<void> {
     const header = (session.partHeader() as Uint8Array).slice();
     const views = session.partColumns() as Uint8Array[];
     scope.postMessage({ kind: 'imported', header, sizes: views.map((c) => c.length), raw, events }, [header.buffer]);
-    await new Promise<void>((resolve) => { streamed = resolve; sending = new ColumnReader(views); sendChunks(); });
+    await sender.send(views);
     const seconds = (t: number) => (t - t0) / 1000;
     scope.postMessage({ kind: 'done', timing: { loaded: seconds(loaded), imported: seconds(imported), exported: seconds(performance.now()) } });
   } finally {
@@ -68,24 +68,8 @@ async function run(m: Start): Promise<void> {
   }
 }
 
-// The stream (part_stream.ts): while the trace worker asks, each free buffer is filled with the next
-// bytes and sent; it comes back to be filled again.
-let buffers: ArrayBuffer[] = [];
-let sending: ColumnReader | null = null;
-let streaming = false;
-let inFlight = 0;
-let streamed: () => void = () => {};
-
-function sendChunks(): void {
-  if (!sending || !streaming) return;
-  while (buffers.length && sending.left > 0) {
-    const buffer = buffers.pop()!;
-    const length = sending.fill(new Uint8Array(buffer));
-    inFlight++;
-    scope.postMessage({ kind: 'chunk', buffer, length }, [buffer]);
-  }
-  if (sending.left === 0 && inFlight === 0) { sending = null; streamed(); }
-}
+// The stream of the part's columns (part_stream.ts); its buffers are made ahead, at the warm-up.
+const sender = new ChunkSender((buffer, length) => scope.postMessage({ kind: 'chunk', buffer, length }, [buffer]));
 
 type In = Start | { kind: 'cancel' } | { kind: 'warm'; heapAheadBytes?: number } | { kind: 'hold'; ms: number }
   | { kind: 'send' } | { kind: 'more'; buffer: ArrayBuffer };
@@ -93,16 +77,12 @@ type In = Start | { kind: 'cancel' } | { kind: 'warm'; heapAheadBytes?: number }
 scope.onmessage = (ev: MessageEvent<In>) => {
   const m = ev.data;
   if (m.kind === 'warm') {
-    if (!buffers.length) buffers = touchedBuffers();
+    sender.prepare();
     void warmUp(loadModule, m.heapAheadBytes ?? 0).catch(() => {});  // it only saves time
   } else if (m.kind === 'send') {
-    if (!buffers.length && !inFlight) buffers = touchedBuffers();  // not started ahead
-    streaming = true;
-    sendChunks();
+    sender.ask();
   } else if (m.kind === 'more') {
-    inFlight--;
-    buffers.push(m.buffer);
-    sendChunks();
+    sender.giveBack(m.buffer);
   } else if (m.kind === 'hold') {
     holdFor(m.ms);
   } else if (m.kind === 'start') {
