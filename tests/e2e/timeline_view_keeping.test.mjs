@@ -96,6 +96,8 @@ test('the hover tip stays inside the stage and follows a view change without a p
   const p = await tl(page, (k) => window.__tracewise.timeline.pointAt(k.startNs + k.durNs / 2, k.lane, k.depth), d);
   await page.mouse.move(r.right - 6, p.y);
   await page.waitForFunction(() => !document.querySelector('.twtl-tip').hidden, null, { timeout: 5_000 });
+  // The tip learns its size once laid out (a ResizeObserver, hover_tip.ts) and is placed again then.
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
   const tip = await tl(page, () => { const e = document.querySelector('.twtl-tip'); return { text: e.textContent, ...e.getBoundingClientRect().toJSON() }; });
   assert.match(tip.text, /internode::combine</);
   assert.ok(tip.width > 250, `a long tip (${tip.width} px)`);

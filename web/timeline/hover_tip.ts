@@ -20,23 +20,42 @@ export class HoverTip {
   readonly el = h('div', { class: 'twtl-tip' });
   private text = '';
   private size = { w: 0, h: 0 };
+  private at: { p: { x: number; y: number }; width: number; height: number } | null = null;
 
-  constructor() { this.el.hidden = true; }
+  constructor() {
+    this.el.hidden = true;
+    // The tip's size is learned once the browser has laid it out (a ResizeObserver runs after
+    // layout), never by reading offsetWidth right after a new text: that forced a layout of the
+    // page in each frame of a zoom whose tip text changed, up to 20-50 ms at 1 GB (session 13).
+    // Until then the tip is placed with the size of its previous text.
+    if (typeof ResizeObserver !== 'undefined') {
+      new ResizeObserver((entries) => {
+        const box = entries[entries.length - 1]?.borderBoxSize?.[0];
+        if (!box || this.el.hidden) return;
+        this.size = { w: box.inlineSize, h: box.blockSize };
+        this.place();
+      }).observe(this.el);
+    }
+  }
 
   hide(): void { this.el.hidden = true; }
 
   // Shows `text` next to the pointer `p` (stage px) on a stage of `width` × `height` px.
   show(text: string, p: { x: number; y: number }, width: number, height: number): void {
-    // The view calls this after every frame while the pointer rests on the canvas: the tip is
-    // measured (a layout) only when its text or visibility changed, not on every frame of a zoom.
     if (text !== this.text || this.el.hidden) {
       this.el.textContent = text;
       this.el.hidden = false;
       this.text = text;
-      this.size = { w: this.el.offsetWidth, h: this.el.offsetHeight };
     }
-    // Right of and below the pointer, flipped to the other side where the stage (which ends above the
-    // details panel) would clip it.
+    this.at = { p, width, height };
+    this.place();
+  }
+
+  // Right of and below the pointer, flipped to the other side where the stage (which ends above the
+  // details panel) would clip it.
+  private place(): void {
+    if (!this.at) return;
+    const { p, width, height } = this.at;
     const { w, h: ht } = this.size;
     const left = p.x + 12 + w <= width ? p.x + 12 : p.x - 12 - w;
     const top = p.y + 14 + ht <= height ? p.y + 14 : p.y - 8 - ht;

@@ -305,7 +305,8 @@ export class TimelineView {
     if (this.destroyed || !this.layout || !this.dirty) return;
     this.dirty = false;
     // With several files the test hook follows the view on screen.
-    if (this.root.offsetParent !== null && hookedView() !== this) this.installHook();
+    // (offsetParent last: it may lay the page out, and is rarely needed)
+    if (hookedView() !== this && this.root.offsetParent !== null) this.installHook();
     const lanes = this.layout.lanesIn(this.scrollY - this.height, this.scrollY + 2 * this.height).map((l) => l.info.id);
     this.cache.ensure({ t0: this.t0, t1: this.t1, widthPx: this.width - kGutter, lanes, search: this.search.active });
     this.pickColoring();
