@@ -1,12 +1,9 @@
-// Unit tests of the timeline's time text (web/timeline/time_format.ts), bundled on the fly.
+// Unit tests of the timeline's time text (web/timeline/time_format.ts, bundled with esbuild).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
+import { loadTs } from './load_ts.mjs';
 
-const src = fileURLToPath(new URL('../../web/timeline/time_format.ts', import.meta.url));
-const out = await build({ entryPoints: [src], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-const m = await import('data:text/javascript,' + encodeURIComponent(out.outputFiles[0].text));
+const m = await loadTs('web/timeline/time_format.ts');
 
 test('ruler ticks: one unit per ruler, decimals from the step', () => {
   assert.equal(m.formatTick(20e6, 20e6, 133e6), '20 ms');
