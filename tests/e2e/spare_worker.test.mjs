@@ -89,7 +89,7 @@ async function keepMoving(page, ms) {
   }
 }
 
-test('a busy user holds the spare back: none starts, and a started one does not warm up, until input stops', async () => {
+test('with a trace on screen, a busy user holds the spare back: none starts, and a started one does not warm up, until input stops', async () => {
   const page = await s.context.newPage();
   await recordOpenReplies(page);
   await page.addInitScript(() => {
@@ -104,13 +104,19 @@ test('a busy user holds the spare back: none starts, and a started one does not 
   });
   await page.goto(s.url);
   await page.waitForFunction(() => window.__tracewise !== undefined);
-  // Without the quiet gate, a spare starts within ~2 s (the first idle moment).
+  // Nothing on screen yet: the first spare does not wait for the user, who is on the way to a file.
+  await keepMoving(page, 2500);
+  assert.equal(await page.evaluate(() => window.__traceWorkers), 1, 'the first spare started while the user moved');
+  await waitWarmUps(page, 1, 20_000);
+  const { error } = await openViaInput(page, [A]);  // takes that spare
+  assert.equal(error, null);
+  // Without the quiet gate, the next spare would start within ~2 s (the first idle moment).
   await keepMoving(page, 3500);
-  assert.equal(await page.evaluate(() => window.__traceWorkers), 0, 'no spare while the user is busy');
-  await page.waitForFunction(() => window.__traceWorkers === 1, null, { timeout: 10_000, polling: 20 });
+  assert.equal(await page.evaluate(() => window.__traceWorkers), 1, 'no new spare while the user is busy');
+  await page.waitForFunction(() => window.__traceWorkers === 2, null, { timeout: 10_000, polling: 20 });
   // Its warm-up (~0.3 s) and heap fault-in (128 MB) would end well inside these 3.5 s if not held.
   await keepMoving(page, 3500);
-  assert.equal(await page.evaluate(() => window.__warmed), 0, 'the warm-up is held while the user is busy');
-  await waitWarmUps(page, 1, 20_000);
+  assert.equal(await page.evaluate(() => window.__warmed), 1, 'the new spare\'s warm-up is held while the user is busy');
+  await waitWarmUps(page, 2, 20_000);
   await page.close();
 });

@@ -86,7 +86,8 @@ function render(): void {
   updateHook();
   // For the next file; not in an embedded view, which shows the file its host gave it (a spare there
   // would hold a worker and its heap in every embed of a docs page for a file that rarely comes).
-  if (!embedded && nothingLoading()) prepareSpareWorker(nothingLoading, workersMode(false));
+  // With a trace on screen the user may be working with it, and the spare waits for a quiet moment.
+  if (!embedded && nothingLoading()) prepareSpareWorker(nothingLoading, workersMode(false), onScreen().length > 0);
 }
 
 function nothingLoading(): boolean {

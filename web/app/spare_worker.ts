@@ -4,10 +4,11 @@
 // load 0.4-0.5 s shorter, a 256 MB one 0.3 s; bench/HISTORY.md "Session 4"). V8
 // shares the compiled module between the page's workers, so files opened with it benefit too.
 // Prepared when the page has nothing to load, taken by the next file, prepared again once every
-// file has settled (never while files load: on few cores it would take CPU from them), and only
-// once the user has left the page alone for a moment: a warm-up that starts while the user zooms
-// the file just loaded took a core from the page's frames (bench/HISTORY.md, session 13). Input
-// during the warm-up holds it (web/worker/hold.ts).
+// file has settled (never while files load: on few cores it would take CPU from them). With a trace
+// on screen, only once the user has left the page alone for a moment, and input during the warm-up
+// holds it (web/worker/hold.ts): a warm-up that started while the user zoomed the file just loaded
+// took a core from the page's frames (bench/HISTORY.md, session 13). With nothing on screen yet
+// there is nothing to take it from, and the first file should find its spare warm.
 import { WorkerClient } from './worker_client';
 import { afterQuiet, onUserInput } from './user_quiet';
 import { heapAheadHint } from './heap_hint';
@@ -39,10 +40,10 @@ function holdOnInput(client: WorkerClient): () => void {
   });
 }
 
-// Starts a spare worker once the user has left the page alone for kQuietMs and the browser is next
-// idle (if `idle()` still holds then), unless there is one.
-// `workers`: the mode the next open will ask for (its part workers are started ahead as well).
-export function prepareSpareWorker(idle: () => boolean, workers?: string): void {
+// Starts a spare worker when the browser is next idle (if `idle()` still holds then), unless there
+// is one. `workers`: the mode the next open will ask for (its part workers are started ahead as
+// well). `yieldToUser` (a trace is on screen): only after kQuietMs without input, and held by input.
+export function prepareSpareWorker(idle: () => boolean, workers?: string, yieldToUser = false): void {
   if (spare || scheduled) return;
   scheduled = true;
   const start = () => {
@@ -50,7 +51,7 @@ export function prepareSpareWorker(idle: () => boolean, workers?: string): void 
     if (spare || !idle()) return;
     const client = new WorkerClient();
     spare = client;
-    const unhold = holdOnInput(client);
+    const unhold = yieldToUser ? holdOnInput(client) : () => {};
     stopHolding = unhold;
     const hint = heapAheadHint();
     client.request('warm', { ...(workers ? { workers } : {}), ...(hint ? { heapAheadBytes: hint } : {}) }).catch(() => {
@@ -60,8 +61,10 @@ export function prepareSpareWorker(idle: () => boolean, workers?: string): void 
       client.terminate();
     }).finally(unhold);
   };
-  afterQuiet(kQuietMs, () => {
+  const whenIdle = () => {
     if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 2000 });
     else setTimeout(start, 200);
-  });
+  };
+  if (yieldToUser) afterQuiet(kQuietMs, whenIdle);
+  else whenIdle();
 }
