@@ -327,6 +327,11 @@ double prefaultHeapAhead(double target_bytes, double max_pages) {
   return static_cast<double>(tw::touch_pages(touched, emscripten_get_heap_size(), static_cast<size_t>(std::max(0.0, max_pages))));
 }
 
+// The allocator's break: the heap the module's allocations have claimed so far (it never gives any
+// back). Unlike the heap's size, it does not count memory grown and faulted in ahead, so it is what
+// the files opened so far needed (web/app/heap_hint.ts).
+double heapBreak() { return static_cast<double>(reinterpret_cast<uintptr_t>(sbrk(0))); }
+
 // The decode worker's side: batches handed out by a Session (nextOutgoing) are copied in with
 // stage(), decoded by the fast decoder and returned as records (event_records.h).
 class BatchDecoder {
@@ -369,6 +374,7 @@ EMSCRIPTEN_BINDINGS(tracewise) {
   emscripten::function("likelyEventStart", &likelyEventStart);
   emscripten::function("startsAsObject", &startsAsObject);
   emscripten::function("prefaultHeapAhead", &prefaultHeapAhead);
+  emscripten::function("heapBreak", &heapBreak);
   emscripten::class_<WasmSession>("Session")
       .constructor<std::string>()
       .function("stagingBuffer", &WasmSession::stagingBuffer)

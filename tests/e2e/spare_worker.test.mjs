@@ -34,7 +34,10 @@ test('an idle page warms a spare worker, and the next file is imported by it', a
 test('the heap a file needed is remembered, and a spare faults in as much as recent files needed', async () => {
   const heaps = await s.page.evaluate(() => JSON.parse(localStorage.getItem('tracewise.recentHeapMB')));
   const opened = await s.page.evaluate(() => window.__opens[0].heapBytes);
-  assert.deepEqual(heaps, [Math.ceil(opened / 2 ** 20)], 'the first file\'s heap, in MB');
+  // What the file needed (the allocator's break), not the heap's size, which counts the 128 MB
+  // faulted in ahead: remembering that would keep any hint at least that large forever.
+  assert.equal(heaps.length, 1);
+  assert.ok(heaps[0] >= 8 && heaps[0] < 100 && heaps[0] * 2 ** 20 <= opened, `${heaps[0]} MB remembered, heap ${opened / 2 ** 20} MB`);
   // A browser that opened a 1 GB trace lately (its worker needed ~320 MB):
   const page = await s.context.newPage();
   await recordOpenReplies(page);

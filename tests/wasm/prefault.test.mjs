@@ -75,6 +75,8 @@ test('prefaultHeapAhead grows the heap to its target, writes only free pages, ch
     pages += n;
   }
   assert.ok(mod.HEAPU8.length >= target, `the heap grew to ${mod.HEAPU8.length}`);
+  // The break (what allocations claimed) is not moved by the memory faulted in ahead.
+  assert.ok(Number(mod.heapBreak()) >= ptr + (4 << 20) && Number(mod.heapBreak()) < 16 << 20, `break ${mod.heapBreak()}`);
   assert.ok(calls > 1, 'in steps');
   assert.ok(pages * 4096 >= target - before && pages * 4096 <= mod.HEAPU8.length, `${pages} pages`);
   assert.equal(Number(mod.prefaultHeapAhead(target, 512)), 0, 'nothing left to touch');
@@ -83,6 +85,8 @@ test('prefaultHeapAhead grows the heap to its target, writes only free pages, ch
 
   const bytes = gunzipSync(readFileSync(join(TRACES, 'hta/tests/data/nccl_parser_config/nccl_data.json.gz')));
   const fresh = importWith(await loadModule(), bytes, false);
+  const breakBefore = Number(mod.heapBreak());
   const ahead = importWith(mod, bytes, false);
   assert.equal(ahead.session.summaryJson(false), fresh.session.summaryJson(false));
+  assert.ok(Number(mod.heapBreak()) > breakBefore, 'an import moves the break');
 });

@@ -129,9 +129,8 @@ export class FileSet {
     })
       .then(async (reply) => {
         file.result = reply.result as OpenResult;
-        rememberHeap(file.result.heapBytes);
         file.warnings.push(...file.result.warnings);
-        await this.fetchSummary(file);
+        rememberHeap(await this.fetchSummary(file));
         if (file.summary?.import?.truncated) {
           file.warnings.push(`The file ends before the trace does (truncated): the ${(file.summary.import.events ?? 0).toLocaleString('en-US')} complete events before that point are loaded.`);
         }
@@ -163,12 +162,14 @@ export class FileSet {
     }
   }
 
-  private async fetchSummary(file: OpenedFile): Promise<void> {
-    if (!file.client) return;
+  // Returns the heap the file's worker has needed so far (SummaryReply.heapUsedBytes), 0 if unknown.
+  private async fetchSummary(file: OpenedFile): Promise<number> {
+    if (!file.client) return 0;
     const reply = await file.client.request('summary', { htaCompat: this.htaCompat });
     const doc = JSON.parse(reply.json as string);
     file.summary = doc.files?.[0] ?? null;
     file.schema = String(doc.schema);
+    return typeof reply.heapUsedBytes === 'number' ? reply.heapUsedBytes : 0;
   }
 
   private fail(file: OpenedFile, e: unknown): void {

@@ -17,7 +17,8 @@ function recent(): number[] {
   }
 }
 
-// After a file opened: the heap its worker needed (OpenResult.heapBytes).
+// After a file opened: the heap its worker needed (SummaryReply.heapUsedBytes: the allocator's break,
+// not the heap's size, which counts memory faulted in ahead and would keep a large hint forever).
 export function rememberHeap(bytes: number): void {
   if (!(bytes > 0)) return;
   try {

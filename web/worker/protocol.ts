@@ -67,7 +67,9 @@ export interface OpenResult {
 export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boolean }
 // Its reply: the summary document's JSON; precomputed: it was made before the request (ahead, after the
 // open reply, as summaryNext asked; or for an earlier request).
-export interface SummaryReply { json: string; precomputed: boolean }
+// heapUsedBytes: the heap the session's allocations have claimed by then (the allocator's break,
+// without memory faulted in ahead), what the page remembers for the next file (web/app/heap_hint.ts).
+export interface SummaryReply { json: string; precomputed: boolean; heapUsedBytes: number }
 export interface CancelRequest { id: number; kind: 'cancel' }
 // Sent to a spare worker while the page is idle: load the core and run the warm-up (warm_up.ts).
 // Replies {warmed} once it finished (and faulted in heap ahead, heap_ahead.ts), or stopped because an

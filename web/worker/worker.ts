@@ -30,9 +30,9 @@ let later: LaterPart[] = [];  // the open's part workers, if it is in parts (a c
 // The summary document of the opened session; the last one made is kept (the session never changes
 // after the open), so the one made ahead (OpenRequest.summaryNext) answers the page's request.
 function summaryReply(htaCompat: boolean): SummaryReply {
-  if (summaryKept?.htaCompat === htaCompat) return { json: summaryKept.json, precomputed: true };
-  summaryKept = { htaCompat, json: String(session.summaryJson(htaCompat)) };
-  return { json: summaryKept.json, precomputed: false };
+  const precomputed = summaryKept?.htaCompat === htaCompat;
+  if (!precomputed) summaryKept = { htaCompat, json: String(session.summaryJson(htaCompat)) };
+  return { json: summaryKept!.json, precomputed, heapUsedBytes: Number(mod.heapBreak()) };
 }
 
 async function loadCore(): Promise<any> {
