@@ -1,9 +1,9 @@
 // Importing a large plain file in parts (core/import/import_parts.h), each part in its own worker
 // and wasm heap: the trace worker imports the first, part workers (part_worker.ts) the others, and
-// each later part comes back as bytes (a header and its columns, core/import/part_codec.cc; the page
-// streams the columns, part_stream.ts) that the trace worker's session absorbs in order. A part the core refuses (a cut that was not between two
-// events) or that failed is read again by the trace worker: a wrong guess costs time, never a
-// different model.
+// each later part comes back as bytes (a header and its columns, core/import/part_codec.cc; the
+// page streams the columns, part_stream.ts) that the trace worker's session absorbs in order. A
+// part the core refuses (a cut that was not between two events) or that failed is read again by the
+// trace worker: a wrong guess costs time, never a different model.
 import { ColumnWriter } from './part_stream';
 
 // On 2 cores parts were faster from 96 MB on (bench/HISTORY.md, session 10); below that, chosen:
@@ -58,7 +58,9 @@ export async function planParts(mod: any, blob: Blob, parts: number, minPartByte
 // A later part out of its worker's heap: copies, to transfer.
 export interface PartBytes { header: Uint8Array; columns: Uint8Array[] }
 
-// In the part worker, after its input ended. The views are copied before any other call into wasm.
+// A part copied out whole, after its input ended (the node bench, bench/parts_bench.mjs, and the
+// tests; the page streams it instead, part_stream.ts). The views are copied before any other call
+// into wasm.
 export function exportPart(session: any): PartBytes {
   const header = (session.partHeader() as Uint8Array).slice();
   const columns = (session.partColumns() as Uint8Array[]).map((v) => v.slice());
