@@ -63,9 +63,10 @@ test('after a file has loaded, another spare is warmed for the next one', async 
   assert.deepEqual(s.pageErrors, []);
 });
 
-test('an embedded view (?embed=1) prepares no spare worker', async () => {
-  const page = await s.context.newPage();
-  await page.addInitScript(() => {
+// From the next navigation on, window.__traceWorkers counts the trace workers the page starts
+// (a wrapper around window.Worker; over recordOpenReplies' one if that came first).
+function countTraceWorkers(page) {
+  return page.addInitScript(() => {
     window.__traceWorkers = 0;
     const W = window.Worker;
     window.Worker = class extends W {
@@ -75,6 +76,11 @@ test('an embedded view (?embed=1) prepares no spare worker', async () => {
       }
     };
   });
+}
+
+test('an embedded view (?embed=1) prepares no spare worker', async () => {
+  const page = await s.context.newPage();
+  await countTraceWorkers(page);
   await page.goto(`${s.url}?embed=1`);
   await page.waitForFunction(() => window.__tracewise !== undefined);
   // A spare starts after 1 s without input, at the next idle moment (within 2 s more,
@@ -95,16 +101,7 @@ async function keepMoving(page, ms) {
 test('with a trace on screen, a busy user holds the spare back: none starts, and a started one does not warm up, until input stops', async () => {
   const page = await s.context.newPage();
   await recordOpenReplies(page);
-  await page.addInitScript(() => {
-    window.__traceWorkers = 0;
-    const W = window.Worker;  // recordOpenReplies' wrapper, wrapped again
-    window.Worker = class extends W {
-      constructor(url, ...rest) {
-        super(url, ...rest);
-        if (String(url).includes('worker.js')) window.__traceWorkers++;
-      }
-    };
-  });
+  await countTraceWorkers(page);
   await page.goto(s.url);
   await page.waitForFunction(() => window.__tracewise !== undefined);
   // Nothing on screen yet: the first spare does not wait for the user, who is on the way to a file.

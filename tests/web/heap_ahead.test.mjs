@@ -72,3 +72,18 @@ test('a device with little memory faults in less: none under 4 GB, the default a
     if (saved) Object.defineProperty(globalThis, 'navigator', saved); else delete globalThis.navigator;
   }
 });
+
+// The one stepped fault-in loop (web/worker/prefault.ts) of both kinds: while the import waits for
+// input, and a spare's heap ahead.
+test('touchInSteps: 512 pages a step, each in its own task, until nothing is left or it is stopped', async () => {
+  const { touchInSteps } = await loadTs('web/worker/prefault.ts');
+  let left = 2000, asked = [], between = 0;
+  const touch = (max) => { asked.push(max); const n = Math.min(max, left); left -= n; return n; };
+  assert.equal(await touchInSteps(touch, () => false, async () => { between++; }), 2000);
+  assert.deepEqual(asked, [512, 512, 512, 512, 512], 'the last call finds nothing and ends it');
+  assert.equal(between, 4, 'a pause after each step that touched pages');
+  left = 10_000; asked = [];
+  let steps = 0;
+  assert.equal(await touchInSteps((max) => { steps++; return touch(max); }, () => steps >= 3), 3 * 512, 'stopped after 3 steps');
+  assert.equal(await touchInSteps(touch, () => true), 0, 'stopped before any step');
+});

@@ -7,8 +7,8 @@
 // 1 GB plain 5.54 -> 4.02 s (medians of 3-5).
 // 2 MB per step, so that an `open` arriving meanwhile waits at most one step (512 faults: 1.3-5.6 ms
 // at the fault costs above).
-import { postedTask } from '../posted_task';
 import { whileHeld } from './hold';
+import { touchInSteps } from './prefault';
 
 // The trace worker's by default: what a 256 MB trace needs, and the first third of a 1 GB one; more
 // would hold memory that most traces never use. The page may ask for more, as much as recent files
@@ -16,7 +16,6 @@ import { whileHeld } from './hold';
 // Part workers get a share of their own budget (part_client.ts).
 export const kHeapAheadBytes = 128 << 20;
 export const kMaxHeapAheadBytes = 512 << 20;
-const kPagesPerStep = 512;  // 2 MB
 
 // The trace worker's target for a page's request: the default, or more up to the maximum.
 export function heapAheadTarget(asked?: number): number {
@@ -33,16 +32,9 @@ export function heapAheadBudget(bytes: number): number {
   return gb < 4 ? 0 : gb < 8 ? Math.min(bytes, kHeapAheadBytes) : bytes;
 }
 
-// Touches pages until the heap holds `bytes` or `stopped()`; returns the pages touched.
-export async function prefaultHeapAhead(mod: { prefaultHeapAhead(target: number, maxPages: number): number }, bytes: number,
+// Touches pages until the heap holds `bytes` or `stopped()`; returns the pages touched. No step
+// runs while the user is busy with the page (hold.ts).
+export function prefaultHeapAhead(mod: { prefaultHeapAhead(target: number, maxPages: number): number }, bytes: number,
   stopped: () => boolean): Promise<number> {
-  let pages = 0;
-  while (!stopped()) {
-    const n = Number(mod.prefaultHeapAhead(bytes, kPagesPerStep));
-    if (n === 0) break;
-    pages += n;
-    await postedTask();  // lets an `open` message in
-    await whileHeld();   // none while the user is busy with the page (hold.ts)
-  }
-  return pages;
+  return touchInSteps((n) => mod.prefaultHeapAhead(bytes, n), stopped, whileHeld);
 }

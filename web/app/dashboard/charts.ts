@@ -86,8 +86,9 @@ export function lineChart(data: number[][], labels: string[], opts: LineOptions 
   const make = (width: number) => {
     const axis = { stroke: cssVar('--muted', '#888'), font: kAxisFont, grid: { stroke: cssVar('--grid', '#8883'), width: 1 }, ticks: { stroke: cssVar('--grid', '#8883') } };
     // Lines 1 px wide: a canvas draws those as hairlines, which a software rasteriser (Chromium
-    // without a GPU) fills ~5x faster than 1.5 px strokes. A filled 1000-point utilisation chart
-    // took 25 ms to draw and rasterise at 1.5 px, 9 ms at 1 px: one task at the end of a load.
+    // without a GPU) is much faster at than 1.5 px strokes. A filled 1000-point utilisation chart,
+    // in a page of its own: drawn 13 ms and rasterised 11.5 ms at 1.5 px, 6.4 and 2.5 ms at 1 px
+    // (bench/HISTORY.md, session 13). It is one task at the end of a load.
     const series: uPlot.Series[] = [{}];
     labels.forEach((label, i) => {
       series.push({ label, stroke: colors[i], width: 1, fill: opts.fill ? `${colors[i]}33` : undefined, paths, points: { show: false } });
