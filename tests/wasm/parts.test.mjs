@@ -179,6 +179,26 @@ test('files too small, or without a likely event start, get no plan', async () =
   assert.equal(await parts.planParts(first, new Blob([new Uint8Array(4 << 20).fill(32)]), 2, 1 << 20), null);
 });
 
+test('a cut that falls inside an event larger than the first window is found with the wide one', async () => {
+  // Small events, one event with a 600 KB arg where the cut is aimed (7/12 of the file), then more.
+  const small = (i) => `{"ph": "X", "name": "op${i}", "pid": 1, "tid": 1, "ts": ${i}, "dur": 1}`;
+  const head = Array.from({ length: 14000 }, (_, i) => small(i));
+  const huge = `{"ph": "X", "name": "huge", "pid": 1, "tid": 1, "ts": 20000, "dur": 1, "args": {"s": "${'x'.repeat(600_000)}"}}`;
+  const tail = Array.from({ length: 6000 }, (_, i) => small(30000 + i));
+  const text = `{"traceEvents": [\n${[...head, huge, ...tail].join(',\n')}\n]}\n`;
+  const bytes = new TextEncoder().encode(text);
+  const hugeAt = text.indexOf('{"ph": "X", "name": "huge"');
+  const next = text.indexOf('{', hugeAt + huge.length);
+  const aimed = Math.floor(bytes.length * parts.kFirstPartWeight / (parts.kFirstPartWeight + 1));
+  assert.ok(aimed > hugeAt && hugeAt + huge.length - aimed > 64 << 10, 'aimed well inside the huge event');
+  const plan = await parts.planParts(first, new Blob([bytes]), 2, 1 << 19);
+  assert.ok(plan, 'a plan');
+  assert.deepEqual(plan.starts, [next], 'the first event after the huge one');
+  const r = await importInParts(bytes, plan.starts, plan.objectForm);
+  assert.equal(r.absorbed, 1);
+  assert.equal(r.summary, whole(bytes));
+});
+
 test('the first part is the larger: cut k just after size * (w + k - 1) / (w + n - 1), w = kFirstPartWeight', async () => {
   const bytes = bytesOf(DEEPSEEK);
   const w = parts.kFirstPartWeight;

@@ -70,6 +70,23 @@ test('with a pool: whole batch buffers, the last one shorter, the bytes unchange
   }
 });
 
+test('a small first batch (firstBytes) in a buffer of its own, then whole pool batches; the bytes unchanged', async () => {
+  const { blobStream, BufferPool } = await load();
+  const kBatch = 100_000;
+  const kFirst = 12_345;
+  for (const [n, piece] of [1, kFirst - 1, kFirst, kFirst + 1, kFirst + kBatch, 3 * kBatch + 17].flatMap((n) => [[n, 0], [n, 7919]])) {
+    const data = bytes(n, n + 3);
+    const pool = new BufferPool(kBatch, 2);
+    const blob = piece ? inPieces(data, piece) : new Blob([data]);
+    const chunks = await readAll(blobStream(blob, fail, undefined, pool, kFirst), (c) => pool.give(c.buffer));
+    assert.deepEqual(joined(chunks), Buffer.from(data), `size ${n}: the same bytes`);
+    assert.equal(chunks[0].length, Math.min(n, kFirst), `size ${n}: the first batch`);
+    assert.equal(chunks.length, 1 + Math.ceil(Math.max(0, n - kFirst) / kBatch), `size ${n}: batches`);
+    chunks.slice(1, -1).forEach((c, i) => assert.ok(c.length === kBatch && c.whole, `size ${n}: batch ${i + 1} is a whole buffer`));
+    assert.ok(pool.allocated <= 2, `size ${n}: ${pool.allocated} pool buffers made (the first is not one)`);
+  }
+});
+
 test('a pool whose buffers never come back makes one per batch (what the page reports as readBuffers)', async () => {
   const { blobStream, BufferPool } = await load();
   const pool = new BufferPool(65536, 2);

@@ -64,7 +64,7 @@ async function download(url: string): Promise<{ stream: ReadableStream<Uint8Arra
   return { stream: res.body, total: Number.isFinite(len) && len > 0 ? len : null };
 }
 
-const isGzipMagic = (head: Uint8Array) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+export const isGzipMagic = (head: Uint8Array) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 
 // Whether the blob starts with the gzip magic bytes (1f 8b); a read failure throws a SourceError.
 export async function magicIsGzip(blob: Blob): Promise<boolean> {
@@ -92,7 +92,8 @@ function downloadStream(reader: ReadableStreamDefaultReader<Uint8Array>, first: 
   }, { highWaterMark: 0 });
 }
 
-export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?: string; workers?: string }): Promise<ByteSource> {
+// `gzip`: whether the blob starts with the gzip magic, when the caller knows already.
+export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?: string; workers?: string; gzip?: boolean }): Promise<ByteSource> {
   const blob = req.blob ?? (req.buffer ? new Blob([req.buffer]) : undefined);
   let rawBytes = 0;
   // How the bytes are read, where it differs from the trace worker reading them itself.
@@ -106,7 +107,7 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
     sizeHint: () => sizeHintOf(blob, total, gzip).catch(() => 0),
   });
   if (blob) {
-    const gzip = await magicIsGzip(blob);
+    const gzip = req.gzip ?? await magicIsGzip(blob);
     const fed = req.workers === 'single' ? null : await feedFromWorker(blob, gzip, readFailure);
     if (fed) {
       return source(fed.stream, gzip, blob.size, () => blob, { rawBytes: fed.rawBytes, reader: 'feed worker', available: fed.available,

@@ -14,6 +14,9 @@ import { blobStream, BufferPool } from './blob_stream';
 import { gunzip, InputFailure } from './gunzip';
 
 const kBatchBytes = 2 << 20;
+// The first batch is smaller: the importer starts on it while the browser's reading gets going
+// (blob_stream.ts, batchStream).
+const kFirstBatchBytes = 256 << 10;
 const kCredits = 4;
 
 const scope = self as unknown as Worker;
@@ -41,16 +44,18 @@ async function send(batch: Uint8Array[]): Promise<void> {
 
 async function run(blob: Blob, gzip: boolean): Promise<void> {
   const count = (n: number) => { raw += n; };
-  const reader = (gzip ? gunzip(blob.stream(), count) : blobStream(blob, (e) => new InputFailure(e), count, pool)).getReader();
+  const reader = (gzip ? gunzip(blob.stream(), count) : blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes)).getReader();
   let batch: Uint8Array[] = [];
   let size = 0;
+  let want = kFirstBatchBytes;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done || cancelled) break;
       batch.push(value);
       size += value.length;
-      if (size >= kBatchBytes) {
+      if (size >= want) {
+        want = kBatchBytes;
         await send(batch);
         batch = [];
         size = 0;

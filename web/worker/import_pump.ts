@@ -9,7 +9,8 @@ import type { OpenRequest } from './protocol';
 import { cancelledFailure, WorkerFailure } from './worker_failure';
 
 // openSource(), its failures as the worker's.
-export function openInput(req: Pick<OpenRequest, 'blob' | 'buffer' | 'url' | 'workers'>): Promise<ByteSource> {
+// `gzip`: what the blob's first bytes say, when the caller has read them (one read less).
+export function openInput(req: Pick<OpenRequest, 'blob' | 'buffer' | 'url' | 'workers'> & { gzip?: boolean }): Promise<ByteSource> {
   return openSource(req).catch((e) => {
     if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
     throw e;

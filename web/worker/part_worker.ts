@@ -21,6 +21,7 @@ interface Start { kind: 'start'; blob: Blob; begin: number; end: number; objectF
 
 const scope = self as unknown as Worker;
 const kBatchBytes = 2 << 20;
+const kFirstBatchBytes = 256 << 10;  // as the feed worker's (blob_stream.ts, batchStream)
 const kProgressEveryMs = 100;
 let cancelled = false;
 
@@ -37,7 +38,7 @@ async function run(m: Start): Promise<void> {
     let raw = 0;
     let last = 0;
     const fail = (e: unknown) => new Error(`could not read the file (${String((e as Error)?.name ?? e)})`);
-    const reader = blobStream(m.blob.slice(m.begin, m.end), fail, (n) => { raw += n; }, pool).getReader();
+    const reader = blobStream(m.blob.slice(m.begin, m.end), fail, (n) => { raw += n; }, pool, kFirstBatchBytes).getReader();
     const pusher = new HeapPusher(mod, session);
     for (;;) {
       const { done, value } = await reader.read();

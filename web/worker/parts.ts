@@ -18,7 +18,10 @@ export const kPartsMinBytes = 64 << 20;
 export const kFirstPartWeight = 1.4;
 // Each share at least this (likewise chosen; tests and comparisons may ask for less).
 export const kMinPartBytes = 32 << 20;
-const kWindowBytes = 1 << 20;
+// Where a cut is looked for: a small window first (a Kineto event is well under 64 KB, and each
+// read is one round trip to the browser's file reader, slower the bigger: 1 MB took 22-34 ms as an
+// open began, 2-core VM, Chromium 156), then a wide one for traces of huge events.
+const kWindowBytes = [64 << 10, 1 << 20];
 
 export interface PartPlan {
   objectForm: boolean;  // the document starts with '{' (else '['): later parts need it from the start
@@ -26,33 +29,54 @@ export interface PartPlan {
 }
 
 // Copies `bytes` into the heap for f(address, length).
-function inHeap<T>(mod: any, bytes: ArrayBuffer, f: (address: number, n: number) => T): T {
+function inHeap<T>(mod: any, bytes: ArrayBuffer | Uint8Array, f: (address: number, n: number) => T): T {
   const p = Number(mod._malloc(Math.max(1, bytes.byteLength)));
   try {
-    mod.HEAPU8.set(new Uint8Array(bytes), p);
+    mod.HEAPU8.set(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), p);
     return f(p, bytes.byteLength);
   } finally {
     mod._free(p);
   }
 }
 
+// The offset of the first likely event start in `window`, a file's bytes from offset `at` on (the
+// core's likely_event_start), 0 for none.
+export function eventStartIn(mod: any, window: ArrayBuffer | Uint8Array, at: number): number {
+  return Number(inHeap(mod, window, (p, len) => mod.likelyEventStart(p, len, at)));
+}
+
+// Whether a file whose first bytes are `head` is in the object form (starts with '{').
+export function objectFormOf(mod: any, head: ArrayBuffer | Uint8Array): boolean {
+  return !!inHeap(mod, head, (p, len) => mod.startsAsObject(p, len));
+}
+
+// The file offset of the first likely event start at or after `at`, 0 for none.
+async function eventStartFrom(mod: any, blob: Blob, at: number): Promise<number> {
+  for (const bytes of kWindowBytes) {
+    const s = eventStartIn(mod, await blob.slice(at, at + bytes).arrayBuffer(), at);
+    if (s > 0 || at + bytes >= blob.size) return s;
+  }
+  return 0;
+}
+
 // Cuts for up to `parts` parts, the first of kFirstPartWeight shares and each later one of one,
-// each where an event likely starts (the core's likely_event_start over a window of the file);
-// null when there is none to make.
-export async function planParts(mod: any, blob: Blob, parts: number, minPartBytes = kMinPartBytes): Promise<PartPlan | null> {
+// each where an event likely starts; null when there is none to make. `head`: the file's first
+// bytes (at least its first non-blank one), when the caller has read them already. The reads are
+// made at once, not one after another: they delay the start of every part.
+export async function planParts(mod: any, blob: Blob, parts: number, minPartBytes = kMinPartBytes,
+                                head?: ArrayBuffer): Promise<PartPlan | null> {
   const n = Math.min(parts, Math.floor(blob.size / Math.max(1, minPartBytes)));
   if (n < 2) return null;
-  const head = await blob.slice(0, 64).arrayBuffer();
-  const starts: number[] = [];
   const shares = kFirstPartWeight + n - 1;
-  for (let k = 1; k < n; k++) {
-    const at = Math.floor(blob.size * (kFirstPartWeight + k - 1) / shares);
-    const window = await blob.slice(at, at + kWindowBytes).arrayBuffer();
-    const s = Number(inHeap(mod, window, (p, len) => mod.likelyEventStart(p, len, at)));
+  const cuts = Array.from({ length: n - 1 }, (_, k) => Math.floor(blob.size * (kFirstPartWeight + k) / shares));
+  const [first, ...found] = await Promise.all([head ?? blob.slice(0, 64).arrayBuffer(),
+    ...cuts.map((at) => eventStartFrom(mod, blob, at))]);
+  const starts: number[] = [];
+  for (const s of found) {
     if (s > 0 && s < blob.size && (starts.length === 0 || s > starts[starts.length - 1])) starts.push(s);
   }
   if (starts.length === 0) return null;
-  return { objectForm: !!inHeap(mod, head, (p, len) => mod.startsAsObject(p, len)), starts };
+  return { objectForm: objectFormOf(mod, first), starts };
 }
 
 // A later part out of its worker's heap: copies, to transfer.

@@ -3,7 +3,7 @@
 // progress, and answers summary and timeline requests. Every request gets exactly one reply; an
 // exception while handling it becomes an `error` reply with a readable message.
 import type { ErrorCode, OpenRequest, OpenResult, Progress, Request, SummaryReply, TimelineContext } from './protocol';
-import { magicIsGzip } from './byte_source';
+import { isGzipMagic } from './byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { DecodeHelper } from './decode_client';
 import { dropFeedWorkerAhead, startFeedWorkerAhead } from './feed_client';
@@ -62,14 +62,16 @@ function postProgress(req: OpenRequest, t0: number, size: number | null, phase: 
   post(msg);
 }
 
-// Cuts a plain `blob` into parts and starts their part workers; null when it stays whole (gzip, no
-// cut found, no worker could start). Finding the cuts needs the core `m`.
-async function startParts(m: any, blob: Blob, mode: OpenRequest['workers']): Promise<PartPlan | null> {
-  // (A file that cannot be read is not cut: opening it reports that.)
-  const plain = !(await magicIsGzip(blob).catch(() => true));
-  const plan = plain ? await planParts(m, blob, partsFor(mode), minPartBytes(mode)).catch(() => null) : null;
+// Cuts a plain `blob` into parts and starts their part workers. `plan` is null when it stays whole
+// (gzip, no cut found, no worker could start); `gzip` is what its first bytes say (undefined: they
+// could not be read, and opening it reports that). Finding the cuts needs the core `m`.
+async function startParts(m: any, blob: Blob, mode: OpenRequest['workers']): Promise<{ plan: PartPlan | null; gzip?: boolean }> {
+  const head = await blob.slice(0, 64).arrayBuffer().catch(() => null);
+  if (!head) return { plan: null };
+  const gzip = isGzipMagic(new Uint8Array(head));
+  const plan = gzip ? null : await planParts(m, blob, partsFor(mode), minPartBytes(mode), head).catch(() => null);
   later = plan ? startLaterParts(blob, plan) ?? [] : [];
-  return later.length > 0 ? plan : null;
+  return { plan: later.length > 0 ? plan : null, gzip };
 }
 
 // Absorbs the later parts in order into the session; a part that was refused or failed is read
@@ -120,8 +122,8 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     throw e;
   }
   mod = m;
-  const plan = inParts ? await startParts(m, req.blob!, mode) : null;
-  if (inParts) opening = openInput(plan ? { ...req, blob: req.blob!.slice(0, plan.starts[0]) } : req);
+  const { plan, gzip } = inParts ? await startParts(m, req.blob!, mode) : { plan: null, gzip: undefined };
+  if (inParts) opening = openInput({ ...req, gzip, blob: plan ? req.blob!.slice(0, plan.starts[0]) : req.blob });
   const src = await opening!;
   dropFeedWorkerAhead();  // taken by the source when it reads with one
   dropPartWorkersAhead();  // those not taken by the parts
