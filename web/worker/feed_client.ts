@@ -1,6 +1,7 @@
 // The trace worker's side of feed_worker.ts: the bytes of a file (decompressed when gzip) as one
-// ReadableStream, fed by a nested worker. Each batch taken from the stream is acknowledged, which
-// lets the inflater send another. A read failure errors the stream with `onInputError(name)`'s
+// ReadableStream, fed by a nested worker. Each batch is acknowledged, which lets the reader send
+// another: when it is taken from the stream, or for a batch of the reader's reused buffers, when its
+// last chunk is given back. A read failure errors the stream with `onInputError(name)`'s
 // error; corrupt or truncated gzip data errors it with a plain Error after everything before it.
 import { WorkersAhead } from './workers_ahead';
 
@@ -41,6 +42,7 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   let raw = 0;
   let recycle = false;  // the feed worker reuses the buffers it sends (a plain file's batches)
   let buffers: number | null = null;  // batch buffers the feed worker made, once it is done
+  const ackWith = new Set<Uint8Array>();  // chunks whose release acknowledges their batch
   w.onmessage = (ev: MessageEvent<Reply>) => {
     queue.push(ev.data);
     if (waiting) { const f = waiting; waiting = null; f(); }
@@ -67,7 +69,10 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
       if (m.kind === 'data') {
         recycle = !!m.recycle;
         for (const chunk of m.chunks) c.enqueue(chunk);
-        w.postMessage({ kind: 'ack' });
+        // A batch of the feed worker's own buffers is acknowledged when its last chunk goes back
+        // (release): one message per batch instead of two.
+        if (recycle && m.chunks.length > 0) ackWith.add(m.chunks[m.chunks.length - 1]);
+        else w.postMessage({ kind: 'ack' });
       } else {
         w.terminate();
         ended = true;
@@ -91,10 +96,15 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   const sink = new MessageChannel();
   sink.port2.close();
   const release = (chunk: Uint8Array) => {
-    if (chunk.byteOffset !== 0 || chunk.byteLength !== chunk.buffer.byteLength) return;
+    const ack = ackWith.delete(chunk);
+    const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
     const buffer = chunk.buffer as ArrayBuffer;
-    if (recycle && !ended) w.postMessage({ kind: 'recycle', buffer }, [buffer]);
-    else sink.port1.postMessage(null, [buffer]);
+    if (recycle && whole && !ended) {
+      w.postMessage({ kind: 'recycle', buffer, ack }, [buffer]);
+      return;
+    }
+    if (ack && !ended) w.postMessage({ kind: 'ack' });
+    if (whole) sink.port1.postMessage(null, [buffer]);
   };
   return { stream, rawBytes: () => raw, available, startedAhead, release, readBuffers: () => buffers };
 }

@@ -7,7 +7,7 @@
 // unacknowledged, so a fast reader never queues gigabytes in the parser. A plain file is read into
 // batch buffers that the trace worker hands back once it has copied them (`recycle`; see
 // blob_stream.ts for the gain; a browser without byte streams hands out its own chunks instead).
-// Messages: in  {kind:'start', blob, gzip} | {kind:'ack'} | {kind:'recycle', buffer} | {kind:'cancel'}
+// Messages: in  {kind:'start', blob, gzip} | {kind:'ack'} | {kind:'recycle', buffer, ack} | {kind:'cancel'}
 //           out {kind:'data', chunks: Uint8Array[], raw, recycle} | {kind:'done', raw, buffers} |
 //               {kind:'error', input: boolean, message, raw}   (after every byte read before it)
 import { blobStream, BufferPool } from './blob_stream';
@@ -71,11 +71,14 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
   }
 }
 
-scope.onmessage = (ev: MessageEvent<{ kind: string; blob?: Blob; gzip?: boolean; buffer?: ArrayBuffer }>) => {
+scope.onmessage = (ev: MessageEvent<{ kind: string; blob?: Blob; gzip?: boolean; buffer?: ArrayBuffer; ack?: boolean }>) => {
   const m = ev.data;
   if (m.kind === 'start' && m.blob) void run(m.blob, !!m.gzip);
   else if (m.kind === 'ack') credits++;
-  else if (m.kind === 'recycle' && m.buffer) pool.give(m.buffer);
+  else if (m.kind === 'recycle' && m.buffer) {
+    pool.give(m.buffer);
+    if (m.ack) credits++;  // the batch's last buffer back: its acknowledgement too
+  }
   else if (m.kind === 'cancel') cancelled = true;
   if (wake) { const w = wake; wake = null; w(); }
 };
