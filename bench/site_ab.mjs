@@ -9,6 +9,8 @@
 // A site may carry a query for the page (`build/site?workers=parts`): one site, two ways.
 // AB_STORAGE='{"key":"value"}' sets localStorage items before the page's scripts run (each run's
 // browser is fresh), e.g. '{"tracewise.recentHeapMB":"[320]"}': a browser that opened a 1 GB trace.
+// AB_WAIT: ms to wait after the spare's warm-up before the file is chosen (default 400; its part
+// workers warm up and fault in their heap after it, e.g. 2500 lets them finish).
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,7 +51,7 @@ async function once(site) {
     }
     await page.goto(`http://127.0.0.1:${server.address().port}/${query ? `?${query}` : ''}`);
     await waitWarmUps(page, 1);
-    await page.waitForTimeout(400);
+    await page.waitForTimeout(Number(process.env.AB_WAIT ?? 400));
     const t0 = await page.evaluate(() => { window.__tracewise.ready = false; window.__readyAt = 0; return performance.now(); });
     await page.setInputFiles('#file-input', [resolve(file)]);
     await page.waitForFunction(() => window.__readyAt > 0, null, { polling: 20, timeout: 15 * 60_000 });

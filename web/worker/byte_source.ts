@@ -93,7 +93,8 @@ function downloadStream(reader: ReadableStreamDefaultReader<Uint8Array>, first: 
 }
 
 // `gzip`: whether the blob starts with the gzip magic, when the caller knows already.
-export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?: string; workers?: string; gzip?: boolean }): Promise<ByteSource> {
+export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?: string; workers?: string; gzip?: boolean }):
+    Promise<ByteSource> {
   const blob = req.blob ?? (req.buffer ? new Blob([req.buffer]) : undefined);
   let rawBytes = 0;
   // How the bytes are read, where it differs from the trace worker reading them itself.

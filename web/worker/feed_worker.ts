@@ -44,7 +44,8 @@ async function send(batch: Uint8Array[]): Promise<void> {
 
 async function run(blob: Blob, gzip: boolean): Promise<void> {
   const count = (n: number) => { raw += n; };
-  const reader = (gzip ? gunzip(blob.stream(), count) : blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes)).getReader();
+  const reader = (gzip ? gunzip(blob.stream(), count)
+    : blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes)).getReader();
   let batch: Uint8Array[] = [];
   let size = 0;
   let want = kFirstBatchBytes;

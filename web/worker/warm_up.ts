@@ -46,8 +46,10 @@ async function run(mod: any, heapAheadBytes: number): Promise<void> {
   // In two parts, as a large plain file is imported (parts.ts): the later part's import, its bytes
   // going across and the absorb run here too. V8 tiers a function up once it has run enough, and
   // a call keeps the code it began in: without this, the first file in parts absorbed its part in
-  // baseline code while the optimising compiler took 0.15-0.2 CPU-s of the load's two cores for it.
-  const cut = eventStartIn(mod, bytes.subarray(bytes.length >> 1), bytes.length >> 1);
+  // baseline code while the optimising compiler took ~0.18 CPU-s of the load's two cores for it
+  // (256 MB plain, bench/HISTORY.md, session 14).
+  const mid = bytes.length >> 1;
+  const cut = eventStartIn(mod, bytes.subarray(mid, mid + (64 << 10)), mid);
   const session = new mod.Session('warm-up');
   const later = cut > 0 ? new mod.Session('warm-up part') : null;
   try {
