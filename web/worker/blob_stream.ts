@@ -31,6 +31,10 @@ function byobReader(blob: Blob): ReadableStreamBYOBReader | null {
   }
 }
 
+// The first batch's size for readers that start on their first bytes (the feed and part workers):
+// see batchStream.
+export const kFirstBatchBytes = 256 << 10;
+
 // `firstBytes` (with a pool): the first batch is that small, in a buffer of its own, so that its
 // reader can begin while the browser's reading gets going (see batchStream).
 export function blobStream(blob: Blob, fail: (cause: unknown) => Error, onChunk?: (n: number) => void,

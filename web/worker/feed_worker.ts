@@ -10,13 +10,10 @@
 // Messages: in  {kind:'start', blob, gzip} | {kind:'ack'} | {kind:'recycle', buffer, ack} | {kind:'cancel'}
 //           out {kind:'data', chunks: Uint8Array[], raw, recycle} | {kind:'done', raw, buffers} |
 //               {kind:'error', input: boolean, message, raw}   (after every byte read before it)
-import { blobStream, BufferPool } from './blob_stream';
+import { blobStream, BufferPool, kFirstBatchBytes } from './blob_stream';
 import { gunzip, InputFailure } from './gunzip';
 
 const kBatchBytes = 2 << 20;
-// The first batch is smaller: the importer starts on it while the browser's reading gets going
-// (blob_stream.ts, batchStream).
-const kFirstBatchBytes = 256 << 10;
 const kCredits = 4;
 
 const scope = self as unknown as Worker;
@@ -48,7 +45,7 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
     : blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes)).getReader();
   let batch: Uint8Array[] = [];
   let size = 0;
-  let want = kFirstBatchBytes;
+  let want = kFirstBatchBytes;  // the first batch is smaller (also the inflater's: blob_stream.ts)
   try {
     for (;;) {
       const { done, value } = await reader.read();

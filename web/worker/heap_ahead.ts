@@ -5,8 +5,7 @@
 // the faults cost idle time instead; the price is the memory held while the page waits for a file.
 // Measured side by side (bench/site_ab.mjs, session 12, ~11 µs faults): 256 MB plain 2.11 -> 1.22 s,
 // 1 GB plain 5.54 -> 4.02 s (medians of 3-5).
-// 2 MB per step, so that an `open` arriving meanwhile waits at most one step (512 faults: 1.3-5.6 ms
-// at the fault costs above).
+// In prefault.ts's steps, so that an `open` arriving meanwhile waits at most one step.
 import { whileHeld } from './hold';
 import { touchInSteps } from './prefault';
 

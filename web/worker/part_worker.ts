@@ -10,7 +10,7 @@
 //           out {kind:'progress', raw, events} | {kind:'imported', header, sizes, raw, events}
 //               | {kind:'chunk', buffer, length} ... {kind:'done', timing} | {kind:'failed', message}
 //           (timing: seconds from the start message to the module loaded, the part imported, and streamed out)
-import { blobStream, BufferPool } from './blob_stream';
+import { blobStream, BufferPool, kFirstBatchBytes } from './blob_stream';
 import { HeapPusher } from './heap_pusher';
 import { ChunkSender } from './part_stream';
 import { loadModule } from './wasm_module';
@@ -21,7 +21,6 @@ interface Start { kind: 'start'; blob: Blob; begin: number; end: number; objectF
 
 const scope = self as unknown as Worker;
 const kBatchBytes = 2 << 20;
-const kFirstBatchBytes = 256 << 10;  // as the feed worker's (blob_stream.ts, batchStream)
 const kProgressEveryMs = 100;
 let cancelled = false;
 

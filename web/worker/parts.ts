@@ -21,7 +21,8 @@ export const kMinPartBytes = 32 << 20;
 // Where a cut is looked for: a small window first (a Kineto event is well under 64 KB, and each
 // read is one round trip to the browser's file reader, slower the bigger: 1 MB took 22-34 ms as an
 // open began, 2-core VM, Chromium 156), then a wide one for traces of huge events.
-const kWindowBytes = [64 << 10, 1 << 20];
+export const kCutWindowBytes = 64 << 10;
+const kWindowBytes = [kCutWindowBytes, 1 << 20];
 
 export interface PartPlan {
   objectForm: boolean;  // the document starts with '{' (else '['): later parts need it from the start

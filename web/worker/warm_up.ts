@@ -13,7 +13,7 @@ import { HeapPusher } from './heap_pusher';
 import { warmTraceText } from './warm_trace';
 import { prefaultHeapAhead } from './heap_ahead';
 import { release, whileHeld } from './hold';
-import { absorbPart, eventStartIn, exportPart, objectFormOf } from './parts';
+import { absorbPart, eventStartIn, exportPart, kCutWindowBytes, objectFormOf } from './parts';
 
 const kChunkBytes = 1 << 20;
 
@@ -49,7 +49,7 @@ async function run(mod: any, heapAheadBytes: number): Promise<void> {
   // baseline code while the optimising compiler took ~0.18 CPU-s of the load's two cores for it
   // (256 MB plain, bench/HISTORY.md, session 14).
   const mid = bytes.length >> 1;
-  const cut = eventStartIn(mod, bytes.subarray(mid, mid + (64 << 10)), mid);
+  const cut = eventStartIn(mod, bytes.subarray(mid, mid + kCutWindowBytes), mid);
   const session = new mod.Session('warm-up');
   const later = cut > 0 ? new mod.Session('warm-up part') : null;
   try {
