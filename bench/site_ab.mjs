@@ -11,6 +11,9 @@
 // browser is fresh), e.g. '{"tracewise.recentHeapMB":"[320]"}': a browser that opened a 1 GB trace.
 // AB_WAIT: ms to wait after the spare's warm-up before the file is chosen (default 400; its part
 // workers warm up and fault in their heap after it, e.g. 2500 lets them finish).
+// Also per run: the main thread's long tasks (> 50 ms, PerformanceObserver) from the file chosen to
+// 1 s after ready, each as its start relative to ready and its length (`+4:66` = a 66 ms task that
+// began 4 ms after ready: the dashboard's layout at the end of a load, session 15).
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +31,12 @@ if (!siteA || !siteB || !file) {
 function initScript() {
   let ready = false;
   window.__readyAt = 0;
+  window.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, dur: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch { /* no longtask entries in this browser: none reported */ }
   window.__tracewise = { summary: null, error: null };
   Object.defineProperty(window.__tracewise, 'ready', {
     enumerable: true, configurable: true, get: () => ready,
@@ -55,9 +64,11 @@ async function once(site) {
     const t0 = await page.evaluate(() => { window.__tracewise.ready = false; window.__readyAt = 0; return performance.now(); });
     await page.setInputFiles('#file-input', [resolve(file)]);
     await page.waitForFunction(() => window.__readyAt > 0, null, { polling: 20, timeout: 15 * 60_000 });
-    const r = await page.evaluate(() => ({ at: window.__readyAt, open: window.__opens.at(-1), summary: window.__summaryReplies.at(-1) }));
+    await page.waitForTimeout(1000);  // the dashboard's layout and charts come after ready
+    const r = await page.evaluate(() => ({ at: window.__readyAt, open: window.__opens.at(-1), summary: window.__summaryReplies.at(-1), longTasks: window.__longTasks }));
     const load = (r.at - t0) / 1000;
     return {
+      longTasks: r.longTasks.filter((e) => e.start >= t0).map((e) => ({ fromReady: e.start - r.at, dur: e.dur })),
       parts: r.open?.parts > 1 ? r.open : null,
       load, open: r.open?.seconds ?? NaN, tail: load - (r.open?.seconds ?? NaN),
       summary: ((r.summary?.at ?? NaN) - (r.open?.at ?? NaN)) / 1000, show: (r.at - (r.summary?.at ?? NaN)) / 1000,
@@ -79,13 +90,16 @@ for (let i = 0; i < Number(rounds); i++) {
     const p = x.parts && `  parts ${x.parts.parts}: own ${x.parts.ownPartSeconds.toFixed(3)}, later ` +
       `${x.parts.partTimings.map((t) => (t ? `${t.imported.toFixed(3)}/${t.exported.toFixed(3)}` : 'failed')).join(' ')}, ` +
       `waiting + absorbing ${x.parts.partsSeconds.toFixed(3)}`;
+    const lt = x.longTasks.map((e) => `${e.fromReady >= 0 ? '+' : ''}${e.fromReady.toFixed(0)}:${e.dur.toFixed(0)}`).join(' ') || 'none';
     console.log(`${site}  load ${x.load.toFixed(3)} s  open ${x.open.toFixed(3)} s  tail ${x.tail.toFixed(3)} s ` +
-      `(summary ${x.summary.toFixed(3)}, show ${x.show.toFixed(3)})${p || ''}`);
+      `(summary ${x.summary.toFixed(3)}, show ${x.show.toFixed(3)})  long tasks ${lt}${p || ''}`);
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-console.log('| site | runs | load s (median) | open s | tail s | summary s | show s |\n|---|---|---|---|---|---|---|');
+console.log('| site | runs | load s (median) | open s | tail s | summary s | show s | runs with a long task (longest ms) |\n|---|---|---|---|---|---|---|---|');
 for (const [site, xs] of runs) {
   const m = (k) => median(xs.map((x) => x[k])).toFixed(3);
-  console.log(`| ${site} | ${xs.length} | ${m('load')} | ${m('open')} | ${m('tail')} | ${m('summary')} | ${m('show')} |`);
+  const withLong = xs.filter((x) => x.longTasks.length).length;
+  const longest = Math.max(0, ...xs.flatMap((x) => x.longTasks.map((e) => e.dur)));
+  console.log(`| ${site} | ${xs.length} | ${m('load')} | ${m('open')} | ${m('tail')} | ${m('summary')} | ${m('show')} | ${withLong} (${longest.toFixed(0)}) |`);
 }

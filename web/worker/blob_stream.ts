@@ -31,6 +31,11 @@ function byobReader(blob: Blob): ReadableStreamBYOBReader | null {
   }
 }
 
+// The size of a read batch (the pools' buffers) for every reader of a local file: the feed worker,
+// the part workers and the in-worker fallback of byte_source.ts (bench/HISTORY.md, session 8: a
+// 2 MB BYOB buffer reused in turn was the cheapest read measured).
+export const kBatchBytes = 2 << 20;
+
 // The first batch's size for readers that start on their first bytes (the feed and part workers):
 // see batchStream.
 export const kFirstBatchBytes = 256 << 10;

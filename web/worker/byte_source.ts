@@ -1,4 +1,4 @@
-import { blobStream, BufferPool } from './blob_stream';
+import { blobStream, BufferPool, kBatchBytes } from './blob_stream';
 import { gunzip } from './gunzip';
 import { feedFromWorker } from './feed_client';
 
@@ -32,8 +32,6 @@ async function sizeHintOf(blob: Blob | undefined, total: number | null, gzip: bo
   const isize = tail.getUint32(0, true);
   return isize >= blob.size ? isize : 0;
 }
-
-const kLocalBatchBytes = 2 << 20;
 
 export class SourceError extends Error {
   constructor(readonly code: 'network' | 'cors' | 'read', message: string) { super(message); }
@@ -115,7 +113,7 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
         readerStartedAhead: fed.startedAhead, release: fed.release, readBuffers: fed.readBuffers });
     }
     // Read here (no nested workers): a plain file's batches are read into again once copied.
-    const pool = gzip ? undefined : new BufferPool(kLocalBatchBytes, 2);
+    const pool = gzip ? undefined : new BufferPool(kBatchBytes, 2);
     const bytes = blobStream(blob, (e) => readFailure((e as Error)?.name), (n) => { rawBytes += n; }, pool);
     if (!pool) return source(gunzip(bytes), gzip, blob.size, () => blob);
     return source(bytes, gzip, blob.size, () => blob,

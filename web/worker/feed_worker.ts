@@ -10,10 +10,9 @@
 // Messages: in  {kind:'start', blob, gzip} | {kind:'ack'} | {kind:'recycle', buffer, ack} | {kind:'cancel'}
 //           out {kind:'data', chunks: Uint8Array[], raw, recycle} | {kind:'done', raw, buffers} |
 //               {kind:'error', input: boolean, message, raw}   (after every byte read before it)
-import { blobStream, BufferPool, kFirstBatchBytes } from './blob_stream';
+import { blobStream, BufferPool, kBatchBytes, kFirstBatchBytes } from './blob_stream';
 import { gunzip, InputFailure } from './gunzip';
 
-const kBatchBytes = 2 << 20;
 const kCredits = 4;
 
 const scope = self as unknown as Worker;

@@ -10,7 +10,7 @@
 //           out {kind:'progress', raw, events} | {kind:'imported', header, sizes, raw, events}
 //               | {kind:'chunk', buffer, length} ... {kind:'done', timing} | {kind:'failed', message}
 //           (timing: seconds from the start message to the module loaded, the part imported, and streamed out)
-import { blobStream, BufferPool, kFirstBatchBytes } from './blob_stream';
+import { blobStream, BufferPool, kBatchBytes, kFirstBatchBytes } from './blob_stream';
 import { HeapPusher } from './heap_pusher';
 import { ChunkSender } from './part_stream';
 import { loadModule } from './wasm_module';
@@ -20,7 +20,6 @@ import { holdFor } from './hold';
 interface Start { kind: 'start'; blob: Blob; begin: number; end: number; objectForm: boolean; last: boolean }
 
 const scope = self as unknown as Worker;
-const kBatchBytes = 2 << 20;
 const kProgressEveryMs = 100;
 let cancelled = false;
 

@@ -58,6 +58,18 @@ let generation = 0;
 const kSliceMs = 20;
 const kEagerParts = 2;  // the file head and the headline cards: always on the first screen
 
+// Panels below the headline cards are laid out and painted only once scrolled near
+// (content-visibility: auto), except those holding a form field: Chrome's autofill lays out every
+// skipped subtree that holds one, each time it scans the page's fields (session 12; the tables'
+// filters and the step picker, whose rows are skipped on their own: table.ts). Added in one step at
+// the end of a load, the panels' style and layout were one 50-75 ms main-thread task right after
+// the summary was shown (1 GB gzip; bench/HISTORY.md, session 15). A chart in such a panel is also
+// made only once it comes near the viewport (its size comes from layout: charts.ts).
+const kFormFields = 'input, select, textarea';
+function layoutWhenNear(n: Node): void {
+  if (n instanceof HTMLElement && n.classList.contains('panel') && !n.querySelector(kFormFields)) n.classList.add('layout-when-near');
+}
+
 // Builds the dashboard in slices of a few ms, so the main thread never blocks for long; resolves
 // once everything is on screen (false when a newer render replaced this one). The first screen is
 // shown at once; the panels below it are built off the page and added in one step at the end: added
@@ -118,7 +130,14 @@ export async function renderDashboard(root: HTMLElement, files: OpenedFile[], se
       // A section whose shape surprised a view: say so in place, keep the rest of the dashboard.
       out = h('p', { class: 'msg error' }, `A summary section could not be shown: ${String((e as Error)?.message ?? e)}`);
     }
-    for (const n of Array.isArray(out) ? out : out ? [out] : []) (index >= kEagerParts ? rest : root).append(n);
+    for (const n of Array.isArray(out) ? out : out ? [out] : []) {
+      if (index >= kEagerParts) {
+        layoutWhenNear(n);
+        rest.append(n);
+      } else {
+        root.append(n);
+      }
+    }
     if (performance.now() - t0 > kSliceMs) {
       await yieldToBrowser();
       t0 = performance.now();
