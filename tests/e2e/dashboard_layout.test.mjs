@@ -13,7 +13,7 @@ before(async () => { s = await start(); });
 after(async () => { await s?.close(); });
 
 test('panels without a form field are laid out when near the viewport, the others always', async () => {
-  await s.page.setViewportSize({ width: 1200, height: 600 });
+  await s.page.setViewportSize({ width: 1200, height: 400 });
   const r = await openViaInput(s.page, [DEEPSEEK]);
   assert.equal(r.error, null);
   const panels = await s.page.$$eval('#overview .panel', (els) => els.map((p) => ({
@@ -25,13 +25,18 @@ test('panels without a form field are laid out when near the viewport, the other
   const lazy = panels.filter((p) => p.near);
   const always = panels.filter((p) => !p.near);
   assert.ok(lazy.length >= 3 && always.length >= 3, JSON.stringify(panels));
-  for (const p of lazy) assert.deepEqual([p.section, p.fields, p.cv], [p.section, 0, 'auto']);
+  for (const p of lazy) assert.ok(p.fields === 0 && p.cv === 'auto', JSON.stringify(p));
   for (const p of always) assert.ok(p.fields > 0 && p.cv === 'visible', JSON.stringify(p));
-  // The last lazily laid-out panel shows its content once scrolled to.
-  const last = lazy.at(-1).section;
-  await s.page.locator(`#overview .panel[data-section="${last}"]`).scrollIntoViewIfNeeded();
-  const box = await s.page.locator(`#overview .panel[data-section="${last}"]`).boundingBox();
-  assert.ok(box && box.height > 20, `${last}: ${JSON.stringify(box)}`);
+  // The last of them, far below a 400 px viewport, is skipped (its content neither laid out nor
+  // painted) until scrolled to; then it is rendered.
+  const panel = s.page.locator(`#overview .panel[data-section="${lazy.at(-1).section}"]`);
+  const rendered = () => panel.evaluate((p) => p.firstElementChild.checkVisibility({ contentVisibilityAuto: true }));
+  assert.ok((await panel.evaluate((p) => p.getBoundingClientRect().top)) > 800);
+  assert.equal(await rendered(), false);
+  await panel.scrollIntoViewIfNeeded();
+  await s.page.waitForFunction((sel) => document.querySelector(sel).firstElementChild.checkVisibility({ contentVisibilityAuto: true }),
+    `#overview .panel[data-section="${lazy.at(-1).section}"]`, { timeout: 5_000, polling: 50 });
+  assert.equal(await rendered(), true);
 });
 
 test('the utilisation chart is drawn with every point of the summary', async () => {

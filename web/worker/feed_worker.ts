@@ -44,7 +44,7 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
     : blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes)).getReader();
   let batch: Uint8Array[] = [];
   let size = 0;
-  let want = kFirstBatchBytes;  // the first batch is smaller (also the inflater's: blob_stream.ts)
+  let want = kFirstBatchBytes;  // a small first batch, gzip's too: the importer begins sooner (blob_stream.ts)
   try {
     for (;;) {
       const { done, value } = await reader.read();

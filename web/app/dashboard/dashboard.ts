@@ -131,12 +131,8 @@ export async function renderDashboard(root: HTMLElement, files: OpenedFile[], se
       out = h('p', { class: 'msg error' }, `A summary section could not be shown: ${String((e as Error)?.message ?? e)}`);
     }
     for (const n of Array.isArray(out) ? out : out ? [out] : []) {
-      if (index >= kEagerParts) {
-        layoutWhenNear(n);
-        rest.append(n);
-      } else {
-        root.append(n);
-      }
+      if (index >= kEagerParts) layoutWhenNear(n);
+      (index >= kEagerParts ? rest : root).append(n);
     }
     if (performance.now() - t0 > kSliceMs) {
       await yieldToBrowser();
