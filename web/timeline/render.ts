@@ -6,6 +6,7 @@ import { BoundedCache } from './bounded_cache';
 import { classColor, kOverlapComputeColor, nameColor } from './colors';
 import { drawInstants, drawMarks } from './instants';
 import { kHeaderH, type Layout, type LaneBox } from './layout';
+import { kWide, RectRun } from './rect_run';
 import { sliceLabel } from './short_name';
 import { formatTick, niceStep } from './time_format';
 import type { WindowData } from './window_cache';
@@ -107,31 +108,29 @@ function drawSlices(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: n
   const charW = 6.2;
   ctx.font = '11px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
-  let lastColor = '';
   const labels: Array<[string, number, number, number]> = [];
+  const run = new RectRun(ctx, lane.rowH - 1, !overlap);
   for (let i = d.itemOffset[k]; i < d.itemOffset[k + 1]; i++) {
     let x0 = kGutter + (d.start[i] - f.t0) * scale;
     let x1 = x0 + d.dur[i] * scale;
     if (x1 < kGutter || x0 > f.width) continue;
     const y = y0 + d.depth[i] * lane.rowH;
     if (y + lane.rowH < kRulerH || y > f.height) continue;
-    x0 = Math.max(x0, kGutter);
-    x1 = Math.min(x1, f.width);
-    const w = Math.max(1, x1 - x0);
+    const wide = x1 - x0 >= kWide;
+    x0 = Math.round(Math.max(x0, kGutter));
+    x1 = Math.max(x0 + 1, Math.round(Math.min(x1, f.width)));
     const cls = d.cls[i];
     const color = overlap ? (cls === 4 ? kOverlapComputeColor : classColor(cls))
       : f.colorBy === 'name' ? nameColor(f.names.get(d.name[i]) ?? '') : classColor(cls);
-    const dim = f.searchActive && !overlap && !(d.flags[i] & 2);
-    if (dim) ctx.globalAlpha = 0.3;
-    if (color !== lastColor) { ctx.fillStyle = color; lastColor = color; }
-    ctx.fillRect(x0, y, w, lane.rowH - 1);
-    if (dim) ctx.globalAlpha = 1;
+    run.add(x0, x1, y, color, f.searchActive && !overlap && !(d.flags[i] & 2), wide);
     stats.items++;
+    const w = x1 - x0;
     if (!overlap && w > 24) {
       const text = truncate(sliceLabel(f.names.get(d.name[i]) ?? ''), w - 6, charW);
       if (text) labels.push([text, x0 + 3, y + lane.rowH / 2, w - 4]);
     }
   }
+  run.flush();
   if (labels.length) {
     ctx.fillStyle = '#111';
     for (const [text, x, y] of labels) ctx.fillText(text, x, y);
