@@ -59,15 +59,15 @@ const kSliceMs = 20;
 const kEagerParts = 2;  // the file head and the headline cards: always on the first screen
 
 // Panels below the headline cards are laid out and painted only once scrolled near
-// (content-visibility: auto), except those holding a form field: Chrome's autofill lays out every
-// skipped subtree that holds one, each time it scans the page's fields (session 12; the tables'
-// filters and the step picker, whose rows are skipped on their own: table.ts). Added in one step at
-// the end of a load, the panels' style and layout were one 50-75 ms main-thread task right after
-// the summary was shown (1 GB gzip; bench/HISTORY.md, session 15). A chart in such a panel is also
-// made only once it comes near the viewport (its size comes from layout: charts.ts).
-const kFormFields = 'input, select, textarea';
+// (content-visibility: auto). Added in one step at the end of a load, the panels' style and layout
+// were one 50-75 ms main-thread task right after the summary was shown (1 GB gzip; bench/HISTORY.md,
+// sessions 15 and 16). Panels holding a form field (the tables' filters, the step picker) are lazy
+// too: Chrome's autofill, when it scans the page's new fields, lays out each skipped panel that
+// holds one, but their rows are skipped on their own (table.ts), so that scan costs ~15 ms more
+// (session 16; in session 12, before the rows were, it was a 95-137 ms task). A chart in a lazy panel
+// is made only once it comes near the viewport (its size comes from layout: charts.ts).
 function layoutWhenNear(n: Node): void {
-  if (n instanceof HTMLElement && n.classList.contains('panel') && !n.querySelector(kFormFields)) n.classList.add('layout-when-near');
+  if (n instanceof HTMLElement && n.classList.contains('panel')) n.classList.add('layout-when-near');
 }
 
 // Builds the dashboard in slices of a few ms, so the main thread never blocks for long; resolves
