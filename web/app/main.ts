@@ -4,10 +4,11 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { byId, clear, h } from './dom';
 import { FileSet, type FileInput, type OpenedFile, workersMode } from './files';
-import { prepareSpareWorker } from './spare_worker';
+import { onSpareWarmed, prepareSpareWorker } from './spare_worker';
 import { isEmbedMode } from '../embed/embed_mode';
 import { ProgressView } from './progress_view';
 import { renderDashboard } from './dashboard/dashboard';
+import { warmDashboard } from './dashboard/warm_dashboard';
 import { TimelineHost } from './timeline_host';
 import type { Links } from './dashboard/links';
 import { createAppApi, type ViewState } from './app_api';
@@ -89,6 +90,10 @@ function render(): void {
   // With a trace on screen the user may be working with it, and the spare waits for a quiet moment.
   if (!embedded && nothingLoading()) prepareSpareWorker(nothingLoading, workersMode(false), onScreen().length > 0);
 }
+
+// The first dashboard finds its code warm: the spare's warm-up summary is built off the page while
+// nothing was opened yet (warm_dashboard.ts), and stops as soon as something is.
+onSpareWarmed((json) => void warmDashboard(json, () => opening === 0 && files.files.length === 0 && !preview));
 
 function nothingLoading(): boolean {
   return opening === 0 && files.settled;

@@ -8,7 +8,9 @@
 // on screen, only once the user has left the page alone for a moment, and input during the warm-up
 // holds it (web/worker/hold.ts): a warm-up that started while the user zoomed the file just loaded
 // took a core from the page's frames (bench/HISTORY.md, session 13). With nothing on screen yet
-// there is nothing to take it from, and the first file should find its spare warm.
+// there is nothing to take it from, and the first file should find its spare warm. The warm-up's
+// summary comes back with its reply: the page builds its dashboard off the page, so that the first
+// real one runs warm code too (dashboard/warm_dashboard.ts).
 import { WorkerClient } from './worker_client';
 import { afterQuiet, onUserInput } from './user_quiet';
 import { heapAheadHint } from './heap_hint';
@@ -18,6 +20,7 @@ const kHoldMs = 1000;   // each input holds the warm-up this long...
 const kHoldEveryMs = 250;  // ...and is sent at most this often
 
 let spare: WorkerClient | null = null;
+let onWarmed: (summaryJson: string) => void = () => {};
 let scheduled = false;
 let stopHolding = () => {};
 
@@ -40,6 +43,11 @@ function holdOnInput(client: WorkerClient): () => void {
   });
 }
 
+// `f` gets the summary JSON of each spare's warm-up (its synthetic trace's) once it ran to its end.
+export function onSpareWarmed(f: (summaryJson: string) => void): void {
+  onWarmed = f;
+}
+
 // Starts a spare worker when the browser is next idle (if `idle()` still holds then), unless there
 // is one. `workers`: the mode the next open will ask for (its part workers are started ahead as
 // well). `yieldToUser` (a trace is on screen): only after kQuietMs without input, and held by input.
@@ -54,7 +62,9 @@ export function prepareSpareWorker(idle: () => boolean, workers?: string, yieldT
     const unhold = yieldToUser ? holdOnInput(client) : () => {};
     stopHolding = unhold;
     const hint = heapAheadHint();
-    client.request('warm', { ...(workers ? { workers } : {}), ...(hint ? { heapAheadBytes: hint } : {}) }).catch(() => {
+    client.request('warm', { ...(workers ? { workers } : {}), ...(hint ? { heapAheadBytes: hint } : {}) }).then((reply) => {
+      if (typeof reply.summaryJson === 'string') onWarmed(reply.summaryJson);
+    }, () => {
       // It only saves time: the next file gets a fresh worker. One already taken is the file's.
       if (spare !== client) return;
       spare = null;

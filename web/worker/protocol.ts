@@ -72,8 +72,8 @@ export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boole
 export interface SummaryReply { json: string; precomputed: boolean; heapUsedBytes: number }
 export interface CancelRequest { id: number; kind: 'cancel' }
 // Sent to a spare worker while the page is idle: load the core and run the warm-up (warm_up.ts).
-// Replies {warmed} once it finished (and faulted in heap ahead, heap_ahead.ts), or stopped because an
-// `open` came.
+// Replies {warmed, summaryJson} once it finished (and faulted in heap ahead, heap_ahead.ts), or
+// stopped because an `open` came (summaryJson: the synthetic trace's summary, null if not made).
 // `workers`: the mode the page's next open will ask for, so that the part workers it would use
 // (parts.ts) are started and warmed ahead too.
 // `heapAheadBytes`: the heap to fault in ahead for it (web/app/heap_hint.ts; bounded by heap_ahead.ts).

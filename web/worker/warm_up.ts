@@ -20,6 +20,7 @@ const kChunkBytes = 1 << 20;
 let running: Promise<void> | null = null;
 let stop = false;
 let done = false;
+let summary: string | null = null;  // the warm-up's summary JSON, for the page's own warm-up
 let aheadPages = 0;
 
 // Each step in its own task (an `open` gets in between), and none while the page holds background
@@ -65,7 +66,7 @@ async function run(mod: any, heapAheadBytes: number): Promise<void> {
     session.finish();
     await nextTask();
     if (stop) return;
-    session.summaryJson(false);
+    summary = String(session.summaryJson(false));
     done = true;
   } finally {
     later?.delete();
@@ -91,6 +92,12 @@ export async function stopWarmUp(): Promise<void> {
 // Whether the warm-up ran to its end.
 export function warmedUp(): boolean {
   return done;
+}
+
+// The summary JSON of the warm-up's synthetic trace (null until it ran to its end): the page builds
+// a dashboard of it off the page (web/app/dashboard/warm_dashboard.ts).
+export function warmSummaryJson(): string | null {
+  return summary;
 }
 
 // 4 KB pages of the heap faulted in after the warm-up (heap_ahead.ts).

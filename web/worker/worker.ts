@@ -10,7 +10,7 @@ import { dropFeedWorkerAhead, startFeedWorkerAhead } from './feed_client';
 import { ImportPump, openInput } from './import_pump';
 import { kMaxGzipBytes, kMaxPlainBytes, minPartBytes, partsFor, wantsDecodeWorker, wantsParts } from './open_plan';
 import { loadModule, ModuleLoadError } from './wasm_module';
-import { heapAheadPages, stopWarmUp, warmedUp, warmUp } from './warm_up';
+import { heapAheadPages, stopWarmUp, warmedUp, warmSummaryJson, warmUp } from './warm_up';
 import { heapAheadBudget, heapAheadTarget } from './heap_ahead';
 import { absorbStreamed, planParts, type PartPlan } from './parts';
 import { dropPartWorkersAhead, holdPartWorkersAhead, type LaterPart, startLaterParts, startPartWorkersAhead } from './part_client';
@@ -207,7 +207,7 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
       startFeedWorkerAhead();
       startPartWorkersAhead(partsFor(req.workers) - 1);
       await warmUp(loadCore, heapAheadBudget(heapAheadTarget(req.heapAheadBytes)));
-      return { payload: { warmed: warmedUp() } };
+      return { payload: { warmed: warmedUp(), summaryJson: warmSummaryJson() } };
     case 'hold':
       holdFor(req.ms);
       holdPartWorkersAhead(req.ms);

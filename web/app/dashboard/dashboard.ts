@@ -75,9 +75,16 @@ function layoutWhenNear(n: Node): void {
 // shown at once; the panels below it are built off the page and added in one step at the end: added
 // slice by slice, every frame in between laid the page out again (7-9 layout passes in one frame
 // at 256 MB; summary reply to shown 36 -> 31 ms, median of 4).
-export async function renderDashboard(root: HTMLElement, files: OpenedFile[], selected: number, links: (file: OpenedFile) => Links,
+export function renderDashboard(root: HTMLElement, files: OpenedFile[], selected: number, links: (file: OpenedFile) => Links,
   onSelect: (i: number) => void, onDownload: () => void): Promise<boolean> {
   const gen = ++generation;
+  return buildDashboard(root, files, selected, links, onSelect, onDownload, () => gen === generation);
+}
+
+// The same without replacing a render under way: it stops at its next slice once `current()` is
+// false (warm_dashboard.ts builds one off the page).
+export async function buildDashboard(root: HTMLElement, files: OpenedFile[], selected: number, links: (file: OpenedFile) => Links,
+  onSelect: (i: number) => void, onDownload: () => void, current: () => boolean): Promise<boolean> {
   clear(root);
   if (files.length === 0) return true;
   const file = files[Math.min(selected, files.length - 1)];
@@ -122,7 +129,7 @@ export async function renderDashboard(root: HTMLElement, files: OpenedFile[], se
   let t0 = performance.now();
   const rest = document.createDocumentFragment();  // below the first screen, until the end
   for (const [index, part] of parts.entries()) {
-    if (gen !== generation) return false;
+    if (!current()) return false;
     let out: Node | Node[] | null = null;
     try {
       out = part();
@@ -139,7 +146,7 @@ export async function renderDashboard(root: HTMLElement, files: OpenedFile[], se
       t0 = performance.now();
     }
   }
-  if (gen !== generation) return false;
+  if (!current()) return false;
   root.append(rest);
   return true;
 }
