@@ -3,7 +3,8 @@
 // runs: touching or overlapping ones of one row, colour and dimming become one fillRect, which
 // covers exactly the pixels they would. Why: the software rasteriser spends ~1-2 us per fillRect
 // when the canvas is committed, and a zoomed-out 1 GB trace draws ~6000 slices of 1-3 px a frame
-// (14 ms of the frame's commit, most of the frame); at that width their seams were noise anyway.
+// (13-21 ms of the slowest frames' commit; bench/HISTORY.md, session 16); at that width their seams
+// were noise anyway.
 export const kWide = 3;
 
 export class RectRun {

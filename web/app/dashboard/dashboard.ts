@@ -63,7 +63,7 @@ const kEagerParts = 2;  // the file head and the headline cards: always on the f
 // were one 50-75 ms main-thread task right after the summary was shown (1 GB gzip; bench/HISTORY.md,
 // sessions 15 and 16). Panels holding a form field (the tables' filters, the step picker) are lazy
 // too: Chrome's autofill, when it scans the page's new fields, lays out each skipped panel that
-// holds one, but their rows are skipped on their own (table.ts), so that scan costs ~15 ms more
+// holds one, but their rows are skipped on their own (table.ts), so that scan costs ~10 ms more
 // (session 16; in session 12, before the rows were, it was a 95-137 ms task). A chart in a lazy panel
 // is made only once it comes near the viewport (its size comes from layout: charts.ts).
 function layoutWhenNear(n: Node): void {

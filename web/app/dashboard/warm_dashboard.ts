@@ -1,11 +1,11 @@
 // The page's side of the spare worker's warm-up (web/worker/warm_up.ts): the dashboard of the
 // warm-up's synthetic trace is built once, into an element never put on the page, while the page
 // waits for its first file. The first dashboard a page builds otherwise runs all its code cold (V8
-// interprets it, then compiles it as it goes): at 256 MB a page's first summary-to-shown took
-// ~130 ms, its second ~80 ms; with this the first took 66 ms against 88 ms (site_ab medians of 5,
-// bench/HISTORY.md, session 16). Nothing
-// of it is shown, and it never touches the page's state: its tables are never connected (table.ts
-// drops them), its charts never get a size (charts.ts makes them only then).
+// interprets it, then compiles it as it goes): the same 256 MB file loaded twice in one page took
+// 132 ms from the summary's arrival to shown the first time, 76-83 ms after; with this, a page's
+// first load took 66 ms against 88 ms (site_ab medians of 5; bench/HISTORY.md, session 16).
+// Nothing of it is shown, and it never touches the page's state: its tables are never connected
+// (table.ts drops them), its charts never get a size (charts.ts makes them only then).
 import type { OpenedFile } from '../files';
 import type { Links } from './links';
 import { buildDashboard } from './dashboard';
