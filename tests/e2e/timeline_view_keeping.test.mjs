@@ -1,7 +1,7 @@
 // The timeline keeps what the user looks at in view (DeepSeek trace): a clicked slice stays on screen
 // when the details panel takes room, the hover tip follows view changes and stays inside the stage,
-// a new search starts at the first match, a plain range link drops an earlier search, F scrolls back
-// to the top, and the overlap lane's name is drawn whole.
+// a new search starts at the first match, a plain range link drops an earlier search, the wheel
+// scrolls in whole pixels, F scrolls back to the top, and the overlap lane's name is drawn whole.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './helpers.mjs';
@@ -66,12 +66,17 @@ test('a clicked slice low on the stage stays in view when the details panel open
   }
 });
 
-test('F fits all and scrolls back to the top', async () => {
+test('the wheel scrolls in whole pixels; F fits all and scrolls back to the top', async () => {
   const { page } = t;  // the details panel is open: the lanes do not fit, they scroll
   const r = await tl(page, () => document.querySelector('[data-testid="timeline-canvas"]').getBoundingClientRect().toJSON());
   await page.mouse.move(r.left + 40, r.top + r.height / 2);  // over the lane names: the wheel scrolls
-  await page.mouse.wheel(0, 300);
+  await page.keyboard.press('f');  // from the top
+  assert.equal(await tl(page, () => window.__tracewise.timeline.scrollY), 0);
+  // A trackpad's fractional delta, less than the lanes can scroll: rows stay on whole pixels.
+  await page.mouse.wheel(0, 40.4);
   await page.waitForFunction(() => window.__tracewise.timeline.scrollY > 0, null, { timeout: 5_000 });
+  const y = await tl(page, () => window.__tracewise.timeline.scrollY);
+  assert.equal(y, 40);
   await page.keyboard.press('f');
   assert.equal(await tl(page, () => window.__tracewise.timeline.scrollY), 0);
   await page.keyboard.press('Escape');
