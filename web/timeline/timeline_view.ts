@@ -253,8 +253,7 @@ export class TimelineView {
 
   private scrollBy(dy: number): void {
     const max = Math.max(0, (this.layout?.height ?? 0) - (this.height - kRulerH) + 20);
-    // Whole pixels: rows at a fractional y are drawn with blended edges, slower and blurred.
-    this.scrollY = Math.round(Math.min(max, Math.max(0, this.scrollY + dy)));
+    this.scrollY = Math.round(Math.min(max, Math.max(0, this.scrollY + dy)));  // whole px: a fractional y blurs rows, slower
     this.invalidate();
   }
 
