@@ -158,3 +158,27 @@ test('cancelling the stream mid-way stops the reads', async () => {
   await r.cancel('enough');
   assert.deepEqual(await r.read(), { done: true, value: undefined });
 });
+
+test('fillAhead makes the buffers before the first take (up to what the pool keeps), and stops once reading began', async () => {
+  const { blobStream, BufferPool } = await load();
+  const kBatch = 64 << 10;
+  const pool = new BufferPool(kBatch, 2);
+  await pool.fillAhead(3);
+  assert.equal(pool.madeAhead, 2, 'no more than the pool keeps');
+  const data = bytes(5 * kBatch + 123, 7);
+  const chunks = await readAll(blobStream(inPieces(data, 16 << 10), fail, undefined, pool), (c) => pool.give(c.buffer));
+  assert.deepEqual(joined(chunks), Buffer.from(data));
+  // (one buffer in use at a time here: each is given back before the next read)
+  assert.equal(pool.allocated, 1, 'one buffer taken new');
+  assert.equal(pool.madeAhead, 1, 'it was one made ahead');
+  await pool.fillAhead(2);
+  assert.equal(pool.madeAhead, 1, 'nothing more is made ahead once reading began');
+
+  // A take while filling (a read began): the fill stops at its next step.
+  const racing = new BufferPool(kBatch, 8);
+  const filling = racing.fillAhead(8);
+  assert.equal(racing.take().byteLength, kBatch);
+  await filling;
+  assert.equal(racing.madeAhead, 0);
+  assert.equal(racing.allocated, 1);
+});

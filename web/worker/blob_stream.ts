@@ -6,20 +6,41 @@
 // against ~0.8 s and 1.28 CPU-s through the default reader, whose every ~64 KB chunk is a new
 // buffer to allocate and collect (session 8). A read failure (file moved or changed) errors the
 // stream with `fail(cause)`; `onChunk` sees each read's size.
+import { postedTask } from '../posted_task';
+
+// A buffer with each page written once: a new buffer's pages are faulted in by their first write,
+// 512 per 2 MB, at 11-17 us each on the VMs here (bench/HISTORY.md, sessions 11 and 16). Made
+// while a worker is idle, they are not faulted in while a file loads (session 17).
+export function touchedBuffer(bytes: number): ArrayBuffer {
+  const b = new ArrayBuffer(bytes);
+  const v = new Uint8Array(b);
+  for (let i = 0; i < bytes; i += 4096) v[i] = 0;
+  return b;
+}
 
 // Reused batch buffers, all of one size. Buffers of another size are not kept.
 export class BufferPool {
   private free: ArrayBuffer[] = [];
-  allocated = 0;  // buffers made (reported in the open reply: they are few when they come back)
+  private ahead: ArrayBuffer[] = [];  // made (touched) before the first take
+  allocated = 0;  // buffers taken new (reported in the open reply: they are few when they come back)
   constructor(readonly bytes: number, private readonly keep = 8) {}
+  get madeAhead(): number { return this.ahead.length; }  // made ahead, not taken yet
   take(): ArrayBuffer {
     const b = this.free.pop();
     if (b) return b;
     this.allocated++;
-    return new ArrayBuffer(this.bytes);
+    return this.ahead.pop() ?? new ArrayBuffer(this.bytes);
   }
   give(buffer: ArrayBuffer): void {
     if (buffer.byteLength === this.bytes && this.free.length < this.keep) this.free.push(buffer);
+  }
+  // Makes up to `n` buffers ahead (touchedBuffer), one per task so that a message waits for one at
+  // most (~8 ms); stops once a buffer was taken (reading began: the rest come as needed).
+  async fillAhead(n: number): Promise<void> {
+    while (this.allocated === 0 && this.ahead.length < Math.min(n, this.keep)) {
+      this.ahead.push(touchedBuffer(this.bytes));
+      await postedTask();
+    }
   }
 }
 

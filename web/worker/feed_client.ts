@@ -13,7 +13,7 @@ type Reply =
 
 // A feed worker started ahead by the spare trace worker's warm-up, so that an open does not wait
 // for one to start (~15 ms in Chromium 156; a started one answers in ~2).
-const ahead = new WorkersAhead('feed.js');
+const ahead = new WorkersAhead('feed.js', { kind: 'warm' });
 
 export function startFeedWorkerAhead(): void {
   ahead.start(1);

@@ -8,18 +8,14 @@
 // The bytes are the columns one after the other (the order of session.partColumns() and of
 // loadPart()'s sizes); ColumnReader cuts them into buffers, ColumnWriter puts them back at the
 // absorbing session's column addresses.
+import { touchedBuffer } from './blob_stream';
 
 export const kStreamBufferBytes = 4 << 20;
 export const kStreamBuffers = 2;
 
 // Buffers for the stream, each page written once so that its first touch is not in the stream.
 export function touchedBuffers(n = kStreamBuffers, bytes = kStreamBufferBytes): ArrayBuffer[] {
-  return Array.from({ length: n }, () => {
-    const b = new ArrayBuffer(bytes);
-    const v = new Uint8Array(b);
-    for (let i = 0; i < bytes; i += 4096) v[i] = 0;
-    return b;
-  });
+  return Array.from({ length: n }, () => touchedBuffer(bytes));
 }
 
 // The sending side: the columns (views into the part worker's heap, which must not grow meanwhile).

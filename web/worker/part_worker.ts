@@ -32,18 +32,17 @@ async function run(m: Start): Promise<void> {
   try {
     session.setSizeHint(m.end - m.begin);
     session.beginLaterPart(m.begin, m.objectForm);
-    const pool = new BufferPool(kBatchBytes, 2);
     let raw = 0;
     let last = 0;
     const fail = (e: unknown) => new Error(`could not read the file (${String((e as Error)?.name ?? e)})`);
-    const reader = blobStream(m.blob.slice(m.begin, m.end), fail, (n) => { raw += n; }, pool, kFirstBatchBytes).getReader();
+    const reader = blobStream(m.blob.slice(m.begin, m.end), fail, (n) => { raw += n; }, readPool, kFirstBatchBytes).getReader();
     const pusher = new HeapPusher(mod, session);
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       if (cancelled) { await reader.cancel().catch(() => {}); return; }
       pusher.write(value);
-      pool.give(value.buffer as ArrayBuffer);  // copied: read into it again
+      readPool.give(value.buffer as ArrayBuffer);  // copied: read into it again
       const now = performance.now();
       if (now - last > kProgressEveryMs) {
         last = now;
@@ -67,7 +66,9 @@ async function run(m: Start): Promise<void> {
   }
 }
 
-// The stream of the part's columns (part_stream.ts); its buffers are made ahead, at the warm-up.
+// The buffers the part is read into in turn, and the stream of its columns (part_stream.ts): both
+// made ahead, at the warm-up, so that their pages are not faulted in during a load.
+const readPool = new BufferPool(kBatchBytes, 2);
 const sender = new ChunkSender((buffer, length) => scope.postMessage({ kind: 'chunk', buffer, length }, [buffer]));
 
 type In = Start | { kind: 'cancel' } | { kind: 'warm'; heapAheadBytes?: number } | { kind: 'hold'; ms: number }
@@ -77,6 +78,7 @@ scope.onmessage = (ev: MessageEvent<In>) => {
   const m = ev.data;
   if (m.kind === 'warm') {
     sender.prepare();
+    void readPool.fillAhead(2);
     void warmUp(loadModule, m.heapAheadBytes ?? 0).catch(() => {});  // it only saves time
   } else if (m.kind === 'send') {
     sender.ask();
