@@ -58,6 +58,19 @@ inline uint32_t special16(const char* p) {
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// The value of the first k (1..8) bytes of w, all '0'..'9', the first the most significant: they
+// are moved to the top of the word (the bytes below become leading zeros), then summed in pairs,
+// fours and eights with one multiply each. Bytes after the k-th may be anything: a borrow of the
+// subtraction only runs upwards, and they are shifted out.
+inline uint64_t digits_value(uint64_t w, unsigned k) {
+  uint64_t x = (w - kOnes * '0') << (8 * (8 - k));
+  x = ((x * (1 + (10 << 8))) >> 8) & 0x00FF00FF00FF00FFULL;
+  x = ((x * (1 + (100 << 16))) >> 16) & 0x0000FFFF0000FFFFULL;
+  return (x * (1 + (10000ULL << 32))) >> 32;
+}
+
+constexpr uint64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
 // The event fields EventDecoder::decode_fields reads; kOther values are validated and skipped.
 enum Field : uint8_t {
   kOther, kPh, kPid, kName, kCat, kTs, kTid, kDur, kId, kArgs, kScope, kBp, kBindId, kFlowIn, kFlowOut,
@@ -256,6 +269,19 @@ struct Reader {
     if (neg) ++p;
     const char* d = p;
     v = 0;
+    if (end - p >= 16) {  // two words: the run's length from their non-digit bits, then its value
+      uint64_t w0, w1;
+      std::memcpy(&w0, p, 8);
+      std::memcpy(&w1, p + 8, 8);
+      const uint64_t m0 = non_digits(w0), m1 = non_digits(w1);
+      const size_t n = m0 ? size_t(__builtin_ctzll(m0)) >> 3 : m1 ? 8 + (size_t(__builtin_ctzll(m1)) >> 3) : 16;
+      if (n < 16) {  // (16 or more: the byte loop below, which also knows max > 15)
+        if (n == 0 || n > max) return false;
+        v = n <= 8 ? digits_value(w0, unsigned(n)) : digits_value(w0, 8) * kPow10[n - 8] + digits_value(w1, unsigned(n - 8));
+        p += n;
+        return n == 1 || *d != '0';
+      }
+    }
     while (p < end && is_digit(*p) && size_t(p - d) <= max) v = v * 10 + unsigned(*p++ - '0');
     size_t n = size_t(p - d);
     return n > 0 && n <= max && (n == 1 || *d != '0');
