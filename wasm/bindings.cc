@@ -49,6 +49,20 @@ val view(const std::vector<T>& v) {
   return val(emscripten::typed_memory_view(v.size(), v.data()));
 }
 
+// Heap above the allocator's break is written ahead (one zero per page, so its faults are taken
+// before they are needed) by a spare's prefaultHeapAhead and by a session waiting for input. One
+// mark for both, as there is one heap: a page is written once, never again by the other.
+uintptr_t g_touched_above = 0;
+
+// Writes the pages from the break (or the mark, if higher) up to `end` (at most the heap's size),
+// at most `max_pages` of them; returns how many.
+size_t touch_above_break_to(uint64_t end, size_t max_pages) {
+  g_touched_above = std::max(reinterpret_cast<uintptr_t>(sbrk(0)), g_touched_above);
+  end = std::min<uint64_t>(end, emscripten_get_heap_size());
+  if (g_touched_above >= end) return 0;
+  return tw::touch_pages(g_touched_above, end, max_pages);
+}
+
 // A Session plus a staging buffer that JS fills through HEAPU8 before calling pushStaged(), so a
 // chunk is copied once into the heap and never kept.
 class WasmSession {
@@ -62,7 +76,10 @@ class WasmSession {
   }
   void pushStaged(size_t size) { session_.push(staging_.data(), size); }
   // Optional, before the first push: expected uncompressed bytes (File.size, or the gzip trailer).
-  void setSizeHint(double n) { session_.set_size_hint(n > 0 ? static_cast<uint64_t>(n) : 0); }
+  void setSizeHint(double n) {
+    size_hint_ = n > 0 ? static_cast<uint64_t>(n) : 0;
+    session_.set_size_hint(size_hint_);
+  }
   void finish() {
     session_.finish();
     finished_ = true;
@@ -292,13 +309,18 @@ class WasmSession {
   std::vector<std::pair<void*, size_t>> pending_columns_;
   std::vector<uint8_t> records_;
   bool finished_ = false;
-  uintptr_t touched_above_ = 0;  // pages from the break up to here were written
+  uint64_t size_hint_ = 0;
 
   // Memory past the break belongs to no allocation yet (the heap grows in steps, so there is
-  // slack); the allocator hands it out when it extends, already paged in.
+  // slack); the allocator hands it out when it extends, already paged in. Only as far as this
+  // import may still allocate: its columns are reserved early (growth_plan.h), and what comes
+  // later (finish(), the summary) took ~24 MB at 1 GB in node (6 k faults). A heap grown ahead
+  // for larger files (web/worker/heap_ahead.ts: up to 512 MB) is not written on: a 256 MB load
+  // that came before the spare finished wrote ~370 MB of it while loading (95 k pages, measured
+  // in browser_bench, session 17).
   size_t touch_above_break(size_t max_pages) {
-    touched_above_ = std::max(reinterpret_cast<uintptr_t>(sbrk(0)), touched_above_);
-    return tw::touch_pages(touched_above_, emscripten_get_heap_size(), max_pages);
+    const uint64_t ahead = std::max<uint64_t>(16u << 20, size_hint_ / 8);
+    return touch_above_break_to(uint64_t(reinterpret_cast<uintptr_t>(sbrk(0))) + ahead, max_pages);
   }
   std::unique_ptr<tw::TimelineIndex> index_;
   tw::SearchState search_;
@@ -320,11 +342,9 @@ bool startsAsObject(uintptr_t address, size_t size) {
 // the next import's heap growth finds its pages already faulted in. Returns the pages touched, 0 once
 // none are left (or the heap cannot grow).
 double prefaultHeapAhead(double target_bytes, double max_pages) {
-  static uintptr_t touched = 0;
   const size_t target = static_cast<size_t>(std::max(0.0, target_bytes));
   if (emscripten_get_heap_size() < target && !emscripten_resize_heap(target)) return 0;
-  touched = std::max(reinterpret_cast<uintptr_t>(sbrk(0)), touched);
-  return static_cast<double>(tw::touch_pages(touched, emscripten_get_heap_size(), static_cast<size_t>(std::max(0.0, max_pages))));
+  return static_cast<double>(touch_above_break_to(emscripten_get_heap_size(), static_cast<size_t>(std::max(0.0, max_pages))));
 }
 
 // The allocator's break: the heap the module's allocations have claimed so far (it never gives any

@@ -90,3 +90,25 @@ test('prefaultHeapAhead grows the heap to its target, writes only free pages, ch
   assert.equal(ahead.session.summaryJson(false), fresh.session.summaryJson(false));
   assert.ok(Number(mod.heapBreak()) > breakBefore, 'an import moves the break');
 });
+
+// While it waits for input, a session writes ahead only what it may still allocate past the break
+// (a window by its size hint): not the rest of a heap grown ahead for larger files, and not pages
+// the spare's heap-ahead already wrote (one mark for both).
+test('a session writes past the break only a window for its size, and not what the heap-ahead wrote', async () => {
+  const waitingTouches = async (aheadPages) => {
+    const mod = await loadModule();
+    assert.equal(Number(mod.prefaultHeapAhead(256 << 20, aheadPages)), aheadPages, 'heap-ahead wrote what it was asked');
+    assert.ok(mod.HEAPU8.length >= 256 << 20);
+    const session = new mod.Session('t');
+    session.setSizeHint(8 << 20);
+    let pages = 0;
+    for (let n; (n = Number(session.prefault(4096))) > 0;) pages += n;
+    session.delete();
+    return pages;
+  };
+  const grownOnly = await waitingTouches(0);  // grown to 256 MB, nothing written
+  assert.ok(grownOnly >= 4095, `${grownOnly} pages: at least the 16 MB window`);
+  assert.ok(grownOnly * 4096 < 48 << 20, `${grownOnly} pages written: more than an 8 MB file may need`);
+  const writtenAhead = await waitingTouches(8192);  // 32 MB past the break written by the heap-ahead
+  assert.ok(grownOnly - writtenAhead >= 4096 - 256, `${grownOnly} vs ${writtenAhead} pages: the heap-ahead's written again`);
+});
