@@ -7,6 +7,7 @@
 
 #include "core/base/decimal.h"
 #include "core/base/same_bytes.h"
+#include "core/import/byte_words.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -20,24 +21,6 @@ namespace {
 
 // Deeper events are left to simdjson (limit 1024), which decides whether they are too deep.
 constexpr int kMaxDepth = 32;
-
-constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
-
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "special_bytes() reads words little-endian");
-
-// The high bit of each of 8 bytes that is '"', '\\', < 0x20 or >= 0x80, so a string's bytes are checked
-// a word at a time. A borrow can set a false bit only above a true one, so the lowest bit is exact.
-inline uint64_t special_bytes(uint64_t w) {
-  uint64_t q = w ^ (kOnes * '"'), b = w ^ (kOnes * '\\');
-  return (((q - kOnes) & ~q) | ((b - kOnes) & ~b) | (w - kOnes * 0x20) | w) & kHighs;
-}
-
-// The high bit of each of 8 bytes that is not '0'..'9' (lowest bit exact, as above): bytes below
-// '0' borrow in the subtraction, bytes above '9' reach 0x80 when 0x76 is added.
-inline uint64_t non_digits(uint64_t w) {
-  uint64_t x = w - kOnes * '0';
-  return (x | (x + kOnes * 0x76)) & kHighs;
-}
 
 #if defined(__SSE2__) || defined(__wasm_simd128__)
 #define TW_FAST_DECODE_SIMD 1
@@ -57,19 +40,6 @@ inline uint32_t special16(const char* p) {
 #endif
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// The value of the first k (1..8) bytes of w, all '0'..'9', the first the most significant: they
-// are moved to the top of the word (the bytes below become leading zeros), then summed in pairs,
-// fours and eights with one multiply each. Bytes after the k-th may be anything: a borrow of the
-// subtraction only runs upwards, and they are shifted out.
-inline uint64_t digits_value(uint64_t w, unsigned k) {
-  uint64_t x = (w - kOnes * '0') << (8 * (8 - k));
-  x = ((x * (1 + (10 << 8))) >> 8) & 0x00FF00FF00FF00FFULL;
-  x = ((x * (1 + (100 << 16))) >> 16) & 0x0000FFFF0000FFFFULL;
-  return (x * (1 + (10000ULL << 32))) >> 32;
-}
-
-constexpr uint64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
 
 // The event fields EventDecoder::decode_fields reads; kOther values are validated and skipped.
 enum Field : uint8_t {
