@@ -245,7 +245,10 @@ struct Reader {
       std::memcpy(&w1, p + 8, 8);
       const uint64_t m0 = non_digits(w0), m1 = non_digits(w1);
       const size_t n = m0 ? size_t(__builtin_ctzll(m0)) >> 3 : m1 ? 8 + (size_t(__builtin_ctzll(m1)) >> 3) : 16;
-      if (n < 16) {  // (16 or more: the byte loop below, which also knows max > 15)
+      // Runs of 16 or more digits go to the byte loop below, which checks max for them. Here
+      // n <= 15, so n > max never holds for today's callers (max 15 or 18); the check keeps the
+      // function right for any max.
+      if (n < 16) {
         if (n == 0 || n > max) return false;
         v = n <= 8 ? digits_value(w0, unsigned(n)) : digits_value(w0, 8) * kPow10[n - 8] + digits_value(w1, unsigned(n - 8));
         p += n;
