@@ -18,6 +18,12 @@ function us(ns: number): string {
   return (ns / 1000).toFixed(3);
 }
 
+// 64 distinct kernel names, as a real model has tens to hundreds: the summary classifies and ranks
+// each name on its own.
+const kKernelKinds = ['void gemm_kernel<float, %>(Params)', 'void at::native::vectorized_elementwise_kernel<%, at::native::AddFunctor<float> >(int, at::native::AddFunctor<float>, std::array<char*, 2ul>)',
+  'void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_%x128_32x3_nn_align4>(Params)', 'void at::native::reduce_kernel<512, %>(at::native::ReduceOp<float>)'];
+const kernelName = (k: number) => kKernelKinds[k % 4].replace('%', String((k >> 2) % 16));
+
 // About 35 k events and 8 MB of JSON for the default 300 steps.
 export function warmTraceText(steps = 300): string {
   const out: string[] = [];
@@ -32,8 +38,13 @@ export function warmTraceText(steps = 300): string {
     const stepStart = t;
     const stepDur = 2_000_000;
     cpu(`ProfilerStep#${step}`, stepStart, stepDur, ext++, 'user_annotation');
-    cpu('enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__', t + 1_000, 40_000, ext++);
+    // Out of time order on their track, as in real files, so finish() sorts and merges for real:
+    // every other step lists its data loading after its first op; every tenth lists two kernels the
+    // other way round and swaps two launches' correlation ids (a few runs to merge, not a shuffle).
+    const loader = () => cpu('enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__', stepStart + 1_000, 40_000, ext++);
+    if (step % 2 === 0) loader();
     t += 50_000;
+    let heldKernel = '';
     for (let op = 0; op < 12; op++) {
       const name = ['aten::linear', 'aten::conv2d', 'aten::relu', 'aten::add_'][op % 4];
       const opStart = t;
@@ -42,13 +53,17 @@ export function warmTraceText(steps = 300): string {
       // The launch, its kernel on the compute stream, and the ac2g flow between them.
       const launch = opStart + 5_000;
       const kernelStart = launch + 30_000 + (op % 3) * 1_000;
+      const c = corr + (step % 10 === 5 && op === 3 ? 1 : step % 10 === 5 && op === 4 ? -1 : 0);
       out.push(ev(`"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": ${kPid}, "tid": ${kThread},\n    "ts": ${us(launch)}, "dur": ${us(4_000)}`,
-        `"External id": ${ext},"cbid": 211, "correlation": ${corr}`));
-      out.push(ev(`"ph": "X", "cat": "kernel", "name": "void gemm_kernel<float, ${op % 4}>(Params)", "pid": 0, "tid": ${kStream},\n    "ts": ${us(kernelStart)}, "dur": ${us(25_000 + op * 500)}`,
-        `"External id": ${ext},"queued": 0, "device": 0, "context": 1, "stream": ${kStream}, "correlation": ${corr}, "registers per thread": 128, ` +
-        `"shared memory": 49152, "blocks per SM": 1.5, "warps per SM": 12, "grid": [${64 + op}, 1, 1], "block": [256, 1, 1], "est. achieved occupancy %": 25`));
-      out.push(ev(`"ph": "s", "id": ${corr}, "pid": ${kPid}, "tid": ${kThread}, "ts": ${us(launch)},\n    "cat": "ac2g", "name": "ac2g"`));
-      out.push(ev(`"ph": "f", "id": ${corr}, "pid": 0, "tid": ${kStream}, "ts": ${us(kernelStart)},\n    "cat": "ac2g", "name": "ac2g", "bp": "e"`));
+        `"External id": ${ext},"cbid": 211, "correlation": ${c}`));
+      const kernel = ev(`"ph": "X", "cat": "kernel", "name": "${kernelName(step * 12 + op)}", "pid": 0, "tid": ${kStream},\n    "ts": ${us(kernelStart)}, "dur": ${us(25_000 + op * 500)}`,
+        `"External id": ${ext},"queued": 0, "device": 0, "context": 1, "stream": ${kStream}, "correlation": ${c}, "registers per thread": 128, ` +
+        `"shared memory": 49152, "blocks per SM": 1.5, "warps per SM": 12, "grid": [${64 + op}, 1, 1], "block": [256, 1, 1], "est. achieved occupancy %": 25`);
+      if (step % 10 === 0 && op === 5) heldKernel = kernel;  // listed after the next one
+      else out.push(kernel);
+      if (heldKernel && op === 6) out.push(heldKernel);
+      out.push(ev(`"ph": "s", "id": ${c}, "pid": ${kPid}, "tid": ${kThread}, "ts": ${us(launch)},\n    "cat": "ac2g", "name": "ac2g"`));
+      out.push(ev(`"ph": "f", "id": ${c}, "pid": 0, "tid": ${kStream}, "ts": ${us(kernelStart)},\n    "cat": "ac2g", "name": "ac2g", "bp": "e"`));
       out.push(ev(`"ph": "s", "id": ${ext}, "pid": ${kPid}, "tid": ${kThread}, "ts": ${us(opStart)},\n    "cat": "fwdbwd", "name": "fwdbwd"`));
       out.push(ev(`"ph": "f", "id": ${ext}, "pid": ${kPid}, "tid": ${kThread}, "ts": ${us(opStart + 2_000)},\n    "cat": "fwdbwd", "name": "fwdbwd", "bp": "e"`));
       corr++;
@@ -56,6 +71,7 @@ export function warmTraceText(steps = 300): string {
       out.push(ev(`"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": ${kPid}, "tid": ${kThread},\n    "ts": ${us(opStart + 3_000)}`,
         `"Total Reserved": ${2 * 2 ** 30}, "Total Allocated": ${allocated += op % 2 ? 4096 : -4096}, "Bytes": 4096, "Addr": ${1e12 + op}, "Device Type": 1, "Device Id": 0`));
       t += 70_000;
+      if (op === 0 && step % 2 === 1) loader();
     }
     // A host-to-device copy, a collective on the communication stream, and a host sync.
     const copy = t;
@@ -83,7 +99,12 @@ export function warmTraceText(steps = 300): string {
     ev(`"name": "${name}", "ph": "M", "ts": 0, "pid": ${pid}, "tid": ${tid}`, `"name": "${value}"`);
   out.push(meta('process_name', kPid, 0, 'python3'), meta('thread_name', kPid, kThread, 'thread 4243 (python3)'),
     meta('process_name', 0, 0, 'CUDA GPU 0'), meta('thread_name', 0, kStream, 'stream 7'), meta('thread_name', 0, kCommStream, 'stream 20'));
-  return `{\n  "schemaVersion": 1,\n  "deviceProperties": [\n    {\n      "id": 0, "name": "Warm-up GPU", "totalGlobalMem": 42297524224,\n` +
-    `      "computeMajor": 8, "computeMinor": 0, "numSms": 108\n    }\n  ],\n  "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2},\n` +
+  // The properties of 8 devices with Kineto's fields, as a real file of an 8-GPU host lists them.
+  const device = (id: number) => `    {\n      "id": ${id}, "name": "Warm-up GPU", "totalGlobalMem": 42297524224,\n` +
+    `      "computeMajor": 8, "computeMinor": 0,\n      "maxThreadsPerBlock": 1024, "maxThreadsPerMultiprocessor": 2048,\n` +
+    `      "regsPerBlock": 65536, "warpSize": 32,\n      "sharedMemPerBlock": 49152, "numSms": 108\n` +
+    `    , "regsPerMultiprocessor": 65536, "sharedMemPerBlockOptin": 166912, "sharedMemPerMultiprocessor": 167936\n    }`;
+  return `{\n  "schemaVersion": 1,\n  "deviceProperties": [\n${[0, 1, 2, 3, 4, 5, 6, 7].map(device).join(',\n')}\n  ],\n` +
+    `  "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2},\n` +
     `  "traceEvents": [\n${out.join(',\n')}\n  ],\n  "traceName": "warm-up", "displayTimeUnit": "ms"\n}\n`;
 }
