@@ -79,7 +79,7 @@ scope.onmessage = (ev: MessageEvent<In>) => {
   if (m.kind === 'warm') {
     sender.prepare();
     void readPool.fillAhead(2);
-    void warmUp(loadModule, m.heapAheadBytes ?? 0).catch(() => {});  // it only saves time
+    void warmUp(loadModule, m.heapAheadBytes ?? 0, 1).catch(() => {});  // it only saves time (one round: warm_up.ts)
   } else if (m.kind === 'send') {
     sender.ask();
   } else if (m.kind === 'more') {

@@ -20,8 +20,12 @@ function us(ns: number): string {
 
 // 64 distinct kernel names, as a real model has tens to hundreds: the summary classifies and ranks
 // each name on its own.
-const kKernelKinds = ['void gemm_kernel<float, %>(Params)', 'void at::native::vectorized_elementwise_kernel<%, at::native::AddFunctor<float> >(int, at::native::AddFunctor<float>, std::array<char*, 2ul>)',
-  'void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_%x128_32x3_nn_align4>(Params)', 'void at::native::reduce_kernel<512, %>(at::native::ReduceOp<float>)'];
+const kKernelKinds = [
+  'void gemm_kernel<float, %>(Params)',
+  'void at::native::vectorized_elementwise_kernel<%, at::native::AddFunctor<float> >(int, at::native::AddFunctor<float>, std::array<char*, 2ul>)',
+  'void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_%x128_32x3_nn_align4>(Params)',
+  'void at::native::reduce_kernel<512, %>(at::native::ReduceOp<float>)',
+];
 const kernelName = (k: number) => kKernelKinds[k % 4].replace('%', String((k >> 2) % 16));
 
 // About 35 k events and 8 MB of JSON for the default 300 steps.

@@ -8,7 +8,7 @@
 // An `open` arriving meanwhile stops the warm-up at its next step (a chunk, finish, the summary)
 // and waits for it, so a file is never delayed by more than one step: the longest, the summary in
 // baseline code, took 86-124 ms in node; one round of the warm-up 0.2-0.26 s (0.37-0.46 CPU-s with
-// V8's background compilation), and it runs kRounds of them.
+// V8's background compilation); the trace worker runs kTraceWorkerRounds of them.
 import { HeapPusher } from './heap_pusher';
 import { warmTraceText } from './warm_trace';
 import { prefaultHeapAhead } from './heap_ahead';
@@ -22,7 +22,10 @@ const kChunkBytes = 1 << 20;
 // in baseline code there); after three, 14. The load's renderer CPU, medians of 6 alternating:
 // 1.27 s with one round (before the trace had out-of-order events), 1.15 s with three
 // (bench/HISTORY.md, session 18). Later rounds run optimised code, so they cost less than the first.
-const kRounds = 3;
+// The rounds are the spare trace worker's: every worker of the page shares one compiled module (one
+// module address in --trace-wasm-compilation-times for all of them), so optimised code made in one
+// serves all, and a part worker's single round is for its own JavaScript and heap.
+export const kTraceWorkerRounds = 3;
 
 let running: Promise<void> | null = null;
 let stop = false;
@@ -49,7 +52,7 @@ async function pushInSteps(mod: any, session: any, bytes: Uint8Array): Promise<b
   return true;
 }
 
-async function run(mod: any, heapAheadBytes: number): Promise<void> {
+async function run(mod: any, heapAheadBytes: number, rounds: number): Promise<void> {
   const bytes = new TextEncoder().encode(warmTraceText());
   // In two parts, as a large plain file is imported (parts.ts): the later part's import, its bytes
   // going across and the absorb run here too. V8 tiers a function up once it has run enough, and
@@ -58,7 +61,7 @@ async function run(mod: any, heapAheadBytes: number): Promise<void> {
   // (256 MB plain, bench/HISTORY.md, session 14).
   const mid = bytes.length >> 1;
   const cut = eventStartIn(mod, bytes.subarray(mid, mid + kCutWindowBytes), mid);
-  for (let round = 0; round < kRounds; round++) {
+  for (let round = 0; round < rounds; round++) {
     const session = new mod.Session('warm-up');
     const later = cut > 0 ? new mod.Session('warm-up part') : null;
     try {
@@ -85,9 +88,9 @@ async function run(mod: any, heapAheadBytes: number): Promise<void> {
 }
 
 // Starts the warm-up once; resolves when it has finished or stopped.
-// heapAheadBytes: how much heap to fault in after it (heap_ahead.ts).
-export function warmUp(loadModule: () => Promise<any>, heapAheadBytes: number): Promise<void> {
-  running ??= loadModule().then((mod) => run(mod, heapAheadBytes));
+// heapAheadBytes: how much heap to fault in after it (heap_ahead.ts); rounds: see kTraceWorkerRounds.
+export function warmUp(loadModule: () => Promise<any>, heapAheadBytes: number, rounds = kTraceWorkerRounds): Promise<void> {
+  running ??= loadModule().then((mod) => run(mod, heapAheadBytes, rounds));
   return running;
 }
 
