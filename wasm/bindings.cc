@@ -133,6 +133,14 @@ class WasmSession {
     opts.hta_compat = hta_compat;
     return session_.summary_json(opts);
   }
+  // The same document; meanwhile `on_part` is called with the JSON text of each group of sections
+  // as soon as it is final (SummaryOptions::on_part), so the page can lay them out early.
+  std::string summaryJsonWithParts(bool hta_compat, val on_part) {
+    tw::SummaryOptions opts;
+    opts.hta_compat = hta_compat;
+    opts.on_part = [&on_part](const nlohmann::json& part) { on_part(tw::dump_json(part)); };
+    return session_.summary_json(opts);
+  }
   double modelBytes() { return static_cast<double>(session_.model().memory_bytes()); }
 
   // --- importing one file in parts (core/import/import_parts.h, part_codec.cc) -----------------
@@ -423,6 +431,7 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("eventsSoFar", &WasmSession::eventsSoFar)
       .function("bytesSoFar", &WasmSession::bytesSoFar)
       .function("summaryJson", &WasmSession::summaryJson)
+      .function("summaryJsonWithParts", &WasmSession::summaryJsonWithParts)
       .function("modelBytes", &WasmSession::modelBytes)
       .function("timelineTracks", &WasmSession::timelineTracks)
       .function("timelineIndexBytes", &WasmSession::timelineIndexBytes)

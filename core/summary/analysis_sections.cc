@@ -117,6 +117,12 @@ json stream_overlap_json(const StreamOverlapResult& r) {
 
 void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions& opts) {
   const bool hta = opts.hta_compat;
+  // The tables that need no context first, sent ahead with the head `file` holds already (small).
+  const EarlyDetails early = early_details(m);
+  json part = file;
+  add_early_sections(part, m, early);
+  if (opts.on_part) opts.on_part(part);
+  file = std::move(part);
   const AnalysisContext ctx = make_analysis_context(m, opts);
   const KernelRules& rules = ctx.rules;
   const std::vector<KernelClass>& cls = ctx.classes;
@@ -188,7 +194,7 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
   }
   file["steps"] = sj;
   file["steps_source"] = steps.empty() ? json(nullptr) : json(gpu_steps ? "gpu_user_annotation" : "cpu");
-  add_detail_sections(file, ctx);  // idle, kernels, operators, launches, ... (detail_sections.h)
+  add_detail_sections(file, ctx, early);  // idle, kernels, collectives, ... (detail_sections.h)
 }
 
 }  // namespace tw

@@ -78,11 +78,38 @@ json recommendations_json(const std::vector<Recommendation>& v) {
 
 }  // namespace
 
-void add_detail_sections(json& file, const AnalysisContext& ctx) {
+EarlyDetails early_details(const TraceModel& m) {
+  EarlyDetails e;
+  e.ops = operator_stats(m);
+  e.launches = launch_stats(m, e.launch_options);
+  e.memory = memory_usage(m, kMaxChartPoints);
+  return e;
+}
+
+void add_early_sections(json& out, const TraceModel& m, const EarlyDetails& e) {
+  out["operators"] = operators_json(m, e.ops, kTopRows);
+  out["launches"] = m.launches.empty() && e.launches.sync_count == 0 ? json(nullptr) : launches_json(m, e.launches, e.launch_options);
+  out["memory"] = e.memory.devices.empty() ? json(nullptr) : memory_json(e.memory, true);
+}
+
+void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDetails& early) {
   const TraceModel& m = *ctx.model;
   const bool hta = ctx.opts->hta_compat;
   const std::vector<KernelClass>& cls = ctx.classes;
   const std::vector<uint8_t>* kept = ctx.kept;
+  const bool any_gpu = m.gpu_ops.size() > 0;
+
+  // The two tables that need the kernel classes only: sent ahead of the rest.
+  const KernelsResult kernels = kernel_stats(m, cls, kept);
+  const CommComputeSets comm_sets = comm_compute_sets(m, cls, kept);
+  const CollectivesResult coll = collective_stats(m, cls, kept, comm_sets);
+  {
+    json part = json::object();
+    part["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
+    part["collectives"] = coll.count ? collectives_json(coll) : json(nullptr);
+    if (ctx.opts->on_part) ctx.opts->on_part(part);
+    for (auto& [key, value] : part.items()) file[key] = std::move(value);
+  }
 
   IdleOptions iopt;
   iopt.hta_compat = hta;
@@ -90,31 +117,18 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   iopt.order = &ctx.idle_order;
   const IdleResult idle = idle_breakdown(m, iopt);
   const std::vector<DeviceIdle> device_idles = device_idle(m, ctx.idle_order, iopt);
-  const KernelsResult kernels = kernel_stats(m, cls, kept);
-  const OperatorsResult ops = operator_stats(m);
-  LaunchOptions lopt;
-  const LaunchesResult launches = launch_stats(m, lopt);
-  const MemoryResult memory = memory_usage(m, kMaxChartPoints);
-  const CommComputeSets comm_sets = comm_compute_sets(m, cls, kept);
-  const CollectivesResult coll = collective_stats(m, cls, kept, comm_sets);
   const StepBreakdown sb = step_breakdown(m, ctx.steps, cls);
   const UtilizationResult util = gpu_utilization(m, kMaxChartPoints);
   const StreamOverlapResult& streams = ctx.streams;
 
-  bool any_gpu = m.gpu_ops.size() > 0;
   file["idle"] = any_gpu ? idle_json(idle, &device_idles) : json(nullptr);
-  file["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
-  file["operators"] = operators_json(m, ops, kTopRows);
-  file["launches"] = m.launches.empty() && launches.sync_count == 0 ? json(nullptr) : launches_json(m, launches, lopt);
-  file["memory"] = memory.devices.empty() ? json(nullptr) : memory_json(memory, true);
-  file["collectives"] = coll.count ? collectives_json(coll) : json(nullptr);
   file["step_breakdown"] = step_breakdown_json(sb);
   if (file.contains("steps") && file["steps"].is_array() && file["steps"].size() == ctx.steps.size()) {
     StepDetailPresence present;
     present.gpu = any_gpu;
     present.launches = !file["launches"].is_null();
     present.collectives = coll.count > 0;
-    present.memory = !memory.devices.empty();
+    present.memory = !early.memory.devices.empty();
     std::vector<json> details = step_details_json(ctx, comm_sets, present);
     for (size_t i = 0; i < details.size(); ++i) file["steps"][i]["sections"] = std::move(details[i]);
   }
@@ -126,8 +140,8 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
   // Several devices in one file: the busiest device's view (the span is shared).
   for (const DeviceUtilization& d : util.devices) in.gpu_busy_ns = std::max(in.gpu_busy_ns, d.busy_ns);
   in.device_idle = &device_idles;
-  in.launches = &launches;
-  in.memory = &memory;
+  in.launches = &early.launches;
+  in.memory = &early.memory;
   in.collectives = &coll;
   in.steps = &sb;
   in.kernels = &kernels;
@@ -143,7 +157,9 @@ void add_detail_sections(json& file, const AnalysisContext& ctx) {
 }
 
 void add_detail_sections(json& file, const TraceModel& m, const SummaryOptions& opts) {
-  add_detail_sections(file, make_analysis_context(m, opts));
+  const EarlyDetails early = early_details(m);
+  add_early_sections(file, m, early);
+  add_detail_sections(file, make_analysis_context(m, opts), early);
 }
 
 }  // namespace tw

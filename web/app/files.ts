@@ -48,6 +48,9 @@ export class FileSet {
 
   onChange(fn: () => void): void { this.listeners.push(fn); }
   onProgress: (file: OpenedFile) => void = () => {};
+  // Sections of a loading file's summary that are final already (SummaryPart), parsed; made with
+  // this set's htaCompat.
+  onSummaryPart: (file: OpenedFile, part: Record<string, unknown>) => void = () => {};
   private changed(): void { for (const fn of this.listeners) fn(); }
 
   get settled(): boolean { return this.files.every((f) => f.status !== 'loading'); }
@@ -119,6 +122,12 @@ export class FileSet {
       this.onProgress(file);
       const now = performance.now();
       if (now - lastPaint > 100) { lastPaint = now; this.changed(); }
+    };
+    client.onSummaryPart = (p) => {
+      if (file.status !== 'loading' || p.htaCompat !== this.htaCompat) return;
+      let part: unknown;
+      try { part = JSON.parse(p.json); } catch { return; }  // advisory: the summary reply has it all
+      if (part && typeof part === 'object') this.onSummaryPart(file, part as Record<string, unknown>);
     };
     const payload: Record<string, unknown> = { name: inp.name };
     if (inp.blob) payload.blob = inp.blob;

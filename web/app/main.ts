@@ -8,6 +8,7 @@ import { onSpareWarmed, prepareSpareWorker } from './spare_worker';
 import { isEmbedMode } from '../embed/embed_mode';
 import { ProgressView } from './progress_view';
 import { renderDashboard } from './dashboard/dashboard';
+import { layOutEarly } from './dashboard/early_sections';
 import { warmDashboard } from './dashboard/warm_dashboard';
 import { TimelineHost } from './timeline_host';
 import type { Links } from './dashboard/links';
@@ -47,9 +48,10 @@ function setTab(t: typeof tab): void {
   if (t === 'timeline' && any) void timeline.show(files.ready[Math.min(selected, files.ready.length - 1)]);
 }
 
-function linksFor(file: OpenedFile): Links {
+// `summary`: the file's summary, or the part of it that has come so far (its model section).
+function linksFor(file: OpenedFile, summary: any = file.summary): Links {
   return {
-    originNs: Number(file.summary?.model?.first_ts_ns ?? 0),
+    originNs: Number(summary?.model?.first_ts_ns ?? 0),
     range: (t0, t1, name) => { setTab('timeline'); void timeline.zoomTo(file, t0, t1, name); },
     name: (name) => { setTab('timeline'); void timeline.search(file, name); },
   };
@@ -148,6 +150,7 @@ function previewSummary(doc: unknown, name: string, onShown: () => void): boolea
 
 // Extensions (share links, embed mode, export) plug in through this object: see app_api.ts.
 export const app = createAppApi({ files, open: (inputs) => open(inputs), previewSummary, getViewState, setViewState, overview });
+files.onSummaryPart = (f, part) => layOutEarly(f, files.htaCompat, part, linksFor(f, part));
 files.onProgress = (f) => { if (f.progress) app.progress.emit(f.name, f.progress); };
 
 function open(inputs: FileInput[]): void {

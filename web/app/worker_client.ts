@@ -1,6 +1,7 @@
 // The page's side of one trace worker: request(kind, payload) -> Promise of the reply, with
-// progress messages routed to a callback. Also the `client` the TimelineView talks through.
-import type { ErrorCode, Progress, Reply } from '../worker/protocol';
+// progress messages and the summary's early parts routed to callbacks. Also the `client` the
+// TimelineView talks through.
+import type { ErrorCode, Progress, Reply, SummaryPart } from '../worker/protocol';
 
 export class WorkerError extends Error {
   constructor(readonly code: ErrorCode, message: string) { super(message); }
@@ -12,6 +13,7 @@ export class WorkerClient {
   private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
   private dead = false;
   onProgress: (p: Progress) => void = () => {};
+  onSummaryPart: (p: SummaryPart) => void = () => {};
 
   constructor() {
     this.worker = new Worker(new URL('worker.js', document.baseURI), { type: 'module' });
@@ -42,6 +44,7 @@ export class WorkerClient {
 
   private receive(msg: Reply): void {
     if (msg.kind === 'progress') { this.onProgress(msg); return; }
+    if (msg.kind === 'summaryPart') { this.onSummaryPart(msg); return; }
     const p = this.pending.get(msg.id);
     if (!p) return;
     this.pending.delete(msg.id);

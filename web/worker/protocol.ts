@@ -31,7 +31,8 @@ export interface OpenRequest {
   // waits for it; tests, comparisons).
   workers?: 'auto' | 'no-decode' | 'no-parts' | 'parts' | 'single' | 'decode' | 'all';
   // The summary the page will ask for next: computed as soon as the open reply is posted, while the
-  // page handles that reply, and kept for the SummaryRequest with the same htaCompat.
+  // page handles that reply, and kept for the SummaryRequest with the same htaCompat. Meanwhile its
+  // sections are posted as they are final (SummaryPart), for the page to lay out early.
   summaryNext?: { htaCompat: boolean };
 }
 
@@ -103,7 +104,18 @@ export interface Progress {
 
 export interface OkReply { id: number; kind: 'ok'; [k: string]: unknown }
 export interface ErrorReply { id: number; kind: 'error'; code: ErrorCode; message: string }
-export type Reply = OkReply | ErrorReply | Progress;
+// Sections of the summary made ahead (OpenRequest.summaryNext), posted as soon as each group is
+// final while the rest is computed: `json` is an object of top-level keys of the file's summary
+// (files[0]) that no earlier part had, with the values the summary will have. Advisory: the
+// summary reply is still the whole document.
+export interface SummaryPart {
+  kind: 'summaryPart';
+  id: number;               // the open request's id
+  htaCompat: boolean;
+  json: string;
+}
+
+export type Reply = OkReply | ErrorReply | Progress | SummaryPart;
 
 // What the timeline handlers get from the worker: the wasm module, the finished session, and the
 // source so an event's bytes can be re-read (plain files: Blob.slice at the event's byte range).

@@ -2,7 +2,7 @@
 // batches of a few MB (many short wasm calls get V8's optimised tier; see DESIGN.md), reports
 // progress, and answers summary and timeline requests. Every request gets exactly one reply; an
 // exception while handling it becomes an `error` reply with a readable message.
-import type { ErrorCode, OpenRequest, OpenResult, Progress, Request, SummaryReply, TimelineContext } from './protocol';
+import type { ErrorCode, OpenRequest, OpenResult, Progress, Request, SummaryPart, SummaryReply, TimelineContext } from './protocol';
 import { isGzipMagic } from './byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { DecodeHelper } from './decode_client';
@@ -29,9 +29,13 @@ let later: LaterPart[] = [];  // the open's part workers, if it is in parts (a c
 
 // The summary document of the opened session; the last one made is kept (the session never changes
 // after the open), so the one made ahead (OpenRequest.summaryNext) answers the page's request.
-function summaryReply(htaCompat: boolean): SummaryReply {
+// `onPart`: given each group of sections as soon as it is final (SummaryPart).
+function summaryReply(htaCompat: boolean, onPart?: (json: string) => void): SummaryReply {
   const precomputed = summaryKept?.htaCompat === htaCompat;
-  if (!precomputed) summaryKept = { htaCompat, json: String(session.summaryJson(htaCompat)) };
+  if (!precomputed) {
+    const json = onPart ? session.summaryJsonWithParts(htaCompat, (part: string) => onPart(part)) : session.summaryJson(htaCompat);
+    summaryKept = { htaCompat, json: String(json) };
+  }
   return { json: summaryKept!.json, precomputed, heapUsedBytes: Number(mod.heapBreak()) };
 }
 
@@ -235,7 +239,9 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
     post({ ...payload, id: req.id, kind: 'ok' }, transfer ?? []);
     if (req.kind === 'open' && opened && req.summaryNext) {
       // Made while the page handles the reply; a failure here is reported by the summary request.
-      try { summaryReply(!!req.summaryNext.htaCompat); } catch { /* the summary request will */ }
+      const htaCompat = !!req.summaryNext.htaCompat;
+      const onPart = (json: string) => post({ kind: 'summaryPart', id: req.id, htaCompat, json } satisfies SummaryPart);
+      try { summaryReply(htaCompat, onPart); } catch { /* the summary request will */ }
     }
   } catch (e) {
     const oom = !(e instanceof WorkerFailure) && isOutOfMemory(mod, e);

@@ -16,9 +16,10 @@ import { idlePanel } from './idle';
 import { importNotes } from './import_notes';
 import { ranksPanel } from './ranks';
 import { streamsPanel } from './streams';
+import { kEarlySections, takeEarly } from './early_sections';
 
 // Sections with their own view (or shown in the header), in the order the dashboard shows them.
-const kTableSections = ['kernels', 'operators', 'collectives', 'launches', 'memory'];
+const kTableSections = kEarlySections;
 const kHandled = new Set(['name', 'bytes', 'rank', 'world_size', 'devices', 'display_time_unit', 'model', 'import',
   'recommendations', 'temporal', 'overlap', 'kernel_classes_ns', 'steps', 'steps_source', 'analysis_mode', 'idle', 'step_breakdown', 'utilization', 'stream_overlap']);
 
@@ -103,9 +104,14 @@ export async function buildDashboard(root: HTMLElement, files: OpenedFile[], sel
     h('button', { class: 'btn small', onclick: onDownload, title: 'The summary JSON, as `tracewise summarize` prints it' }, 'Download summary JSON')));
   head.append(fileFacts(f, file));
 
+  // The big tables may have been laid out while the summary was computed (early_sections.ts).
+  const htaCompat = f.analysis_mode?.name === 'hta_compat';
   const generic = (key: string) => () => {
-    const body = renderValue(key, f[key], l, key);
-    return body ? section(labelOf(key), key, body) : null;
+    const early = takeEarly(file, htaCompat, key);
+    const body = early ? early.body : renderValue(key, f[key], l, key);
+    const out = body ? section(labelOf(key), key, body) : null;
+    if (out && early) out.dataset.early = '';
+    return out;
   };
   const span = (f.model?.last_ts_ns ?? 0) - (f.model?.first_ts_ns ?? 0);
   const parts: Array<() => Node | Node[] | null> = [

@@ -95,11 +95,17 @@ export function inferColumns(rows: any[]): Column[] {
 // The filter text and sort order of one table, by its id (the summary path it shows).
 export interface TableState { id: string; filter?: string; sort?: string; desc?: boolean }
 
-// Tables built so far; detached ones (an older dashboard) are dropped whenever the set is read.
-const liveTables = new Set<DataTable>();
+// The table of each root element, for the tables with an id. Found through the document, in page
+// order: a table may be built before it is on the page (early_sections.ts), and those of an older
+// dashboard go with their elements.
+const tableOfRoot = new WeakMap<Element, DataTable>();
 function connectedTables(): DataTable[] {
-  for (const t of liveTables) if (!t.root.isConnected) liveTables.delete(t);
-  return [...liveTables];
+  const out: DataTable[] = [];
+  for (const el of document.querySelectorAll('[data-table]')) {
+    const t = tableOfRoot.get(el);
+    if (t) out.push(t);
+  }
+  return out;
 }
 
 // The non-default states of the tables on screen (first table of each id), in page order.
@@ -167,7 +173,7 @@ export class DataTable {
       this.foot);
     this.renderHead();
     this.renderBody();
-    if (this.id) liveTables.add(this);
+    if (this.id) tableOfRoot.set(this.root, this);
   }
 
   // Null for tables without an id (nothing could find them again).
