@@ -1,7 +1,8 @@
 // node:test: the spare worker's warm-up (web/worker/warm_up.ts, bundled here with esbuild) through
 // the wasm build: it imports the synthetic trace in two parts and absorbs the later one, as a large
-// plain file is opened (parts.ts), then finishes and makes the summary, so that V8 has optimised
-// every function the first file's load runs (the absorb among them) before that file comes.
+// plain file is opened (parts.ts), then finishes and makes the summary (its sections sent ahead, as
+// a file's are), so that V8 has optimised every function the first file's load runs (the absorb
+// among them) before that file comes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadModule } from './wasm_node.mjs';
@@ -41,8 +42,8 @@ test('the warm-up imports in two parts, absorbs the later one, finishes and summ
   assert.ok(of('pushStaged').filter((c) => c.session === 'warm-up part').length > 0, 'the later part is imported');
   assert.deepEqual(of('absorbPart').map((c) => c.out), [true, true, true], 'and absorbed');
   const order = calls.filter((c) => c.session === 'warm-up').map((c) => c.call)
-    .filter((c) => ['absorbPart', 'finish', 'summaryJson', 'delete'].includes(c));
-  assert.deepEqual(order, Array(3).fill(['absorbPart', 'finish', 'summaryJson', 'delete']).flat(),
+    .filter((c) => ['absorbPart', 'finish', 'summaryJsonWithParts', 'delete'].includes(c));
+  assert.deepEqual(order, Array(3).fill(['absorbPart', 'finish', 'summaryJsonWithParts', 'delete']).flat(),
     'each round absorbed, then finished, then summarised, then freed');
   assert.equal(of('delete').length, 6, 'both sessions freed each round');
 });

@@ -77,7 +77,8 @@ async function run(mod: any, heapAheadBytes: number, rounds: number): Promise<vo
       session.finish();
       await nextTask();
       if (stop) return;
-      summary = String(session.summaryJson(false));
+      // As a file's summary is made (worker.ts): its sections sent ahead through a callback.
+      summary = String(session.summaryJsonWithParts(false, () => {}));
       done = true;
     } finally {
       later?.delete();
