@@ -1,6 +1,6 @@
 // The page's side of the spare worker's warm-up (web/app/dashboard/warm_dashboard.ts): while nothing
-// is opened, the warm-up trace's dashboard is built once off the page, so the first real dashboard
-// runs warm code; nothing of it reaches the page, and none is built once a file is on screen.
+// is opened, the warm-up trace's dashboard is built off the page (kWarmBuilds = 3 times), so the
+// first real dashboard runs warm code; nothing of it reaches the page, and none is built once a file is on screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, openViaInput, cliSummary, trace, waitWarmUps, recordOpenReplies } from './helpers.mjs';
@@ -27,6 +27,8 @@ test('while nothing is opened, the warm-up dashboard is built off the page; the 
   await waitWarmUps(s.page, 1);
   // The warm-up trace has hundreds of steps, kernels and operators: thousands of elements.
   await s.page.waitForFunction(() => window.__created > 2000, null, { timeout: 15_000, polling: 50 });
+  // Three times over, each to its end, so that V8 compiles its code with its mid tier beforehand.
+  await s.page.waitForFunction(() => window.__tracewise.warmDashboards === 3, null, { timeout: 15_000, polling: 50 });
   const page = await s.page.evaluate(() => ({
     overview: document.querySelectorAll('#overview *').length,
     tables: document.querySelectorAll('[data-table]').length,

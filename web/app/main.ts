@@ -95,7 +95,9 @@ function render(): void {
 
 // The first dashboard finds its code warm: the spare's warm-up summary is built off the page while
 // nothing was opened yet (warm_dashboard.ts), and stops as soon as something is.
-onSpareWarmed((json) => void warmDashboard(json, () => opening === 0 && files.files.length === 0 && !preview));
+// (The hook's warmDashboards: how many were built to their end, for tests.)
+onSpareWarmed((json) => void warmDashboard(json, () => opening === 0 && files.files.length === 0 && !preview)
+  .then((n) => { hook.warmDashboards = Math.max(Number(hook.warmDashboards ?? 0), n); }));
 
 function nothingLoading(): boolean {
   return opening === 0 && files.settled;
