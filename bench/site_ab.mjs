@@ -14,12 +14,8 @@
 // Also per run: the main thread's long tasks (> 50 ms, PerformanceObserver) from the file chosen to
 // 1 s after ready, each as its start relative to ready and its length (`+4:66` = a 66 ms task that
 // began 4 ms after ready: the dashboard's layout at the end of a load, session 15).
-import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { serve } from '../web/serve.mjs';
-import { ARGS, recordOpenReplies, waitWarmUps } from '../tests/e2e/helpers.mjs';
+import { resolve } from 'node:path';
+import { withWarmPage } from './fresh_page.mjs';
 
 const [siteA, siteB, file, rounds = '3'] = process.argv.slice(2);
 if (!siteA || !siteB || !file) {
@@ -45,22 +41,14 @@ function initScript() {
 }
 
 async function once(site) {
-  const [dirPart, query = ''] = site.split('?');
-  const server = await serve(resolve(dirPart), 0);
-  const dir = mkdtempSync(join(tmpdir(), 'tw-ab-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: '/usr/bin/chromium', args: ARGS, headless: true, viewport: { width: 1400, height: 900 },
-  });
-  try {
-    const page = context.pages()[0] ?? await context.newPage();
-    await recordOpenReplies(page);
+  const [dir, query = ''] = site.split('?');
+  const beforeGoto = async (page) => {
     await page.addInitScript(initScript);
     if (process.env.AB_STORAGE) {
       await page.addInitScript((items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }, JSON.parse(process.env.AB_STORAGE));
     }
-    await page.goto(`http://127.0.0.1:${server.address().port}/${query ? `?${query}` : ''}`);
-    await waitWarmUps(page, 1);
-    await page.waitForTimeout(Number(process.env.AB_WAIT ?? 400));
+  };
+  return withWarmPage(dir, { query, beforeGoto, waitMs: Number(process.env.AB_WAIT ?? 400) }, async (page) => {
     const t0 = await page.evaluate(() => { window.__tracewise.ready = false; window.__readyAt = 0; return performance.now(); });
     await page.setInputFiles('#file-input', [resolve(file)]);
     await page.waitForFunction(() => window.__readyAt > 0, null, { polling: 20, timeout: 15 * 60_000 });
@@ -73,11 +61,7 @@ async function once(site) {
       load, open: r.open?.seconds ?? NaN, tail: load - (r.open?.seconds ?? NaN),
       summary: ((r.summary?.at ?? NaN) - (r.open?.at ?? NaN)) / 1000, show: (r.at - (r.summary?.at ?? NaN)) / 1000,
     };
-  } finally {
-    await context.close();
-    await new Promise((ok) => server.close(ok));
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 const runs = new Map([[siteA, []], [siteB, []]]);

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // Which wasm functions V8 still compiles with its top tier (TurboFan) during a load, after the
 // spare's warm-up (not a test). Such a function ran in baseline code (Liftoff) until then, and its
-// compiling takes CPU from the load's two cores. One fresh headless Chromium per run, launched with
-// --js-flags=--trace-wasm-compilation-times; the compile lines printed between the file chosen and
-// the page turning ready are listed with their times. With a site whose wasm has a name section
-// (link with --profiling-funcs: see bench/README.md) each function is named.
+// compiling takes CPU from the load's two cores. One fresh headless Chromium per run
+// (fresh_page.mjs), with --js-flags=--trace-wasm-compilation-times; the compile lines printed
+// between the file chosen and the page turning ready are listed with their times. With a site whose
+// wasm has a name section (link with --profiling-funcs: see bench/README.md) each function is
+// named.
 // Usage: node bench/wasm_tierup.mjs [FILE=bench/out/kineto_256mb.json] [ROUNDS=1]; TW_SITE picks the
 // site (default build/site).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 // The renderers print to the browser's stdout, which Playwright only passes on as its `pw:browser`
@@ -23,9 +23,7 @@ process.stderr.write = (chunk, ...rest) => {
   for (const line of text.split('\n')) onLine(line);
   return true;
 };
-const { chromium } = await import('playwright-core');
-const { serve } = await import('../web/serve.mjs');
-const { ARGS, recordOpenReplies, waitWarmUps } = await import('../tests/e2e/helpers.mjs');
+const { loadFile, withWarmPage } = await import('./fresh_page.mjs');
 
 const [file = 'bench/out/kineto_256mb.json', rounds = '1'] = process.argv.slice(2);
 const SITE = resolve(process.env.TW_SITE || 'build/site');
@@ -54,30 +52,15 @@ function functionNames(wasmPath) {
 
 const names = functionNames(join(SITE, 'tracewise.wasm'));
 for (let r = 0; r < Number(rounds); r++) {
-  const server = await serve(SITE, 0);
-  const dir = mkdtempSync(join(tmpdir(), 'tw-tierup-'));
   const lines = [];
   let recording = false;
   onLine = (line) => { if (recording && line.includes('using TurboFan')) lines.push(line); };
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: '/usr/bin/chromium', args: [...ARGS, '--js-flags=--trace-wasm-compilation-times'],
-    headless: true, viewport: { width: 1400, height: 900 },
-  });
-  try {
-    const page = context.pages()[0] ?? await context.newPage();
-    await recordOpenReplies(page);
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    await waitWarmUps(page, 1);
-    await page.waitForTimeout(Number(process.env.AB_WAIT ?? 2500));
-    recording = true;
-    await page.setInputFiles('#file-input', resolve(file));
-    await page.waitForFunction(() => window.__tracewise.ready === true || !!window.__tracewise.error, null, { polling: 20, timeout: 600_000 });
-    recording = false;
-  } finally {
-    await context.close();
-    await new Promise((ok) => server.close(ok));
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await withWarmPage(SITE, { args: ['--js-flags=--trace-wasm-compilation-times'], waitMs: Number(process.env.AB_WAIT ?? 2500) },
+    async (page) => {
+      recording = true;
+      await loadFile(page, file);
+      recording = false;
+    });
   // "Compiled function 0x...#487 using TurboFan, took 11239 μs and ..."
   const compiled = lines.map((l) => ({ index: Number(l.match(/#(\d+) using/)?.[1]), us: Number(l.match(/took (\d+)/)?.[1] ?? 0) }))
     .filter((c) => Number.isFinite(c.index));
