@@ -7,11 +7,14 @@
 // names folded: "DedicatedWorker" is all the page's workers together; "chromium" is a renderer's
 // main thread; threads are sampled every 50 ms, so one that ends during the load is counted up to
 // its last sample). On a 2-core machine the ratio load/floor is about the CPU each needs over what
-// the cores give it: this says which threads the difference is on.
+// the cores give it: this says which threads the difference is on. Each run also prints the lowest
+// load/floor its CPU allows on this machine's cores (load CPU-s / cores, over the floor's wall time as browser_bench takes it):
+// a ratio no scheduling can beat without taking CPU out of the load.
 // Usage: node bench/thread_cpu.mjs [FILE=bench/out/kineto_256mb.json] [ROUNDS=3]; TW_SITE picks the
 // site (default build/site). Linux only (/proc); clock ticks of 10 ms, so single values are coarse.
 // Every Chromium process on the machine is counted: run it with no other browser running.
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { loadFile, withWarmPage } from './fresh_page.mjs';
 import { readFloor } from './read_floor.mjs';
@@ -19,6 +22,7 @@ import { readFloor } from './read_floor.mjs';
 const [file = 'bench/out/kineto_256mb.json', rounds = '3'] = process.argv.slice(2);
 const SITE = resolve(process.env.TW_SITE || 'build/site');
 const kTicksPerSecond = 100;  // USER_HZ on Linux
+const cores = availableParallelism();
 
 // Every thread of every Chromium process: `${pid}/${tid}` -> { key: 'type thread-name', cpu: s }.
 function threadCpu() {
@@ -71,6 +75,7 @@ async function measureCpu(run) {
 const total = (m) => [...m.values()].reduce((a, b) => a + b, 0);
 const sums = { floor: new Map(), load: new Map() };
 const add = (into, m) => { for (const [k, v] of m) into.set(k, (into.get(k) ?? 0) + v); };
+const bounds = [];
 for (let r = 0; r < Number(rounds); r++) {
   await withWarmPage(SITE, { waitMs: Number(process.env.AB_WAIT ?? 2500) }, async (page) => {
     let floor;
@@ -83,8 +88,12 @@ for (let r = 0; r < Number(rounds); r++) {
     const t0 = Date.now();
     const [load] = await measureCpu(() => loadFile(page, file));
     const loadWall = (Date.now() - t0) / 1000;
+    // The floor as browser_bench.mjs takes it: setInputFiles .. the worker's reply (as loadWall).
+    const bound = total(load) / cores / read.s;
+    bounds.push(bound);
     console.log(`run ${r + 1}: floor ${read.inWorkerS.toFixed(3)} s in its worker, ${total(floor).toFixed(2)} CPU-s; ` +
-      `load ${loadWall.toFixed(3)} s wall, ${total(load).toFixed(2)} CPU-s`);
+      `load ${loadWall.toFixed(3)} s wall, ${total(load).toFixed(2)} CPU-s; ` +
+      `on ${cores} cores at best ${(total(load) / cores).toFixed(3)} s, ${bound.toFixed(2)}x this floor's ${read.s.toFixed(3)} s (load/floor ${(loadWall / read.s).toFixed(2)})`);
     add(sums.floor, floor);
     add(sums.load, load);
   });
@@ -98,3 +107,4 @@ for (const k of keys) {
   if (f + l >= 0.015) console.log(`| ${k} | ${f.toFixed(2)} | ${l.toFixed(2)} |`);
 }
 console.log(`| all | ${(total(sums.floor) / n).toFixed(2)} | ${(total(sums.load) / n).toFixed(2)} |`);
+console.log(`lowest load/floor the load's CPU allows on ${cores} cores, per run: ${bounds.map((b) => b.toFixed(2)).join(', ')}`);
