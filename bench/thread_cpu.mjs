@@ -8,8 +8,9 @@
 // main thread; threads are sampled every 50 ms, so one that ends during the load is counted up to
 // its last sample). On a 2-core machine the ratio load/floor is about the CPU each needs over what
 // the cores give it: this says which threads the difference is on. Each run also prints the lowest
-// load/floor its CPU allows on this machine's cores (load CPU-s / cores, over the floor's wall time as browser_bench takes it):
-// a ratio no scheduling can beat without taking CPU out of the load.
+// load/floor its CPU allows on this machine's cores (load CPU-s / cores, over the floor's wall time
+// as browser_bench takes it, though from one read, not the faster of two): a ratio no scheduling
+// can beat without taking CPU out of the load.
 // Usage: node bench/thread_cpu.mjs [FILE=bench/out/kineto_256mb.json] [ROUNDS=3]; TW_SITE picks the
 // site (default build/site). Linux only (/proc); clock ticks of 10 ms, so single values are coarse.
 // Every Chromium process on the machine is counted: run it with no other browser running.
