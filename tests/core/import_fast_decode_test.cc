@@ -41,6 +41,11 @@ std::string describe(const RawEvent& e) {
     s += "\n  '" + std::string(a.key) + "' " + std::to_string(int(a.type)) + " '" + std::string(a.text) + "' [";
     for (int k = 0; k < a.n_ints; ++k) s += std::to_string(a.ints[k]) + ",";
     s += "]";
+    // The integer readers take (kineto_fields.cc: int_value when has_int, else the text parsed):
+    // a decoder may parse it ahead or not, but never to another value.
+    int64_t v = 0;
+    if (a.has_int ? (v = a.int_value, true) : (a.type == ArgType::kNumber && parse_int64(a.text, v)))
+      s += " int " + std::to_string(v);
   }
   return s;
 }
