@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '../web/serve.mjs';
 import { ARGS, recordOpenReplies, waitWarmUps } from '../tests/e2e/helpers.mjs';  // the e2e tests' browser flags
 import { readFloor } from './read_floor.mjs';
+import { traceDuring } from './devtools_trace.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SITE = resolve(ROOT, process.env.TW_SITE || 'build/site');
@@ -66,20 +67,9 @@ function initScript() {
 // the frame's rAF callbacks or its commit to the compositor), in wall and CPU time.
 const kFrameEvents = new Set(['FireAnimationFrame', 'Commit', 'BeginMainThreadFrame']);
 async function traceMainTasks(page, run, { frames = false } = {}) {
-  const cdp = await page.context().newCDPSession(page);
-  const events = [];
   const keep = (e) => e.name === 'RunTask' || e.name === 'thread_name' || (frames && kFrameEvents.has(e.name));
-  cdp.on('Tracing.dataCollected', (d) => { for (const e of d.value) if (keep(e)) events.push(e); });
-  const complete = new Promise((ok) => cdp.on('Tracing.tracingComplete', ok));
   const categories = frames ? 'devtools.timeline,disabled-by-default-devtools.timeline' : 'disabled-by-default-devtools.timeline';
-  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
-  try {
-    await run();
-  } finally {
-    await cdp.send('Tracing.end');
-    await complete;
-    await cdp.detach().catch(() => {});
-  }
+  const events = await traceDuring(page, { categories, keep }, run);
   const main = new Set(events.filter((e) => e.ph === 'M' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
   const onMain = events.filter((e) => (e.ph === 'X' || e.ph === 'B' || e.ph === 'I' || e.ph === 'i') && main.has(`${e.pid}:${e.tid}`));
   const tasks = onMain.filter((e) => e.name === 'RunTask' && e.ph === 'X');

@@ -10,24 +10,17 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadModule } from '../tests/wasm/wasm_node.mjs';
+import { importBytes, loadModule } from '../tests/wasm/wasm_node.mjs';
 
 const [file = 'bench/out/kineto_256mb.json', rounds = '4'] = process.argv.slice(2);
 const mod = await loadModule(resolve(process.env.WASM_DIR || 'build/wasm'));
 const bytes = readFileSync(resolve(file));
 const kPush = 2 << 20;  // as the page's trace worker pushes (heap_pusher.ts: batches of a few MB)
 
-// One import as the worker does it, seconds from the first push to finish().
+// One import as the worker does it (the size known up front), seconds from the first push to finish().
 function importOnce() {
-  const session = new mod.Session('contention');
-  session.setSizeHint(bytes.length);
   const t0 = performance.now();
-  for (let pos = 0; pos < bytes.length; pos += kPush) {
-    const chunk = bytes.subarray(pos, Math.min(bytes.length, pos + kPush));
-    mod.HEAPU8.set(chunk, Number(session.stagingBuffer(chunk.length)));
-    session.pushStaged(chunk.length);
-  }
-  session.finish();
+  const session = importBytes(mod, bytes, 'contention', kPush, bytes.length);
   const s = (performance.now() - t0) / 1000;
   if (session.failed()) throw new Error(`import failed: ${session.error()}`);
   session.delete();

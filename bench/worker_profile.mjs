@@ -10,6 +10,7 @@
 // Usage: node bench/worker_profile.mjs [FILE=bench/out/kineto_256mb.json] [TOP=20]; TW_SITE picks
 // the site (default build/site).
 import { resolve } from 'node:path';
+import { traceDuring } from './devtools_trace.mjs';
 import { loadFile, withWarmPage } from './fresh_page.mjs';
 
 const [file = 'bench/out/kineto_256mb.json', top = '20'] = process.argv.slice(2);
@@ -17,21 +18,11 @@ const SITE = resolve(process.env.TW_SITE || 'build/site');
 const kMinSampledUs = 50_000;  // threads sampled for less than this are left out (idle helpers)
 
 await withWarmPage(SITE, { waitMs: Number(process.env.AB_WAIT ?? 2500) }, async (page) => {
-  const cdp = await page.context().newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (d) => { for (const e of d.value) events.push(e); });
-  const complete = new Promise((ok) => cdp.on('Tracing.tracingComplete', ok));
-  await cdp.send('Tracing.start', {
-    categories: 'disabled-by-default-v8.cpu_profiler,disabled-by-default-devtools.timeline',
-    transferMode: 'ReportEvents', options: 'sampling-frequency=10000',
-  });
   const t0 = Date.now();
-  try {
-    await loadFile(page, file);
-  } finally {
-    await cdp.send('Tracing.end');
-    await complete;
-  }
+  const events = await traceDuring(page, {
+    categories: 'disabled-by-default-v8.cpu_profiler,disabled-by-default-devtools.timeline',
+    options: 'sampling-frequency=10000',
+  }, () => loadFile(page, file));
   console.log(`${file}: loaded in ${((Date.now() - t0) / 1000).toFixed(3)} s under the trace (slower than untraced)`);
   const names = new Map();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);

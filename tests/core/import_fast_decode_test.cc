@@ -43,9 +43,8 @@ std::string describe(const RawEvent& e) {
     s += "]";
     // The integer readers take (kineto_fields.cc: int_value when has_int, else the text parsed):
     // a decoder may parse it ahead or not, but never to another value.
-    int64_t v = 0;
-    if (a.has_int ? (v = a.int_value, true) : (a.type == ArgType::kNumber && parse_int64(a.text, v)))
-      s += " int " + std::to_string(v);
+    int64_t v = a.int_value;
+    if (a.has_int || (a.type == ArgType::kNumber && parse_int64(a.text, v))) s += " int " + std::to_string(v);
   }
   return s;
 }
