@@ -12,7 +12,8 @@
 // as browser_bench takes it, though from one read, not the faster of two): a ratio no scheduling
 // can beat without taking CPU out of the load.
 // Usage: node bench/thread_cpu.mjs [FILE=bench/out/kineto_256mb.json] [ROUNDS=3]; TW_SITE picks the
-// site (default build/site). Linux only (/proc); clock ticks of 10 ms, so single values are coarse.
+// site (default build/site; a query for the page may follow it). Linux only (/proc); clock ticks
+// of 10 ms, so single values are coarse.
 // Every Chromium process on the machine is counted: run it with no other browser running.
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -21,7 +22,9 @@ import { loadFile, withWarmPage } from './fresh_page.mjs';
 import { readFloor } from './read_floor.mjs';
 
 const [file = 'bench/out/kineto_256mb.json', rounds = '3'] = process.argv.slice(2);
-const SITE = resolve(process.env.TW_SITE || 'build/site');
+// TW_SITE may carry the page's query (`build/site?workers=no-parts`), as site_ab.mjs's sites.
+const [siteDir, QUERY = ''] = (process.env.TW_SITE || 'build/site').split('?');
+const SITE = resolve(siteDir);
 const kTicksPerSecond = 100;  // USER_HZ on Linux
 const cores = availableParallelism();
 
@@ -78,7 +81,7 @@ const sums = { floor: new Map(), load: new Map() };
 const add = (into, m) => { for (const [k, v] of m) into.set(k, (into.get(k) ?? 0) + v); };
 const bounds = [];
 for (let r = 0; r < Number(rounds); r++) {
-  await withWarmPage(SITE, { waitMs: Number(process.env.AB_WAIT ?? 2500) }, async (page) => {
+  await withWarmPage(SITE, { query: QUERY, waitMs: Number(process.env.AB_WAIT ?? 2500) }, async (page) => {
     let floor;
     const read = await readFloor(page, resolve(file), 'cheapest', async (run) => {
       const [cpu, result] = await measureCpu(run);
