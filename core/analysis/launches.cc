@@ -123,6 +123,7 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
       }
     }
     StringId name = site == kNoParent ? 0 : s.name[site];
+    r.sync_calls.push_back(SyncCall{s.ts_ns[i], s.dur_ns[i], i, name});
     auto [slot, fresh] = site_slot.emplace(name, static_cast<uint32_t>(r.sync_sites.size()));
     if (fresh) r.sync_sites.push_back(SyncSite{name, 0, 0});
     r.sync_sites[slot->second].count++;
@@ -141,8 +142,9 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
     return a.name < b.name;
   });
   if (r.sync_sites.size() > opt.top) r.sync_sites.resize(opt.top);
-  for (uint32_t i : r.longest_syncs) r.sync_starts_ns.push_back(s.ts_ns[i]);
-  std::sort(r.sync_starts_ns.begin(), r.sync_starts_ns.end());
+  std::sort(r.sync_calls.begin(), r.sync_calls.end(), [](const SyncCall& a, const SyncCall& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.slice < b.slice;
+  });
   size_t keep = std::min(opt.top, r.longest_syncs.size());
   std::partial_sort(r.longest_syncs.begin(), r.longest_syncs.begin() + keep, r.longest_syncs.end(),
                     [&s](uint32_t a, uint32_t b) { return s.dur_ns[a] != s.dur_ns[b] ? s.dur_ns[a] > s.dur_ns[b] : a < b; });

@@ -72,6 +72,14 @@ struct SyncSite {
   int64_t blocked_ns = 0;
 };
 
+// One host-sync call.
+struct SyncCall {
+  int64_t start_ns = 0;
+  int64_t dur_ns = 0;
+  uint32_t slice = 0;
+  StringId site = 0;  // as SyncSite::name
+};
+
 struct SyncKindStat {
   std::string kind;  // "device_synchronize", "stream_synchronize", "event_synchronize", "blocking_memcpy"
   uint64_t count = 0;
@@ -98,7 +106,7 @@ struct LaunchesResult {
   int64_t sync_blocked_ns = 0;
   std::vector<SyncSite> sync_sites;   // most blocked first
   std::vector<uint32_t> longest_syncs; // sync call slices, longest first (at most `top`)
-  std::vector<int64_t> sync_starts_ns; // every sync call's start, ascending (to count them per step)
+  std::vector<SyncCall> sync_calls;    // every sync call, by start (recommendations count those in the steps)
 };
 
 // Host-sync call sites walk the model's slice parents (set by finish()).

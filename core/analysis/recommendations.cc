@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <unordered_map>
 
 namespace tw {
 
@@ -158,48 +159,80 @@ void launch_bound(const RecommendationInputs& in, std::vector<Recommendation>& o
 
 void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out) {
   const LaunchesResult* l = in.launches;
-  if (!l || l->sync_count == 0) return;
-  int64_t trace_ns = in.model->max_ts_ns - in.model->min_ts_ns;
-  double share = ratio(l->sync_blocked_ns, trace_ns);
-  // Per step: the syncs that start inside a profiler step (one before the first step or after the
-  // last is not "per step": the step tables count none there).
-  size_t steps = in.steps ? in.steps->steps.size() : 0;
-  uint64_t in_steps = 0;
-  if (steps)
-    for (const StepTimes& st : in.steps->steps)
-      in_steps += static_cast<uint64_t>(std::lower_bound(l->sync_starts_ns.begin(), l->sync_starts_ns.end(), st.end_ns) -
-                                        std::lower_bound(l->sync_starts_ns.begin(), l->sync_starts_ns.end(), st.begin_ns));
-  in_steps = std::min(in_steps, l->sync_count);  // (steps that overlap would count a sync twice)
-  const uint64_t outside = steps ? l->sync_count - in_steps : 0;
-  double per_step = steps ? static_cast<double>(in_steps) / static_cast<double>(steps) : 0;
-  if (share < 0.05 && per_step < 10) return;
+  if (!l || l->sync_calls.empty()) return;
+  // With profiler steps only the syncs that start inside one count, against the step time: one
+  // before the first step or after the last belongs to the profiler's start-up or shut-down (the
+  // torch.cuda.synchronize() before the trace is written), not to the loop being profiled, and the
+  // step tables count none there either. Without steps, every sync, against the whole trace.
+  const StepBreakdown* sb = in.steps;
+  const bool by_steps = sb && !sb->steps.empty() && sb->total_ns > 0;
+  const std::vector<SyncCall>& calls = l->sync_calls;
+  std::vector<char> counts(calls.size(), by_steps ? 0 : 1);
+  if (by_steps) {
+    auto at = [&calls](int64_t t) {
+      return std::lower_bound(calls.begin(), calls.end(), t, [](const SyncCall& c, int64_t v) { return c.start_ns < v; }) -
+             calls.begin();
+    };
+    for (const StepTimes& st : sb->steps)  // (steps that overlap mark a sync once)
+      for (auto k = at(st.begin_ns), e = at(st.end_ns); k < e; ++k) counts[k] = 1;
+  }
+  std::vector<const SyncCall*> counted;
+  int64_t blocked = 0;
+  for (size_t k = 0; k < calls.size(); ++k)
+    if (counts[k]) {
+      counted.push_back(&calls[k]);
+      blocked += calls[k].dur_ns;
+    }
+  const size_t steps = by_steps ? sb->steps.size() : 0;
+  const double share = ratio(blocked, by_steps ? sb->total_ns : in.model->max_ts_ns - in.model->min_ts_ns);
+  const double per_step = steps ? static_cast<double>(counted.size()) / static_cast<double>(steps) : 0;
+  const uint64_t outside = calls.size() - counted.size();
+  if (counted.empty() || (share < 0.05 && per_step < 10)) return;
+  // The call sites and the longest calls among those counted.
+  std::vector<SyncSite> sites;
+  std::unordered_map<StringId, size_t> site_of;
+  for (const SyncCall* c : counted) {
+    auto [slot, fresh] = site_of.emplace(c->site, sites.size());
+    if (fresh) sites.push_back(SyncSite{c->site, 0, 0});
+    sites[slot->second].count++;
+    sites[slot->second].blocked_ns += c->dur_ns;
+  }
+  std::sort(sites.begin(), sites.end(), [](const SyncSite& a, const SyncSite& b) {
+    return a.blocked_ns != b.blocked_ns ? a.blocked_ns > b.blocked_ns : a.name < b.name;
+  });
+  std::vector<const SyncCall*> longest = counted;
+  const size_t keep = std::min<size_t>(5, longest.size());
+  std::partial_sort(longest.begin(), longest.begin() + keep, longest.end(), [](const SyncCall* a, const SyncCall* b) {
+    return a->dur_ns != b->dur_ns ? a->dur_ns > b->dur_ns : a->slice < b->slice;
+  });
   Recommendation r;
   r.id = "host_syncs";
   r.severity = severity_for(share, 0.1, 0.2);
-  r.title = share >= 0.05 ? "Host synchronisations block the CPU " + pct(share) + " of the time"
+  const std::string of = by_steps ? " of the step time" : " of the trace";
+  r.title = share >= 0.05 ? "Host synchronisations block the CPU " + pct(share) + (by_steps ? of : " of the time")
                           : "Frequent host synchronisations";
-  std::string sites;
-  for (size_t i = 0; i < l->sync_sites.size() && i < 3; ++i) {
-    const SyncSite& s = l->sync_sites[i];
-    sites += (i ? ", " : "") + name_of(*in.model, s.name) + " (" + count_str(s.count) + (s.count == 1 ? " call, " : " calls, ") +
+  std::string where;
+  for (size_t i = 0; i < sites.size() && i < 3; ++i) {
+    const SyncSite& s = sites[i];
+    where += (i ? ", " : "") + name_of(*in.model, s.name) + " (" + count_str(s.count) + (s.count == 1 ? " call, " : " calls, ") +
              format_duration(s.blocked_ns) + ")";
     r.offenders.push_back(s.name == 0 ? std::nullopt : std::optional<std::string>(in.model->strings.get(s.name)));
   }
   char per[32];
   std::snprintf(per, sizeof per, "%.1f", per_step);
-  bool one = l->sync_count == 1;
-  r.text = count_str(l->sync_count) + (one ? " host synchronisation" : " host synchronisations") +
-           (steps ? " (" + std::string(per) + " per step" +
-                        (outside ? ", " + count_str(outside) + " outside the profiler steps" : "") + ")"
-                  : "") +
-           (one ? " blocks" : " block") + " the CPU for " +
-           format_duration(l->sync_blocked_ns) + ", " + pct(share) + " of the trace" +
-           (sites.empty() ? "" : std::string(one ? "; it is called from " : "; the main call sites are ") + sites) +
+  const bool one = counted.size() == 1;
+  r.text = count_str(counted.size()) + (one ? " host synchronisation" : " host synchronisations") +
+           (by_steps ? " in the profiler steps (" + std::string(per) + " per step)" : "") + (one ? " blocks" : " block") +
+           " the CPU for " + format_duration(blocked) + ", " + pct(share) + of +
+           (where.empty() ? "" : std::string(one ? "; it is called from " : "; the main call sites are ") + where) +
            ". While the CPU waits it queues no work, so the GPU drains and idles. .item(), .cpu(), .tolist(), "
-           "printing tensors and data-dependent shapes synchronise; keep values on the GPU or synchronise once per step.";
-  for (size_t i = 0; i < l->longest_syncs.size() && i < 5; ++i)
-    r.ranges.push_back({in.model->slices.ts_ns[l->longest_syncs[i]], in.model->slices.end_ns(l->longest_syncs[i])});
-  r.numbers = {{"syncs", double(l->sync_count)}, {"blocked_ns", double(l->sync_blocked_ns)}, {"share", share},
+           "printing tensors and data-dependent shapes synchronise; keep values on the GPU or synchronise once per step." +
+           (outside ? " " + count_str(outside) + (outside == 1 ? " more, outside the steps (the profiler's start-up or shut-down), is"
+                                                               : " more, outside the steps (the profiler's start-up or shut-down), are") +
+                          " not counted."
+                    : "");
+  for (size_t i = 0; i < keep; ++i) r.ranges.push_back({longest[i]->start_ns, longest[i]->start_ns + longest[i]->dur_ns});
+  r.numbers = {{"syncs", double(counted.size())}, {"blocked_ns", double(blocked)}, {"share", share},
                {"per_step", per_step}, {"outside_steps", double(outside)}};
   out.push_back(std::move(r));
 }

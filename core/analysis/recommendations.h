@@ -6,7 +6,9 @@
 //   gpu_idle                GPU idle > 20% of its span, with the main cause (host wait / kernel wait / other)
 //   launch_bound            most launched ops are shorter than their launch call, and launch calls
 //                           take at least as long on the CPU as their ops on the GPU
-//   host_syncs              host synchronisations block >= 5% of the trace, or >= 10 per step
+//   host_syncs              host synchronisations block >= 5% of the step time, or >= 10 per step (with
+//                           profiler steps only those inside a step count: the others are the
+//                           profiler's start-up and shut-down); without steps >= 5% of the trace
 //   pageable_memcpy         any HtoD/DtoH copy from / to pageable host memory
 //   memory_peak             reserved memory peak > 90% of a device's memory
 //   no_tensor_cores         a tensor-core capable device (compute capability >= 7) runs GEMM /

@@ -82,19 +82,47 @@ TEST_CASE("detail recommendations: the sample trace") {
   }
 }
 
-TEST_CASE("detail recommendations: host syncs per step count only the syncs inside the steps") {
+TEST_CASE("detail recommendations: with steps, only the host syncs inside them count, against the step time") {
   const nlohmann::json whole = details_of(detail_test::kSampleTrace);
   const nlohmann::json* in = rec(whole, "host_syncs");
   REQUIRE(in);
   CHECK((*in)["evidence"]["numbers"]["per_step"] == 1);
   CHECK((*in)["evidence"]["numbers"]["outside_steps"] == 0);
-  // The step now ends before the sync call (at 400 us): it is not one per step any more.
-  nlohmann::json f = details_of(replace(detail_test::kSampleTrace, "\"ts\": 0, \"dur\": 1000", "\"ts\": 0, \"dur\": 390"));
-  const nlohmann::json* out = rec(f, "host_syncs");
-  REQUIRE(out);
-  CHECK((*out)["evidence"]["numbers"]["per_step"] == 0);
-  CHECK((*out)["evidence"]["numbers"]["outside_steps"] == 1);
-  CHECK((*out)["text"].get<std::string>().find("(0.0 per step, 1 outside the profiler steps)") != std::string::npos);
+  CHECK((*in)["evidence"]["numbers"]["blocked_ns"] == 50000);
+  CHECK((*in)["evidence"]["numbers"]["share"] == doctest::Approx(0.05));  // 50 us of the 1000 us step
+  CHECK((*in)["text"].get<std::string>().find(
+            "1 host synchronisation in the profiler steps (1.0 per step) blocks the CPU for 50.0 us, 5.0% of the step time") !=
+        std::string::npos);
+
+  // A long sync after the last step (DeepSeek's train.json ends with a 17 ms cudaDeviceSynchronize,
+  // the profiler's shut-down) is not counted: the evidence is the sync inside the step alone.
+  const std::string step = "\"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 1000},";
+  const std::string after = step + "\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaDeviceSynchronize\", "
+                                   "\"pid\": 1, \"tid\": 1, \"ts\": 1100, \"dur\": 5000},";
+  nlohmann::json f = details_of(replace(detail_test::kSampleTrace, step, after));
+  CHECK(f["launches"]["host_syncs"]["count"] == 2);  // the launches section lists both
+  const nlohmann::json* both = rec(f, "host_syncs");
+  REQUIRE(both);
+  CHECK((*both)["evidence"]["numbers"]["syncs"] == 1);
+  CHECK((*both)["evidence"]["numbers"]["outside_steps"] == 1);
+  CHECK((*both)["evidence"]["numbers"]["blocked_ns"] == 50000);
+  CHECK((*both)["evidence"]["ranges"] == nlohmann::json::array({{{"begin_ns", 400000}, {"end_ns", 450000}}}));
+  CHECK((*both)["evidence"]["offenders"] == nlohmann::json::array({"aten::_local_scalar_dense"}));
+  CHECK((*both)["text"].get<std::string>().find(
+            "1 more, outside the steps (the profiler's start-up or shut-down), is not counted.") != std::string::npos);
+
+  // The step ends before its sync (at 390 us): no sync is in a step, no recommendation.
+  nlohmann::json early = details_of(replace(detail_test::kSampleTrace, "\"ts\": 0, \"dur\": 1000", "\"ts\": 0, \"dur\": 390"));
+  CHECK(early["launches"]["host_syncs"]["count"] == 1);
+  CHECK(rec(early, "host_syncs") == nullptr);
+
+  // Without steps every sync counts, against the whole trace ([0, 1000) us here too).
+  nlohmann::json none = details_of(replace(detail_test::kSampleTrace, "\"ProfilerStep#1\"", "\"training loop\""));
+  const nlohmann::json* all = rec(none, "host_syncs");
+  REQUIRE(all);
+  CHECK((*all)["evidence"]["numbers"]["per_step"] == 0);
+  CHECK((*all)["text"].get<std::string>().find("1 host synchronisation blocks the CPU for 50.0 us, 5.0% of the trace") !=
+        std::string::npos);
 }
 
 // A sync with no enclosing slice (here on a thread of its own) has no call site: its offender is
