@@ -10,11 +10,14 @@ import { join, resolve } from 'node:path';
 import { serve } from '../web/serve.mjs';
 import { ARGS, recordOpenReplies, waitWarmUps } from '../tests/e2e/helpers.mjs';
 
-// Runs fn(page) on such a page and closes it all after. `site`: the built site's directory;
-// `query`: the page's query string (without '?'); `args`: more browser flags; `beforeGoto(page)`:
-// e.g. init scripts to install before the page's own scripts run.
+// Runs fn(page) on such a page and closes it all after. `site`: the built site's directory, which
+// may carry the page's query (`build/site?workers=no-parts`, as the benches' TW_SITE or site_ab's
+// sites); `query`: the page's query string otherwise (without '?'); `args`: more browser flags;
+// `beforeGoto(page)`: e.g. init scripts to install before the page's own scripts run.
 export async function withWarmPage(site, { query = '', args = [], waitMs = 2500, beforeGoto = async () => {} }, fn) {
-  const server = await serve(resolve(site), 0);
+  const [siteDir, inSite] = site.split('?');
+  query = inSite ?? query;
+  const server = await serve(resolve(siteDir), 0);
   const dir = mkdtempSync(join(tmpdir(), 'tw-bench-page-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: '/usr/bin/chromium', args: [...ARGS, ...args], headless: true, viewport: { width: 1400, height: 900 },

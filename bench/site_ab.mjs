@@ -41,14 +41,13 @@ function initScript() {
 }
 
 async function once(site) {
-  const [dir, query = ''] = site.split('?');
   const beforeGoto = async (page) => {
     await page.addInitScript(initScript);
     if (process.env.AB_STORAGE) {
       await page.addInitScript((items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }, JSON.parse(process.env.AB_STORAGE));
     }
   };
-  return withWarmPage(dir, { query, beforeGoto, waitMs: Number(process.env.AB_WAIT ?? 400) }, async (page) => {
+  return withWarmPage(site, { beforeGoto, waitMs: Number(process.env.AB_WAIT ?? 400) }, async (page) => {
     const t0 = await page.evaluate(() => { window.__tracewise.ready = false; window.__readyAt = 0; return performance.now(); });
     await page.setInputFiles('#file-input', [resolve(file)]);
     await page.waitForFunction(() => window.__readyAt > 0, null, { polling: 20, timeout: 15 * 60_000 });

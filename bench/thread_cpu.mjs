@@ -22,9 +22,7 @@ import { loadFile, withWarmPage } from './fresh_page.mjs';
 import { readFloor } from './read_floor.mjs';
 
 const [file = 'bench/out/kineto_256mb.json', rounds = '3'] = process.argv.slice(2);
-// TW_SITE may carry the page's query (`build/site?workers=no-parts`), as site_ab.mjs's sites.
-const [siteDir, QUERY = ''] = (process.env.TW_SITE || 'build/site').split('?');
-const SITE = resolve(siteDir);
+const SITE = process.env.TW_SITE || 'build/site';  // (a query for the page may follow it: fresh_page.mjs)
 const kTicksPerSecond = 100;  // USER_HZ on Linux
 const cores = availableParallelism();
 
@@ -81,7 +79,7 @@ const sums = { floor: new Map(), load: new Map() };
 const add = (into, m) => { for (const [k, v] of m) into.set(k, (into.get(k) ?? 0) + v); };
 const bounds = [];
 for (let r = 0; r < Number(rounds); r++) {
-  await withWarmPage(SITE, { query: QUERY, waitMs: Number(process.env.AB_WAIT ?? 2500) }, async (page) => {
+  await withWarmPage(SITE, { waitMs: Number(process.env.AB_WAIT ?? 2500) }, async (page) => {
     let floor;
     const read = await readFloor(page, resolve(file), 'cheapest', async (run) => {
       const [cpu, result] = await measureCpu(run);

@@ -102,7 +102,6 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
   const SliceTable& s = m.slices;
   const std::vector<uint32_t>& parents = s.parent;
   std::vector<int8_t> kind_of_name(m.strings.size(), kUnknownKind);  // host_sync_kind per name, memoised
-  std::unordered_map<StringId, uint32_t> site_slot;
   uint64_t count[4] = {0, 0, 0, 0};
   int64_t blocked[4] = {0, 0, 0, 0};
   auto visit = [&](uint32_t i) {
@@ -113,7 +112,6 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
     if (k < 0) return;
     count[k]++;
     blocked[k] += s.dur_ns[i];
-    r.longest_syncs.push_back(i);
     // The call site: the innermost operator around the call, else the innermost slice of any kind.
     uint32_t site = parents[i];
     for (uint32_t p = parents[i]; p != kNoParent; p = parents[p]) {
@@ -122,12 +120,7 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
         break;
       }
     }
-    StringId name = site == kNoParent ? 0 : s.name[site];
-    r.sync_calls.push_back(SyncCall{s.ts_ns[i], s.dur_ns[i], i, name});
-    auto [slot, fresh] = site_slot.emplace(name, static_cast<uint32_t>(r.sync_sites.size()));
-    if (fresh) r.sync_sites.push_back(SyncSite{name, 0, 0});
-    r.sync_sites[slot->second].count++;
-    r.sync_sites[slot->second].blocked_ns += s.dur_ns[i];
+    r.sync_calls.push_back(SyncCall{s.ts_ns[i], s.dur_ns[i], i, site == kNoParent ? 0 : s.name[site]});
   };
   for (const auto& [first, last] : slice_rows_starting_in(m, opt.window))
     for (uint32_t i = first; i < last; ++i) visit(i);
@@ -137,18 +130,11 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
     r.sync_count += count[k];
     r.sync_blocked_ns += blocked[k];
   }
-  std::sort(r.sync_sites.begin(), r.sync_sites.end(), [](const SyncSite& a, const SyncSite& b) {
-    if (a.blocked_ns != b.blocked_ns) return a.blocked_ns > b.blocked_ns;
-    return a.name < b.name;
-  });
-  if (r.sync_sites.size() > opt.top) r.sync_sites.resize(opt.top);
   std::sort(r.sync_calls.begin(), r.sync_calls.end(), [](const SyncCall& a, const SyncCall& b) {
     return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.slice < b.slice;
   });
-  size_t keep = std::min(opt.top, r.longest_syncs.size());
-  std::partial_sort(r.longest_syncs.begin(), r.longest_syncs.begin() + keep, r.longest_syncs.end(),
-                    [&s](uint32_t a, uint32_t b) { return s.dur_ns[a] != s.dur_ns[b] ? s.dur_ns[a] > s.dur_ns[b] : a < b; });
-  r.longest_syncs.resize(keep);
+  r.sync_sites = sync_sites_of(r.sync_calls, opt.top);
+  for (const SyncCall& c : longest_syncs_of(r.sync_calls, opt.top)) r.longest_syncs.push_back(c.slice);
 }
 
 // Calls f(link) for the model.launches indices to visit, in model.launches order (records keep that
@@ -185,6 +171,31 @@ std::vector<uint32_t> launch_order(const TraceModel& m) {
     return sa != sb ? sa < sb : a < b;
   });
   return order;
+}
+
+std::vector<SyncSite> sync_sites_of(const std::vector<SyncCall>& calls, size_t top) {
+  std::vector<SyncSite> sites;
+  std::unordered_map<StringId, size_t> slot_of;
+  for (const SyncCall& c : calls) {
+    auto [slot, fresh] = slot_of.emplace(c.site, sites.size());
+    if (fresh) sites.push_back(SyncSite{c.site, 0, 0});
+    sites[slot->second].count++;
+    sites[slot->second].blocked_ns += c.dur_ns;
+  }
+  std::sort(sites.begin(), sites.end(), [](const SyncSite& a, const SyncSite& b) {
+    return a.blocked_ns != b.blocked_ns ? a.blocked_ns > b.blocked_ns : a.name < b.name;
+  });
+  if (sites.size() > top) sites.resize(top);
+  return sites;
+}
+
+std::vector<SyncCall> longest_syncs_of(std::vector<SyncCall> calls, size_t top) {
+  const size_t keep = std::min(top, calls.size());
+  std::partial_sort(calls.begin(), calls.begin() + keep, calls.end(), [](const SyncCall& a, const SyncCall& b) {
+    return a.dur_ns != b.dur_ns ? a.dur_ns > b.dur_ns : a.slice < b.slice;
+  });
+  calls.resize(keep);
+  return calls;
 }
 
 int host_sync_kind(std::string_view n) {

@@ -116,6 +116,12 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt = {});
 // (each change point holds until the next one; the last holds for nothing).
 int64_t queue_time_at_least(const StreamQueue& q, int32_t limit);
 
+// The call sites of `calls`, most blocked first (then by name), at most `top` (launch_stats's
+// sync_sites; the host_syncs recommendation's for the syncs inside the steps).
+std::vector<SyncSite> sync_sites_of(const std::vector<SyncCall>& calls, size_t top);
+// The `top` longest of `calls`, longest first (then by slice).
+std::vector<SyncCall> longest_syncs_of(std::vector<SyncCall> calls, size_t top);
+
 // Returns -1 when the name is not a host sync, else an index into the kind names above.
 int host_sync_kind(std::string_view runtime_call_name);
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <unordered_map>
 
 namespace tw {
 
@@ -167,20 +166,20 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   const StepBreakdown* sb = in.steps;
   const bool by_steps = sb && !sb->steps.empty() && sb->total_ns > 0;
   const std::vector<SyncCall>& calls = l->sync_calls;
-  std::vector<char> counts(calls.size(), by_steps ? 0 : 1);
+  std::vector<char> in_step(calls.size(), by_steps ? 0 : 1);
   if (by_steps) {
     auto at = [&calls](int64_t t) {
       return std::lower_bound(calls.begin(), calls.end(), t, [](const SyncCall& c, int64_t v) { return c.start_ns < v; }) -
              calls.begin();
     };
     for (const StepTimes& st : sb->steps)  // (steps that overlap mark a sync once)
-      for (auto k = at(st.begin_ns), e = at(st.end_ns); k < e; ++k) counts[k] = 1;
+      for (auto k = at(st.begin_ns), e = at(st.end_ns); k < e; ++k) in_step[k] = 1;
   }
-  std::vector<const SyncCall*> counted;
+  std::vector<SyncCall> counted;
   int64_t blocked = 0;
   for (size_t k = 0; k < calls.size(); ++k)
-    if (counts[k]) {
-      counted.push_back(&calls[k]);
+    if (in_step[k]) {
+      counted.push_back(calls[k]);
       blocked += calls[k].dur_ns;
     }
   const size_t steps = by_steps ? sb->steps.size() : 0;
@@ -188,23 +187,7 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   const double per_step = steps ? static_cast<double>(counted.size()) / static_cast<double>(steps) : 0;
   const uint64_t outside = calls.size() - counted.size();
   if (counted.empty() || (share < 0.05 && per_step < 10)) return;
-  // The call sites and the longest calls among those counted.
-  std::vector<SyncSite> sites;
-  std::unordered_map<StringId, size_t> site_of;
-  for (const SyncCall* c : counted) {
-    auto [slot, fresh] = site_of.emplace(c->site, sites.size());
-    if (fresh) sites.push_back(SyncSite{c->site, 0, 0});
-    sites[slot->second].count++;
-    sites[slot->second].blocked_ns += c->dur_ns;
-  }
-  std::sort(sites.begin(), sites.end(), [](const SyncSite& a, const SyncSite& b) {
-    return a.blocked_ns != b.blocked_ns ? a.blocked_ns > b.blocked_ns : a.name < b.name;
-  });
-  std::vector<const SyncCall*> longest = counted;
-  const size_t keep = std::min<size_t>(5, longest.size());
-  std::partial_sort(longest.begin(), longest.begin() + keep, longest.end(), [](const SyncCall* a, const SyncCall* b) {
-    return a->dur_ns != b->dur_ns ? a->dur_ns > b->dur_ns : a->slice < b->slice;
-  });
+  const std::vector<SyncSite> sites = sync_sites_of(counted, 3);
   Recommendation r;
   r.id = "host_syncs";
   r.severity = severity_for(share, 0.1, 0.2);
@@ -212,7 +195,7 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   r.title = share >= 0.05 ? "Host synchronisations block the CPU " + pct(share) + (by_steps ? of : " of the time")
                           : "Frequent host synchronisations";
   std::string where;
-  for (size_t i = 0; i < sites.size() && i < 3; ++i) {
+  for (size_t i = 0; i < sites.size(); ++i) {
     const SyncSite& s = sites[i];
     where += (i ? ", " : "") + name_of(*in.model, s.name) + " (" + count_str(s.count) + (s.count == 1 ? " call, " : " calls, ") +
              format_duration(s.blocked_ns) + ")";
@@ -227,11 +210,10 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
            (where.empty() ? "" : std::string(one ? "; it is called from " : "; the main call sites are ") + where) +
            ". While the CPU waits it queues no work, so the GPU drains and idles. .item(), .cpu(), .tolist(), "
            "printing tensors and data-dependent shapes synchronise; keep values on the GPU or synchronise once per step." +
-           (outside ? " " + count_str(outside) + (outside == 1 ? " more, outside the steps (the profiler's start-up or shut-down), is"
-                                                               : " more, outside the steps (the profiler's start-up or shut-down), are") +
-                          " not counted."
+           (outside ? " " + count_str(outside) + " more, outside the steps (the profiler's start-up or shut-down), " +
+                          (outside == 1 ? "is" : "are") + " not counted."
                     : "");
-  for (size_t i = 0; i < keep; ++i) r.ranges.push_back({longest[i]->start_ns, longest[i]->start_ns + longest[i]->dur_ns});
+  for (const SyncCall& c : longest_syncs_of(counted, 5)) r.ranges.push_back({c.start_ns, c.start_ns + c.dur_ns});
   r.numbers = {{"syncs", double(counted.size())}, {"blocked_ns", double(blocked)}, {"share", share},
                {"per_step", per_step}, {"outside_steps", double(outside)}};
   out.push_back(std::move(r));
