@@ -70,6 +70,12 @@ uint8_t field_of(std::string_view key) {
 // A strict JSON reader over [p, end). Each value parser starts at the value's first byte and
 // returns false on anything that is not strictly valid (or not of the clean kind: escapes).
 // `depth` is the nesting of the container holding the value (the event object is 1).
+//
+// The readers on a clean event's path are always_inline: clang (the wasm build) left them as calls,
+// and a call in wasm passes the Reader and its out-parameters through linear memory, where inlined
+// they stay in locals. The warm wasm import of a 256 MB Kineto trace got ~15% faster (and the native
+// one no slower): bench/HISTORY.md, session 23. Rare forms stay out of line (parse_separator,
+// other_id, skip).
 struct Reader {
   const char* p;
   const char* end;
@@ -80,9 +86,9 @@ struct Reader {
   // with p at the value and its key (and the event field it names), 0 with p after the '}' that
   // ended the object, -1 on invalid input. Grammar: `{` ws (`}` | key) or ws (`,` key | `}`),
   // key = string ws `:` ws. A remembered separator is the whole work; parsing one is kept out of
-  // line, so this stays small enough to be inlined into the decoding loops (g++ stopped inlining
-  // it when both were one function: the native import got ~9% slower).
-  int separator(bool first, std::string_view& k, uint8_t& field) {
+  // line, so that inlining this into the decoding loops stays cheap (with both in one function the
+  // native import got ~9% slower).
+  [[gnu::always_inline]] int separator(bool first, std::string_view& k, uint8_t& field) {
     if (node != SeparatorCache::kLost && end - p >= 32) {
       if (uint8_t next = seps->find(node, p, first); next != SeparatorCache::kLost) {
         const Separator& s = seps->nodes[next];
@@ -193,7 +199,7 @@ struct Reader {
   }
 
   // p at the opening quote. Without escapes the raw bytes are the string (as simdjson's view).
-  bool string(std::string_view& out) {
+  [[gnu::always_inline]] bool string(std::string_view& out) {
     const char* s = ++p;
     for (;;) {
       to_special();
@@ -234,7 +240,7 @@ struct Reader {
   // of core/base/decimal.h, whose results these equal.
   //
   // -?digits with 1..max digits and no leading zero, accumulated in v (p moves past what it read).
-  bool plain_digits(size_t max, bool& neg, uint64_t& v) {
+  [[gnu::always_inline]] bool plain_digits(size_t max, bool& neg, uint64_t& v) {
     neg = p < end && *p == '-';
     if (neg) ++p;
     const char* d = p;
@@ -260,7 +266,7 @@ struct Reader {
     return n > 0 && n <= max && (n == 1 || *d != '0');
   }
   // -?digits, at most 18 digits and no fraction or exponent: parse_int64 of the text.
-  bool plain_int(int64_t& out) {
+  [[gnu::always_inline]] bool plain_int(int64_t& out) {
     const char* start = p;
     bool neg;
     uint64_t v;
@@ -274,7 +280,7 @@ struct Reader {
   // Microseconds as -?digits[.digits] with at most 15 integer digits and no exponent, in
   // nanoseconds: parse_us_to_ns of the text (rounded half away from zero on the first digit below
   // the nanosecond, which parse_decimal_scaled also keeps whenever there are <= 15 integer digits).
-  bool plain_us(int64_t& out) {
+  [[gnu::always_inline]] bool plain_us(int64_t& out) {
     const char* start = p;
     bool neg;
     uint64_t v;
@@ -354,7 +360,7 @@ struct Reader {
 
   // read_scalar_text: 1 when `out` holds a string's contents or a number's text, 2 for any other
   // (valid, skipped) value, 0 on invalid input.
-  int text(std::string_view& out, int depth) {
+  [[gnu::always_inline]] int text(std::string_view& out, int depth) {
     char c = peek();
     if (c == '"') return string(out) ? 1 : 0;
     if (c == '-' || is_digit(c)) return number(out) ? 1 : 0;
@@ -362,14 +368,14 @@ struct Reader {
   }
 
   // ph, name, cat, s, bp: the text, or empty for other values.
-  bool text_field(std::string_view& out, int depth) {
+  [[gnu::always_inline]] bool text_field(std::string_view& out, int depth) {
     int r = text(out, depth);
     if (r == 2) out = std::string_view();
     return r != 0;
   }
 
   // read_time: ts/dur as numbers or strings holding numbers, in microseconds.
-  bool time(bool& has, bool& ok, int64_t& out, int depth) {
+  [[gnu::always_inline]] bool time(bool& has, bool& ok, int64_t& out, int depth) {
     has = true;
     ok = false;
     char c = peek();
@@ -384,19 +390,9 @@ struct Reader {
   }
 
   // read_id: a number or string; for an object (id2) the first field's value, one level only.
-  bool id(RawId& id, int depth) {
+  // The common plain integer inline, the rest out of line.
+  [[gnu::always_inline]] bool id(RawId& id, int depth) {
     id.present = true;
-    std::string_view t;
-    if (peek() == '{') {
-      if (depth + 1 > kMaxDepth) return false;
-      ++p;
-      if (eat('}')) return true;
-      if (!key(t)) return false;
-      if (peek() == '{' ? !skip(depth + 1) : !this->id(id, depth + 1)) return false;
-      while (eat(','))
-        if (!key(t) || !skip(depth + 1)) return false;
-      return eat('}');
-    }
     char c = peek();
     if (c == '-' || is_digit(c)) {
       const char* s = p;
@@ -406,6 +402,21 @@ struct Reader {
         id.text = std::string_view(s, size_t(p - s));
         return true;
       }
+    }
+    return other_id(id, depth);
+  }
+  [[gnu::noinline]] bool other_id(RawId& id, int depth) {
+    std::string_view t;
+    char c = peek();
+    if (c == '{') {
+      if (depth + 1 > kMaxDepth) return false;
+      ++p;
+      if (eat('}')) return true;
+      if (!key(t)) return false;
+      if (peek() == '{' ? !skip(depth + 1) : !this->id(id, depth + 1)) return false;
+      while (eat(','))
+        if (!key(t) || !skip(depth + 1)) return false;
+      return eat('}');
     }
     bool is_string = c == '"';
     int r = text(t, depth);
