@@ -73,7 +73,7 @@ uint8_t field_of(std::string_view key) {
 //
 // The readers on a clean event's path are always_inline: clang (the wasm build) left them as calls,
 // and a call in wasm passes the Reader and its out-parameters through linear memory, where inlined
-// they stay in locals. The warm wasm import of a 256 MB Kineto trace got ~15% faster (and the native
+// they stay in locals. The warm wasm import of a 256 MB Kineto trace got ~18% faster (and the native
 // one no slower): bench/HISTORY.md, session 23. Rare forms stay out of line (parse_separator,
 // other_id, skip).
 struct Reader {
