@@ -148,6 +148,7 @@ bool read_args(simdjson::ondemand::value& v, RawEvent& e) {
         break;
       }
     }
+    note_known_arg(e, known_arg_of(a.key));
     ++e.n_args;
   }
   return true;

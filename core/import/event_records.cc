@@ -177,7 +177,10 @@ RecordRead read_event_record(const uint8_t** cur, const uint8_t* end, const char
     a.text = bits & (1u << 17) ? r.view() : std::string_view();
     for (uint32_t k = 0; k < 3; ++k) a.ints[k] = k < n_ints ? r.get<int64_t>() : 0;
   }
-  e.n_args = r.ok ? static_cast<int>(n_args) : 0;
+  for (uint32_t i = 0; r.ok && i < n_args; ++i) {  // (n_args is 0 from reset_before_args)
+    note_known_arg(e, known_arg_of(e.args[i].key));
+    ++e.n_args;
+  }
   // A malformed record leaves the position of the next ones unknown: the rest are decoded locally.
   *cur = r.ok ? r.p : end;
   return r.ok ? RecordRead::kDecoded : RecordRead::kNone;

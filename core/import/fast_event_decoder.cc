@@ -479,6 +479,8 @@ struct Reader {
         if (!skip(d)) return false;
         continue;
       }
+      // The key's KnownArg: learned with its separator, or (not kept in the tree) looked up.
+      const uint8_t known = node != SeparatorCache::kLost ? seps->nodes[node].known : known_arg_of(k);
       RawArg& a = e.args[e.n_args];
       a.key = k;
       a.n_ints = 0;
@@ -510,6 +512,7 @@ struct Reader {
         ok = a.has_int || number(a.text);
       }
       if (!ok) return false;
+      note_known_arg(e, known);
       ++e.n_args;
     }
   }

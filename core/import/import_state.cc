@@ -418,30 +418,30 @@ void ImportState::on_metadata(uint64_t off) {
     set[index] |= bit;
   };
   if (ev_.name == "process_name") {
-    if ((a = ev_.arg("name"))) {
+    if ((a = ev_.arg(kArgName))) {
       p.name = model.strings.intern(a->text);
       mark(process_set_, process, kSetName);
     }
   } else if (ev_.name == "process_labels") {
-    if ((a = ev_.arg("labels"))) {
+    if ((a = ev_.arg(kArgLabels))) {
       p.labels = model.strings.intern(a->text);
       mark(process_set_, process, kSetLabels);
     }
   } else if (ev_.name == "process_sort_index") {
-    if ((a = ev_.arg("sort_index")) && parse_int64(a->text, p.sort_index)) {
+    if ((a = ev_.arg(kArgSortIndex)) && parse_int64(a->text, p.sort_index)) {
       p.has_sort_index = true;
       mark(process_set_, process, kSetSort);
     }
   } else if (ev_.name == "thread_name") {
     uint32_t track = thread_track(process, ev_.tid);
-    if ((a = ev_.arg("name"))) {
+    if ((a = ev_.arg(kArgName))) {
       model.tracks[track].name = model.strings.intern(a->text);
       mark(track_set_, track, kSetName);
     }
   } else if (ev_.name == "thread_sort_index") {
     uint32_t track = thread_track(process, ev_.tid);
     Track& t = model.tracks[track];
-    if ((a = ev_.arg("sort_index")) && parse_int64(a->text, t.sort_index)) {
+    if ((a = ev_.arg(kArgSortIndex)) && parse_int64(a->text, t.sort_index)) {
       t.has_sort_index = true;
       mark(track_set_, track, kSetSort);
     }

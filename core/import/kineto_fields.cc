@@ -9,7 +9,7 @@ namespace tw {
 
 namespace {
 
-bool arg_int(const RawEvent& e, std::string_view key, int64_t& out, bool* overflow = nullptr) {
+bool arg_int(const RawEvent& e, KnownArg key, int64_t& out, bool* overflow = nullptr) {
   const RawArg* a = e.arg(key);
   if (!a || (a->type != ArgType::kNumber && a->type != ArgType::kString)) return false;
   if (a->has_int) {
@@ -67,8 +67,8 @@ const char* event_kind_name(EventKind k) {
 KinetoIds read_kineto_ids(const RawEvent& e) {
   KinetoIds ids;
   if (!e.has_args) return ids;
-  arg_int(e, "correlation", ids.correlation, &ids.overflow);
-  arg_int(e, "External id", ids.external_id, &ids.overflow);
+  arg_int(e, kArgCorrelation, ids.correlation, &ids.overflow);
+  arg_int(e, kArgExternalId, ids.external_id, &ids.overflow);
   // Any other integer beyond int64 (e.g. "Comms Id") is kept as text in the source; report it.
   for (int i = 0; i < e.n_args && !ids.overflow; ++i) {
     const RawArg& a = e.args[i];
@@ -85,28 +85,28 @@ GpuFields read_gpu_fields(const RawEvent& e, StringPool& pool) {
   GpuFields g;
   if (!e.has_args) return g;
   int64_t v = 0;
-  if (arg_int(e, "device", v)) g.device = static_cast<int32_t>(v);
-  arg_int(e, "stream", g.stream);
-  arg_int(e, "bytes", g.bytes);
-  if (const RawArg* a = e.arg("Collective name")) g.collective = pool.intern(a->text);
-  arg_int(e, "In msg nelems", g.in_nelems);
-  arg_int(e, "Out msg nelems", g.out_nelems);
-  if (arg_int(e, "Group size", v)) g.group_size = static_cast<int32_t>(v);
-  if (const RawArg* a = e.arg("dtype")) g.dtype = pool.intern(a->text);
-  if (const RawArg* a = e.arg("Process Group Name")) g.pg_name = pool.intern(a->text);
-  if (const RawArg* a = e.arg("grid"))
+  if (arg_int(e, kArgDevice, v)) g.device = static_cast<int32_t>(v);
+  arg_int(e, kArgStream, g.stream);
+  arg_int(e, kArgBytes, g.bytes);
+  if (const RawArg* a = e.arg(kArgCollectiveName)) g.collective = pool.intern(a->text);
+  arg_int(e, kArgInMsgNelems, g.in_nelems);
+  arg_int(e, kArgOutMsgNelems, g.out_nelems);
+  if (arg_int(e, kArgGroupSize, v)) g.group_size = static_cast<int32_t>(v);
+  if (const RawArg* a = e.arg(kArgDtype)) g.dtype = pool.intern(a->text);
+  if (const RawArg* a = e.arg(kArgProcessGroupName)) g.pg_name = pool.intern(a->text);
+  if (const RawArg* a = e.arg(kArgGrid))
     for (int k = 0; k < a->n_ints; ++k) g.grid[k] = static_cast<uint32_t>(a->ints[k]);
-  if (const RawArg* a = e.arg("block"))
+  if (const RawArg* a = e.arg(kArgBlock))
     for (int k = 0; k < a->n_ints; ++k) g.block[k] = static_cast<uint32_t>(a->ints[k]);
   return g;
 }
 
 bool read_memory_fields(const RawEvent& e, MemorySample& out) {
   int64_t v = 0;
-  if (!arg_int(e, "Total Allocated", out.total_allocated)) return false;
-  arg_int(e, "Total Reserved", out.total_reserved);
-  arg_int(e, "Bytes", out.bytes);
-  if (arg_int(e, "Device Id", v)) out.device = static_cast<int32_t>(v);
+  if (!arg_int(e, kArgTotalAllocated, out.total_allocated)) return false;
+  arg_int(e, kArgTotalReserved, out.total_reserved);
+  arg_int(e, kArgMemoryBytes, out.bytes);
+  if (arg_int(e, kArgDeviceId, v)) out.device = static_cast<int32_t>(v);
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/base/same_bytes.h"
+#include "core/import/known_args.h"
 
 namespace tw {
 
@@ -48,6 +49,9 @@ struct RawEvent {
   int n_args = 0;
   bool args_overflow = false;
   bool duplicate_key = false;
+  // Per KnownArg, the index + 1 in args of the first arg with its key (0: none), as arg(key) finds
+  // it: set by note_known_arg as each arg is added.
+  uint8_t known[kKnownArgs] = {};
   // Keep args last: the decoder resets only the fields before it (args[0..n_args) are always
   // written before they are read), which saves clearing 3 KB per event.
   RawArg args[kMaxArgs];
@@ -57,7 +61,15 @@ struct RawEvent {
       if (same_bytes(args[i].key, key)) return &args[i];
     return nullptr;
   }
+  const RawArg* arg(KnownArg k) const { return known[k] ? &args[known[k] - 1] : nullptr; }
 };
+
+static_assert(kMaxArgs < 256, "RawEvent::known holds an index + 1 in a byte");
+
+// Notes that args[n_args], about to be added, has the key of `k` (a KnownArg or kNotKnown).
+inline void note_known_arg(RawEvent& e, uint8_t k) {
+  if (k < kKnownArgs && e.known[k] == 0) e.known[k] = static_cast<uint8_t>(e.n_args + 1);
+}
 
 // Resets every field before args to its default, as each decoder does before filling an event
 // (args[0..n_args) are written before they are read, so the 3 KB of args are left alone).

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/import/known_args.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #elif defined(__wasm_simd128__)
@@ -45,6 +47,7 @@ struct Separator {
   uint8_t len = 0;
   uint8_t key_begin = 0, key_len = 0;
   uint8_t field = 0;  // the event field the key names (the decoder's Field), or the object's end
+  uint8_t known = kNotKnown;  // the KnownArg the key is, for an arg
   bool opens = false;  // follows the object's '{' (no comma): matches only there, and only such do
   uint8_t n_children = 0, next_replaced = 0;
   uint8_t children[kChildren] = {};  // nodes that followed this one
@@ -87,6 +90,7 @@ struct SeparatorCache {
     s.key_begin = uint8_t(key.data() - start);
     s.key_len = uint8_t(key.size());
     s.field = field;
+    s.known = known_arg_of(key);
     s.opens = opens;
     s.n_children = 0;
     Separator& parent = nodes[node];

@@ -112,7 +112,7 @@ TEST_CASE("event records: nearly every event of a Kineto trace travels as a reco
   imp.set_deferred_decode(true);
   imp.push(text.data(), text.size());
   imp.end_input();
-  size_t events = 0, records = 0;
+  size_t events = 0, records = 0, known_ok = 0;
   static RawEvent e;
   while (const DeferredBatch* b = imp.next_outgoing()) {
     std::vector<uint8_t> rec;
@@ -120,12 +120,16 @@ TEST_CASE("event records: nearly every event of a Kineto trace travels as a reco
     const uint8_t* cur = rec.data();
     for (const EventRef& r : b->refs) {
       events++;
-      records += read_event_record(&cur, rec.data() + rec.size(), b->data.data() + r.begin, r.length, e) == RecordRead::kDecoded;
+      if (read_event_record(&cur, rec.data() + rec.size(), b->data.data() + r.begin, r.length, e) != RecordRead::kDecoded)
+        continue;
+      records++;
+      known_ok += known_args_agree(e);
     }
     CHECK(cur == rec.data() + rec.size());
   }
   CHECK(events > 10000);
   CHECK(records > events * 99 / 100);
+  CHECK(known_ok == records);  // the record's args indexed by key as the decoders index them
 }
 
 TEST_CASE("event records: malformed or hostile records are declined, never read out of bounds") {
@@ -143,6 +147,8 @@ TEST_CASE("event records: malformed or hostile records are declined, never read 
   CHECK(e.name == "k");
   CHECK(e.ts_ns == 1500);
   CHECK(e.n_args == 2);
+  CHECK(e.arg(kArgGrid) == &e.args[0]);
+  CHECK(e.arg(kArgCorrelation) == nullptr);
   CHECK(e.args[0].n_ints == 3);
   CHECK(e.args[1].text == "x");
   // The same record read against a shorter text: its views no longer fit and it is declined.
@@ -169,6 +175,7 @@ TEST_CASE("event records: malformed or hostile records are declined, never read 
     if (read_event_record(&cur, junk.data() + junk.size(), text.data(), text.size(), e) == RecordRead::kDecoded) {
       for (std::string_view v : {e.ph, e.name, e.cat, e.scope, e.bp})
         CHECK((v.data() == nullptr || (v.data() >= text.data() && v.data() + v.size() <= text.data() + text.size())));
+      CHECK(known_args_agree(e));
     }
     CHECK(cur <= junk.data() + junk.size());
   }

@@ -51,7 +51,7 @@ std::string describe(const RawEvent& e) {
 
 struct Outcome {
   bool fast = false;           // the fast path accepted
-  bool equal = true;           // ... and decode() gave kOk with an equal RawEvent
+  bool equal = true;           // ... and decode() gave kOk with an equal RawEvent (known args too)
   std::string fast_text, ref_text;
 };
 
@@ -70,7 +70,7 @@ Outcome compare(std::string_view text) {
   DecodeResult r = decoder.decode(b.data(), text.size(), b.size(), ref_ev);
   o.fast_text = describe(fast_ev);
   o.ref_text = r == DecodeResult::kOk ? describe(ref_ev) : "decode() result " + std::to_string(int(r));
-  o.equal = o.fast_text == o.ref_text;
+  o.equal = o.fast_text == o.ref_text && known_args_agree(fast_ev) && known_args_agree(ref_ev);
   return o;
 }
 

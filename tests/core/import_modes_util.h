@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/file_reader.h"
+#include "core/import/raw_event.h"
 #include "tests/core/import_test_util.h"
 
 namespace tw::test {
@@ -57,6 +58,14 @@ inline ImporterPtr import_mode(std::string_view text, bool fast, uint32_t seed, 
   }
   imp->finish();
   return imp;
+}
+
+// Whether RawEvent::arg(KnownArg) finds, for every KnownArg, what arg(key) finds by scanning (the
+// first arg with the key, or none): the index each decoder keeps as it adds args.
+inline bool known_args_agree(const RawEvent& e) {
+  for (uint8_t k = 0; k < kKnownArgs; ++k)
+    if (e.arg(KnownArg(k)) != e.arg(known_arg_key(KnownArg(k)))) return false;
+  return true;
 }
 
 }  // namespace tw::test
