@@ -166,19 +166,19 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   const StepBreakdown* sb = in.steps;
   const bool by_steps = sb && !sb->steps.empty() && sb->total_ns > 0;
   const std::vector<SyncCall>& calls = l->sync_calls;
-  std::vector<char> in_step(calls.size(), by_steps ? 0 : 1);
+  std::vector<char> counts(calls.size(), by_steps ? 0 : 1);  // per call: counted (all of them without steps)
   if (by_steps) {
     auto at = [&calls](int64_t t) {
       return std::lower_bound(calls.begin(), calls.end(), t, [](const SyncCall& c, int64_t v) { return c.start_ns < v; }) -
              calls.begin();
     };
     for (const StepTimes& st : sb->steps)  // (steps that overlap mark a sync once)
-      for (auto k = at(st.begin_ns), e = at(st.end_ns); k < e; ++k) in_step[k] = 1;
+      for (auto k = at(st.begin_ns), e = at(st.end_ns); k < e; ++k) counts[k] = 1;
   }
   std::vector<SyncCall> counted;
   int64_t blocked = 0;
   for (size_t k = 0; k < calls.size(); ++k)
-    if (in_step[k]) {
+    if (counts[k]) {
       counted.push_back(calls[k]);
       blocked += calls[k].dur_ns;
     }
