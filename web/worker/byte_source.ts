@@ -1,4 +1,5 @@
 import { blobStream, BufferPool, kBatchBytes } from './blob_stream';
+import { type ChunkReader, streamChunks } from './chunk_reader';
 import { gunzip } from './gunzip';
 import { feedFromWorker } from './feed_client';
 
@@ -11,7 +12,7 @@ export interface ByteSource {
   totalBytes: number | null;             // size of the file as given, if known
   rawBytes(): number;                    // file bytes consumed so far
   gzip: boolean;
-  input: ReadableStreamDefaultReader<Uint8Array>;  // decompressed bytes
+  input: ChunkReader;                    // decompressed bytes
   keep: () => Blob | undefined;          // the file as given, for re-reading events later
   sizeHint(): Promise<number>;           // expected decompressed bytes, 0 if unknown
   reader: 'feed worker' | 'trace worker'; // the thread that reads (and inflates)
@@ -98,9 +99,9 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
   // How the bytes are read, where it differs from the trace worker reading them itself.
   type Reading = Partial<Pick<ByteSource,
     'rawBytes' | 'reader' | 'available' | 'readerStartedAhead' | 'release' | 'readBuffers'>>;
-  const source = (input: ReadableStream<Uint8Array>, gzip: boolean, total: number | null, keep: () => Blob | undefined,
+  const source = (input: ReadableStream<Uint8Array> | ChunkReader, gzip: boolean, total: number | null, keep: () => Blob | undefined,
                   how: Reading = {}): ByteSource => ({
-    totalBytes: total, gzip, input: input.getReader(), keep,
+    totalBytes: total, gzip, input: input instanceof ReadableStream ? streamChunks(input) : input, keep,
     rawBytes: () => rawBytes, reader: 'trace worker', available: () => true, readerStartedAhead: false,
     release: () => {}, readBuffers: () => null, ...how,
     sizeHint: () => sizeHintOf(blob, total, gzip).catch(() => 0),
@@ -109,7 +110,7 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
     const gzip = req.gzip ?? await magicIsGzip(blob);
     const fed = req.workers === 'single' ? null : await feedFromWorker(blob, gzip, readFailure);
     if (fed) {
-      return source(fed.stream, gzip, blob.size, () => blob, { rawBytes: fed.rawBytes, reader: 'feed worker', available: fed.available,
+      return source(fed.input, gzip, blob.size, () => blob, { rawBytes: fed.rawBytes, reader: 'feed worker', available: fed.available,
         readerStartedAhead: fed.startedAhead, release: fed.release, readBuffers: fed.readBuffers });
     }
     // Read here (no nested workers): a plain file's batches are read into again once copied.

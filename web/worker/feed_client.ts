@@ -1,8 +1,9 @@
-// The trace worker's side of feed_worker.ts: the bytes of a file (decompressed when gzip) as one
-// ReadableStream, fed by a nested worker. Each batch is acknowledged, which lets the reader send
-// another: when it is taken from the stream, or for a batch of the reader's reused buffers, when its
-// last chunk is given back. A read failure errors the stream with `onInputError(name)`'s
-// error; corrupt or truncated gzip data errors it with a plain Error after everything before it.
+// The trace worker's side of feed_worker.ts: the bytes of a file (decompressed when gzip) as batches
+// of chunks (chunk_reader.ts), fed by a nested worker. Each batch is acknowledged, which lets the
+// reader send another: when it is read, or for a batch of the reader's reused buffers, when its
+// last chunk is given back. A read failure makes the read after the last batch throw
+// `onInputError(name)`'s error; corrupt or truncated gzip data a plain Error.
+import type { ChunkReader } from './chunk_reader';
 import { WorkersAhead } from './workers_ahead';
 
 type Reply =
@@ -27,7 +28,7 @@ export function dropFeedWorkerAhead(): void {
 // Resolves to null when this browser cannot start a worker from a worker, or the feed worker fails
 // before its first reply (e.g. feed.js cannot be loaded): the caller then reads in its own thread.
 export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (name: string) => Error):
-    Promise<{ stream: ReadableStream<Uint8Array>; rawBytes: () => number; available: () => boolean; startedAhead: boolean;
+    Promise<{ input: ChunkReader; rawBytes: () => number; available: () => boolean; startedAhead: boolean;
               release: (chunk: Uint8Array) => void; readBuffers: () => number | null } | null> {
   let w: Worker;
   let startedAhead = false;
@@ -58,36 +59,42 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
     w.terminate();
     return null;
   }
-  let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   let ended = false;
-  const stream = new ReadableStream<Uint8Array>({
-    start(c) { controller = c; },
-    async pull(c) {
-      while (queue.length === 0) await new Promise<void>((ok) => { waiting = ok; });
+  let end: Error | null = null;  // what a read after the last batch throws (null: the input ended well)
+  const input: ChunkReader = {
+    async read() {
+      while (!ended && queue.length === 0) await new Promise<void>((ok) => { waiting = ok; });
+      if (ended) {
+        if (end) throw end;
+        return null;
+      }
       const m = queue.shift()!;
       raw = m.raw;
       if (m.kind === 'data') {
         recycle = !!m.recycle;
-        for (const chunk of m.chunks) c.enqueue(chunk);
         // A batch of the feed worker's own buffers is acknowledged when its last chunk goes back
         // (release): one message per batch instead of two.
         if (recycle && m.chunks.length > 0) ackWith.add(m.chunks[m.chunks.length - 1]);
         else w.postMessage({ kind: 'ack' });
-      } else {
-        w.terminate();
-        ended = true;
-        if (m.kind === 'done') { buffers = m.buffers ?? null; c.close(); }
-        else if (m.kind === 'error') c.error(m.input ? onInputError(m.message) : new Error(`gzip: ${m.message}`));
-        else c.error(new Error(`The file reader worker failed: ${m.message}`));
+        return m.chunks;
       }
+      w.terminate();
+      ended = true;
+      if (m.kind === 'done') buffers = m.buffers ?? null;
+      else if (m.kind === 'error') end = m.input ? onInputError(m.message) : new Error(`gzip: ${m.message}`);
+      else end = new Error(`The file reader worker failed: ${m.message}`);
+      return input.read();
     },
-    cancel() {
+    async cancel() {
+      if (ended) return;
+      ended = true;
       w.postMessage({ kind: 'cancel' });
       w.terminate();
+      if (waiting) { const f = waiting; waiting = null; f(); }
     },
-  }, { highWaterMark: 0 });
-  // A read would not wait: a batch has arrived, chunks of one are queued in the stream, or it ended.
-  const available = () => ended || queue.length > 0 || (controller?.desiredSize ?? 0) < 0;
+  };
+  // A read would not wait: a batch has arrived or the input ended.
+  const available = () => ended || queue.length > 0;
   // The chunks are this worker's alone (transferred in): once copied, a plain file's batch goes back
   // to the feed worker to be read into again. Any other chunk (the inflater's) is transferred into a
   // port whose other end is closed, which frees its memory at once instead of at this worker's next
@@ -106,5 +113,5 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
     if (ack && !ended) w.postMessage({ kind: 'ack' });
     if (whole) sink.port1.postMessage(null, [buffer]);
   };
-  return { stream, rawBytes: () => raw, available, startedAhead, release, readBuffers: () => buffers };
+  return { input, rawBytes: () => raw, available, startedAhead, release, readBuffers: () => buffers };
 }

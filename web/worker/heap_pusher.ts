@@ -6,7 +6,9 @@ export class HeapPusher {
   private addr = 0;
   private fill = 0;
   constructor(private readonly m: any, private readonly s: any) {}
-  write(chunk: Uint8Array): void {
+  // Whether a batch was pushed (only a push can fail the session).
+  write(chunk: Uint8Array): boolean {
+    let pushed = false;
     let off = 0;
     while (off < chunk.length) {
       if (this.fill === 0) this.addr = Number(this.s.stagingBuffer(kBatchBytes));
@@ -14,8 +16,12 @@ export class HeapPusher {
       this.m.HEAPU8.set(chunk.subarray(off, off + n), this.addr + this.fill);  // HEAPU8 is re-read: the heap may grow
       this.fill += n;
       off += n;
-      if (this.fill === kBatchBytes) this.flush();
+      if (this.fill === kBatchBytes) {
+        this.flush();
+        pushed = true;
+      }
     }
+    return pushed;
   }
   // Pushes what is staged (the last, partial batch).
   flush(): void {
