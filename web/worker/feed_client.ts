@@ -77,6 +77,7 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
         // (release): one message per batch instead of two.
         if (recycle && m.chunks.length > 0) ackWith.add(m.chunks[m.chunks.length - 1]);
         else w.postMessage({ kind: 'ack' });
+        unreleased = m.chunks.length;
         return m.chunks;
       }
       w.terminate();
@@ -103,10 +104,13 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   // and handing over alone: 1.65-1.74 s left to the GC, 1.49-1.50 s released; floor 1.53-1.65 s).
   const sink = new MessageChannel();
   sink.port2.close();
-  // The inflater's chunks of a batch are freed together, at the next read: one message for ~32
-  // buffers cost ~20% less than one each (256 MB gzip, trace worker: 80-99 ms against 100-131 ms
-  // per load, 4 interleaved loads each; bench/HISTORY.md, session 24).
+  // The inflater's chunks of a batch are freed together once the last is given back (or at the next
+  // read, if some never were): one message for ~32 buffers cost ~20% less than one each (256 MB
+  // gzip, trace worker: 80-99 ms against 100-131 ms per load, 4 interleaved loads each;
+  // bench/HISTORY.md, session 24). Not in read(): the importer counts the time a read takes as
+  // time spent waiting for the reader.
   let pending: ArrayBuffer[] = [];
+  let unreleased = 0;  // chunks of the last batch read not given back yet
   const freePending = () => {
     if (pending.length === 0) return;
     sink.port1.postMessage(null, pending);
@@ -122,6 +126,7 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
     }
     if (ack && !ended) w.postMessage({ kind: 'ack' });
     if (whole) pending.push(buffer);
+    if (--unreleased <= 0) freePending();
   };
   return { input, rawBytes: () => raw, available, startedAhead, release, readBuffers: () => buffers };
 }
