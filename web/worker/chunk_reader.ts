@@ -1,5 +1,5 @@
-// The importer's input as batches of chunks: each read gives every chunk that one wait produced
-// (at least one, or none for an empty batch) and null at the end. The feed worker sends its chunks
+// The importer's input as batches of chunks: each read gives the chunks that one wait produced
+// (possibly none) and null at the end. The feed worker sends its chunks
 // in batches of ~2 MB; a gzip batch holds ~32 of DecompressionStream's 64 KB chunks. Handing them
 // out one by one through a ReadableStream cost a read, a pull and two promise turns each (~4,100 of
 // them per 256 MB; bench/HISTORY.md, session 24): a batch is one wait.

@@ -63,7 +63,6 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   let end: Error | null = null;  // what a read after the last batch throws (null: the input ended well)
   const input: ChunkReader = {
     async read() {
-      freePending();
       while (!ended && queue.length === 0) await new Promise<void>((ok) => { waiting = ok; });
       if (ended) {
         if (end) throw end;
@@ -104,19 +103,15 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   // and handing over alone: 1.65-1.74 s left to the GC, 1.49-1.50 s released; floor 1.53-1.65 s).
   const sink = new MessageChannel();
   sink.port2.close();
-  // The inflater's chunks of a batch are freed together once the last is given back (or at the next
-  // read, if some never were): one message for ~32 buffers cost ~20% less than one each (256 MB
-  // gzip, trace worker: 80-99 ms against 100-131 ms per load, 4 interleaved loads each;
-  // bench/HISTORY.md, session 24). Not in read(): the importer counts the time a read takes as
-  // time spent waiting for the reader.
+  // The inflater's chunks of a batch are freed together once its last one is given back (the
+  // importer gives back every chunk it reads, also when it stops early): one message for ~32
+  // buffers cost ~20% less than one each (256 MB gzip, trace worker: 80-99 ms against 100-131 ms
+  // per load, 4 interleaved loads each; bench/HISTORY.md, session 24). Not in read(): the
+  // importer counts the time a read takes as time spent waiting for the reader.
   let pending: ArrayBuffer[] = [];
   let unreleased = 0;  // chunks of the last batch read not given back yet
-  const freePending = () => {
-    if (pending.length === 0) return;
-    sink.port1.postMessage(null, pending);
-    pending = [];
-  };
   const release = (chunk: Uint8Array) => {
+    const last = --unreleased <= 0;
     const ack = ackWith.delete(chunk);
     const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
     const buffer = chunk.buffer as ArrayBuffer;
@@ -126,7 +121,10 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
     }
     if (ack && !ended) w.postMessage({ kind: 'ack' });
     if (whole) pending.push(buffer);
-    if (--unreleased <= 0) freePending();
+    if (last && pending.length > 0) {
+      sink.port1.postMessage(null, pending);
+      pending = [];
+    }
   };
   return { input, rawBytes: () => raw, available, startedAhead, release, readBuffers: () => buffers };
 }

@@ -67,8 +67,9 @@ export class ImportPump {
         counted(chunk.length);
         from.release(chunk);  // copied: its memory can go back to the reader (feed_client.ts)
         if (this.helper) await this.helper.step();
-        // Not a trace: stop reading at once. Only a push can fail the session (a call into the
-        // core costs ~4 us; asked per 64 KB chunk it was ~2% of a gzip load).
+        // Not a trace: stop reading at once. Only a push can fail the session (the splitter finds
+        // it); asked after every 64 KB chunk, the call took 18 ms of a 256 MB gzip load in a
+        // DevTools-traced profile (bench/HISTORY.md, session 24).
         if (pushed && this.session.failed()) {
           for (k++; k < batch.length; k++) from.release(batch[k]);
           return;
