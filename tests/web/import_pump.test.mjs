@@ -1,8 +1,9 @@
 // The trace worker's import loop (web/worker/import_pump.ts, bundled here with esbuild) against a
 // scripted input and a stand-in Session: it reads the input a batch at a time, stages the bytes and
-// pushes them 4 MB at a time, gives every chunk back to the reader, and stops reading as soon as a
-// push fails the session (a file that is not a trace is not read to its end), when the open is
-// cancelled, or, for gzip, where DecompressionStream rejects the data (what came before is kept).
+// pushes them 4 MB at a time, gives each chunk back to the reader once copied (or skipped), and
+// stops reading as soon as a push fails the session (a file that is not a trace is not read to its
+// end), when the open is cancelled (the worker then cancels the input as a whole), or, for gzip,
+// where DecompressionStream rejects the data (what came before is kept).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTs } from './load_ts.mjs';
