@@ -26,10 +26,10 @@ function fakeCore(failAt = null) {
   return { mod: { HEAPU8: new Uint8Array(kPush) }, session, pushes };
 }
 
-// `batches` reads of kPerBatch chunks, then the end (null); `rejectAt`: that read rejects instead.
-function fakeSource(batches, { gzip = false, rejectAt = null } = {}) {
+// `batches` reads of `perBatch` chunks, then the end (null); `rejectAt`: that read rejects instead.
+function fakeSource(batches, { gzip = false, rejectAt = null, perBatch = kPerBatch } = {}) {
   const src = {
-    reads: 0, given: 0, released: new Set(), cancelled: false, gzip,
+    reads: 0, given: 0, released: new Set(), gzip,
     available: () => true,
     release: (chunk) => { assert.ok(!src.released.has(chunk), 'a chunk given back twice'); src.released.add(chunk); },
     input: {
@@ -37,10 +37,10 @@ function fakeSource(batches, { gzip = false, rejectAt = null } = {}) {
         const k = src.reads++;
         if (k === rejectAt) throw new TypeError('Decompression failed');
         if (k >= batches) return null;
-        src.given += kPerBatch;
-        return Array.from({ length: kPerBatch }, () => new Uint8Array(kChunk));
+        src.given += perBatch;
+        return Array.from({ length: perBatch }, () => new Uint8Array(kChunk));
       },
-      cancel: async () => { src.cancelled = true; },
+      cancel: async () => {},
     },
   };
   return src;
@@ -73,12 +73,7 @@ test('not a trace: reading stops at the push that failed the session; the rest o
 
 test('not a trace, failing mid-batch: the chunks after the failed push are given back, not pushed', async () => {
   const core = fakeCore(1);
-  const src = fakeSource(50);
-  src.input.read = (async (read) => {  // batches of 48 chunks (3 MB): the first push comes 16 chunks into the second
-    const b = await read();
-    if (b) { for (let i = 0; i < 16; i++) b.push(new Uint8Array(kChunk)); src.given += 16; }
-    return b;
-  }).bind(null, src.input.read);
+  const src = fakeSource(50, { perBatch: 48 });  // 3 MB batches: the first push comes 16 chunks into the second
   const pump = pumpOf(core);
   await pump.pump(src);
   assert.equal(src.reads, 2);

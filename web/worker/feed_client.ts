@@ -104,7 +104,8 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   const sink = new MessageChannel();
   sink.port2.close();
   // The inflater's chunks of a batch are freed together once its last one is given back (the
-  // importer gives back every chunk it reads, also when it stops early): one message for ~32
+  // importer gives back every chunk it reads, also when the file turns out not to be a trace; a
+  // cancelled load's last batch is left to the GC with this worker's input): one message for ~32
   // buffers cost ~20% less than one each (256 MB gzip, trace worker: 80-99 ms against 100-131 ms
   // per load, 4 interleaved loads each; bench/HISTORY.md, session 24). Not in read(): the
   // importer counts the time a read takes as time spent waiting for the reader.
