@@ -63,3 +63,13 @@ test('the warm-up trace lists a few events out of order, as real files do', asyn
   assert.ok(stream[1] >= 20 && stream[1] < stream[0] / 64, `compute stream: ${stream}`);
   assert.ok(launchDescents >= 20, `launches out of correlation order: ${launchDescents}`);
 });
+
+test('the warm-up trace made in pieces is the same text', async () => {
+  const { warmTraceText, warmTracePieces } = await importTs('web/worker/warm_trace.ts');
+  for (const [steps, per] of [[300, 20], [41, 20], [7, 3], [5, 20]]) {
+    const pieces = [...warmTracePieces(steps, per)];
+    assert.equal(pieces.length, Math.ceil(steps / per), `${steps} steps, ${per} a piece`);
+    assert.equal(pieces.join(''), warmTraceText(steps), `${steps} steps, ${per} a piece`);
+  }
+  JSON.parse(warmTraceText(7));  // and it is JSON
+});

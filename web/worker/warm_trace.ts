@@ -30,7 +30,23 @@ const kernelName = (k: number) => kKernelKinds[k % 4].replace('%', String((k >> 
 
 // About 35 k events and 8 MB of JSON for the default 300 steps.
 export function warmTraceText(steps = 300): string {
-  const out: string[] = [];
+  return [...warmTracePieces(steps)].join('');
+}
+
+// The same text in pieces of `stepsPerPiece` steps' events (the first with the file's head, the last
+// with its metadata and end): a worker makes it a piece per task, so that a file opened meanwhile
+// waits for one piece, not for the whole text (0.3-0.4 s before the page's JavaScript is optimised:
+// bench/HISTORY.md, session 26).
+export function* warmTracePieces(steps = 300, stepsPerPiece = 20): Generator<string> {
+  let out: string[] = [];
+  let first = true;
+  // The events so far as text, joined as the whole file joins them; `out` starts again.
+  const piece = (): string => {
+    const text = (first ? kHead : ',\n') + out.join(',\n');
+    first = false;
+    out = [];
+    return text;
+  };
   const cpu = (name: string, ts: number, dur: number, ext: number, cat = 'cpu_op') =>
     out.push(ev(`"ph": "X", "cat": "${cat}", "name": "${name}", "pid": ${kPid}, "tid": ${kThread},\n    "ts": ${us(ts)}, "dur": ${us(dur)}`,
       `"External id": ${ext},"Record function id": 0, "Ev Idx": ${ext % 4096}`));
@@ -98,17 +114,19 @@ export function warmTraceText(steps = 300): string {
       `"External id": ${ext},"cbid": 165, "correlation": ${corr++}`));
     out.push(ev(`"ph": "C", "name": "queue depth", "pid": ${kPid}, "tid": ${kThread}, "ts": ${us(t)}`, `"value": ${step % 5}`));
     t = stepStart + stepDur + 100_000;
+    if ((step + 1) % stepsPerPiece === 0 && step + 1 < steps) yield piece();
   }
   const meta = (name: string, pid: number, tid: number, value: string) =>
     ev(`"name": "${name}", "ph": "M", "ts": 0, "pid": ${pid}, "tid": ${tid}`, `"name": "${value}"`);
   out.push(meta('process_name', kPid, 0, 'python3'), meta('thread_name', kPid, kThread, 'thread 4243 (python3)'),
     meta('process_name', 0, 0, 'CUDA GPU 0'), meta('thread_name', 0, kStream, 'stream 7'), meta('thread_name', 0, kCommStream, 'stream 20'));
-  // The properties of 8 devices with Kineto's fields, as a real file of an 8-GPU host lists them.
-  const device = (id: number) => `    {\n      "id": ${id}, "name": "Warm-up GPU", "totalGlobalMem": 42297524224,\n` +
-    `      "computeMajor": 8, "computeMinor": 0,\n      "maxThreadsPerBlock": 1024, "maxThreadsPerMultiprocessor": 2048,\n` +
-    `      "regsPerBlock": 65536, "warpSize": 32,\n      "sharedMemPerBlock": 49152, "numSms": 108\n` +
-    `    , "regsPerMultiprocessor": 65536, "sharedMemPerBlockOptin": 166912, "sharedMemPerMultiprocessor": 167936\n    }`;
-  return `{\n  "schemaVersion": 1,\n  "deviceProperties": [\n${[0, 1, 2, 3, 4, 5, 6, 7].map(device).join(',\n')}\n  ],\n` +
-    `  "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2},\n` +
-    `  "traceEvents": [\n${out.join(',\n')}\n  ],\n  "traceName": "warm-up", "displayTimeUnit": "ms"\n}\n`;
+  yield piece() + `\n  ],\n  "traceName": "warm-up", "displayTimeUnit": "ms"\n}\n`;
 }
+
+// The properties of 8 devices with Kineto's fields, as a real file of an 8-GPU host lists them.
+const device = (id: number) => `    {\n      "id": ${id}, "name": "Warm-up GPU", "totalGlobalMem": 42297524224,\n` +
+  `      "computeMajor": 8, "computeMinor": 0,\n      "maxThreadsPerBlock": 1024, "maxThreadsPerMultiprocessor": 2048,\n` +
+  `      "regsPerBlock": 65536, "warpSize": 32,\n      "sharedMemPerBlock": 49152, "numSms": 108\n` +
+  `    , "regsPerMultiprocessor": 65536, "sharedMemPerBlockOptin": 166912, "sharedMemPerMultiprocessor": 167936\n    }`;
+const kHead = `{\n  "schemaVersion": 1,\n  "deviceProperties": [\n${[0, 1, 2, 3, 4, 5, 6, 7].map(device).join(',\n')}\n  ],\n` +
+  `  "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2},\n  "traceEvents": [\n`;
