@@ -5,10 +5,11 @@
 // and each analysis of the summary, once per file - would otherwise run entirely in baseline code:
 // about a third slower (bench/HISTORY.md, "Session 4").
 //
-// An `open` arriving meanwhile stops the warm-up at its next step (a chunk, finish, the summary)
-// and waits for it, so a file is never delayed by more than one step: the longest, the summary in
-// baseline code, took 86-124 ms in node; one round of the warm-up 0.2-0.26 s (0.37-0.46 CPU-s with
-// V8's background compilation); the trace worker runs kTraceWorkerRounds of them.
+// An `open` arriving meanwhile stops the warm-up at its next step (a piece of the synthetic trace,
+// a chunk of it pushed, finish, the summary) and waits for it, so a file is never delayed by more
+// than one step: the longest, the summary in baseline code, took 86-124 ms in node; one round of
+// the warm-up 0.2-0.26 s (0.37-0.46 CPU-s with V8's background compilation); the trace worker runs
+// kTraceWorkerRounds of them.
 import { HeapPusher } from './heap_pusher';
 import { warmTracePieces } from './warm_trace';
 import { prefaultHeapAhead } from './heap_ahead';
