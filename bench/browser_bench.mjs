@@ -145,6 +145,7 @@ async function benchOne(context, url, path, pan, traced) {
       const opens = window.__opens ?? [];
       return { ready: window.__tracewise.ready, error: window.__tracewise.error, heap: Math.max(0, ...opens.map((o) => o.heapBytes)),
         openS: opens.at(-1)?.seconds ?? null, finishS: opens.at(-1)?.finishSeconds ?? null, waitS: opens.at(-1)?.waitSeconds ?? null, firstInputS: opens.at(-1)?.firstInputSeconds ?? null, prefaultPages: opens.at(-1)?.prefaultPages ?? null, warm: opens.at(-1)?.warm ?? null, lt: lt.length,
+        readerTiming: opens.at(-1)?.readerTiming ?? null, parts: opens.at(-1)?.parts ?? null,
         ltMax: lt.reduce((m, e) => Math.max(m, e.dur), 0), ltErr: b.longtaskError ?? null };
     }, t0page);
     row.heapMB = st.heap ? st.heap / 2 ** 20 : null;
@@ -154,6 +155,12 @@ async function benchOne(context, url, path, pan, traced) {
     row.firstInputS = st.firstInputS;  // in the JSON line only: module, file and reader set up
     row.prefaultPages = st.prefaultPages;  // JSON only: pages written ahead while waiting
     row.warm = st.warm;
+    // The feed worker's own read, and the tail from its last byte to ready (one reader only: a file in
+    // parts has other readers; Date.now() in the page and the worker's epoch stamps share a clock).
+    const rt = st.readerTiming;
+    row.readS = rt ? (rt.endedAt - rt.startedAt) / 1000 : null;
+    row.creditWaitS = rt ? rt.creditWaitSeconds : null;
+    row.tailS = rt && st.parts === 1 ? (lastReadyAt - rt.endedAt) / 1000 : null;
     row.longtasks = st.lt; row.longtaskMax = st.ltMax;
     if (st.error || !st.ready) { row.error = st.error || 'not ready'; return row; }
     row.ratio = row.loadS / row.floorS;
@@ -177,6 +184,7 @@ async function benchOne(context, url, path, pan, traced) {
 }
 
 // setInputFiles on the app's input .. the hook turns ready (or an error shows); seconds.
+let lastReadyAt = 0;  // Date.now() when the last timed load turned ready
 async function timedLoad(page, path) {
   const t0 = Date.now();
   await page.setInputFiles('#file-input', path);
@@ -184,7 +192,8 @@ async function timedLoad(page, path) {
     null, { timeout: LOAD_TIMEOUT, polling: 50 });
   await page.waitForFunction(() => window.__tracewise.ready === true, null, { timeout: 5_000, polling: 50 }).catch(() => {});
   const readyAt = await page.evaluate(() => window.__bench.readyAt);
-  return ((readyAt > t0 ? readyAt : Date.now()) - t0) / 1000;
+  lastReadyAt = readyAt > t0 ? readyAt : Date.now();
+  return (lastReadyAt - t0) / 1000;
 }
 
 // The longest main-thread task in CPU time while the file loads, from a second load in a fresh
@@ -215,7 +224,7 @@ function combineRuns(rs) {
   const ok = rs.filter((r) => !r.error);
   const row = { ...rs[0], runs: ok.length };
   if (!ok.length) return row;
-  const timed = ['floorS', 'loadS', 'ratio', 'streamFloorS', 'streamRatio', 'workerOpenS', 'waitS', 'finishS', 'heapMB'];
+  const timed = ['floorS', 'loadS', 'ratio', 'streamFloorS', 'streamRatio', 'workerOpenS', 'waitS', 'finishS', 'readS', 'creditWaitS', 'tailS', 'heapMB'];
   for (const k of timed) row[k] = median(ok.map((r) => r[k]));
   row.longtasks = Math.max(...ok.map((r) => r.longtasks ?? 0));
   row.longtaskMax = Math.max(...ok.map((r) => r.longtaskMax ?? 0));
@@ -258,11 +267,11 @@ async function main() {
   }
   console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const rows = runs.map(combineRuns);
-  const head = ['file', 'runs', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'range', 'target', 'stream floor s', 'load/stream', 'worker s', 'wait s', 'finish s', 'warm', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 frame task ms', 'p95 draw ms'];
+  const head = ['file', 'runs', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'range', 'target', 'stream floor s', 'load/stream', 'worker s', 'wait s', 'finish s', 'read s', 'stall s', 'tail s', 'warm', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 frame task ms', 'p95 draw ms'];
   const lines = rows.map((r) => r.error && r.loadS === undefined
     ? [r.file, String(r.runs), fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), `ERROR: ${r.error}`]
     : [r.file, String(r.runs), fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), r.error ? `${fmt(r.loadS)} ERROR: ${r.error}` : fmt(r.loadS),
-      fmt(r.ratio), `${fmt(r.ratioMin)}-${fmt(r.ratioMax)}`, r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.streamFloorS), fmt(r.streamRatio), fmt(r.workerOpenS), fmt(r.waitS), fmt(r.finishS), r.warm ? 'yes' : 'no', fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
+      fmt(r.ratio), `${fmt(r.ratioMin)}-${fmt(r.ratioMax)}`, r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.streamFloorS), fmt(r.streamRatio), fmt(r.workerOpenS), fmt(r.waitS), fmt(r.finishS), fmt(r.readS), fmt(r.creditWaitS), fmt(r.tailS), r.warm ? 'yes' : 'no', fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
       r.pan ? fmt(r.pan.p95frame, 1) : '-', r.pan ? `${fmt(r.pan.p95FrameTask, 1)} (cpu ${fmt(r.pan.p95FrameTaskCpu, 1)})` : '-', r.pan ? fmt(r.pan.p95draw, 1) : '-']);
   console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
   for (const l of lines) console.log(`| ${l.join(' | ')} |`);

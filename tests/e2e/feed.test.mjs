@@ -1,6 +1,7 @@
 // Local files are read, and gzip inflated, by a nested worker beside the parser (feed_worker.ts):
 // the open reply says which thread read the file, and what arrives through the worker's batches and
-// credits is the whole file (summaries identical to the CLI's, for traces many batches long).
+// credits is the whole file (summaries identical to the CLI's, for traces many batches long), and
+// when the feed worker's read began and ended (bench/browser_bench.mjs splits a load there).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,15 +24,28 @@ before(async () => {
 after(async () => { await s?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });
 
 async function openAndReport(paths) {
-  await s.page.evaluate(() => { window.__opens = []; window.__progress = []; });
+  const requestAt = await s.page.evaluate(() => { window.__opens = []; window.__progress = []; return performance.timeOrigin + performance.now(); });
   const res = await openViaInput(s.page, paths);
-  const { opens, progress } = await s.page.evaluate(() => ({ opens: window.__opens, progress: window.__progress }));
-  return { ...res, opens, progress };
+  const { opens, progress, timeOrigin } = await s.page.evaluate(() => ({ opens: window.__opens, progress: window.__progress, timeOrigin: performance.timeOrigin }));
+  // When each open reply reached the page, in epoch ms as the feed worker stamps its read.
+  for (const o of opens) o.replyAt = timeOrigin + o.at;
+  return { ...res, opens, progress, requestAt };
+}
+
+// The feed worker's read (readerTiming) lies between the request and the reply, and its credit
+// waits within it. The stamps come from three threads' clocks: 5 ms of slack.
+function assertReadWithin(open, requestAt) {
+  const t = open.readerTiming;
+  assert.ok(t, 'the open reply carries the feed worker\'s timing');
+  assert.ok(requestAt - 5 <= t.startedAt && t.startedAt <= t.endedAt && t.endedAt <= open.replyAt + 5,
+    `request ${requestAt}, read ${t.startedAt}..${t.endedAt}, reply ${open.replyAt}`);
+  assert.ok(t.creditWaitSeconds >= 0 && t.creditWaitSeconds <= (t.endedAt - t.startedAt) / 1000, JSON.stringify(t));
 }
 
 test('a gzip file is inflated by the feed worker; the summary is the CLI one', async () => {
-  const { summary, error, opens, progress } = await openAndReport([GZ]);
+  const { summary, error, opens, progress, requestAt } = await openAndReport([GZ]);
   assert.equal(error, null);
+  assertReadWithin(opens[0], requestAt);
   assert.equal(opens.length, 1);
   // Progress while reading counts compressed bytes of the file and reports the inflated rate too
   // (the last report: at first the inflated bytes still lag the compressed ones in the pipeline).
@@ -60,9 +74,10 @@ function plainCopy() {
 
 test('a plain file is read by the feed worker, every byte of it, into reused buffers', async () => {
   const plain = plainCopy();
-  const { summary, error, opens } = await openAndReport([plain]);
+  const { summary, error, opens, requestAt } = await openAndReport([plain]);
   assert.equal(error, null);
   assert.equal(opens[0].reader, 'feed worker');
+  assertReadWithin(opens[0], requestAt);
   assert.equal(opens[0].gzip, false);
   assert.equal(opens[0].inputBytes, readFileSync(plain).length);
   assert.ok(opens[0].inputBytes > 12 * kBatchBytes, `${opens[0].inputBytes} bytes`);
@@ -82,6 +97,7 @@ test('a site without feed.js: the trace worker reads the file itself', async () 
     assert.equal(opens[0].reader, 'trace worker');
     assert.equal(opens[0].readerStartedAhead, false);
     assert.equal(opens[0].readBuffers, null, "gzip: read into the browser's buffers");
+    assert.equal(opens[0].readerTiming, null, 'no feed worker, no timing of one');
     assert.deepEqual(summary, cliSummary([PLAIN_GZ]));
     const plain = plainCopy();
     const res = await openAndReport([plain]);

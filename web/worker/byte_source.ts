@@ -2,6 +2,7 @@ import { blobStream, BufferPool, kBatchBytes } from './blob_stream';
 import { type ChunkReader, streamChunks } from './chunk_reader';
 import { gunzip } from './gunzip';
 import { feedFromWorker } from './feed_client';
+import type { ReaderTiming } from './protocol';
 
 // Turns what the page hands the worker (a File/Blob, an ArrayBuffer or a URL) into one stream of the
 // importer's input bytes: the file read as one stream (Blob.stream) or downloaded, and put through
@@ -21,6 +22,7 @@ export interface ByteSource {
   readerStartedAhead: boolean;           // the feed worker was started before the file came
   release(chunk: Uint8Array): void;      // the reader is done with a chunk of `input` (frees it if it may)
   readBuffers(): number | null;          // batch buffers the reader made (null: it reads into the browser's)
+  readerTiming(): ReaderTiming | null;   // the feed worker's read, once it ended (null: none, or not yet)
 }
 
 // The importer sizes its tables once from this (instead of doubling them): File.size for plain
@@ -98,12 +100,12 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
   let rawBytes = 0;
   // How the bytes are read, where it differs from the trace worker reading them itself.
   type Reading = Partial<Pick<ByteSource,
-    'rawBytes' | 'reader' | 'available' | 'readerStartedAhead' | 'release' | 'readBuffers'>>;
+    'rawBytes' | 'reader' | 'available' | 'readerStartedAhead' | 'release' | 'readBuffers' | 'readerTiming'>>;
   const source = (input: ReadableStream<Uint8Array> | ChunkReader, gzip: boolean, total: number | null, keep: () => Blob | undefined,
                   how: Reading = {}): ByteSource => ({
     totalBytes: total, gzip, input: input instanceof ReadableStream ? streamChunks(input) : input, keep,
     rawBytes: () => rawBytes, reader: 'trace worker', available: () => true, readerStartedAhead: false,
-    release: () => {}, readBuffers: () => null, ...how,
+    release: () => {}, readBuffers: () => null, readerTiming: () => null, ...how,
     sizeHint: () => sizeHintOf(blob, total, gzip).catch(() => 0),
   });
   if (blob) {
@@ -111,7 +113,7 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
     const fed = req.workers === 'single' ? null : await feedFromWorker(blob, gzip, readFailure);
     if (fed) {
       return source(fed.input, gzip, blob.size, () => blob, { rawBytes: fed.rawBytes, reader: 'feed worker', available: fed.available,
-        readerStartedAhead: fed.startedAhead, release: fed.release, readBuffers: fed.readBuffers });
+        readerStartedAhead: fed.startedAhead, release: fed.release, readBuffers: fed.readBuffers, readerTiming: fed.timing });
     }
     // Read here (no nested workers): a plain file's batches are read into again once copied.
     const pool = gzip ? undefined : new BufferPool(kBatchBytes, 2);

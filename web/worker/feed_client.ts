@@ -4,11 +4,12 @@
 // last chunk is given back. A read failure makes the read after the last batch throw
 // `onInputError(name)`'s error; corrupt or truncated gzip data a plain Error.
 import type { ChunkReader } from './chunk_reader';
+import type { ReaderTiming } from './protocol';
 import { WorkersAhead } from './workers_ahead';
 
 type Reply =
   | { kind: 'data'; chunks: Uint8Array[]; raw: number; recycle?: boolean }
-  | { kind: 'done'; raw: number; buffers?: number | null }
+  | { kind: 'done'; raw: number; buffers?: number | null; timing?: ReaderTiming }
   | { kind: 'error'; input: boolean; message: string; raw: number }
   | { kind: 'broken'; message: string; raw: number };  // the worker itself failed (its script, a crash)
 
@@ -29,7 +30,7 @@ export function dropFeedWorkerAhead(): void {
 // before its first reply (e.g. feed.js cannot be loaded): the caller then reads in its own thread.
 export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (name: string) => Error):
     Promise<{ input: ChunkReader; rawBytes: () => number; available: () => boolean; startedAhead: boolean;
-              release: (chunk: Uint8Array) => void; readBuffers: () => number | null } | null> {
+              release: (chunk: Uint8Array) => void; readBuffers: () => number | null; timing: () => ReaderTiming | null } | null> {
   let w: Worker;
   let startedAhead = false;
   try {
@@ -43,6 +44,7 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   let raw = 0;
   let recycle = false;  // the feed worker reuses the buffers it sends (a plain file's batches)
   let buffers: number | null = null;  // batch buffers the feed worker made, once it is done
+  let timing: ReaderTiming | null = null;  // its read's timing, once it is done
   const ackWith = new Set<Uint8Array>();  // chunks whose release acknowledges their batch
   w.onmessage = (ev: MessageEvent<Reply>) => {
     queue.push(ev.data);
@@ -81,7 +83,10 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
       }
       w.terminate();
       ended = true;
-      if (m.kind === 'done') buffers = m.buffers ?? null;
+      if (m.kind === 'done') {
+        buffers = m.buffers ?? null;
+        timing = m.timing ?? null;
+      }
       else if (m.kind === 'error') end = m.input ? onInputError(m.message) : new Error(`gzip: ${m.message}`);
       else end = new Error(`The file reader worker failed: ${m.message}`);
       return input.read();
@@ -127,5 +132,5 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
       pending = [];
     }
   };
-  return { input, rawBytes: () => raw, available, startedAhead, release, readBuffers: () => buffers };
+  return { input, rawBytes: () => raw, available, startedAhead, release, readBuffers: () => buffers, timing: () => timing };
 }

@@ -9,7 +9,7 @@
 // blob_stream.ts for the gain; a browser without byte streams hands out its own chunks instead).
 // Messages: in  {kind:'warm'} (started ahead: make the batch buffers now) | {kind:'start', blob, gzip}
 //               | {kind:'ack'} | {kind:'recycle', buffer, ack} | {kind:'cancel'}
-//           out {kind:'data', chunks: Uint8Array[], raw, recycle} | {kind:'done', raw, buffers} |
+//           out {kind:'data', chunks: Uint8Array[], raw, recycle} | {kind:'done', raw, buffers, timing} |
 //               {kind:'error', input: boolean, message, raw}   (after every byte read before it)
 import { blobStream, BufferPool, kBatchBytes, kFirstBatchBytes } from './blob_stream';
 import { gunzip, InputFailure } from './gunzip';
@@ -24,6 +24,10 @@ let credits = kCredits;
 let wake: (() => void) | null = null;
 let cancelled = false;
 let raw = 0;
+// When the read began and the time spent waiting for credits (the importer behind): `timing` of `done`.
+let startedAt = 0;
+let creditWaitMs = 0;
+const now = () => performance.timeOrigin + performance.now();
 
 function own(chunk: Uint8Array): Uint8Array {
   // Transfer only a buffer the chunk covers whole; anything else is copied out.
@@ -31,7 +35,11 @@ function own(chunk: Uint8Array): Uint8Array {
 }
 
 async function send(batch: Uint8Array[]): Promise<void> {
-  while (credits === 0 && !cancelled) await new Promise<void>((ok) => { wake = ok; });
+  if (credits === 0 && !cancelled) {
+    const t = now();
+    while (credits === 0 && !cancelled) await new Promise<void>((ok) => { wake = ok; });
+    creditWaitMs += now() - t;
+  }
   if (cancelled || batch.length === 0) return;
   credits--;
   const chunks = batch.map(own);
@@ -40,6 +48,7 @@ async function send(batch: Uint8Array[]): Promise<void> {
 }
 
 async function run(blob: Blob, gzip: boolean): Promise<void> {
+  startedAt = now();
   const count = (n: number) => { raw += n; };
   const reader = (gzip ? gunzip(blob.stream(), count)
     : blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes)).getReader();
@@ -60,7 +69,10 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
       }
     }
     await send(batch);
-    if (!cancelled) scope.postMessage({ kind: 'done', raw, buffers: pool.allocated > 0 ? pool.allocated : null });
+    if (!cancelled) {
+      const timing = { startedAt, endedAt: now(), creditWaitSeconds: creditWaitMs / 1000 };
+      scope.postMessage({ kind: 'done', raw, buffers: pool.allocated > 0 ? pool.allocated : null, timing });
+    }
   } catch (e) {
     await send(batch);
     const input = e instanceof InputFailure;

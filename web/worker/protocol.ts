@@ -36,6 +36,17 @@ export interface OpenRequest {
   summaryNext?: { htaCompat: boolean };
 }
 
+// The feed worker's own read of this worker's input (feed_worker.ts), in epoch milliseconds
+// (performance.timeOrigin + performance.now(), comparable with the page's Date.now()): when it began
+// and when its last byte was read (and for gzip inflated), and how long of that it waited for
+// credits (the importer behind). Against the moment the page turns ready, `endedAt` splits a load
+// into the read and the tail after the last byte (bench/browser_bench.mjs).
+export interface ReaderTiming {
+  startedAt: number;
+  endedAt: number;
+  creditWaitSeconds: number;
+}
+
 export interface OpenResult {
   name: string;
   fileBytes: number;         // as given (compressed size for gzip)
@@ -54,6 +65,7 @@ export interface OpenResult {
   reader: 'feed worker' | 'trace worker';  // which thread read (and inflated) the file
   readerStartedAhead: boolean;  // the feed worker was started by the spare worker's warm-up (feed_client.ts)
   readBuffers: number | null;  // batch buffers a plain file was read into (reused once copied; blob_stream.ts)
+  readerTiming: ReaderTiming | null;  // the feed worker's read of this worker's input (with parts: its own part); null: no feed worker
   decodeWorker: boolean;     // events were decoded by a decode worker beside the trace worker
   localBatches: number | null;  // with one: batches the trace worker decoded itself
   warm: boolean;             // the worker had run its warm-up (warm_up.ts) to the end before this file

@@ -192,7 +192,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
     name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: pump.input + absorbed.bytes, events: session.eventsSoFar(), gzip: src.gzip,
     seconds: (performance.now() - t0) / 1000, finishSeconds, waitSeconds: pump.waitSeconds, firstInputSeconds: pump.firstInputSeconds,
     prefaultPages: pump.prefaultPages, heapAheadPages: heapAheadPages(), modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings: pump.warnings,
-    reader: src.reader, readerStartedAhead: src.readerStartedAhead, readBuffers: src.readBuffers(), decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
+    reader: src.reader, readerStartedAhead: src.readerStartedAhead, readBuffers: src.readBuffers(), readerTiming: src.readerTiming(), decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
     parts: plan ? plan.starts.length + 1 : 1, absorbedParts: absorbed.parts, partsSeconds, ownPartSeconds, partTimings: later.map((p) => p.timing),
     partsAhead: later.filter((p) => p.ahead).length,
   };
