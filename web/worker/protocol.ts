@@ -38,8 +38,8 @@ export interface OpenRequest {
 
 // The feed worker's own read of this worker's input (feed_worker.ts), in epoch milliseconds
 // (performance.timeOrigin + performance.now(), comparable with the page's Date.now()): when it began
-// and when its last byte was read (and for gzip inflated), and how long of that it waited for
-// credits (the importer behind). Against the moment the page turns ready, `endedAt` splits a load
+// and when it had handed over its last batch (the file read to its end, and for gzip inflated), and
+// how long of that it waited for credits (the importer behind). Against the moment the page turns ready, `endedAt` splits a load
 // into the read and the tail after the last byte (bench/browser_bench.mjs).
 export interface ReaderTiming {
   startedAt: number;
