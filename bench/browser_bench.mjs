@@ -138,7 +138,8 @@ async function benchOne(context, url, path, pan, traced) {
     row.streamFloorS = f.gzip ? row.floorS : (await readFloor(page, path, 'stream')).s;  // the same read for gzip
 
     const t0page = await page.evaluate(() => performance.now());
-    row.loadS = await timedLoad(page, path);
+    const load = await timedLoad(page, path);
+    row.loadS = load.seconds;
     const st = await page.evaluate((t0p) => {
       const b = window.__bench, t1 = performance.now();
       const lt = b.longtasks.filter((e) => e.start >= t0p && e.start <= t1);
@@ -160,7 +161,7 @@ async function benchOne(context, url, path, pan, traced) {
     const rt = st.readerTiming;
     row.readS = rt ? (rt.endedAt - rt.startedAt) / 1000 : null;
     row.creditWaitS = rt ? rt.creditWaitSeconds : null;
-    row.tailS = rt && st.parts === 1 ? (lastReadyAt - rt.endedAt) / 1000 : null;
+    row.tailS = rt && st.parts === 1 ? (load.readyAt - rt.endedAt) / 1000 : null;
     row.longtasks = st.lt; row.longtaskMax = st.ltMax;
     if (st.error || !st.ready) { row.error = st.error || 'not ready'; return row; }
     row.ratio = row.loadS / row.floorS;
@@ -183,8 +184,8 @@ async function benchOne(context, url, path, pan, traced) {
   return row;
 }
 
-// setInputFiles on the app's input .. the hook turns ready (or an error shows); seconds.
-let lastReadyAt = 0;  // Date.now() when the last timed load turned ready
+// setInputFiles on the app's input .. the hook turns ready (or an error shows): the seconds, and
+// readyAt, the Date.now() of that moment (browser_bench's tail column measures up to it).
 async function timedLoad(page, path) {
   const t0 = Date.now();
   await page.setInputFiles('#file-input', path);
@@ -192,8 +193,8 @@ async function timedLoad(page, path) {
     null, { timeout: LOAD_TIMEOUT, polling: 50 });
   await page.waitForFunction(() => window.__tracewise.ready === true, null, { timeout: 5_000, polling: 50 }).catch(() => {});
   const readyAt = await page.evaluate(() => window.__bench.readyAt);
-  lastReadyAt = readyAt > t0 ? readyAt : Date.now();
-  return (lastReadyAt - t0) / 1000;
+  const at = readyAt > t0 ? readyAt : Date.now();
+  return { seconds: (at - t0) / 1000, readyAt: at };
 }
 
 // The longest main-thread task in CPU time while the file loads, from a second load in a fresh
