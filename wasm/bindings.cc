@@ -99,6 +99,10 @@ class WasmSession {
     return static_cast<double>(n);
   }
 
+  // While the worker waits for input, before prefault(): one step of sorting the flow points ahead
+  // of finish() (core/model/flow_presort.h). False when there is nothing to do.
+  bool presortStep() { return !finished_ && session_.importer().presort_step(); }
+
   // --- decoding in a decode worker (core/import/event_records.h) ---------------------------------
   void setDeferredDecode(bool on) { session_.importer().set_deferred_decode(on); }
   void endInput() { session_.importer().end_input(); }
@@ -411,6 +415,7 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("finish", &WasmSession::finish)
       .function("setFileBytes", &WasmSession::setFileBytes)
       .function("prefault", &WasmSession::prefault)
+      .function("presortStep", &WasmSession::presortStep)
       .function("setDeferredDecode", &WasmSession::setDeferredDecode)
       .function("beginLaterPart", &WasmSession::beginLaterPart)
       .function("partHeader", &WasmSession::partHeader)

@@ -518,6 +518,8 @@ size_t ImportState::prefault(size_t max_pages) {
   return n;
 }
 
+bool ImportState::presort_step(const PresortLimits& limits) { return presort_flow_points(links_.flows_v1, limits); }
+
 void ImportState::finish() {
   end_input();
   while (deferred_batches_ > 0) apply_deferred(nullptr, 0);  // what was not handed back is decoded here

@@ -16,6 +16,7 @@
 #include "core/import/growth_plan.h"
 #include "core/import/import_stats.h"
 #include "core/model/finalize.h"
+#include "core/model/flow_presort.h"
 #include "core/model/prefault.h"
 #include "core/model/trace_model.h"
 
@@ -132,6 +133,9 @@ class ImportState : public EventSplitterSink {
   // While the caller would wait for input: touches up to about `max_pages` pages of the model's
   // reserved, not yet written memory (prefault.h); returns the pages touched, 0 once none are left.
   size_t prefault(size_t max_pages);
+  // While the caller would wait for input: one bounded step of sorting the v1 flow points ahead of
+  // finish() (core/model/flow_presort.h); false when there is nothing to sort yet.
+  bool presort_step(const PresortLimits& limits = {});
 
   TraceModel model;
   ImportStats stats;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/base/partition_from.h"
+#include "core/model/flow_presort.h"
 
 namespace tw {
 
@@ -61,58 +62,48 @@ void FlowPoints::add(uint64_t id, StringId cat, StringId name, uint32_t track, i
 void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& stats) {
   std::vector<FlowPoint>& pts = v1.points;
   const std::vector<uint64_t>& keys = v1.keys;
-  // Each point is bound to its slice first, in file order: per track that is nearly time order, so
+  // Each point is bound to its slice first, in input order: per track that is nearly time order, so
   // each track's cursor moves a few slices per point (in the pairing order below, by id, every
   // point would be a binary search over its whole track).
+  size_t closing = 0;  // points that may close a flow: at most this many flows
   {
     std::vector<FlowCursor> cursors = flow_cursors(m);
-    for (FlowPoint& p : pts) p.track = bind_flow_point(m, cursors, p.track, p.ts_ns, p.enclosing());
-  }
-  // File order, last, makes the order total: points equal up to it (a duplicated event) were in
-  // whatever order the library's std::sort left them, which differs between the native and the
-  // wasm build's standard library.
-  std::sort(pts.begin(), pts.end(), [&keys](const FlowPoint& a, const FlowPoint& b) {
-    if (a.id != b.id) return a.id < b.id;
-    if (a.key != b.key) return keys[a.key] < keys[b.key];
-    if (a.ts_ns != b.ts_ns) return a.ts_ns < b.ts_ns;
-    if (a.order() != b.order()) return a.order() < b.order();
-    return a.offset() < b.offset();
-  });
-  // One pass to count the flows (m.flows is reserved once), one to pair and bind them.
-  for (int pass = 0; pass < 2; ++pass) {
-    size_t n_flows = 0;
-    const FlowPoint* open = nullptr;
-    auto problem = [&](const char* name, uint64_t offset) {
-      if (pass == 1) stats.problem(name, offset);
-    };
-    for (const FlowPoint& p : pts) {
-      if (open && (open->id != p.id || open->key != p.key)) {
-        problem("flow_without_end", open->offset());
-        open = nullptr;
-      }
-      if (p.order() == 0) {
-        if (open) problem("flow_without_end", open->offset());
-        open = &p;
-        continue;
-      }
-      if (!open) {
-        problem("flow_without_start", p.offset());
-        continue;
-      }
-      ++n_flows;
-      if (pass == 1) {
-        uint64_t pair = keys[p.key];
-        Flow flow{open->track, p.track, static_cast<StringId>(pair >> 32),
-                  static_cast<StringId>(pair & 0xffffffffu)};
-        if (flow.from_slice == UINT32_MAX || flow.to_slice == UINT32_MAX)
-          stats.problem("flow_unbound", (flow.from_slice == UINT32_MAX ? open : &p)->offset());
-        m.flows.push_back(flow);
-      }
-      open = p.order() == 1 ? &p : nullptr;
+    for (FlowPoint& p : pts) {
+      p.track = bind_flow_point(m, cursors, p.track, p.ts_ns, p.enclosing());
+      closing += p.order() != 0;
     }
-    if (open) problem("flow_without_end", open->offset());
-    if (pass == 0) m.flows.reserve(m.flows.size() + n_flows + v2_marks);
   }
+  m.flows.reserve(m.flows.size() + closing + v2_marks);
+  const FlowPoint* open = nullptr;
+  auto pair = [&](const FlowPoint& p) {
+    if (open && (open->id != p.id || open->key != p.key)) {
+      stats.problem("flow_without_end", open->offset());
+      open = nullptr;
+    }
+    if (p.order() == 0) {
+      if (open) stats.problem("flow_without_end", open->offset());
+      open = &p;
+      return;
+    }
+    if (!open) {
+      stats.problem("flow_without_start", p.offset());
+      return;
+    }
+    uint64_t key = keys[p.key];
+    Flow flow{open->track, p.track, static_cast<StringId>(key >> 32), static_cast<StringId>(key & 0xffffffffu)};
+    if (flow.from_slice == UINT32_MAX || flow.to_slice == UINT32_MAX)
+      stats.problem("flow_unbound", (flow.from_slice == UINT32_MAX ? open : &p)->offset());
+    m.flows.push_back(flow);
+    open = p.order() == 1 ? &p : nullptr;
+  };
+  if (v1.run_ends.empty()) {
+    // Nothing sorted ahead (flow_presort.h): the points themselves, sorted in place.
+    std::sort(pts.begin(), pts.end(), FlowPointLess{keys.data()});
+    for (const FlowPoint& p : pts) pair(p);
+  } else {
+    for (uint32_t i : flow_pairing_order(v1)) pair(pts[i]);
+  }
+  if (open) stats.problem("flow_without_end", open->offset());
   v1 = FlowPoints();  // frees the points
 }
 

@@ -25,10 +25,28 @@ struct FlowPoint {
   bool enclosing() const { return bits & 1; }
 };
 
+// The order points are paired in: per (id, cat, name), by time. The s/t/f order and then the input
+// offset make it total (no two events share an offset).
+struct FlowPointLess {
+  const uint64_t* keys;  // FlowPoints::keys
+  bool operator()(const FlowPoint& a, const FlowPoint& b) const {
+    if (a.id != b.id) return a.id < b.id;
+    if (a.key != b.key) return keys[a.key] < keys[b.key];
+    if (a.ts_ns != b.ts_ns) return a.ts_ns < b.ts_ns;
+    if (a.order() != b.order()) return a.order() < b.order();
+    return a.offset() < b.offset();
+  }
+};
+
 struct FlowPoints {
-  std::vector<FlowPoint> points;
+  std::vector<FlowPoint> points;  // in input order (points are only ever appended)
   std::vector<uint64_t> keys;  // (cat << 32) | name, by key index
   std::unordered_map<uint64_t, uint32_t> key_index;
+  // Put in pairing order ahead of finish() while the importer waits for input (flow_presort.h):
+  // the indices of points [0, presorted.size()), as runs each in FlowPointLess order; run_ends[k] is
+  // where run k ends in `presorted`. Empty when nothing was sorted ahead.
+  std::vector<uint32_t> presorted;
+  std::vector<size_t> run_ends;
 
   void add(uint64_t id, StringId cat, StringId name, uint32_t track, int64_t ts, uint8_t order, bool enclosing,
            uint64_t offset);

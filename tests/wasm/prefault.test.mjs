@@ -8,23 +8,16 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadModule } from './wasm_node.mjs';
+import { importBytes, loadModule } from './wasm_node.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const TRACES = process.env.TW_SHARED_TRACES ?? join(here, '..', '..', '..', 'shared', 'traces');
 
 function importWith(mod, bytes, prefault) {
-  const session = new mod.Session('t');
-  session.setSizeHint(bytes.length);
   let pages = 0;
-  for (let pos = 0; pos < bytes.length; pos += 256 << 10) {
-    const chunk = bytes.subarray(pos, pos + (256 << 10));
-    const ptr = Number(session.stagingBuffer(chunk.length));
-    mod.HEAPU8.set(chunk, ptr);
-    session.pushStaged(chunk.length);
-    if (prefault) for (let n; (n = Number(session.prefault(4096))) > 0;) pages += n;
-  }
-  session.finish();
+  const session = importBytes(mod, bytes, 't', 256 << 10, bytes.length, prefault ? (sn) => {
+    for (let n; (n = Number(sn.prefault(4096))) > 0;) pages += n;
+  } : null);
   return { session, pages };
 }
 

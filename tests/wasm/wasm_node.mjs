@@ -25,10 +25,14 @@ function pushChunk(mod, session, chunk) {
 
 // Imports bytes already in memory, in chunks of `chunkBytes`; returns the finished session.
 // `sizeHint`: the input size given up front, as the web worker gives File.size (0: none).
-export function importBytes(mod, bytes, name, chunkBytes = 1 << 20, sizeHint = 0) {
+// `afterPush(session)`: called after each chunk, as the web worker's work while it waits for input.
+export function importBytes(mod, bytes, name, chunkBytes = 1 << 20, sizeHint = 0, afterPush = null) {
   const session = new mod.Session(name);
   if (sizeHint) session.setSizeHint(sizeHint);
-  for (let pos = 0; pos < bytes.length; pos += chunkBytes) pushChunk(mod, session, bytes.subarray(pos, pos + chunkBytes));
+  for (let pos = 0; pos < bytes.length; pos += chunkBytes) {
+    pushChunk(mod, session, bytes.subarray(pos, pos + chunkBytes));
+    afterPush?.(session);
+  }
   session.finish();
   return session;
 }

@@ -4,7 +4,7 @@
 import { type ByteSource, openSource, SourceError } from './byte_source';
 import type { DecodeHelper } from './decode_client';
 import { HeapPusher } from './heap_pusher';
-import { prefaultWhileWaiting } from './prefault';
+import { workAheadWhileWaiting } from './prefault';
 import type { OpenRequest } from './protocol';
 import { cancelledFailure, WorkerFailure } from './worker_failure';
 
@@ -45,7 +45,7 @@ export class ImportPump {
       let batch: Uint8Array[] | null;
       const tw = performance.now();
       try {
-        if (!from.available()) this.prefaultPages += await prefaultWhileWaiting(this.session, () => this.cancelled() || from.available());
+        if (!from.available()) this.prefaultPages += await workAheadWhileWaiting(this.session, () => this.cancelled() || from.available());
         batch = await from.input.read();
         this.waitSeconds += (performance.now() - tw) / 1000;
       } catch (e) {

@@ -23,8 +23,12 @@ export async function touchInSteps(touch: (maxPages: number) => number, stop: ()
   return pages;
 }
 
-// Resolves once `available()` (a read would not wait) or nothing is left to touch; returns the
-// pages touched.
-export function prefaultWhileWaiting(session: { prefault(maxPages: number): number }, available: () => boolean): Promise<number> {
+// Resolves once `available()` (a read would not wait) or nothing is left to do; returns the pages
+// touched. Sorting the flow points ahead (Session.presortStep, core/model/flow_presort.h) comes
+// first, while the points just read are still in cache: it takes that sort out of finish(), the
+// serial tail after the last byte. Each step, a sort's or a prefault's, is a task of its own.
+export async function workAheadWhileWaiting(session: { prefault(maxPages: number): number; presortStep(): boolean },
+                                           available: () => boolean): Promise<number> {
+  while (!available() && session.presortStep()) await postedTask();
   return touchInSteps((n) => session.prefault(n), available);
 }

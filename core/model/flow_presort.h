@@ -1,0 +1,34 @@
+// Sorting v1 flow points into pairing order ahead of finish(), while the importer waits for input.
+//
+// finish() pairs the points by (id, cat, name) in time order, which needs them sorted: at 1 GB that
+// std::sort of ~1.5 M 32-byte points is ~50 ms of the serial tail after the last byte (native; the
+// same in wasm), while a gzip import's trace worker idles ~0.3 s waiting for the inflater. So the
+// points that have arrived are sorted in small runs during those waits, and finish() only merges
+// the runs. The points themselves stay in input order: finish() binds them to slices in that order,
+// where each track's cursor moves a few slices per point whatever the ids look like. The runs hold
+// point indices instead (4 bytes per point), sorted through the points.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/model/flows.h"
+
+namespace tw {
+
+struct PresortLimits {
+  size_t min_run = 16384;     // fewer unsorted points than this wait for the next step
+  size_t max_run = 65536;     // points sorted by one step (~1-3 ms): an input arriving waits for it
+  size_t max_merge = 262144;  // the largest run a merge step makes (one step merges two like runs)
+};
+
+// One bounded step: merges the last two runs when they are of like size (so that few runs remain
+// for finish()), else sorts up to max_run of the points not yet in a run as a new run. Returns false
+// when there was nothing to do.
+bool presort_flow_points(FlowPoints& v1, const PresortLimits& limits = {});
+
+// The indices of all points in FlowPointLess order: the runs merged, the points not in one sorted
+// as a last run. Frees the runs.
+std::vector<uint32_t> flow_pairing_order(FlowPoints& v1);
+
+}  // namespace tw
