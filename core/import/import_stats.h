@@ -24,9 +24,14 @@ struct ImportStats {
 
   // Keeps the smallest offset: problems found after the import (flows, paired by id) are reported
   // out of file order.
-  void problem(const std::string& name, uint64_t offset) {
+  void problem(const std::string& name, uint64_t offset) { problem(name, 1, offset); }
+  // `count` problems at once, the smallest of their offsets given: for loops that count locally (a
+  // call per problem builds the name's string and looks it up in the map each time).
+  void problem(const std::string& name, uint64_t count, uint64_t first_offset) {
+    if (count == 0) return;
     ProblemCount& p = problems[name];
-    if (p.count++ == 0 || offset < p.first_offset) p.first_offset = offset;
+    if (p.count == 0 || first_offset < p.first_offset) p.first_offset = first_offset;
+    p.count += count;
   }
 };
 
