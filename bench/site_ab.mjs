@@ -3,8 +3,9 @@
 // Chromium with its spare worker warmed first (as browser_bench.mjs), and prints per run and as
 // medians: load (file chosen .. the hook turns ready), the trace worker's open, and the tail after
 // it, split into the summary (open reply .. summary reply arrive on the page) and the dashboard
-// (summary reply .. ready), and for a file in parts the parts' timings. Interleaving keeps machine
-// noise out of the ratio.
+// (summary reply .. ready); the worker's finish(); the time from the reader's last batch to ready
+// (`after read`, as browser_bench's `tail s`); and for a file in parts the parts' timings.
+// Interleaving keeps machine noise out of the ratio.
 // Usage: node bench/site_ab.mjs SITE_A SITE_B FILE [ROUNDS=3]   (e.g. a copy of build/site as A)
 // A site may carry a query for the page (`build/site?workers=parts`): one site, two ways.
 // AB_STORAGE='{"key":"value"}' sets localStorage items before the page's scripts run (each run's
@@ -52,13 +53,17 @@ async function once(site) {
     await page.setInputFiles('#file-input', [resolve(file)]);
     await page.waitForFunction(() => window.__readyAt > 0, null, { polling: 20, timeout: 15 * 60_000 });
     await page.waitForTimeout(1000);  // the dashboard's layout and charts come after ready
-    const r = await page.evaluate(() => ({ at: window.__readyAt, open: window.__opens.at(-1), summary: window.__summaryReplies.at(-1), longTasks: window.__longTasks }));
+    const r = await page.evaluate(() => ({ at: window.__readyAt, origin: performance.timeOrigin, open: window.__opens.at(-1), summary: window.__summaryReplies.at(-1), longTasks: window.__longTasks }));
     const load = (r.at - t0) / 1000;
     return {
       longTasks: r.longTasks.filter((e) => e.start >= t0).map((e) => ({ fromReady: e.start - r.at, dur: e.dur })),
       parts: r.open?.parts > 1 ? r.open : null,
       load, open: r.open?.seconds ?? NaN, tail: load - (r.open?.seconds ?? NaN),
       summary: ((r.summary?.at ?? NaN) - (r.open?.at ?? NaN)) / 1000, show: (r.at - (r.summary?.at ?? NaN)) / 1000,
+      // The trace worker's finish(), and the time from the feed worker's last batch to ready (one
+      // reader only; epoch ms on both sides, as browser_bench's `tail s`).
+      finish: r.open?.finishSeconds ?? NaN,
+      afterRead: r.open?.readerTiming && !(r.open.parts > 1) ? (r.origin + r.at - r.open.readerTiming.endedAt) / 1000 : NaN,
     };
   });
 }
@@ -75,14 +80,14 @@ for (let i = 0; i < Number(rounds); i++) {
       `waiting + absorbing ${x.parts.partsSeconds.toFixed(3)}`;
     const lt = x.longTasks.map((e) => `${e.fromReady >= 0 ? '+' : ''}${e.fromReady.toFixed(0)}:${e.dur.toFixed(0)}`).join(' ') || 'none';
     console.log(`${site}  load ${x.load.toFixed(3)} s  open ${x.open.toFixed(3)} s  tail ${x.tail.toFixed(3)} s ` +
-      `(summary ${x.summary.toFixed(3)}, show ${x.show.toFixed(3)})  long tasks ${lt}${p || ''}`);
+      `(summary ${x.summary.toFixed(3)}, show ${x.show.toFixed(3)})  finish ${x.finish.toFixed(3)} s  after read ${x.afterRead.toFixed(3)} s  long tasks ${lt}${p || ''}`);
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-console.log('| site | runs | load s (median) | open s | tail s | summary s | show s | runs with a long task (longest ms) |\n|---|---|---|---|---|---|---|---|');
+console.log('| site | runs | load s (median) | open s | tail s | summary s | show s | finish s | after read s | runs with a long task (longest ms) |\n|---|---|---|---|---|---|---|---|---|---|');
 for (const [site, xs] of runs) {
-  const m = (k) => median(xs.map((x) => x[k])).toFixed(3);
+  const m = (k) => { const v = median(xs.map((x) => x[k])); return Number.isNaN(v) ? '-' : v.toFixed(3); };
   const withLong = xs.filter((x) => x.longTasks.length).length;
   const longest = Math.max(0, ...xs.flatMap((x) => x.longTasks.map((e) => e.dur)));
-  console.log(`| ${site} | ${xs.length} | ${m('load')} | ${m('open')} | ${m('tail')} | ${m('summary')} | ${m('show')} | ${withLong} (${longest.toFixed(0)}) |`);
+  console.log(`| ${site} | ${xs.length} | ${m('load')} | ${m('open')} | ${m('tail')} | ${m('summary')} | ${m('show')} | ${m('finish')} | ${m('afterRead')} | ${withLong} (${longest.toFixed(0)}) |`);
 }
