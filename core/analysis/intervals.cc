@@ -1,7 +1,6 @@
 #include "core/analysis/intervals.h"
 
 #include <algorithm>
-#include <iterator>
 
 #include "core/base/run_sort.h"
 
@@ -11,6 +10,7 @@ IntervalSet IntervalSet::union_of(std::vector<Interval> raw) {
   // Callers gather intervals track by track (each track already in start order): merge those runs.
   sort_runs(raw, [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
   IntervalSet s;
+  s.v_.reserve(raw.size());  // no regrowth (each copies what is built so far); freed with the set
   for (const Interval& iv : raw) {
     if (iv.end <= iv.begin) continue;
     if (!s.v_.empty() && iv.begin <= s.v_.back().end) {
@@ -28,21 +28,25 @@ int64_t IntervalSet::total() const {
   return t;
 }
 
+// The two sets merged by start and coalesced in one pass, into storage reserved once (the time
+// analyses unite sets of ~100 k intervals: a merged copy first, or regrowth, doubled the copying).
 IntervalSet IntervalSet::unite(const IntervalSet& o) const {
-  std::vector<Interval> all;
-  all.reserve(v_.size() + o.v_.size());
-  std::merge(v_.begin(), v_.end(), o.v_.begin(), o.v_.end(), std::back_inserter(all),
-             [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
   IntervalSet s;
-  for (const Interval& iv : all) {
+  s.v_.reserve(v_.size() + o.v_.size());
+  auto add = [&s](const Interval& iv) {
     if (!s.v_.empty() && iv.begin <= s.v_.back().end) s.v_.back().end = std::max(s.v_.back().end, iv.end);
     else s.v_.push_back(iv);
-  }
+  };
+  size_t i = 0, j = 0;
+  while (i < v_.size() && j < o.v_.size()) add(o.v_[j].begin < v_[i].begin ? o.v_[j++] : v_[i++]);
+  for (; i < v_.size(); ++i) add(v_[i]);
+  for (; j < o.v_.size(); ++j) add(o.v_[j]);
   return s;
 }
 
 IntervalSet IntervalSet::intersect(const IntervalSet& o) const {
   IntervalSet s;
+  s.v_.reserve(v_.size() + o.v_.size());  // an upper bound: each output interval ends one of theirs
   size_t i = 0, j = 0;
   while (i < v_.size() && j < o.v_.size()) {
     int64_t b = std::max(v_[i].begin, o.v_[j].begin);
@@ -56,6 +60,7 @@ IntervalSet IntervalSet::intersect(const IntervalSet& o) const {
 
 IntervalSet IntervalSet::subtract(const IntervalSet& o) const {
   IntervalSet s;
+  s.v_.reserve(v_.size() + o.v_.size());  // an upper bound: each interval of o splits at most one
   size_t j = 0;
   for (Interval iv : v_) {
     while (j < o.v_.size() && o.v_[j].end <= iv.begin) ++j;
