@@ -48,7 +48,13 @@ bool presort_flow_points(FlowPoints& v1, const PresortLimits& limits) {
 }
 
 std::vector<uint32_t> flow_pairing_order(FlowPoints& v1) {
-  if (v1.presorted.size() < v1.points.size()) add_run(v1, v1.points.size());
+  const size_t from = v1.presorted.size(), n = v1.points.size();
+  if (from < n) {
+    std::sort(v1.points.begin() + static_cast<ptrdiff_t>(from), v1.points.end(), FlowPointLess{v1.keys.data()});
+    if (v1.presorted.capacity() < n) v1.presorted.reserve(n);
+    for (size_t i = from; i < n; ++i) v1.presorted.push_back(static_cast<uint32_t>(i));
+    v1.run_ends.push_back(n);
+  }
   std::vector<uint32_t> order;
   order.swap(v1.presorted);
   std::vector<size_t> runs{0};

@@ -27,8 +27,10 @@ struct PresortLimits {
 // when there was nothing to do.
 bool presort_flow_points(FlowPoints& v1, const PresortLimits& limits = {});
 
-// The indices of all points in FlowPointLess order: the runs merged, the points not in one sorted
-// as a last run. Frees the runs.
+// The indices of all points in FlowPointLess order: the runs merged with the points not in one,
+// which are sorted in place first (directly, not through indices: a file imported in parts, or
+// read faster than it is parsed, has most of its points there). Call it once the points are bound
+// to slices, when their input order is no longer needed. Frees the runs.
 std::vector<uint32_t> flow_pairing_order(FlowPoints& v1);
 
 }  // namespace tw

@@ -102,13 +102,7 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
     m.flows.push_back(flow);
     open = p.order() == 1 ? &p : nullptr;
   };
-  if (v1.run_ends.empty()) {
-    // Nothing sorted ahead (flow_presort.h): the points themselves, sorted in place.
-    std::sort(pts.begin(), pts.end(), FlowPointLess{keys.data()});
-    for (const FlowPoint& p : pts) pair(p);
-  } else {
-    for (uint32_t i : flow_pairing_order(v1)) pair(pts[i]);
-  }
+  for (uint32_t i : flow_pairing_order(v1)) pair(pts[i]);
   if (open) without_end.add(open->offset());
   stats.problem("flow_without_end", without_end.count, without_end.first);
   stats.problem("flow_without_start", without_start.count, without_start.first);
