@@ -65,7 +65,8 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
   // Each point is bound to its slice first, in input order: per track that is nearly time order, so
   // each track's cursor moves a few slices per point (in the pairing order below, by id, every
   // point would be a binary search over its whole track).
-  size_t closing = 0;  // points that may close a flow: at most this many flows
+  size_t closing = 0;  // points that may close a flow: at most this many flows (the excess is
+                       // given back at the end of finalize_model)
   {
     std::vector<FlowCursor> cursors = flow_cursors(m);
     for (FlowPoint& p : pts) {
