@@ -161,7 +161,6 @@ void finalize_model(TraceModel& m, PendingLinks& links, ImportStats& stats) {
   auto wasteful = [](const auto& column) { return column.capacity() - column.size() > column.size() / 8 + 4096; };
   if (wasteful(m.slices.ts_ns)) m.slices.shrink_to_fit();
   if (wasteful(m.gpu_ops.slice)) m.gpu_ops.shrink_to_fit();
-  if (wasteful(m.flows)) m.flows.shrink_to_fit();  // reserved for every closing point (flows.cc)
 }
 
 }  // namespace tw

@@ -17,13 +17,11 @@ struct IndexLess {
 
 IndexLess index_less(const FlowPoints& v1) { return IndexLess{v1.points.data(), FlowPointLess{v1.keys.data()}}; }
 
-// Sorts the points not yet in a run, at most max_points of them, as a new run.
-void add_run(FlowPoints& v1, size_t max_points) {
+// The indices of the points from the last run's end up to `to`, in input order, as a new run.
+void append_run(FlowPoints& v1, size_t to) {
   std::vector<uint32_t>& idx = v1.presorted;
-  const size_t from = idx.size(), to = from + std::min(max_points, v1.points.size() - from);
   if (idx.capacity() < to) idx.reserve(std::max(to, v1.points.capacity()));  // one block for the whole import
-  for (size_t i = from; i < to; ++i) idx.push_back(static_cast<uint32_t>(i));
-  std::sort(idx.begin() + static_cast<ptrdiff_t>(from), idx.end(), index_less(v1));
+  for (size_t i = idx.size(); i < to; ++i) idx.push_back(static_cast<uint32_t>(i));
   v1.run_ends.push_back(to);
 }
 
@@ -42,19 +40,18 @@ bool presort_flow_points(FlowPoints& v1, const PresortLimits& limits) {
       return true;
     }
   }
-  if (v1.points.size() - v1.presorted.size() < std::max<size_t>(limits.min_run, 1)) return false;
-  add_run(v1, std::max<size_t>(limits.max_run, 1));
+  const size_t from = v1.presorted.size(), left = v1.points.size() - from;
+  if (left < std::max<size_t>(limits.min_run, 1)) return false;
+  append_run(v1, from + std::min(left, std::max<size_t>(limits.max_run, 1)));
+  std::sort(v1.presorted.begin() + static_cast<ptrdiff_t>(from), v1.presorted.end(), index_less(v1));
   return true;
 }
 
 std::vector<uint32_t> flow_pairing_order(FlowPoints& v1) {
   const size_t from = v1.presorted.size(), n = v1.points.size();
-  if (from < n) {
-    std::sort(v1.points.begin() + static_cast<ptrdiff_t>(from), v1.points.end(), FlowPointLess{v1.keys.data()});
-    if (v1.presorted.capacity() < n) v1.presorted.reserve(n);
-    for (size_t i = from; i < n; ++i) v1.presorted.push_back(static_cast<uint32_t>(i));
-    v1.run_ends.push_back(n);
-  }
+  std::sort(v1.points.begin() + static_cast<ptrdiff_t>(from), v1.points.end(), FlowPointLess{v1.keys.data()});
+  if (v1.run_ends.empty()) return {};  // nothing sorted ahead: the points are in order themselves
+  if (from < n) append_run(v1, n);
   std::vector<uint32_t> order;
   order.swap(v1.presorted);
   std::vector<size_t> runs{0};

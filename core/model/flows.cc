@@ -65,46 +65,56 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
   // Each point is bound to its slice first, in input order: per track that is nearly time order, so
   // each track's cursor moves a few slices per point (in the pairing order below, by id, every
   // point would be a binary search over its whole track).
-  size_t closing = 0;  // points that may close a flow: at most this many flows (the excess is
-                       // given back at the end of finalize_model)
   {
     std::vector<FlowCursor> cursors = flow_cursors(m);
-    for (FlowPoint& p : pts) {
-      p.track = bind_flow_point(m, cursors, p.track, p.ts_ns, p.enclosing());
-      closing += p.order() != 0;
-    }
+    for (FlowPoint& p : pts) p.track = bind_flow_point(m, cursors, p.track, p.ts_ns, p.enclosing());
   }
-  m.flows.reserve(m.flows.size() + closing + v2_marks);
+  const std::vector<uint32_t> order = flow_pairing_order(v1);
+  auto each_in_order = [&](auto&& f) {
+    if (order.empty()) {
+      for (const FlowPoint& p : pts) f(p);  // no run was made: the points are in order themselves
+    } else {
+      for (uint32_t i : order) f(pts[i]);
+    }
+  };
   // Counted here, reported once: a generated 1 GB trace has ~0.5 M endpoints without a partner, and
   // a call per problem took ~15 ms of its pairing (native; wasm's strings of this length allocate).
   struct Tally {
     uint64_t count = 0, first = UINT64_MAX;
     void add(uint64_t offset) { ++count, first = std::min(first, offset); }
   } without_end, without_start, unbound;
-  const FlowPoint* open = nullptr;
-  auto pair = [&](const FlowPoint& p) {
-    if (open && (open->id != p.id || open->key != p.key)) {
-      without_end.add(open->offset());
-      open = nullptr;
-    }
-    if (p.order() == 0) {
-      if (open) without_end.add(open->offset());
-      open = &p;
-      return;
-    }
-    if (!open) {
-      without_start.add(p.offset());
-      return;
-    }
-    uint64_t key = keys[p.key];
-    Flow flow{open->track, p.track, static_cast<StringId>(key >> 32), static_cast<StringId>(key & 0xffffffffu)};
-    if (flow.from_slice == UINT32_MAX || flow.to_slice == UINT32_MAX)
-      unbound.add((flow.from_slice == UINT32_MAX ? open : &p)->offset());
-    m.flows.push_back(flow);
-    open = p.order() == 1 ? &p : nullptr;
-  };
-  for (uint32_t i : flow_pairing_order(v1)) pair(pts[i]);
-  if (open) without_end.add(open->offset());
+  // One pass to count the flows, so that m.flows is reserved once and exactly (the closing points
+  // are ~2x the flows at 1 GB: reserving for them grew the wasm heap one step), one to pair them.
+  for (const bool count_only : {true, false}) {
+    size_t n_flows = 0;
+    const FlowPoint* open = nullptr;
+    each_in_order([&](const FlowPoint& p) {
+      if (open && (open->id != p.id || open->key != p.key)) {
+        if (!count_only) without_end.add(open->offset());
+        open = nullptr;
+      }
+      if (p.order() == 0) {
+        if (open && !count_only) without_end.add(open->offset());
+        open = &p;
+        return;
+      }
+      if (!open) {
+        if (!count_only) without_start.add(p.offset());
+        return;
+      }
+      ++n_flows;
+      if (!count_only) {
+        uint64_t key = keys[p.key];
+        Flow flow{open->track, p.track, static_cast<StringId>(key >> 32), static_cast<StringId>(key & 0xffffffffu)};
+        if (flow.from_slice == UINT32_MAX || flow.to_slice == UINT32_MAX)
+          unbound.add((flow.from_slice == UINT32_MAX ? open : &p)->offset());
+        m.flows.push_back(flow);
+      }
+      open = p.order() == 1 ? &p : nullptr;
+    });
+    if (count_only) m.flows.reserve(m.flows.size() + n_flows + v2_marks);
+    else if (open) without_end.add(open->offset());
+  }
   stats.problem("flow_without_end", without_end.count, without_end.first);
   stats.problem("flow_without_start", without_start.count, without_start.first);
   stats.problem("flow_unbound", unbound.count, unbound.first);

@@ -44,14 +44,17 @@ std::vector<uint64_t> sorted_whole(const FlowPoints& v1) {
   return out;
 }
 
-// flow_pairing_order's answer as the offsets of the points it lists (it may move the points not in
-// a run), checked to list every point once.
+// flow_pairing_order's answer as the offsets of the points in that order (it may move the points
+// not in a run; no indices: the points themselves), checked to list every point once.
 std::vector<uint64_t> pairing_offsets(FlowPoints& v1) {
-  const std::vector<uint32_t> order = flow_pairing_order(v1);
-  std::vector<uint32_t> seen = order;
-  std::sort(seen.begin(), seen.end());
+  const bool runs = !v1.run_ends.empty();
+  std::vector<uint32_t> order = flow_pairing_order(v1);
+  CHECK(order.empty() == (!runs || v1.points.empty()));
   std::vector<uint32_t> all(v1.points.size());
   std::iota(all.begin(), all.end(), 0u);
+  if (order.empty()) order = all;
+  std::vector<uint32_t> seen = order;
+  std::sort(seen.begin(), seen.end());
   CHECK(seen == all);
   std::vector<uint64_t> out;
   for (uint32_t i : order) out.push_back(v1.points[i].offset());
@@ -116,7 +119,7 @@ TEST_CASE("flow_pairing_order with nothing sorted ahead, and with everything in 
   CHECK(pairing_offsets(v1) == want);
   FlowPoints empty;
   CHECK_FALSE(presort_flow_points(empty, one_run));
-  CHECK(flow_pairing_order(empty).empty());
+  CHECK(pairing_offsets(empty).empty());
 }
 
 TEST_CASE("an import with flow presort steps between its pushes equals one without") {
