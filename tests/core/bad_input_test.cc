@@ -297,13 +297,8 @@ TEST_CASE("bad input: control characters, NUL bytes and escapes inside strings")
 // Random mutations of real traces (fixed seed, bounded count): no crash, no hang, and the same
 // model in any chunking.
 TEST_CASE("bad input: fuzzed mutations of real traces" * doctest::timeout(300)) {
-  const std::string base = TW_SHARED_TRACES;
-  const std::vector<std::string> seeds = {
-      read_file(base + "/hta/tests/data/call_stack/backward_thread.json"),
-      read_file(base + "/kineto/docs/traces/before_fix_trace.json"),
-      read_file(base + "/perfetto/test/trace_processor/diff_tests/parser/parsing/flow_events_json_v2.json"),
-      read_file(base + "/speedscope/sample/profiles/trace-event/simple-with-samples.json"),
-  };
+  std::vector<std::string> seeds;
+  for (const std::string& rel : import_fuzz_seed_paths()) seeds.push_back(read_file(std::string(TW_SHARED_TRACES) + "/" + rel));
   for (const std::string& s : seeds) REQUIRE(s.size() > 100);
   std::mt19937 rng(fuzz_seed(1234567u));
   const int kRounds = fuzz_rounds(400);

@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace tw::test {
 
@@ -18,6 +19,19 @@ inline int fuzz_rounds(int default_rounds) {
 inline uint32_t fuzz_seed(uint32_t default_seed) {
   const char* env = std::getenv("TW_FUZZ_SEED");
   return env ? static_cast<uint32_t>(std::atoi(env)) : default_seed;
+}
+
+// The shared traces (relative to TW_SHARED_TRACES) the import fuzz tests mutate: Kineto (object
+// form, device properties before the events), a bare array with B/E and flows, flow v2 marks, and
+// an object form with samples.
+inline const std::vector<std::string>& import_fuzz_seed_paths() {
+  static const std::vector<std::string> paths = {
+      "hta/tests/data/call_stack/backward_thread.json",
+      "kineto/docs/traces/before_fix_trace.json",
+      "perfetto/test/trace_processor/diff_tests/parser/parsing/flow_events_json_v2.json",
+      "speedscope/sample/profiles/trace-event/simple-with-samples.json",
+  };
+  return paths;
 }
 
 // 1-8 mutations of `text`.
