@@ -34,11 +34,6 @@ std::string nested(size_t depth, const char* open, const char* close, const char
   return s;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 // Pushes a header, `filler_bytes` of 'x' generated chunk by chunk (never one big buffer), a trailer.
 ImporterPtr import_with_filler(const std::string& head, size_t filler_bytes, const std::string& tail) {
   auto imp = std::make_unique<tw::TraceImporter>();
@@ -297,8 +292,7 @@ TEST_CASE("bad input: control characters, NUL bytes and escapes inside strings")
 // Random mutations of real traces (fixed seed, bounded count): no crash, no hang, and the same
 // model in any chunking.
 TEST_CASE("bad input: fuzzed mutations of real traces" * doctest::timeout(300)) {
-  std::vector<std::string> seeds;
-  for (const std::string& rel : import_fuzz_seed_paths()) seeds.push_back(read_file(std::string(TW_SHARED_TRACES) + "/" + rel));
+  const std::vector<std::string> seeds = import_fuzz_seeds();
   for (const std::string& s : seeds) REQUIRE(s.size() > 100);
   std::mt19937 rng(fuzz_seed(1234567u));
   const int kRounds = fuzz_rounds(400);

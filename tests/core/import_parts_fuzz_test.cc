@@ -12,15 +12,13 @@
 #include <vector>
 
 #include "tests/core/fuzz_util.h"
-#include "tests/core/import_modes_util.h"
 #include "tests/core/import_parts_util.h"
 
 using namespace tw;
 using namespace tw::test;
 
 TEST_CASE("parts: fuzzed mutations of real traces, cut at likely and at random points" * doctest::timeout(300)) {
-  std::vector<std::string> seeds;
-  for (const std::string& rel : import_fuzz_seed_paths()) seeds.push_back(read_trace(std::string(TW_SHARED_TRACES) + "/" + rel));
+  const std::vector<std::string> seeds = import_fuzz_seeds();
   for (const std::string& s : seeds) REQUIRE(s.size() > 100);
   std::mt19937 rng(fuzz_seed(2468013u));
   const int kRounds = fuzz_rounds(240);
