@@ -2,7 +2,7 @@
 # test suite. Both install what is missing (apt, npm) and rebuild only what is stale.
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
-.PHONY: run test build deps native asan wasm site test-native test-asan test-golden test-wasm test-e2e bench clean
+.PHONY: run test test-corpus build deps native asan wasm site bench clean
 
 APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium time
 PORT ?= 8000
@@ -63,6 +63,13 @@ run: build
 
 test: build asan
 	@bash tests/run_all.sh
+
+# The corpus-wide tests (every trace of a MANIFEST.tsv: import counts, parts, decoders, detail
+# sections, HTA reference numbers, wasm = native) over another corpus laid out like tests/data.
+test-corpus: build
+	@test -f "$(TRACES)/MANIFEST.tsv" || { echo "usage: make test-corpus TRACES=DIR (DIR/MANIFEST.tsv as in tests/data)" >&2; exit 2; }
+	TW_TEST_DATA="$(abspath $(TRACES))" build/native/tw_tests --no-intro=true --test-suite=corpus
+	TW_TEST_DATA="$(abspath $(TRACES))" node --test tests/wasm/summary_parity.test.mjs
 
 bench: native wasm
 	@bash bench/run.sh

@@ -23,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
 SIZES=${BENCH_SIZES:-"256 1024"}
-SOURCE=${BENCH_SOURCE:-../shared/traces/hta/tests/data/nccl_parser_config/nccl_data.json.gz}
+SOURCE=${BENCH_SOURCE:-tests/data/hta/tests/data/nccl_parser_config/nccl_data.json.gz}
 OUT=${BENCH_OUT:-bench/out}
 REPEAT=${BENCH_REPEAT:-1}
 NATIVE=${NATIVE:-build/native/tracewise}

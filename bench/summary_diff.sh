@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Checks that two CLIs give byte-identical summaries (plain and --hta-compat) for every JSON trace
-# under the shared traces (an importer change must not change what is loaded).
+# under tests/data, or another corpus (an importer change must not change what is loaded).
 # Usage: bench/summary_diff.sh OLD_CLI NEW_CLI [TRACES_DIR]   (exit 1 and the first diffs if any)
 set -uo pipefail
 old=$1 new=$2
-dir=${3:-$(cd "$(dirname "$0")/../.." && pwd)/shared/traces}
+dir=${3:-$(cd "$(dirname "$0")/.." && pwd)/tests/data}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0

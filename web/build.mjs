@@ -27,6 +27,16 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 cpSync(join(root, 'public'), out, { recursive: true });
 for (const f of ['tracewise.mjs', 'tracewise.wasm']) cpSync(join(wasmDir, f), join(out, f));
+// The site carries its license and the texts of the licenses of what it ships
+// (THIRD_PARTY_NOTICES.md); esbuild adds the bundled packages' own comments as *.LEGAL.txt.
+const licenses = {
+  'LICENSE.txt': 'LICENSE', 'THIRD_PARTY_NOTICES.md': 'THIRD_PARTY_NOTICES.md',
+  'simdjson-LICENSE.txt': 'node_modules/@nozbe/simdjson/LICENSE', 'uplot-LICENSE.txt': 'node_modules/uplot/LICENSE',
+  'nlohmann-json-copyright.txt': '/usr/share/doc/nlohmann-json3-dev/copyright',
+  'emscripten-copyright.txt': '/usr/share/doc/emscripten/copyright',
+};
+mkdirSync(join(out, 'licenses'));
+for (const [name, from] of Object.entries(licenses)) cpSync(resolve(root, from), join(out, 'licenses', name));
 
 const common = {
   bundle: true, format: 'esm', target: ['chrome113', 'firefox113', 'safari16.4'], minify: !dev, sourcemap: 'linked',

@@ -7,13 +7,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dataPath } from '../test_data.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = process.env.TW_CLI || join(root, 'build', 'native', 'tracewise');
-const traces = join(root, '..', 'shared', 'traces');
-const deepseek = join(traces, 'deepseek_profile_data', 'train.json');
-const rank0 = join(traces, 'hta', 'tests', 'data', 'trace_filter', 'sampled_rank-0.json.gz');
-const rank1 = join(traces, 'hta', 'tests', 'data', 'trace_filter', 'sampled_rank-1.json.gz');
+const deepseek = dataPath('deepseek_profile_data/train.json');
+const rank0 = dataPath('hta/tests/data/trace_filter/sampled_rank-0.json.gz');
+const rank1 = dataPath('hta/tests/data/trace_filter/sampled_rank-1.json.gz');
 const tmp = mkdtempSync(join(tmpdir(), 'tw-cli-'));
 
 function run(...args) {

@@ -20,11 +20,11 @@
 #include "core/analysis/temporal.h"
 #include "core/session.h"
 #include "tests/core/reference_util.h"
+#include "tests/core/test_data.h"
 
 namespace tw {
 namespace {
 
-const std::string kTraces = TW_SHARED_TRACES;
 
 std::vector<std::vector<std::string>> read_tsv(const std::string& path) { return test::read_table(path, '\t'); }
 
@@ -42,8 +42,8 @@ double num(const nlohmann::json& j) { return j.is_number() ? j.get<double>() : N
 
 }  // namespace
 
-TEST_CASE("hta-compat: temporal breakdown and overlap match HTA (no ns rounding) on every case") {
-  const std::string ref_dir = kTraces + "/reference/hta_no_ns_rounding";
+TEST_CASE("hta-compat: temporal breakdown and overlap match HTA (no ns rounding) on every case" * doctest::test_suite("corpus")) {
+  const std::string ref_dir = test::data_dir() + "/reference/hta_no_ns_rounding";
   auto rows = read_tsv(ref_dir + "/summary.tsv");
   REQUIRE(rows.size() > 1);
   const std::vector<std::string>& head = rows[0];
@@ -78,7 +78,7 @@ TEST_CASE("hta-compat: temporal breakdown and overlap match HTA (no ns rounding)
       path = it->second;
     }
     INFO("case ", name, " rank ", row[c_rank], " (", path, ")");
-    auto session = load(kTraces + "/" + path);
+    auto session = load(test::data_path(path));
     const nlohmann::json f = session->file_summary(opts);
     REQUIRE(f["temporal"].is_object());
     const nlohmann::json& t = f["temporal"];
@@ -100,7 +100,7 @@ TEST_CASE("hta-compat: temporal breakdown and overlap match HTA (no ns rounding)
 }
 
 TEST_CASE("hta-compat: HTA test-suite numbers for mtia_rank_0 (with HTA's microsecond rounding)") {
-  auto session = load(kTraces + "/hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz");
+  auto session = load(test::data_path("hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz"));
   const TraceModel& m = session->model();
   const std::vector<KernelClass> cls = classify_gpu_ops(m, hta_rules());
   const HtaSelection sel = hta_select_gpu_ops(m);
@@ -117,7 +117,7 @@ TEST_CASE("hta-compat: HTA test-suite numbers for mtia_rank_0 (with HTA's micros
 }
 
 TEST_CASE("default mode: DeepSeek DeepEP kernels are communication and their overlap is reported") {
-  auto session = load(kTraces + "/deepseek_profile_data/train.json");
+  auto session = load(test::data_path("deepseek_profile_data/train.json"));
   const nlohmann::json f = session->file_summary(SummaryOptions{});
   REQUIRE(f["kernel_classes_ns"].is_object());
   CHECK(f["kernel_classes_ns"]["communication"].get<int64_t>() > 0);

@@ -37,7 +37,7 @@ void check_sorts_like_std(std::vector<Pair> v) {
 }  // namespace
 
 TEST_CASE("sort_runs: same order as std::sort on runs, sorted, reversed, random and tiny input") {
-  const TraceModel& m = detail_test::shared_trace(kTrace);
+  const TraceModel& m = detail_test::data_trace(kTrace);
   // GPU op start times in row order: one ascending run per stream.
   std::vector<Pair> rows;
   for (uint32_t i = 0; i < m.gpu_ops.size(); ++i) rows.push_back({m.slices.ts_ns[m.gpu_ops.slice[i]], i});
@@ -90,7 +90,7 @@ TEST_CASE("sort_runs: runs merged only with the runs they overlap, never across 
 }
 
 TEST_CASE("sort_runs_each: each range sorted like std::sort, in place, one buffer for all") {
-  const TraceModel& m = detail_test::shared_trace(kTrace);
+  const TraceModel& m = detail_test::data_trace(kTrace);
   std::vector<Pair> rows;
   for (uint32_t i = 0; i < m.gpu_ops.size(); ++i) rows.push_back({m.slices.ts_ns[m.gpu_ops.slice[i]], i});
   // Ranges of every kind: empty, one element, already sorted, a few runs, reversed (std::sort),
@@ -134,7 +134,7 @@ TEST_CASE("FlatIdMap: finds and keeps the first slot of every key, as std::unord
 }
 
 TEST_CASE("gpu_rows_starting_in: the rows whose op starts in the window, in row order") {
-  const TraceModel& m = detail_test::shared_trace(kTrace);
+  const TraceModel& m = detail_test::data_trace(kTrace);
   const std::vector<ProfilerStep> steps = find_profiler_steps(m);
   REQUIRE(steps.size() >= 2);
   std::vector<Interval> windows;
@@ -214,7 +214,7 @@ TEST_CASE("kernel classes: the same as std::regex gives, for the built-in rules 
   for (const char* trace : {kTrace, "deepseek_profile_data/train.json", "hta/tests/data/triton_example/triton_example.json.gz",
                             "hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz",
                             "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"}) {
-    const TraceModel& m = detail_test::shared_trace(trace);
+    const TraceModel& m = detail_test::data_trace(trace);
     REQUIRE(m.gpu_ops.size() > 0);
     for (const KernelRules& r : sets) {
       CAPTURE(trace);
@@ -229,7 +229,7 @@ TEST_CASE("kernel classes: the same as std::regex gives, for the built-in rules 
 }
 
 TEST_CASE("launch_stats: a window visited through launch_order gives what the pass over every launch gives") {
-  const TraceModel& m = detail_test::shared_trace(kTrace);
+  const TraceModel& m = detail_test::data_trace(kTrace);
   const std::vector<uint32_t> order = launch_order(m);
   REQUIRE(order.size() == m.launches.size());
   const std::vector<ProfilerStep> steps = find_profiler_steps(m);

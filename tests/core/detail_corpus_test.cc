@@ -1,4 +1,4 @@
-// Every shared trace yields valid, bounded detail sections in both modes (no crash, tables capped,
+// Every test trace yields valid, bounded detail sections in both modes (no crash, tables capped,
 // fractions in range, idle categories consistent), and DeepSeek's DeepEP kernels are reported as
 // dispatch / combine collectives with their exposed time.
 #include <doctest/doctest.h>
@@ -14,13 +14,14 @@
 #include "core/summary/detail_sections.h"
 #include "core/summary/summary.h"
 #include "tests/core/detail_test_util.h"
+#include "tests/core/test_data.h"
 
 namespace tw {
 namespace {
 
 std::vector<std::string> corpus_paths() {
   std::vector<std::string> out;
-  std::ifstream in(std::string(TW_SHARED_TRACES) + "/MANIFEST.tsv");
+  std::ifstream in(test::data_dir() + "/MANIFEST.tsv");
   std::string line;
   std::getline(in, line);  // header
   while (std::getline(in, line)) {
@@ -85,12 +86,12 @@ void check_bounded(const nlohmann::json& f) {
   }
 }
 
-TEST_CASE("detail corpus: every shared trace yields valid, bounded detail sections") {
+TEST_CASE("detail corpus: every test trace yields valid, bounded detail sections" * doctest::test_suite("corpus")) {
   size_t imported = 0;
   for (const std::string& rel : corpus_paths()) {
     CAPTURE(rel);
     auto imp = std::make_unique<TraceImporter>();
-    ReadResult r = stream_file(std::string(TW_SHARED_TRACES) + "/" + rel, [&](const char* p, size_t n) { imp->push(p, n); });
+    ReadResult r = stream_file(test::data_path(rel), [&](const char* p, size_t n) { imp->push(p, n); });
     if (!r.ok) continue;
     imp->finish();
     if (imp->stats().fatal) continue;  // not a trace (the importer reports why)
@@ -112,7 +113,7 @@ TEST_CASE("detail corpus: every shared trace yields valid, bounded detail sectio
 }
 
 TEST_CASE("detail corpus: DeepSeek DeepEP kernels are dispatch / combine collectives") {
-  TraceModel& m = detail_test::shared_trace("deepseek_profile_data/train.json");
+  TraceModel& m = detail_test::data_trace("deepseek_profile_data/train.json");
   nlohmann::json f = nlohmann::json::object();
   add_detail_sections(f, m, SummaryOptions{});
   REQUIRE(f["collectives"].is_object());

@@ -18,6 +18,7 @@
 #include "core/analysis/idle.h"
 #include "tests/core/detail_test_util.h"
 #include "tests/core/reference_util.h"
+#include "tests/core/test_data.h"
 
 namespace tw {
 namespace {
@@ -37,8 +38,8 @@ TEST_CASE("detail: one gap's category at the rule's edges") {
   CHECK(categorize_gap(100, 40, std::nullopt, 30000) == IdleCategory::kKernelWait);  // hta_compat's negative gaps
 }
 
-TEST_CASE("detail: hta-compat idle breakdown matches HTA's unrounded run on every case") {
-  const std::string ref = std::string(TW_SHARED_TRACES) + "/reference/hta_no_ns_rounding";
+TEST_CASE("detail: hta-compat idle breakdown matches HTA's unrounded run on every case" * doctest::test_suite("corpus")) {
+  const std::string ref = test::data_dir() + "/reference/hta_no_ns_rounding";
   std::map<std::string, std::string> paths = cases();
   size_t compared = 0;
   for (const auto& entry : std::filesystem::directory_iterator(ref)) {
@@ -49,7 +50,7 @@ TEST_CASE("detail: hta-compat idle breakdown matches HTA's unrounded run on ever
     if (rows.size() < 2) continue;
     CAPTURE(name);
     auto imp = std::make_unique<TraceImporter>();
-    ReadResult r = stream_file(std::string(TW_SHARED_TRACES) + "/" + paths[name],
+    ReadResult r = stream_file(test::data_path(paths[name]),
                                [&](const char* p, size_t n) { imp->push(p, n); });
     REQUIRE(r.ok);
     imp->finish();

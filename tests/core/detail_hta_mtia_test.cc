@@ -28,7 +28,7 @@ const StreamIdle* find_stream(const IdleResult& r, int64_t stream) {
 double us(int64_t ns) { return double(ns) / 1000.0; }
 
 TEST_CASE("detail: mtia_rank_0 idle time breakdown matches HTA (hta-compat)") {
-  TraceModel& m = detail_test::shared_trace(kMtia);
+  TraceModel& m = detail_test::data_trace(kMtia);
   HtaSelection sel = hta_select_gpu_ops(m);
   IdleOptions opt;
   opt.hta_compat = true;
@@ -64,7 +64,7 @@ TEST_CASE("detail: mtia_rank_0 idle time breakdown matches HTA (hta-compat)") {
 }
 
 TEST_CASE("detail: mtia_rank_0 idle in default mode counts only real gaps") {
-  TraceModel& m = detail_test::shared_trace(kMtia);
+  TraceModel& m = detail_test::data_trace(kMtia);
   IdleResult r = idle_breakdown(m);
   for (const StreamIdle& s : r.streams) {
     for (int k = 0; k < kIdleCategoryCount; ++k) CHECK(s.time_ns[k] >= 0);
@@ -78,7 +78,7 @@ TEST_CASE("detail: mtia_rank_0 idle in default mode counts only real gaps") {
 }
 
 TEST_CASE("detail: mtia_rank_0 queue length statistics match HTA") {
-  TraceModel& m = detail_test::shared_trace(kMtia);
+  TraceModel& m = detail_test::data_trace(kMtia);
   LaunchesResult r = launch_stats(m);
   const StreamQueue* q102 = nullptr;
   std::vector<int64_t> streams;
@@ -103,7 +103,7 @@ TEST_CASE("detail: mtia_rank_0 queue length statistics match HTA") {
 }
 
 TEST_CASE("detail: mtia_rank_0 kernel launch stats for correlation 423 match HTA") {
-  TraceModel& m = detail_test::shared_trace(kMtia);
+  TraceModel& m = detail_test::data_trace(kMtia);
   LaunchesResult r = launch_stats(m);
   const LaunchRecord* rec = nullptr;
   for (const LaunchRecord& l : r.records)
@@ -123,7 +123,7 @@ namespace tw {
 namespace {
 
 TEST_CASE("detail: mtia_rank_0 aten op kernels and delays match HTA") {
-  TraceModel& m = detail_test::shared_trace(kMtia);
+  TraceModel& m = detail_test::data_trace(kMtia);
   OperatorsResult r = operator_stats(m);
   const OperatorKernel* mul = nullptr;
   for (const OperatorKernel& k : r.op_kernels)

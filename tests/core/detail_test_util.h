@@ -1,4 +1,4 @@
-// Helpers for the detail-section tests: import a hand-written trace or a shared real trace (cached,
+// Helpers for the detail-section tests: import a hand-written trace or a real test trace (cached,
 // so several test cases share one import of a large file).
 #pragma once
 #include <doctest/doctest.h>
@@ -11,6 +11,7 @@
 #include "cli/file_reader.h"
 #include "core/analysis/kernel_classes.h"
 #include "core/import/trace_importer.h"
+#include "tests/core/test_data.h"
 
 namespace tw::detail_test {
 
@@ -21,13 +22,13 @@ inline std::unique_ptr<TraceImporter> import_text(std::string_view text) {
   return imp;
 }
 
-// A shared trace (path relative to the corpus root), imported once per test run.
-inline TraceModel& shared_trace(const std::string& rel) {
+// A test trace (path relative to the corpus root), imported once per test run.
+inline TraceModel& data_trace(const std::string& rel) {
   static std::map<std::string, std::unique_ptr<TraceImporter>> cache;
   auto it = cache.find(rel);
   if (it == cache.end()) {
     auto imp = std::make_unique<TraceImporter>();
-    ReadResult r = stream_file(std::string(TW_SHARED_TRACES) + "/" + rel,
+    ReadResult r = stream_file(test::data_path(rel),
                                [&](const char* p, size_t n) { imp->push(p, n); });
     REQUIRE_MESSAGE(r.ok, r.error);
     imp->finish();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/file_reader.h"
+#include "tests/core/test_data.h"
 
 namespace tw::test {
 
@@ -23,7 +24,7 @@ inline uint32_t fuzz_seed(uint32_t default_seed) {
   return env ? static_cast<uint32_t>(std::atoi(env)) : default_seed;
 }
 
-// The texts of the shared traces the import fuzz tests mutate: Kineto (object form, device
+// The texts of the test traces the import fuzz tests mutate: Kineto (object form, device
 // properties before the events), a bare array with B/E and flows, flow v2 marks, and an object form
 // with samples. Empty texts for files that could not be read (the tests REQUIRE their size).
 inline std::vector<std::string> import_fuzz_seeds() {
@@ -31,8 +32,7 @@ inline std::vector<std::string> import_fuzz_seeds() {
   for (const char* rel : {"hta/tests/data/call_stack/backward_thread.json", "kineto/docs/traces/before_fix_trace.json",
                           "perfetto/test/trace_processor/diff_tests/parser/parsing/flow_events_json_v2.json",
                           "speedscope/sample/profiles/trace-event/simple-with-samples.json"}) {
-    std::string& text = texts.emplace_back();
-    stream_file(std::string(TW_SHARED_TRACES) + "/" + rel, [&text](const char* p, size_t n) { text.append(p, n); });
+    texts.push_back(read_data(rel));
   }
   return texts;
 }

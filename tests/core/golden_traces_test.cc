@@ -1,4 +1,4 @@
-// Golden test over every real trace in ../shared/traces: for each file MANIFEST.tsv lists as a
+// Golden test over every real trace in tests/data: for each file MANIFEST.tsv lists as a
 // trace, import.events and the per-phase counts equal the MANIFEST's `event_count` and `phases`;
 // files that are not trace-event JSON give the fatal error (one sentence with a byte offset), not a
 // crash; the odd speedscope files load with the right counts and problems; Perfetto's flow test
@@ -15,12 +15,12 @@
 
 #include "cli/file_reader.h"
 #include "tests/core/import_test_util.h"
+#include "tests/core/test_data.h"
 
 using namespace tw::test;
 
 namespace {
 
-const std::string kTraces = TW_SHARED_TRACES;
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kSanitized = true;
@@ -50,7 +50,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 std::vector<ManifestRow> read_manifest() {
-  std::ifstream in(kTraces + "/MANIFEST.tsv");
+  std::ifstream in(data_dir() + "/MANIFEST.tsv");
   std::vector<ManifestRow> rows;
   std::string line;
   if (!std::getline(in, line)) return rows;
@@ -103,7 +103,7 @@ ImporterPtr import_file(const std::string& path, tw::ReadResult* result = nullpt
 bool is_trace(const ManifestRow& r) { return r.kind.rfind("not-trace-event", 0) != 0; }
 
 // Under ASan the importer runs several times slower: traces above 256 MB would be left to the
-// native run (today every shared trace is below that, so all of them run under ASan too).
+// native run (today every test trace is below that, so all of them run under ASan too).
 bool too_big_for_this_build(const ManifestRow& r) { return kSanitized && r.uncompressed_bytes > (256u << 20); }
 
 std::vector<std::string> flow_names(tw::TraceModel& m) {
@@ -115,9 +115,9 @@ std::vector<std::string> flow_names(tw::TraceModel& m) {
 
 }  // namespace
 
-TEST_CASE("golden: every MANIFEST trace imports with the MANIFEST's event and phase counts") {
+TEST_CASE("golden: every MANIFEST trace imports with the MANIFEST's event and phase counts" * doctest::test_suite("corpus")) {
   std::vector<ManifestRow> rows = read_manifest();
-  REQUIRE_MESSAGE(rows.size() >= 50, "MANIFEST.tsv not found or short under " << kTraces);
+  REQUIRE_MESSAGE(rows.size() >= 50, "MANIFEST.tsv not found or short under " << data_dir());
   size_t traces = 0, not_traces = 0, skipped = 0;
   for (const ManifestRow& row : rows) {
     CAPTURE(row.path);
@@ -126,7 +126,7 @@ TEST_CASE("golden: every MANIFEST trace imports with the MANIFEST's event and ph
       continue;
     }
     tw::ReadResult rr;
-    ImporterPtr imp = import_file(kTraces + "/" + row.path, &rr);
+    ImporterPtr imp = import_file(data_path(row.path), &rr);
     REQUIRE_MESSAGE(rr.ok, rr.error);
     const tw::ImportStats& st = imp->stats();
     if (!is_trace(row)) {
@@ -160,7 +160,7 @@ TEST_CASE("golden: every MANIFEST trace imports with the MANIFEST's event and ph
 }
 
 TEST_CASE("golden: the odd speedscope trace-event files") {
-  const std::string dir = kTraces + "/speedscope/sample/profiles/trace-event/";
+  const std::string dir = data_dir() + "/speedscope/sample/profiles/trace-event/";
   SUBCASE("partial files load the complete events and report the truncation") {
     for (const char* name : {"simple-partial.json", "simple-partial-trailing-comma.json", "simple-partial-whitespace.json"}) {
       CAPTURE(name);
@@ -202,7 +202,7 @@ TEST_CASE("golden: the odd speedscope trace-event files") {
 }
 
 TEST_CASE("golden: Perfetto's flow test files give the flows Perfetto expects") {
-  const std::string dir = kTraces + "/perfetto/test/trace_processor/diff_tests/parser/parsing/";
+  const std::string dir = data_dir() + "/perfetto/test/trace_processor/diff_tests/parser/parsing/";
   auto v1 = import_file(dir + "flow_events_json_v1.json");
   CHECK(flow_names(v1->model()) ==
         std::vector<std::string>{"OtherSlice->SomeSlice", "SenderA->OtherSlice", "SenderB->Blergh"});
@@ -213,9 +213,8 @@ TEST_CASE("golden: Perfetto's flow test files give the flows Perfetto expects") 
 
 TEST_CASE("golden: a real Kineto trace gives the identical model in any chunking") {
   // 3 MB, 14k events: whole vs random chunks (byte-at-a-time is covered by the unit tests).
-  std::ifstream in(kTraces + "/deepseek_profile_data/train.json", std::ios::binary);
-  REQUIRE(in.good());
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = read_data("deepseek_profile_data/train.json");
+  REQUIRE(!text.empty());
   auto whole = import_whole(text);
   CHECK(whole->stats().events == 14240);
   CHECK(whole->model().launches.size() > 900);

@@ -19,6 +19,7 @@
 #include "core/timeline/timeline_index.h"
 #include "core/timeline/track_list.h"
 #include "tests/core/fuzz_util.h"
+#include "tests/core/test_data.h"
 
 using namespace tw;
 using namespace tw::test;
@@ -26,9 +27,8 @@ using namespace tw::test;
 namespace {
 
 std::string read_trace(const std::string& rel) {
-  std::string text;
-  ReadResult r = stream_file(std::string(TW_SHARED_TRACES) + "/" + rel, [&](const char* p, size_t n) { text.append(p, n); });
-  REQUIRE_MESSAGE(r.ok, rel << ": " << r.error);
+  std::string text = read_data(rel);
+  REQUIRE_MESSAGE(!text.empty(), rel << ": not readable");
   return text;
 }
 

@@ -11,6 +11,7 @@
 #include "core/import/event_records.h"
 #include "core/import/import_state.h"
 #include "tests/core/import_modes_util.h"
+#include "tests/core/test_data.h"
 
 using namespace tw;
 using namespace tw::test;
@@ -74,10 +75,10 @@ void check_same(const std::string& label, std::string_view text, uint32_t seed) 
 
 }  // namespace
 
-TEST_CASE("deferred decode: real traces give the ordinary import's model and problems") {
-  std::vector<std::string> files = shared_json_traces();
+TEST_CASE("deferred decode: real traces give the ordinary import's model and problems" * doctest::test_suite("corpus")) {
+  std::vector<std::string> files = data_json_traces();
   std::mt19937 pick(11);
-  std::vector<std::string> chosen = {kNccl, std::string(TW_SHARED_TRACES) + "/deepseek_profile_data/train.json"};
+  std::vector<std::string> chosen = {kNccl, data_path("deepseek_profile_data/train.json")};
   for (int i = 0; i < 6; ++i) chosen.push_back(files[pick() % files.size()]);
   uint32_t seed = 1;
   for (const std::string& f : chosen) {

@@ -1,6 +1,6 @@
 // The one-pass decoder (fast_event_decoder.h) must, whenever it accepts an event, give exactly the
 // RawEvent of EventDecoder::decode() with result kOk; everything else it must leave to simdjson.
-// Checked on every event of every shared trace, on hand-written odd events, on a mutation fuzz of
+// Checked on every event of every test trace, on hand-written odd events, on a mutation fuzz of
 // real events, and on whole imports (model and problems) with the fast path on and off.
 #include <doctest/doctest.h>
 
@@ -95,8 +95,8 @@ std::vector<std::string> events_of(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("fast decode: every event of every shared trace is equal to decode() or left to it") {
-  std::vector<std::string> files = shared_json_traces();
+TEST_CASE("fast decode: every event of every test trace is equal to decode() or left to it" * doctest::test_suite("corpus")) {
+  std::vector<std::string> files = data_json_traces();
   REQUIRE(files.size() > 100);
   size_t total = 0, accepted = 0, mismatches = 0;
   for (const std::string& f : files) {
@@ -295,8 +295,8 @@ TEST_CASE("fast decode: mutated real events are rejected or decoded exactly like
   CHECK(accepted < cases);
 }
 
-TEST_CASE("fast decode: whole imports are identical with the fast path on and off") {
-  std::vector<std::string> files = shared_json_traces();
+TEST_CASE("fast decode: whole imports are identical with the fast path on and off" * doctest::test_suite("corpus")) {
+  std::vector<std::string> files = data_json_traces();
   std::mt19937 pick(7);
   std::vector<std::string> chosen = {kNccl};
   for (int i = 0; i < 6; ++i) chosen.push_back(files[pick() % files.size()]);

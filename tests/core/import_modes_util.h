@@ -1,4 +1,4 @@
-// Test helpers shared by the decoder-path tests: every JSON trace under ../shared/traces, and an
+// Test helpers shared by the decoder-path tests: every JSON trace under tests/data, and an
 // import in random chunkings with the decode path (fast one-pass or simdjson per event) chosen.
 #pragma once
 #include <dirent.h>
@@ -11,13 +11,14 @@
 #include "cli/file_reader.h"
 #include "core/import/raw_event.h"
 #include "tests/core/import_test_util.h"
+#include "tests/core/test_data.h"
 
 namespace tw::test {
 
-// Paths of every .json / .json.gz file under the shared traces, sorted.
-inline std::vector<std::string> shared_json_traces() {
+// Paths of every .json / .json.gz file under the test traces, sorted.
+inline std::vector<std::string> data_json_traces() {
   std::vector<std::string> files;
-  std::vector<std::string> dirs = {TW_SHARED_TRACES};
+  std::vector<std::string> dirs = {data_dir()};
   while (!dirs.empty()) {
     std::string d = dirs.back();
     dirs.pop_back();
@@ -35,9 +36,9 @@ inline std::vector<std::string> shared_json_traces() {
   return files;
 }
 
-inline const std::string kNccl = std::string(TW_SHARED_TRACES) + "/hta/tests/data/nccl_parser_config/nccl_data.json.gz";
+inline const std::string kNccl = data_path("hta/tests/data/nccl_parser_config/nccl_data.json.gz");
 
-// A shared trace's text (gzip inflated).
+// A test trace's text (gzip inflated).
 inline std::string read_trace(const std::string& path) {
   std::string text;
   stream_file(path, [&text](const char* p, size_t n) { text.append(p, n); });

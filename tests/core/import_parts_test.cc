@@ -1,6 +1,6 @@
 // Importing one file in parts (import_parts.h): whatever the cut points, the model, problems and
 // stats must be those of one import in order. Cuts at every event of small traces built to cross
-// the boundary in every way, at likely and at random points of every shared trace.
+// the boundary in every way, at likely and at random points of every test trace.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -228,10 +228,10 @@ TEST_CASE("parts: likely_event_start and starts_as_object") {
   CHECK_FALSE(starts_as_object("   "));
 }
 
-TEST_CASE("parts: every shared trace, cut at likely and at random points") {
+TEST_CASE("parts: every test trace, cut at likely and at random points" * doctest::test_suite("corpus")) {
   std::mt19937 rng(7);
   size_t traces = 0, absorbed = 0, kineto_absorbed = 0, kineto_parts = 0;
-  for (const std::string& path : shared_json_traces()) {
+  for (const std::string& path : data_json_traces()) {
     std::string text = read_trace(path);
     if (text.size() < 64) continue;
     ++traces;

@@ -11,6 +11,7 @@
 #include "cli/file_reader.h"
 #include "core/model/prefault.h"
 #include "tests/core/import_test_util.h"
+#include "tests/core/test_data.h"
 
 using namespace tw;
 using namespace tw::test;
@@ -58,9 +59,8 @@ TEST_CASE("an import with prefault between every push equals one without") {
   for (const char* rel : {"kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz",
                           "hta/tests/data/nccl_parser_config/nccl_data.json.gz"}) {
     CAPTURE(rel);
-    std::string text;
-    ReadResult r = stream_file(std::string(TW_SHARED_TRACES) + "/" + rel, [&](const char* p, size_t n) { text.append(p, n); });
-    REQUIRE_MESSAGE(r.ok, r.error);
+    const std::string text = read_data(rel);
+    REQUIRE(!text.empty());
     auto import = [&](bool prefault) {
       auto imp = std::make_unique<TraceImporter>();
       imp->set_size_hint(text.size());  // tables reserved to their projected size: much spare capacity

@@ -78,7 +78,7 @@ TEST_CASE("flow binding with cursors equals the definition on real traces") {
                           "speedscope/sample/profiles/trace-event/zero-duration-events.json",
                           "perfetto/test/trace_processor/diff_tests/parser/parsing/flow_events_json_v1.json"}) {
     CAPTURE(rel);
-    const TraceModel& m = detail_test::shared_trace(rel);
+    const TraceModel& m = detail_test::data_trace(rel);
     CHECK(check_all_orders(m) > 0);
   }
 }

@@ -15,6 +15,7 @@
 #include "cli/file_reader.h"
 #include "core/model/flow_presort.h"
 #include "tests/core/import_test_util.h"
+#include "tests/core/test_data.h"
 
 using namespace tw;
 using namespace tw::test;
@@ -127,9 +128,8 @@ TEST_CASE("an import with flow presort steps between its pushes equals one witho
                           "hta/tests/data/nccl_parser_config/nccl_data.json.gz",
                           "hta/tests/data/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz"}) {
     CAPTURE(rel);
-    std::string text;
-    ReadResult r = stream_file(std::string(TW_SHARED_TRACES) + "/" + rel, [&](const char* p, size_t n) { text.append(p, n); });
-    REQUIRE_MESSAGE(r.ok, r.error);
+    const std::string text = read_data(rel);
+    REQUIRE(!text.empty());
     // Small runs and merges, so that even a small trace's points end in many runs.
     PresortLimits lim;
     lim.min_run = 7;

@@ -44,7 +44,7 @@ TEST_CASE("finish sets every slice's parent: the last slice one row below on its
                           "hta/tests/data/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz",
                           "speedscope/sample/profiles/trace-event/zero-duration-events.json"}) {
     CAPTURE(rel);
-    CHECK(check_parents(detail_test::shared_trace(rel)) > 0);
+    CHECK(check_parents(detail_test::data_trace(rel)) > 0);
   }
 }
 

@@ -1,4 +1,4 @@
-// Shared by the tests that compare with HTA's reference numbers (../shared/traces/reference/):
+// Shared by the tests that compare with HTA's reference numbers (tests/data/reference/):
 // a plain delimited-table reader and the MANIFEST mapping from case name to trace path.
 #pragma once
 #include <fstream>
@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "tests/core/test_data.h"
 
 namespace tw::test {
 
@@ -30,7 +32,7 @@ inline std::vector<std::vector<std::string>> read_table(const std::string& path,
 // folders are named) -> local_path.
 inline std::map<std::string, std::string> reference_case_paths() {
   std::map<std::string, std::string> out;
-  auto rows = read_table(std::string(TW_SHARED_TRACES) + "/MANIFEST.tsv", '\t');
+  auto rows = read_table(data_dir() + "/MANIFEST.tsv", '\t');
   for (size_t i = 1; i < rows.size(); ++i) {
     if (rows[i].empty()) continue;
     const std::string path = rows[i][0];

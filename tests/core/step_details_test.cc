@@ -49,7 +49,7 @@ std::map<std::pair<int32_t, int64_t>, int64_t> brute_idle(const TraceModel& m, i
 void check_steps(const char* rel, bool hta) {
   CAPTURE(rel);
   CAPTURE(hta);
-  const TraceModel& m = detail_test::shared_trace(rel);
+  const TraceModel& m = detail_test::data_trace(rel);
   const json f = summary_of(m, hta);
   REQUIRE(f["steps"].size() > 0);
   const std::vector<uint8_t> kept = hta ? hta_select_gpu_ops(m).kept : std::vector<uint8_t>(m.gpu_ops.size(), 1);
@@ -136,7 +136,7 @@ TEST_CASE("step details: real traces with steps, against brute force over the mo
 }
 
 TEST_CASE("step details: df_index_resolver's memory peaks per step") {
-  const TraceModel& m = detail_test::shared_trace("hta/tests/data/df_index_resolver/df_index_resolver.json.gz");
+  const TraceModel& m = detail_test::data_trace("hta/tests/data/df_index_resolver/df_index_resolver.json.gz");
   const json f = summary_of(m, false);
   REQUIRE(f["steps"].size() == 5);
   for (const json& st : f["steps"]) {
@@ -159,7 +159,7 @@ TEST_CASE("step details: df_index_resolver's memory peaks per step") {
 }
 
 TEST_CASE("step details: CPU-only steps have null sections; many steps are capped") {
-  const TraceModel& cpu = detail_test::shared_trace("hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
+  const TraceModel& cpu = detail_test::data_trace("hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
   const json f = summary_of(cpu, false);
   REQUIRE(f["steps"].size() == 1);
   for (const char* k : {"idle", "kernels", "launches", "collectives", "memory"}) CHECK(f["steps"][0]["sections"][k].is_null());

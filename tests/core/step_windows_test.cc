@@ -166,7 +166,7 @@ TEST_CASE("step windows: windows that partition a real trace add up to the whole
   for (const char* rel : {"hta/tests/data/nccl_parser_config/nccl_data.json.gz",
                           "hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz"}) {
     CAPTURE(rel);
-    TraceModel& m = detail_test::shared_trace(rel);
+    TraceModel& m = detail_test::data_trace(rel);
     const std::vector<KernelClass> cls = classify_gpu_ops(m, default_rules());
     // Seven windows of uneven width over [first_ts, last_ts]: many ops and gaps straddle a boundary.
     const int64_t t0 = m.min_ts_ns, t1 = m.max_ts_ns + 1;

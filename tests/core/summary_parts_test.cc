@@ -25,7 +25,7 @@ std::set<std::string> keys_of(const json& j) {
 void check_parts(const std::string& rel, bool hta) {
   CAPTURE(rel);
   CAPTURE(hta);
-  const TraceModel& m = detail_test::shared_trace(rel);
+  const TraceModel& m = detail_test::data_trace(rel);
   static const ImportStats stats;
   const FileInput in{"t", 123, &m, &stats};
   SummaryOptions plain;

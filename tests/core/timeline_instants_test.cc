@@ -43,7 +43,7 @@ std::string name_of(const TraceModel& m, uint32_t string_id) { return std::strin
 }  // namespace
 
 TEST_CASE("timeline instants: thread, process and global scope (trace viewer sample)") {
-  auto s = test::import_shared("kineto/profiler/plugin/trace_viewer/tf_trace_viewer/data/trace.json");
+  auto s = test::import_data_trace("kineto/profiler/plugin/trace_viewer/tf_trace_viewer/data/trace.json");
   REQUIRE(s);
   const TraceModel& m = s->model();
   TimelineIndex idx(m);
@@ -102,7 +102,7 @@ TEST_CASE("timeline instants: thread, process and global scope (trace viewer sam
 }
 
 TEST_CASE("timeline instants: at most one per pixel column, the count is kept (Chrome trace)") {
-  auto s = test::import_shared("speedscope/sample/profiles/Chrome/116/Trace-20230603T221323.json");
+  auto s = test::import_data_trace("speedscope/sample/profiles/Chrome/116/Trace-20230603T221323.json");
   REQUIRE(s);
   const TraceModel& m = s->model();
   TimelineIndex idx(m);
@@ -131,7 +131,7 @@ TEST_CASE("timeline instants: at most one per pixel column, the count is kept (C
 }
 
 TEST_CASE("timeline instants: Kineto global instants are marks, [memory] instants are not drawn") {
-  auto s = test::import_shared("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  auto s = test::import_data_trace("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   REQUIRE(s);
   const TraceModel& m = s->model();
   CHECK(m.instants.size() >= 12838);

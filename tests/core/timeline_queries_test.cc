@@ -11,6 +11,7 @@
 #include "core/timeline/search.h"
 #include "core/timeline/track_list.h"
 #include "tests/core/timeline_test_util.h"
+#include "tests/core/test_data.h"
 
 using namespace tw;
 
@@ -40,7 +41,7 @@ std::string arg(const nlohmann::json& args, const std::string& key) {
 }  // namespace
 
 TEST_CASE("timeline real trace: tracks, overlap lane, details, args, search, aggregate") {
-  auto session = test::import_shared(kTrain);
+  auto session = test::import_data_trace(kTrain);
   REQUIRE(session);
   const TraceModel& m = session->model();
   TimelineIndex idx(m);
@@ -88,8 +89,7 @@ TEST_CASE("timeline real trace: tracks, overlap lane, details, args, search, agg
     CHECK(l["links"][0]["dir"] == "kernel");
     CHECK(l["links"][0]["to"]["id"] == kernel);
 
-    std::ifstream f(std::string(TW_SHARED_TRACES) + "/" + kTrain, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const std::string text = test::read_data(kTrain);
     std::string ev = text.substr(m.slices.src_offset[kernel], m.slices.src_length[kernel]);
     nlohmann::json a = event_args(ev.data(), ev.size());
     REQUIRE(a.contains("args"));
@@ -215,7 +215,7 @@ TEST_CASE("timeline details and search on a tiny model") {
 }
 
 TEST_CASE("timeline real traces: memory lanes (Kineto [memory]) and counter lanes (C events)") {
-  auto session = test::import_shared("hta/tests/data/df_index_resolver/df_index_resolver.json.gz");
+  auto session = test::import_data_trace("hta/tests/data/df_index_resolver/df_index_resolver.json.gz");
   REQUIRE(session);
   TimelineIndex idx(session->model());
   uint32_t alloc = lane_named(idx, "allocated (GPU 1)");
@@ -239,7 +239,7 @@ TEST_CASE("timeline real traces: memory lanes (Kineto [memory]) and counter lane
     if (i) CHECK(r.point_ns[i - 1] < r.point_ns[i]);
   }
 
-  auto tf = test::import_shared("kineto/profiler/plugin/trace_viewer/tf_trace_viewer/data/trace.json");
+  auto tf = test::import_data_trace("kineto/profiler/plugin/trace_viewer/tf_trace_viewer/data/trace.json");
   REQUIRE(tf);
   TimelineIndex tidx(tf->model());
   size_t counters = 0;

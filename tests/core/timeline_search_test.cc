@@ -148,8 +148,8 @@ static void check_agrees_with_std_regex(const StringPool& strings) {
 }
 
 TEST_CASE("match_names: regex agrees with std::regex on every name of real traces; substring; refusals") {
-  auto s = test::import_shared("deepseek_profile_data/train.json");
-  auto k = test::import_shared("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  auto s = test::import_data_trace("deepseek_profile_data/train.json");
+  auto k = test::import_data_trace("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   REQUIRE(s);
   REQUIRE(k);
   const StringPool& strings = s->model().strings;
@@ -170,7 +170,7 @@ TEST_CASE("match_names: regex agrees with std::regex on every name of real trace
 }
 
 TEST_CASE("search_page: matches in time order, in pages, with the total count") {
-  auto s = test::import_shared("deepseek_profile_data/train.json");
+  auto s = test::import_data_trace("deepseek_profile_data/train.json");
   REQUIRE(s);
   const TraceModel& m = s->model();
   TimelineIndex idx(m);

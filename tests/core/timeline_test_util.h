@@ -1,5 +1,5 @@
 // Test helpers for core/timeline: build a TraceModel directly (no JSON) so that large generated
-// models stay cheap, and import real shared traces through the Session facade.
+// models stay cheap, and import real test traces through the Session facade.
 #pragma once
 #include <doctest/doctest.h>
 
@@ -10,6 +10,7 @@
 #include "cli/file_reader.h"
 #include "core/model/finalize.h"
 #include "core/session.h"
+#include "tests/core/test_data.h"
 
 namespace tw::test {
 
@@ -85,10 +86,10 @@ inline uint32_t find_slice(const TraceModel& m, const std::string& name) {
   return UINT32_MAX;
 }
 
-// Imports a shared trace (see TW_SHARED_TRACES); nullptr when the file is not there.
-inline std::unique_ptr<Session> import_shared(const std::string& rel) {
+// Imports a test trace (tests/core/test_data.h); nullptr when the file is not there.
+inline std::unique_ptr<Session> import_data_trace(const std::string& rel) {
   auto s = std::make_unique<Session>(rel);
-  ReadResult r = stream_file(std::string(TW_SHARED_TRACES) + "/" + rel,
+  ReadResult r = stream_file(data_path(rel),
                              [&s](const char* d, size_t n) { s->push(d, n); });
   if (!r.ok) return nullptr;
   s->finish();

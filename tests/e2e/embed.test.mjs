@@ -7,10 +7,11 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import { site, traces, launch, cliSummary } from './share_support.mjs';
+import { site, launch, cliSummary } from './share_support.mjs';
+import { dataPath } from '../test_data.mjs';
 
-const t1 = `${traces}/hta/tests/data/triton_example/triton_example.json.gz`;
-const t2 = `${traces}/kineto/docs/traces/after_fix_trace.json`;
+const t1 = dataPath('hta/tests/data/triton_example/triton_example.json.gz');
+const t2 = dataPath('kineto/docs/traces/after_fix_trace.json');
 let app, host, appUrl, hostUrl, dir, browser;
 
 before(async () => {

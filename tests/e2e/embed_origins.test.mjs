@@ -9,9 +9,10 @@ import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import { traces, launch, cliSummary, siteCopy } from './share_support.mjs';
+import {launch, cliSummary, siteCopy } from './share_support.mjs';
+import { dataPath } from '../test_data.mjs';
 
-const trace = `${traces}/hta/tests/data/critical_path/cuda_event_sync/event_sync_trace.json.gz`;
+const trace = dataPath('hta/tests/data/critical_path/cuda_event_sync/event_sync_trace.json.gz');
 let dir, allowedHost, refusedHost, copy, app, appUrl, browser;
 
 before(async () => {

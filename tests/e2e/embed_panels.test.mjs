@@ -8,9 +8,10 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import { root, site, traces, launch } from './share_support.mjs';
+import { root, site, launch } from './share_support.mjs';
+import { dataPath } from '../test_data.mjs';
 
-const trace = `${traces}/deepseek_profile_data/train.json`;
+const trace = dataPath('deepseek_profile_data/train.json');
 let app, host, dir, browser, step;
 
 before(async () => {

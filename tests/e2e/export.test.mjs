@@ -6,9 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import { site, traces, launch, waitHook, importTs } from './share_support.mjs';
+import { site, launch, waitHook, importTs } from './share_support.mjs';
+import { dataPath } from '../test_data.mjs';
 
-const trace = `${traces}/hta/tests/data/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz`;
+const trace = dataPath('hta/tests/data/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz');
 let server, base, browser, dir;
 before(async () => {
   server = await serve(site, 0);

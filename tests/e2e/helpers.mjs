@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../web/serve.mjs';
+import { dataPath } from '../test_data.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SITE = resolve(ROOT, process.env.TW_SITE || process.env.TW_SITE_DIR || 'build/site');
-export const TRACES = resolve(ROOT, '..', 'shared', 'traces');
 export const CLI = resolve(ROOT, process.env.TW_CLI || 'build/native/tracewise');
 
 export const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -40,7 +40,8 @@ export async function start({ recordReplies = false } = {}) {
   };
 }
 
-export function trace(rel) { return join(TRACES, rel); }
+// A test trace by its upstream name (tests/test_data.mjs).
+export const trace = dataPath;
 
 // From the next navigation on, the trace workers' open replies (OpenResult) are kept in
 // window.__opens, their progress messages in window.__progress, whether each summary reply was

@@ -1,12 +1,14 @@
 // Unit tests of the share-link codecs (web/share), run in node on the bundled TS: base64url, view
-// state (tables' filter/sort, trace hashes), summary links (round trip on every shared trace's CLI
+// state (tables' filter/sort, trace hashes), summary links (round trip on every test trace's CLI
 // summary, sizes, hostile input), and the content hash of a trace fetched again by URL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { basename, dirname } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import { importTs, cliSummary, traces } from './share_support.mjs';
+import { importTs, cliSummary } from './share_support.mjs';
+import { dataPath, manifest } from '../test_data.mjs';
 
 const m = await importTs('web/share/base64url.ts', 'web/share/view_state.ts', 'web/share/summary_link.ts', 'web/share/fragment.ts',
   'web/share/share_error.ts', 'web/share/deflate.ts', 'web/share/trace_hash.ts');
@@ -79,10 +81,10 @@ function rangeServer(file) {
 test('the content hash of a trace fetched by URL equals the hash of the file (with and without Range support)', async () => {
   // Below 1 MiB, between 1 and 2 MiB (hashed whole), above 2 MiB (two edges).
   const files = ['hta/tests/data/triton_example/triton_example.json.gz', 'hta/tests/data/trace_diff/test/test.json.gz', 'deepseek_profile_data/train.json'];
-  const plain = await serve(traces, 0);
-  try {
-    for (const rel of files) {
-      const file = `${traces}/${rel}`;
+  for (const rel of files) {
+    const file = dataPath(rel);
+    const plain = await serve(dirname(file), 0);
+    try {
       const want = await m.traceHash(new Blob([readFileSync(file)]));
       const ranged = await rangeServer(file);
       try {
@@ -90,19 +92,19 @@ test('the content hash of a trace fetched by URL equals the hash of the file (wi
         assert.deepEqual(viaRange, { hash: want, bytes: readFileSync(file).length }, `${rel} (Range)`);
         assert.equal(ranged.fullDownloads, 0, 'two Range requests, no full download');
       } finally { ranged.close(); }
-      const viaStream = await m.traceHashOfUrl(`http://127.0.0.1:${plain.address().port}/${rel}`);
+      const viaStream = await m.traceHashOfUrl(`http://127.0.0.1:${plain.address().port}/${basename(file)}`);
       assert.deepEqual(viaStream, { hash: want, bytes: readFileSync(file).length }, `${rel} (full download)`);
-    }
-    // Different content under the same size gives a different hash.
-    const a = readFileSync(`${traces}/${files[2]}`);
-    const b = Buffer.from(a); b[b.length - 10] ^= 1;
-    assert.notEqual(await m.traceHash(new Blob([a])), await m.traceHash(new Blob([b])));
-    await assert.rejects(m.traceHashOfUrl(`http://127.0.0.1:${plain.address().port}/missing.json`), /404/);
-  } finally { plain.close(); }
+      await assert.rejects(m.traceHashOfUrl(`http://127.0.0.1:${plain.address().port}/missing.json`), /404/);
+    } finally { plain.close(); }
+  }
+  // Different content under the same size gives a different hash.
+  const a = readFileSync(dataPath(files[2]));
+  assert.ok(a.length > 2 << 20, 'the last file is above 2 MiB');
+  const b = Buffer.from(a); b[b.length - 10] ^= 1;
+  assert.notEqual(await m.traceHash(new Blob([a])), await m.traceHash(new Blob([b])));
 });
 
-const manifest = readFileSync(`${traces}/MANIFEST.tsv`, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
-const kinetoTraces = manifest.filter((r) => r[8] === 'pytorch/kineto').map((r) => `${traces}/${r[0]}`);
+const kinetoTraces = manifest().filter((r) => r.kind === 'pytorch/kineto').map((r) => r.local_path);
 
 // Every scalar of the original that the trimmed copy still has must be identical.
 function sameScalars(orig, trimmed, path = '') {
@@ -113,31 +115,30 @@ function sameScalars(orig, trimmed, path = '') {
   }
 }
 
-test('summary links of the shared traces: round trip and size', async () => {
+test('summary links of the test traces: round trip and size', async () => {
   const sizes = [];
-  for (const file of kinetoTraces) {
-    const doc = cliSummary(file);
+  for (const rel of kinetoTraces) {
+    const doc = cliSummary(dataPath(rel));
     const enc = await m.encodeSummaryLink(doc, [{ name: 'x.json', bytes: 123, hash: 'ab'.repeat(16) }]);
     const back = await m.decodeSummaryLink(enc.value);
     assert.equal(back.schema, doc.schema);
     assert.equal(back.files.length, doc.files.length);
     sameScalars(doc.files[0], back.files[0]);
     assert.deepEqual(back.traces[0], { name: 'x.json', bytes: 123, hash: 'ab'.repeat(16) });
-    assert.ok(enc.value.length <= m.kTargetLinkChars, `${file}: ${enc.value.length} chars`);
-    sizes.push([file.replace(`${traces}/`, ''), enc.value.length, enc.level.rows]);
+    assert.ok(enc.value.length <= m.kTargetLinkChars, `${rel}: ${enc.value.length} chars`);
+    sizes.push([rel, enc.value.length, enc.level.rows]);
   }
   // Multi-rank: both ranks of a pair in one link.
-  const pair = manifest.filter((r) => /trace_filter\/sampled_rank-[01]/.test(r[0])).map((r) => `${traces}/${r[0]}`);
-  if (pair.length === 2) {
-    const enc = await m.encodeSummaryLink(cliSummary(pair), []);
-    sizes.push(['trace_filter/sampled_rank-0+1 (2 files)', enc.value.length, enc.level.rows]);
-  }
+  const pair = [0, 1].map((r) => dataPath(`hta/tests/data/trace_filter/sampled_rank-${r}.json.gz`));
+  const enc = await m.encodeSummaryLink(cliSummary(pair), []);
+  assert.ok(enc.value.length <= m.kTargetLinkChars, `two ranks: ${enc.value.length} chars`);
+  sizes.push(['trace_filter/sampled_rank-0+1 (2 files)', enc.value.length, enc.level.rows]);
   console.log('summary link sizes (chars of the s= value, rows kept):');
   for (const [f, n, rows] of sizes) console.log(`   ${n}\t${rows}\t${f}`);
 });
 
 test('a fat synthetic summary (500 long kernel names) is trimmed under the target', async () => {
-  const doc = cliSummary(`${traces}/deepseek_profile_data/train.json`);
+  const doc = cliSummary(dataPath('deepseek_profile_data/train.json'));
   const long = (i) => `void cutlass::device_kernel<flash::FlashAttnBwd<flash::CollectiveMainloopBwd<${i}, cute::tuple<cute::C<1>, cute::C<${i}>>, cutlass::bfloat16_t, float, cutlass::arch::Sm90, true>>>(Params)`;
   doc.files[0].kernels = { top: Array.from({ length: 500 }, (_, i) => ({ name: long(i), count: i + 1, total_ns: 1e9 - i * 997, mean_ns: 12345 + i })) };
   doc.files[0].utilization = { bucket_ns: 1000000, begin_ns: 0, busy: Array.from({ length: 2000 }, (_, i) => (i % 100) / 100) };
@@ -151,7 +152,7 @@ test('a fat synthetic summary (500 long kernel names) is trimmed under the targe
 });
 
 test('hostile summary links are refused with a ShareError', async () => {
-  const doc = cliSummary(`${traces}/hta/tests/data/triton_example/triton_example.json.gz`);
+  const doc = cliSummary(dataPath('hta/tests/data/triton_example/triton_example.json.gz'));
   const good = (await m.encodeSummaryLink(doc, [])).value;
   const cases = {
     tampered: good.slice(0, 20) + (good[20] === 'A' ? 'B' : 'A') + good.slice(21, -3),

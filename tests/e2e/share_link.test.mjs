@@ -7,11 +7,12 @@ import assert from 'node:assert/strict';
 import { serve } from '../../web/serve.mjs';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { root, site, traces, launch, waitHook, cliSummary, openTraces } from './share_support.mjs';
+import { root, site, launch, waitHook, cliSummary, openTraces } from './share_support.mjs';
+import { dataPath } from '../test_data.mjs';
 
 const cli = resolve(root, process.env.TW_CLI || 'build/native/tracewise');
 
-const trace = `${traces}/deepseek_profile_data/train.json`;
+const trace = dataPath('deepseek_profile_data/train.json');
 let server, base;
 before(async () => { server = await serve(site, 0); base = `http://127.0.0.1:${server.address().port}/`; });
 after(() => server?.close());

@@ -6,10 +6,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { traces, launch, waitHook, cliSummary, gatedSite, openHeld } from './share_support.mjs';
+import {launch, waitHook, cliSummary, gatedSite, openHeld } from './share_support.mjs';
+import { dataPath } from '../test_data.mjs';
 
-const first = `${traces}/kineto/docs/traces/before_fix_trace.json`;
-const second = `${traces}/kineto/docs/traces/after_fix_trace.json`;
+const first = dataPath('kineto/docs/traces/before_fix_trace.json');
+const second = dataPath('kineto/docs/traces/after_fix_trace.json');
 let site, base, gate;
 before(async () => {
   site = await gatedSite({ 'runs/run.json': first }, '/runs/');

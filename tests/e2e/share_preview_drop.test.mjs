@@ -4,11 +4,12 @@
 // for a summary link without `?url=` (nothing downloads; its dashboard is replaced all the same).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { traces, launch, waitHook, gatedSite, openHeld, copyLink } from './share_support.mjs';
+import {launch, waitHook, gatedSite, openHeld, copyLink } from './share_support.mjs';
+import { dataPath } from '../test_data.mjs';
 import { openViaDrop } from './helpers.mjs';
 
-const run = `${traces}/kineto/docs/traces/before_fix_trace.json`;
-const notTrace = `${traces}/hta/tests/data/execution_trace/benchmark_simple_add_et.json.gz`;  // JSON, not a trace
+const run = dataPath('kineto/docs/traces/before_fix_trace.json');
+const notTrace = dataPath('hta/tests/data/execution_trace/benchmark_simple_add_et.json.gz');  // JSON, not a trace
 let site, base, gate;
 before(async () => {
   site = await gatedSite({ 'runs/run.json': run }, '/runs/');

@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import { traces, launch, waitHook, siteCopy, openSamplePage, copyLink } from './share_support.mjs';
+import {launch, waitHook, siteCopy, openSamplePage, copyLink } from './share_support.mjs';
+import { dataPath } from '../test_data.mjs';
 
-const other = `${traces}/hta/tests/data/trace_filter/sampled_rank-1.json.gz`;
+const other = dataPath('hta/tests/data/trace_filter/sampled_rank-1.json.gz');
 let copy, server, base, sample, original;
 before(async () => {
   copy = siteCopy();

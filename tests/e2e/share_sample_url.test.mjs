@@ -4,10 +4,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve } from '../../web/serve.mjs';
-import { site, traces, launch, waitHook, cliSummary, openTraces, openSamplePage, copyLink } from './share_support.mjs';
+import { site, launch, waitHook, cliSummary, openTraces, openSamplePage, copyLink } from './share_support.mjs';
+import { dataPath } from '../test_data.mjs';
 
-const sample = `${traces}/hta/tests/data/nccl_parser_config/nccl_data.json.gz`;  // = samples/nccl_data.json.gz
-const local = `${traces}/kineto/docs/traces/before_fix_trace.json`;
+const sample = dataPath('hta/tests/data/nccl_parser_config/nccl_data.json.gz');  // = samples/nccl_data.json.gz
+const local = dataPath('kineto/docs/traces/before_fix_trace.json');
 let server, base;
 before(async () => {
   server = await serve(site, 0);

@@ -11,7 +11,6 @@ import { serve } from '../../web/serve.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const site = resolve(root, process.env.TW_SITE || 'build/site');
-export const traces = resolve(root, '../shared/traces');  // shared/ lies beside the checkout
 
 // Bundles one or several TS modules into one ES module (one copy of shared classes) and imports it.
 export async function importTs(...entries) {

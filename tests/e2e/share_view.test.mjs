@@ -4,10 +4,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve } from '../../web/serve.mjs';
-import { site, traces, launch, waitHook, openTraces, openLinkThenTraces } from './share_support.mjs';
+import { site, launch, waitHook, openTraces, openLinkThenTraces } from './share_support.mjs';
+import { dataPath } from '../test_data.mjs';
 
-const train = `${traces}/deepseek_profile_data/train.json`;
-const ranks = [0, 1].map((r) => `${traces}/hta/tests/data/trace_filter/sampled_rank-${r}.json.gz`);
+const train = dataPath('deepseek_profile_data/train.json');
+const ranks = [0, 1].map((r) => dataPath(`hta/tests/data/trace_filter/sampled_rank-${r}.json.gz`));
 let server, base;
 before(async () => { server = await serve(site, 0); base = `http://127.0.0.1:${server.address().port}/`; });
 after(() => server?.close());

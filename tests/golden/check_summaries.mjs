@@ -6,15 +6,15 @@
 //   node tests/golden/check_summaries.mjs            # check, exit 1 on a difference
 //   node tests/golden/check_summaries.mjs --update   # rewrite the snapshots (review the git diff!)
 //
-// Overrides: TW_NATIVE_CLI (default build/native/tracewise), TW_SHARED_TRACES.
+// Overrides: TW_NATIVE_CLI (default build/native/tracewise), TW_TEST_DATA.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dataPath } from '../test_data.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '..', '..');
-export const TRACES = process.env.TW_SHARED_TRACES ?? join(ROOT, '..', 'shared', 'traces');
 export const CLI = process.env.TW_NATIVE_CLI ?? join(ROOT, 'build', 'native', 'tracewise');
 export const EXPECTED_DIR = join(here, 'expected');
 
@@ -59,11 +59,11 @@ function sorted(v) {
 
 // What the CLI says about one trace, reduced to the importer's sections.
 export function currentSnapshot(rel) {
-  const path = join(TRACES, rel);
+  const path = dataPath(rel);
   const r = spawnSync(CLI, ['summarize', path], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.error) throw r.error;
   if (r.status !== 0) {
-    return { exit_code: r.status, stderr: r.stderr.split(TRACES).join('<traces>') };
+    return { exit_code: r.status, stderr: r.stderr.split(path).join(`<traces>/${rel}`) };
   }
   const doc = JSON.parse(r.stdout);
   const file = doc.files[0];

@@ -1,7 +1,7 @@
 // node:test over the wasm build (which has its own simd128 event splitter): real traces pushed in
 // random chunk sizes, down to one byte at a time, give the native CLI's summary byte for byte; and
 // bad input never aborts the module: a fatal message with a byte offset, or a counted problem.
-// Overrides: TW_NATIVE_CLI, TW_WASM_DIR, TW_SHARED_TRACES.
+// Overrides: TW_NATIVE_CLI, TW_WASM_DIR, TW_TEST_DATA.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,10 +10,10 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { loadModule, WASM_DIR } from './wasm_node.mjs';
+import { dataPath } from '../test_data.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '..', '..');
-const TRACES = process.env.TW_SHARED_TRACES ?? join(ROOT, '..', 'shared', 'traces');
 const CLI = process.env.TW_NATIVE_CLI ?? join(ROOT, 'build', 'native', 'tracewise');
 const DIR = process.env.TW_WASM_DIR ?? WASM_DIR;
 
@@ -78,7 +78,7 @@ const CHUNKED = [
 for (const [rel, maxChunk] of CHUNKED) {
   test(`wasm, chunks of 1..${maxChunk} bytes, equals native: ${rel}`, () => {
     assert.ok(existsSync(CLI), `native CLI not built: ${CLI} (make native)`);
-    const path = join(TRACES, rel);
+    const path = dataPath(rel);
     const raw = readFileSync(path);
     const bytes = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
     const next = rng(maxChunk);

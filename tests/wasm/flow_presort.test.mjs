@@ -4,14 +4,8 @@
 // trace with ~42 k flow events (6.6 k flows), so that the default limits make several runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { importBytes, loadModule } from './wasm_node.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const TRACES = process.env.TW_SHARED_TRACES ?? join(here, '..', '..', '..', 'shared', 'traces');
+import { readData } from '../test_data.mjs';
 
 function importWith(mod, bytes, presort) {
   let steps = 0;
@@ -23,7 +17,7 @@ function importWith(mod, bytes, presort) {
 
 test('flow presort steps between pushes give the summary of an import without', async () => {
   const rel = 'hta/tests/data/negative_queue_length_values_check/rank0.json.gz';
-  const bytes = gunzipSync(readFileSync(join(TRACES, rel)));
+  const bytes = readData(rel);
   const mod = await loadModule();
   const plain = importWith(mod, bytes, false);
   const ahead = importWith(mod, bytes, true);

@@ -8,16 +8,13 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { loadModule, importBytes } from './wasm_node.mjs';
 import { loadTs } from '../web/load_ts.mjs';
+import { dataPath } from '../test_data.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TRACES = join(ROOT, '..', 'shared', 'traces');
-const NCCL = join(TRACES, 'hta/tests/data/nccl_parser_config/nccl_data.json.gz');
-const DEEPSEEK = join(TRACES, 'deepseek_profile_data/train.json');
+const NCCL = dataPath('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
+const DEEPSEEK = dataPath('deepseek_profile_data/train.json');
 
 let parts;
 let stream;  // part_stream.ts

@@ -4,14 +4,8 @@
 // modes (their allocations then come from touched memory); and it writes no byte already allocated.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { importBytes, loadModule } from './wasm_node.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const TRACES = process.env.TW_SHARED_TRACES ?? join(here, '..', '..', '..', 'shared', 'traces');
+import { readData } from '../test_data.mjs';
 
 function importWith(mod, bytes, prefault) {
   let pages = 0;
@@ -24,7 +18,7 @@ function importWith(mod, bytes, prefault) {
 test('prefault between pushes gives the summary of an import without', async () => {
   for (const rel of ['kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz',
     'hta/tests/data/nccl_parser_config/nccl_data.json.gz']) {
-    const bytes = gunzipSync(readFileSync(join(TRACES, rel)));
+    const bytes = readData(rel);
     const plainMod = await loadModule();
     const plain = importWith(plainMod, bytes, false);
     const want = plain.session.summaryJson(false);
@@ -76,7 +70,7 @@ test('prefaultHeapAhead grows the heap to its target, writes only free pages, ch
   assert.equal(mod.HEAPU8.subarray(ptr, ptr + (4 << 20)).findIndex((b) => b !== 0xcd), -1, 'an allocated byte was written');
   keep.delete();
 
-  const bytes = gunzipSync(readFileSync(join(TRACES, 'hta/tests/data/nccl_parser_config/nccl_data.json.gz')));
+  const bytes = readData('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
   const fresh = importWith(await loadModule(), bytes, false);
   const breakBefore = Number(mod.heapBreak());
   const ahead = importWith(mod, bytes, false);

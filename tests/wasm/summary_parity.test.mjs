@@ -1,9 +1,9 @@
 // node:test: the wasm build gives the same summary JSON, byte for byte, as the native CLI
-// (`build/native/tracewise summarize FILE`) on every file of ../shared/traces (MANIFEST.tsv), in
+// (`build/native/tracewise summarize FILE`) on every file of tests/data (MANIFEST.tsv), in
 // both analysis modes; files that are not traces fail in both with the same message; the summary
 // made with its sections sent ahead (default mode) is the same too. Both builds
 // must come from the same sources (`make build` rebuilds whatever is stale).
-// Overrides: TW_NATIVE_CLI, TW_WASM_DIR, TW_SHARED_TRACES, TW_PARITY_FILTER (substring of a path).
+// Overrides: TW_NATIVE_CLI, TW_WASM_DIR, TW_TEST_DATA, TW_PARITY_FILTER (substring of a path).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,20 +11,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadModule, importFile, WASM_DIR } from './wasm_node.mjs';
+import { DATA, manifest } from '../test_data.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '..', '..');
-const TRACES = process.env.TW_SHARED_TRACES ?? join(ROOT, '..', 'shared', 'traces');
 const CLI = process.env.TW_NATIVE_CLI ?? join(ROOT, 'build', 'native', 'tracewise');
 const DIR = process.env.TW_WASM_DIR ?? WASM_DIR;
 const FILTER = process.env.TW_PARITY_FILTER ?? '';
 
 function manifestPaths() {
-  const lines = readFileSync(join(TRACES, 'MANIFEST.tsv'), 'utf8').split('\n').filter((l) => l.trim());
-  const header = lines[0].split('\t');
-  const col = header.indexOf('local_path');
-  assert.ok(col >= 0, 'MANIFEST.tsv has no local_path column');
-  return lines.slice(1).map((l) => l.split('\t')[col]).filter((p) => p.includes(FILTER));
+  const rows = manifest();
+  assert.ok(rows.every((r) => r.local_path), 'MANIFEST.tsv has no local_path column');
+  return rows.map((r) => r.local_path).filter((p) => p.includes(FILTER));
 }
 
 function native(path, htaCompat) {
@@ -69,13 +67,13 @@ before(async () => {
 
 const paths = manifestPaths();
 
-test('the MANIFEST lists the shared traces', () => {
-  assert.ok(FILTER || paths.length >= 50, `only ${paths.length} files in ${TRACES}/MANIFEST.tsv`);
+test('the MANIFEST lists the test traces', () => {
+  assert.ok(FILTER || paths.length >= 50, `only ${paths.length} files in ${DATA}/MANIFEST.tsv`);
 });
 
 for (const rel of paths) {
   test(`wasm summary equals native: ${rel}`, async () => {
-    const path = join(TRACES, rel);
+    const path = join(DATA, rel);
     const session = await importFile(mod, path);
     try {
       for (const htaCompat of [false, true]) {
