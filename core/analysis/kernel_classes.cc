@@ -1,11 +1,9 @@
 #include "core/analysis/kernel_classes.h"
 
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <string_view>
 
-#include "core/analysis/safe_regex.h"
-#include "core/timeline/linear_regex.h"
+#include "core/regex/linear_regex.h"
 
 namespace tw {
 
@@ -127,7 +125,9 @@ bool kernel_rules_from_json(std::string_view json_text, const KernelRules& base,
     if (jr.contains("pattern")) {
       if (!jr["pattern"].is_string()) return fail(where + "\"pattern\" must be a string");
       rule.pattern = jr["pattern"].get<std::string>();
-      if (!rule.pattern.empty() && !regex_syntax_ok(rule.pattern)) return fail(where + "invalid regex");
+      std::string error;
+      if (!rule.pattern.empty() && !LinearRegex().compile(rule.pattern, false, &error))
+        return fail(where + "invalid regex: " + error);
     }
     if (!jr.contains("class") || !jr["class"].is_string() || !class_from_name(jr["class"].get<std::string>(), &rule.cls))
       return fail(where + "\"class\" must be computation, communication, memory or other");
@@ -157,8 +157,6 @@ bool kernel_rules_from_json(std::string_view json_text, const KernelRules& base,
 
 namespace {
 
-constexpr size_t kMaxMatchedNameBytes = 2048;
-
 uint8_t kind_bit(EventKind k) {
   switch (k) {
     case EventKind::kMemcpy: return kRuleMemcpy;
@@ -171,30 +169,8 @@ struct CompiledRule {
   const KernelRule* rule = nullptr;
   bool valid = true;
   bool any_name = false;
-  std::regex re;
-  bool use_linear = false;  // `linear` answers for `re`
-  LinearRegex linear;
+  LinearRegex re;
 };
-
-// Whether LinearRegex (a Pike VM: one pass over the name, no allocation per start position) gives
-// std::regex's answer for this pattern. It runs what it accepts exactly, except that with icase
-// it folds a bracket class or a negated escape (\W \S \D) after building the set, where std::regex
-// folds the name's character first ([^a-z] differs on 'A'): those patterns keep std::regex, as do
-// the look-arounds and back-references LinearRegex refuses. std::regex stays the reference for
-// which patterns are valid.
-bool linear_agrees(const KernelRule& r) {
-  if (r.icase) {
-    for (size_t i = 0; i < r.pattern.size(); ++i) {
-      const char c = r.pattern[i];
-      if (c == '[') return false;
-      if (c == '\\' && i + 1 < r.pattern.size()) {
-        const char e = r.pattern[++i];
-        if (e >= 'A' && e <= 'Z') return false;
-      }
-    }
-  }
-  return true;
-}
 
 std::vector<CompiledRule> compile(const KernelRules& rules, std::vector<size_t>* bad) {
   std::vector<CompiledRule> out(rules.rules.size());
@@ -206,12 +182,9 @@ std::vector<CompiledRule> compile(const KernelRules& rules, std::vector<size_t>*
       c.any_name = true;
       continue;
     }
-    auto flags = std::regex::ECMAScript | std::regex::optimize;
-    if (r.icase) flags |= std::regex::icase;
-    c.valid = compile_regex(r.pattern, flags, &c.re);
-    if (!c.valid && bad) bad->push_back(i);
     std::string error;
-    c.use_linear = c.valid && linear_agrees(r) && c.linear.compile(r.pattern, r.icase, &error);
+    c.valid = c.re.compile(r.pattern, r.icase, &error);
+    if (!c.valid && bad) bad->push_back(i);
   }
   return out;
 }
@@ -220,12 +193,7 @@ bool rule_matches(const CompiledRule& c, uint8_t kind, bool has_collective, std:
   const KernelRule& r = *c.rule;
   if (!c.valid || !(r.kinds & kind)) return false;
   if (r.needs_collective && !has_collective) return false;
-  if (c.any_name) return true;
-  // std::regex matchers recurse per character on patterns like ".*": a hostile multi-megabyte name
-  // would overflow the stack (the wasm stack is small). Real kernel names are far shorter.
-  if (name.size() > kMaxMatchedNameBytes) name = name.substr(0, kMaxMatchedNameBytes);
-  if (c.use_linear) return c.linear.search(name);
-  return std::regex_search(name.begin(), name.end(), c.re);
+  return c.any_name || c.re.search(name);
 }
 
 }  // namespace

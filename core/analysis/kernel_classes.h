@@ -3,8 +3,8 @@
 // event-kind mask and an optional "carries Collective name" condition), so users can override them
 // and so HTA's exact rules are just another rule list (hta_rules()).
 //
-// Regexes are matched once per distinct interned name, not once per op: a trace has millions of
-// kernels but only thousands of distinct names, and std::regex is slow.
+// Regexes (core/regex, linear time) are matched once per distinct interned name, not once per op:
+// a trace has millions of kernels but only thousands of distinct names.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -27,8 +27,8 @@ enum : uint8_t {
 };
 
 struct KernelRule {
-  // ECMAScript regex searched anywhere in the op name (anchor with ^ yourself). Empty = any name.
-  // Only the first 2048 bytes of a name are matched (std::regex recursion depth is per character).
+  // A regex (the ECMAScript subset of core/regex/regex_syntax.h, without look-arounds and
+  // back-references) searched anywhere in the op name (anchor with ^ yourself). Empty = any name.
   std::string pattern;
   KernelClass cls = KernelClass::kComputation;
   uint8_t kinds = kRuleAnyGpuOp;

@@ -23,7 +23,4 @@ class EventDecoder {
   std::string fixed_;  // UTF-8-repaired copy of an event
 };
 
-// Replaces every byte that is not part of a valid UTF-8 sequence with '?'.
-void repair_utf8(std::string& s);
-
 }  // namespace tw

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/base/byte_codec.h"
-#include "core/import/import_stats.h"
+#include "core/model/import_stats.h"
 
 namespace tw {
 

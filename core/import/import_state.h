@@ -14,7 +14,7 @@
 #include "core/import/event_splitter.h"
 #include "core/import/fast_event_decoder.h"
 #include "core/import/growth_plan.h"
-#include "core/import/import_stats.h"
+#include "core/model/import_stats.h"
 #include "core/model/finalize.h"
 #include "core/model/flow_presort.h"
 #include "core/model/prefault.h"

@@ -3,6 +3,7 @@
 // These values are small, so they are parsed with nlohmann, without exceptions.
 #include <nlohmann/json.hpp>
 
+#include "core/base/json_depth.h"
 #include "core/import/import_state.h"
 
 namespace tw {
@@ -44,28 +45,8 @@ void read_devices(const nlohmann::json& j, TraceMeta& meta) {
   }
 }
 
-// nlohmann's dump() and some of its traversals recurse per nesting level, so a value nested
-// 100k deep would overflow the stack (and the wasm stack is small): such values are not parsed.
+// Deeper top-level values are not parsed (core/base/json_depth.h says why).
 constexpr int kMaxTopLevelDepth = 256;
-
-bool nested_too_deep(std::string_view raw) {
-  int depth = 0;
-  bool in_string = false, escape = false;
-  for (char c : raw) {
-    if (in_string) {
-      if (escape) escape = false;
-      else if (c == '\\') escape = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > kMaxTopLevelDepth) return true;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -75,7 +56,7 @@ void ImportState::handle_top_level(std::string_view key, std::string_view raw, u
   bool known = false;
   for (const char* k : kKnown) known = known || key == k;
   if (!known) return;  // other keys (INFO, record_shapes, ...) are not needed
-  if (nested_too_deep(raw)) {
+  if (!json_nesting_within(raw, kMaxTopLevelDepth)) {
     stats.problem("nesting_too_deep", offset);
     return;
   }

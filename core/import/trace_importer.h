@@ -6,7 +6,7 @@
 #include <memory>
 #include <string_view>
 
-#include "core/import/import_stats.h"
+#include "core/model/import_stats.h"
 #include "core/model/flow_presort.h"
 #include "core/model/trace_model.h"
 

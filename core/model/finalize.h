@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "core/import/import_stats.h"
+#include "core/model/import_stats.h"
 #include "core/model/flows.h"
 #include "core/model/trace_model.h"
 

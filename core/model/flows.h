@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/import/import_stats.h"
+#include "core/model/import_stats.h"
 #include "core/model/trace_model.h"
 
 namespace tw {

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/import/import_stats.h"
+#include "core/model/import_stats.h"
 #include "core/model/trace_model.h"
 
 namespace tw {

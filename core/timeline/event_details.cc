@@ -2,11 +2,15 @@
 
 #include <string>
 
-#include "core/import/event_decoder.h"
+#include "core/base/json_depth.h"
+#include "core/base/utf8.h"
 
 namespace tw {
 
 namespace {
+
+// Deeper events are not shown (core/base/json_depth.h says why).
+constexpr int kMaxShownNesting = 64;
 
 constexpr size_t kMaxValueChars = 16384;
 
@@ -39,26 +43,6 @@ nlohmann::json gpu_fields(const TraceModel& m, uint32_t r) {
   if (g.grid[0][r]) j["grid"] = {g.grid[0][r], g.grid[1][r], g.grid[2][r]};
   if (g.block[0][r]) j["block"] = {g.block[0][r], g.block[1][r], g.block[2][r]};
   return j;
-}
-
-// nlohmann's parser recurses per nesting level: refuse deep input before parsing untrusted bytes.
-bool nesting_ok(const std::string& t, int limit) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < t.size(); ++i) {
-    char c = t[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > limit) return false;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return true;
 }
 
 std::string display_text(const nlohmann::ordered_json& v) {
@@ -139,7 +123,7 @@ nlohmann::json instant_details(const TimelineIndex& index, uint32_t id) {
 nlohmann::json event_args(const char* data, size_t size) {
   std::string text(data, size);
   repair_utf8(text);
-  if (!nesting_ok(text, 64)) return {{"error", "the event is nested too deeply to show"}};
+  if (!json_nesting_within(text, kMaxShownNesting)) return {{"error", "the event is nested too deeply to show"}};
   nlohmann::ordered_json ev = nlohmann::ordered_json::parse(text, nullptr, false);
   if (ev.is_discarded() || !ev.is_object()) return {{"error", "the event's bytes are not a JSON object"}};
   nlohmann::json args = nlohmann::json::array(), fields = nlohmann::json::array();

@@ -1,6 +1,6 @@
 #include "core/timeline/name_match.h"
 
-#include "core/timeline/linear_regex.h"
+#include "core/regex/linear_regex.h"
 
 namespace tw {
 

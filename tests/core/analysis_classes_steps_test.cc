@@ -2,9 +2,11 @@
 // hand-written Kineto traces.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/analysis/hta_compat.h"
 #include "core/analysis/kernel_classes.h"
-#include "core/analysis/safe_regex.h"
+#include "core/regex/regex_syntax.h"
 #include "core/analysis/steps.h"
 #include "tests/core/import_test_util.h"
 
@@ -97,11 +99,24 @@ TEST_CASE("kernel classes: user rules, first match wins, invalid regexes never m
   CHECK(cls[1] == KernelClass::kOther);
 }
 
-TEST_CASE("safe regex validator") {
-  for (const char* ok : {"abc", "^a|b$", "(a)(?:b)\\1", "[a-z0-9_]+", "a{2,3}?", "\\bnccl\\b", "x*?", "[^\\]]"})
+TEST_CASE("regex syntax validator") {
+  for (const char* ok : {"abc", "^a|b$", "(a)(?:b)\\1", "[a-z0-9_]+", "a{2,3}?", "\\bnccl\\b", "x*?", "[^\\]]",
+                         "\\x41", "[\\x41-\\x5a]", "\\u00e9", "\\f\\v\\0", "[\\b-a]"})
     CHECK_MESSAGE(regex_syntax_ok(ok), ok);
-  for (const char* bad : {"(", ")", "[a", "*a", "a**", "a{", "a{3,2}", "[z-a]", "\\", "a|*", "\\2(a)", "(?<x>a)"})
+  for (const char* bad : {"(", ")", "[a", "*a", "a**", "a{", "a{3,2}", "[z-a]", "\\", "a|*", "\\2(a)", "(?<x>a)",
+                          "\\x4", "\\xZZ", "\\u004", "[\\x5a-\\x41]", "[\\u12]"})
     CHECK_MESSAGE(!regex_syntax_ok(bad), bad);
+}
+
+TEST_CASE("kernel rules refuse what the linear-time engine cannot run, with the reason") {
+  for (const char* pattern : {"elementwise(?=_kernel)", "(at)::\\1", "[\\u00e9]"}) {
+    KernelRules out;
+    std::string error;
+    const std::string json = std::string(R"({"rules":[{"pattern":)") + nlohmann::json(pattern).dump() + R"(,"class":"memory"}]})";
+    CAPTURE(pattern);
+    CHECK_FALSE(kernel_rules_from_json(json, default_rules(), &out, &error));
+    CHECK(error.find("invalid regex: ") != std::string::npos);
+  }
 }
 
 TEST_CASE("profiler steps: CPU and GPU variants, dedup, HTA selection") {
@@ -183,14 +198,14 @@ TEST_CASE("kernel rules from JSON: extend, replace, errors") {
 
 namespace tw {
 
-TEST_CASE("kernel classes: a huge hostile name does not blow the regex stack") {
+TEST_CASE("kernel classes: a huge hostile name is matched whole, without recursion per character") {
   std::string name = "void " + std::string(1 << 20, 'x') + " ncclKernel";
   std::string t = R"({"traceEvents":[{"ph":"X","cat":"kernel","name":")" + name +
                   R"(","pid":0,"tid":7,"ts":1,"dur":1,"args":{"stream":7,"correlation":1}}]})";
   auto imp = test::import_whole(t);
   REQUIRE(imp->model().gpu_ops.size() == 1);
-  CHECK(classify_gpu_ops(imp->model(), hta_rules())[0] == KernelClass::kComputation);  // beyond 2048 bytes
-  CHECK(classify_gpu_ops(imp->model(), default_rules())[0] == KernelClass::kComputation);
+  CHECK(classify_gpu_ops(imp->model(), hta_rules())[0] == KernelClass::kCommunication);  // "nccl" 1 MB in
+  CHECK(classify_gpu_ops(imp->model(), default_rules())[0] == KernelClass::kCommunication);
 }
 
 }  // namespace tw

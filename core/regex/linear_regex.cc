@@ -1,9 +1,9 @@
-#include "core/timeline/linear_regex.h"
+#include "core/regex/linear_regex.h"
 
 #include <algorithm>
 
-#include "core/analysis/safe_regex.h"
-#include "core/timeline/regex_parse.h"
+#include "core/regex/regex_syntax.h"
+#include "core/regex/regex_parse.h"
 
 namespace tw {
 
@@ -116,7 +116,7 @@ bool LinearRegex::compile(const std::string& pattern, bool icase, std::string* e
     return false;
   }
   RegexNode root;
-  if (!parse_regex(pattern, &root, error)) return false;
+  if (!parse_regex(pattern, icase, &root, error)) return false;
   if (!Compiler(prog_, classes_, icase).emit(root) || prog_.size() > kMaxProgram) {
     prog_.clear();
     *error = "the regular expression is too large (repeat counts expand it)";

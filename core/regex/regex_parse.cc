@@ -1,4 +1,6 @@
-#include "core/timeline/regex_parse.h"
+#include "core/regex/regex_parse.h"
+
+#include "core/regex/regex_syntax.h"
 
 namespace tw {
 
@@ -30,22 +32,15 @@ std::bitset<256> class_of(char e) {
   return s;
 }
 
-unsigned char escaped_byte(char e) {
-  switch (e) {
-    case 'n': return '\n';
-    case 't': return '\t';
-    case 'r': return '\r';
-    case 'f': return '\f';
-    case 'v': return '\v';
-    case '0': return 0;
-    default: return static_cast<unsigned char>(e);
-  }
+void fold_ascii_case(std::bitset<256>& s) {
+  for (int c = 'a'; c <= 'z'; ++c)
+    if (s[c] || s[c - 32]) s[c] = s[c - 32] = true;
 }
 
 // Recursive descent over a pattern that regex_syntax_ok() accepted.
 class Parser {
  public:
-  Parser(const std::string& p, std::string* error) : p_(p), error_(error) {}
+  Parser(const std::string& p, bool icase, std::string* error) : p_(p), icase_(icase), error_(error) {}
 
   bool parse(Node* out) {
     *out = alt(0);
@@ -120,7 +115,7 @@ class Parser {
     if (c == '(') {
       if (depth >= kMaxNesting) { fail("the pattern nests groups too deeply"); return n; }
       if (p_.compare(i_, 3, "(?=") == 0 || p_.compare(i_, 3, "(?!") == 0) {
-        fail("look-ahead (?= (?! is not supported in search");
+        fail("look-ahead (?= (?! is not supported");
         return n;
       }
       i_ += p_.compare(i_, 3, "(?:") == 0 ? 3 : 1;
@@ -140,27 +135,61 @@ class Parser {
       case '$': n.kind = Node::kAssert, n.assertion = Node::kEol; return n;
       case '[': --i_; return bracket();
       case '\\': {
-        char e = p_[i_++];
-        if (e >= '1' && e <= '9') { fail("back-references are not supported in search"); return n; }
+        char e = p_[i_];
+        if (e >= '1' && e <= '9') { fail("back-references are not supported"); return n; }
         if (e == 'b' || e == 'B') {
+          ++i_;
           n.kind = Node::kAssert;
           n.assertion = e == 'b' ? Node::kWordB : Node::kNotWordB;
           return n;
         }
         if (std::string("dDwWsS").find(e) != std::string::npos) {
+          ++i_;
           n.kind = Node::kClass;
           n.set = class_of(e);
           return n;
         }
-        n.kind = Node::kByte;
-        n.byte = escaped_byte(e);
-        return n;
+        --i_;
+        const bool unicode = e == 'u';
+        return character(regex_escape_value(p_, i_), unicode);
       }
       default:
         n.kind = Node::kByte;
         n.byte = static_cast<unsigned char>(c);
         return n;
     }
+  }
+
+  // An escaped character as bytes: a byte, or for \uHHHH beyond ASCII its UTF-8 sequence.
+  Node character(long cp, bool unicode) {
+    Node n;
+    n.kind = Node::kByte;
+    if (cp < 0x80 || !unicode) {
+      n.byte = static_cast<unsigned char>(cp);
+      return n;
+    }
+    unsigned char b[3];
+    int len = cp < 0x800 ? 2 : 3;
+    if (len == 2) b[0] = 0xC0 | (cp >> 6), b[1] = 0x80 | (cp & 0x3F);
+    else b[0] = 0xE0 | (cp >> 12), b[1] = 0x80 | ((cp >> 6) & 0x3F), b[2] = 0x80 | (cp & 0x3F);
+    n.kind = Node::kCat;
+    for (int k = 0; k < len; ++k) {
+      Node byte;
+      byte.kind = Node::kByte;
+      byte.byte = b[k];
+      n.kids.push_back(byte);
+    }
+    return n;
+  }
+
+  // One character inside [ ] at p_[i_] (escapes decoded); -1 after fail() for one beyond a byte.
+  int class_char() {
+    if (p_[i_] != '\\') return static_cast<unsigned char>(p_[i_++]);
+    if (p_[i_ + 1] == 'b') return i_ += 2, '\b';
+    const bool unicode = p_[i_ + 1] == 'u';
+    const long v = regex_escape_value(p_, i_);
+    if (v >= 0x80 && unicode) return fail("a \\u escape beyond ASCII inside [ ] is not supported"), -1;
+    return static_cast<int>(v);
   }
 
   Node bracket() {
@@ -170,24 +199,19 @@ class Parser {
     bool negate = i_ < p_.size() && p_[i_] == '^';
     if (negate) ++i_;
     int prev = -1;
-    while (p_[i_] != ']') {
-      int c;
-      if (p_[i_] == '\\') {
-        char e = p_[i_ + 1];
+    while (p_[i_] != ']' && error_->empty()) {
+      if (p_[i_] == '\\' && std::string("dDwWsS").find(p_[i_ + 1]) != std::string::npos) {
+        n.set |= class_of(p_[i_ + 1]);
         i_ += 2;
-        if (std::string("dDwWsS").find(e) != std::string::npos) {
-          n.set |= class_of(e);
-          prev = -1;
-          continue;
-        }
-        c = e == 'b' ? '\b' : escaped_byte(e);
-      } else {
-        c = static_cast<unsigned char>(p_[i_++]);
+        prev = -1;
+        continue;
       }
-      if (c == '-' && prev >= 0 && p_[i_] != ']') {  // a range prev-next
-        int hi;
-        if (p_[i_] == '\\') hi = escaped_byte(p_[i_ + 1]), i_ += 2;
-        else hi = static_cast<unsigned char>(p_[i_++]);
+      const bool dash = p_[i_] == '-';
+      const int c = class_char();
+      if (c < 0) return n;
+      if (dash && prev >= 0 && p_[i_] != ']') {  // a range prev-next
+        const int hi = class_char();
+        if (hi < 0) return n;
         for (int k = prev; k <= hi; ++k) n.set[k] = true;
         prev = -1;
         continue;
@@ -196,20 +220,22 @@ class Parser {
       prev = c;
     }
     ++i_;  // ']'
+    if (negate && icase_) fold_ascii_case(n.set);
     if (negate) n.set.flip();
     return n;
   }
 
   const std::string& p_;
+  bool icase_;
   std::string* error_;
   size_t i_ = 0;
 };
 
 }  // namespace
 
-bool parse_regex(const std::string& pattern, RegexNode* out, std::string* error) {
+bool parse_regex(const std::string& pattern, bool icase, RegexNode* out, std::string* error) {
   error->clear();
-  return Parser(pattern, error).parse(out);
+  return Parser(pattern, icase, error).parse(out);
 }
 
 }  // namespace tw

@@ -1,8 +1,32 @@
-#include "core/analysis/safe_regex.h"
+#include "core/regex/regex_syntax.h"
 
 #include <cctype>
 
 namespace tw {
+
+long regex_escape_value(const std::string& p, size_t& i) {
+  const char e = i + 1 < p.size() ? p[i + 1] : '\\';
+  i += 2;
+  if (e == 'x' || e == 'u') {
+    const size_t digits = e == 'x' ? 2 : 4;
+    long v = 0;
+    for (size_t k = 0; k < digits; ++k, ++i) {
+      if (i >= p.size() || !std::isxdigit(static_cast<unsigned char>(p[i]))) return -1;
+      const char h = p[i];
+      v = v * 16 + (h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+    }
+    return v;
+  }
+  switch (e) {
+    case 'n': return '\n';
+    case 't': return '\t';
+    case 'r': return '\r';
+    case 'f': return '\f';
+    case 'v': return '\v';
+    case '0': return 0;
+    default: return static_cast<unsigned char>(e);
+  }
+}
 
 namespace {
 
@@ -45,13 +69,15 @@ bool parse_class(const std::string& p, size_t& i) {
     if (p[j] == '\\') {
       if (j + 1 >= p.size()) return false;
       char e = p[j + 1];
-      j += 2;
       if (std::isalpha(static_cast<unsigned char>(e)) && std::string("dDsSwW").find(e) != std::string::npos) {
         if (in_range) return false;  // [a-\d] is an error
+        j += 2;
         prev = -1;
         continue;
       }
-      c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : static_cast<unsigned char>(e);
+      const long v = e == 'b' ? (j += 2, '\b') : regex_escape_value(p, j);
+      if (v < 0) return false;
+      c = static_cast<int>(v);
     } else if (p[j] == '[') {
       return false;  // POSIX [:class:] and nested brackets are not accepted
     } else {
@@ -93,7 +119,7 @@ bool regex_syntax_ok(const std::string& p) {
           if (e - '0' > groups) return false;
         }
         const bool assertion = e == 'b' || e == 'B';
-        i += 2;
+        if (regex_escape_value(p, i) < 0) return false;
         atom = !assertion;
         quantified = false;
         break;
@@ -165,20 +191,6 @@ bool regex_syntax_ok(const std::string& p) {
     }
   }
   return depth == 0;
-}
-
-bool compile_regex(const std::string& pattern, std::regex::flag_type flags, std::regex* out) {
-  if (!regex_syntax_ok(pattern)) return false;
-#if defined(__cpp_exceptions)
-  try {
-    *out = std::regex(pattern, flags);
-  } catch (const std::regex_error&) {
-    return false;
-  }
-#else
-  *out = std::regex(pattern, flags);
-#endif
-  return true;
 }
 
 }  // namespace tw

@@ -1,9 +1,9 @@
-// A regex for timeline search that runs in linear time: the pattern must pass safe_regex's syntax
-// check (the ECMAScript subset kernel rules accept, so every build agrees on what is valid), and is
-// then compiled to a Thompson NFA and run as a Pike VM: cost O(text length x pattern size) whatever
-// the pattern, so a search over untrusted names can never backtrack catastrophically (std::regex
-// can: "(a+)+b" on a long name). Look-arounds and back-references need backtracking and are
-// refused with a message. Matching is on bytes (UTF-8 literals work; '.' is one byte); case
+// The project's one regex engine (kernel rules, timeline search): the pattern must pass
+// regex_syntax_ok() (so every build agrees on what is valid), and is then compiled to a Thompson
+// NFA and run as a Pike VM: cost O(text length x pattern size) whatever the pattern, so matching
+// untrusted names can never backtrack catastrophically (a backtracking engine can: "(a+)+b" on a
+// long name) nor recurse per character. Look-arounds and back-references need backtracking and
+// are refused with a message. Matching is on bytes (UTF-8 literals work; '.' is one byte); case
 // folding is ASCII; lazy quantifiers match like greedy ones (only "does it match" is asked).
 #pragma once
 #include <bitset>

@@ -1,4 +1,5 @@
-// ImportStats: what the importer saw. Per-event problems are counted by name with the byte offset of
+// ImportStats: what the importer saw (in model/: finalising the model records problems here too, and the
+// summary reads it beside the model). Per-event problems are counted by name with the byte offset of
 // the first example in the file, and import carries on; only a fatal problem (not JSON, not a trace)
 // stops it.
 #pragma once

@@ -1,0 +1,57 @@
+// node:test: the core's folders depend on each other one way (docs/ARCHITECTURE.md, "Layers"):
+// every `#include "core/..."` goes from a folder to itself or to one below it, the core includes
+// nothing of the CLI, the bindings or Emscripten, and no header under core/ or cli/ is left unused.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ROOT } from '../test_data.mjs';
+
+// What each folder of core/ may include besides itself ("session" is core/session.*, the facade).
+const kAllowed = {
+  base: [],
+  regex: ['base'],
+  model: ['base'],
+  import: ['model', 'base'],
+  analysis: ['model', 'regex', 'base'],
+  timeline: ['analysis', 'model', 'regex', 'base'],
+  summary: ['analysis', 'model', 'base'],
+  session: ['import', 'summary', 'timeline', 'analysis', 'model', 'regex', 'base'],
+};
+
+function sources(dir) {
+  const out = [];
+  for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+    const rel = join(dir, e.name);
+    if (e.isDirectory()) out.push(...sources(rel));
+    else if (/\.(h|cc)$/.test(e.name)) out.push(rel);
+  }
+  return out;
+}
+
+const includes = (file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^#include\s+["<]([^">]+)[">]/gm)].map((m) => m[1]);
+const layerOf = (file) => (file.split('/').length === 2 ? 'session' : file.split('/')[1]);
+const core = sources('core');
+
+test('every folder of core/ includes only itself and the folders below it', () => {
+  assert.ok(core.length > 80, `only ${core.length} core files found`);
+  const wrong = [];
+  for (const file of core) {
+    const from = layerOf(file);
+    assert.ok(from in kAllowed, `${file}: core/${from}/ is not in the layer list (tests/repo/core_layers.test.mjs)`);
+    for (const inc of includes(file)) {
+      if (/^(cli|wasm)\//.test(inc) || /emscripten/.test(inc)) wrong.push(`${file} -> ${inc}`);
+      if (!inc.startsWith('core/')) continue;
+      const to = layerOf(inc);
+      if (to !== from && !kAllowed[from].includes(to)) wrong.push(`${file} -> ${inc}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('no header under core/ or cli/ is left unused', () => {
+  const all = [...core, ...sources('cli'), ...sources('wasm'), ...sources('tests/core')];
+  const included = new Set(all.flatMap(includes));
+  const unused = [...core, ...sources('cli')].filter((f) => f.endsWith('.h') && !included.has(f));
+  assert.deepEqual(unused, []);
+});
