@@ -4,7 +4,7 @@
 //   floor  : the file read in a Worker the cheapest way we know (see read_floor.mjs; gzip: inflated,
 //            output discarded), timed from setInputFiles on a hidden input to the worker's reply,
 //            the faster of two such reads;
-//            also the floor of sessions 3-7 (`stream`, the default reader), for comparison;
+//            also the default reader's floor (`stream`), for comparison;
 //   load   : setInputFiles on the app's #file-input .. window.__tracewise.ready === true;
 //   paint  : click on the Timeline tab .. timeline hook ready && idle() with frames > 0;
 //   worker : the trace worker's open (its `seconds`), of which `wait` awaited input (the reader was

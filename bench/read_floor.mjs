@@ -1,10 +1,9 @@
 // The read floor of the browser benchmarks (browser_bench.mjs, thread_cpu.mjs), run in a Worker
 // made from a Blob URL, two ways. `cheapest` is the cheapest way we know to read the file in a
 // page, the floor the targets are measured against: a plain file read (BYOB) into one reused 2 MB
-// buffer, as the page's reader does (web/worker/blob_stream.ts; since session 8); gzip: one
-// Blob.stream() piped through DecompressionStream. `stream` reads one Blob.stream() with its
-// default reader (the browser's own ~64 KB chunks): the floor of sessions 3-7, kept for comparison
-// (a plain 1 GB file: ~1.6x the time and ~1.5x the CPU of `cheapest`).
+// buffer, as the page's reader does (web/worker/blob_stream.ts); gzip: one Blob.stream() piped
+// through DecompressionStream. `stream` reads one Blob.stream() with its default reader (the
+// browser's own ~64 KB chunks): the naive floor, kept for comparison (far slower on a plain file).
 const FLOOR_WORKER = `
 onmessage = async (ev) => {
   const { file, way } = ev.data;

@@ -14,7 +14,7 @@
 // workers warm up and fault in their heap after it, e.g. 2500 lets them finish).
 // Also per run: the main thread's long tasks (> 50 ms, PerformanceObserver) from the file chosen to
 // 1 s after ready, each as its start relative to ready and its length (`+4:66` = a 66 ms task that
-// began 4 ms after ready: the dashboard's layout at the end of a load, session 15).
+// began 4 ms after ready, e.g. the dashboard's layout at the end of a load).
 import { resolve } from 'node:path';
 import { withWarmPage } from './fresh_page.mjs';
 

@@ -326,10 +326,10 @@ class WasmSession {
   // Memory past the break belongs to no allocation yet (the heap grows in steps, so there is
   // slack); the allocator hands it out when it extends, already paged in. Only as far as this
   // import may still allocate: its columns are reserved early (growth_plan.h), and what comes
-  // later (finish(), the summary) took ~24 MB at 1 GB in node (6 k faults). A heap grown ahead
-  // for larger files (web/worker/heap_ahead.ts: up to 512 MB) is not written on: a 256 MB load
-  // that came before the spare finished wrote ~370 MB of it while loading (95 k pages, measured
-  // in browser_bench, session 17).
+  // later (finish(), the summary) needs a small window past the break, sized by the size hint. A
+  // heap grown ahead for larger files (web/worker/heap_ahead.ts: up to 512 MB) is not written on: a
+  // small load that came before the spare finished would otherwise fault in the whole of it while
+  // loading.
   size_t touch_above_break(size_t max_pages) {
     const uint64_t ahead = std::max<uint64_t>(16u << 20, size_hint_ / 8);
     return touch_above_break_to(uint64_t(reinterpret_cast<uintptr_t>(sbrk(0))) + ahead, max_pages);

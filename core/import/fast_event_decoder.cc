@@ -73,9 +73,8 @@ uint8_t field_of(std::string_view key) {
 //
 // The readers on a clean event's path are always_inline: clang (the wasm build) left them as calls,
 // and a call in wasm passes the Reader and its out-parameters through linear memory, where inlined
-// they stay in locals. The warm wasm import of a 256 MB Kineto trace got ~18% faster (and the native
-// one no slower): bench/HISTORY.md, session 23. Rare forms stay out of line (parse_separator,
-// other_id, skip).
+// they stay in locals (docs/performance.md, "Fast decoder and known-args index"). Rare forms stay
+// out of line (parse_separator, other_id, skip).
 struct Reader {
   const char* p;
   const char* end;
@@ -87,7 +86,7 @@ struct Reader {
   // ended the object, -1 on invalid input. Grammar: `{` ws (`}` | key) or ws (`,` key | `}`),
   // key = string ws `:` ws. A remembered separator is the whole work; parsing one is kept out of
   // line, so that inlining this into the decoding loops stays cheap (with both in one function the
-  // native import got ~9% slower).
+  // native import was slower).
   [[gnu::always_inline]] int separator(bool first, std::string_view& k, uint8_t& field) {
     if (node != SeparatorCache::kLost && end - p >= 32) {
       if (uint8_t next = seps->find(node, p, first); next != SeparatorCache::kLost) {

@@ -1,8 +1,8 @@
 // GrowthPlan: how much to reserve when a model table is full during import.
 //
 // Doubling (std::vector's own policy) leaves up to half of every column unused at the end, and in
-// wasm each outgrown block stays behind as a hole in a heap that never shrinks: the measured peak
-// heap was ~2.8x the model. When the total input size is known (file size, or the gzip trailer's
+// wasm each outgrown block stays behind as a hole in a heap that never shrinks, so the peak heap
+// becomes several times the model. When the total input size is known (file size, or the gzip trailer's
 // uncompressed size), the final row count is projected from the rows per input byte seen so far,
 // so a table is typically reallocated once to about its final size.
 #pragma once
@@ -18,8 +18,8 @@ struct GrowthPlan {
   uint64_t begin = 0;      // input offset where this import began (a later part's start)
 
   // Projections made before this much input are too noisy (a trace's first megabytes are rarely
-  // typical of the whole: in the benchmark, projecting after 8 MB fell >3% short for a table, and a
-  // second reallocation near the end of 1 GB added ~130 MB of wasm heap); small tables just double.
+  // typical of the whole, and a projection that falls short costs a second reallocation near the
+  // end, the largest one); small tables just double.
   static constexpr uint64_t kMinSeen = uint64_t(32) << 20;
   static constexpr double kMargin = 1.08;  // projected rows x this, so one reservation usually lasts
   // The smallest plausible event ({"ph":"X","ts":1,"dur":1,"pid":1,"tid":1}) bounds any projection.

@@ -156,8 +156,8 @@ void finalize_model(TraceModel& m, PendingLinks& links, ImportStats& stats) {
   link_launches(m);
   // Large growth margins (the input size was unknown, so the tables doubled) are released last,
   // when the flow tables' freed memory can take the copies, for the analyses to reuse. The <= 8%
-  // margin of a planned growth (growth_plan.h) is kept: copying every column costs ~0.1 s per GB
-  // (page faults of the new blocks, then the copy) and, in wasm, lowers no peak.
+  // margin of a planned growth (growth_plan.h) is kept: copying every column costs page faults of
+  // the new blocks and the copy, and in wasm it lowers no peak.
   auto wasteful = [](const auto& column) { return column.capacity() - column.size() > column.size() / 8 + 4096; };
   if (wasteful(m.slices.ts_ns)) m.slices.shrink_to_fit();
   if (wasteful(m.gpu_ops.slice)) m.gpu_ops.shrink_to_fit();

@@ -1,12 +1,12 @@
 // Sorting v1 flow points into pairing order ahead of finish(), while the importer waits for input.
 //
-// finish() pairs the points by (id, cat, name) in time order, which needs them sorted: at 1 GB that
-// std::sort of ~1.5 M 32-byte points is ~50 ms of the serial tail after the last byte (native; the
-// same in wasm), while a gzip import's trace worker idles ~0.3 s waiting for the inflater. So the
+// finish() pairs the points by (id, cat, name) in time order, which needs them sorted: that sort
+// lies in the serial tail after the last byte, while a gzip import's trace worker idles for long
+// stretches waiting for the inflater (docs/performance.md, "Work ahead while waiting"). So the
 // points that have arrived are sorted in small runs during those waits, and finish() only merges
-// the runs with the rest. The points themselves stay in input order: finish() binds them to slices in that order,
-// where each track's cursor moves a few slices per point whatever the ids look like. The runs hold
-// point indices instead (4 bytes per point), sorted through the points.
+// the runs with the rest. The points themselves stay in input order: finish() binds them to slices
+// in that order, where each track's cursor moves a few slices per point whatever the ids look like.
+// The runs hold point indices instead (4 bytes per point), sorted through the points.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -18,8 +18,8 @@ namespace tw {
 
 struct PresortLimits {
   size_t min_run = 16384;     // fewer unsorted points than this wait for the next step
-  // Points sorted by one step. An input arriving waits for the step: in wasm (node, warm, the generated
-  // 256 MB and 1 GB traces pushed 2 MB at a time) each step took 0.3-0.45 ms, merges included.
+  // Points sorted by one step. An input arriving waits for the step, so a step stays well under a
+  // millisecond in wasm, merges included.
   size_t max_run = 65536;
   size_t max_merge = 262144;  // the largest run a merge step makes (one step merges two like runs)
 };

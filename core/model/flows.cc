@@ -77,14 +77,14 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
       for (uint32_t i : order) f(pts[i]);
     }
   };
-  // Counted here, reported once: a generated 1 GB trace has ~0.5 M endpoints without a partner, and
-  // a call per problem took ~15 ms of its pairing (native; wasm's strings of this length allocate).
+  // Counted here, reported once: a large trace can have hundreds of thousands of endpoints without a
+  // partner, and a call per problem (a map lookup of a fresh name string) would be paid for each.
   struct Tally {
     uint64_t count = 0, first = UINT64_MAX;
     void add(uint64_t offset) { ++count, first = std::min(first, offset); }
   } without_end, without_start, unbound;
-  // One pass to count the flows, so that m.flows is reserved once and exactly (the closing points
-  // are ~2x the flows at 1 GB: reserving for them grew the wasm heap one step), one to pair them.
+  // One pass to count the flows, so that m.flows is reserved once and exactly (reserving for every
+  // closing point, up to twice the flows, can grow the wasm heap a step), one to pair them.
   for (const bool count_only : {true, false}) {
     size_t n_flows = 0;
     const FlowPoint* open = nullptr;

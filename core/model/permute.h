@@ -5,8 +5,8 @@
 // Each value is scattered to its new row, reading the column in sequence: the sort is by track and
 // a file interleaves its tracks, so writes go to one sequential stream per track, while gathering
 // (reading from them) came back to each cache line once per track in it. Following the
-// permutation's cycles in place would be a chain of dependent random loads. finish() at 1 GB in
-// wasm (warm, min of 2): 174-176 ms gathering, 159-163 scattering.
+// permutation's cycles in place would be a chain of dependent random loads. Scattering measured
+// faster than gathering in finish() (docs/performance.md, "finish() and the summary").
 #pragma once
 #include <cstddef>
 #include <cstdint>

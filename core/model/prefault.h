@@ -1,14 +1,14 @@
 // Touching the model's reserved memory ahead of use, while the importer would otherwise idle (the
 // web worker waiting for input).
 //
-// Every page of a wasm heap is zero-filled by the OS on its first write: a 1 GB import in node takes
-// ~84 k page faults, and importing the same file again into the already-touched heap is ~0.22 s
-// (13%) faster. The model's columns are reserved to about their final size early (growth_plan.h)
-// and then filled row by row, so their spare capacity is the memory the rest of the import (and
-// finish(), which writes the depths) will write. Writing one zero per page of it moves those
-// faults out of the import's path. The bytes written lie in storage the
-// vector has allocated but not yet constructed elements in (trivially copyable types only): the
-// elements appended later overwrite them.
+// Every page of a wasm heap is zero-filled by the OS on its first write, and a large import takes
+// tens of thousands of such faults (importing the same file again into the already-touched heap is
+// faster: docs/performance.md, "Work ahead while waiting"). The model's columns are reserved to
+// about their final size early (growth_plan.h) and then filled row by row, so their spare capacity
+// is the memory the rest of the import (and finish(), which writes the depths) will write. Writing
+// one zero per page of it moves those faults out of the import's path. The bytes written lie in
+// storage the vector has allocated but not yet constructed elements in (trivially copyable types
+// only): the elements appended later overwrite them.
 #pragma once
 #include <algorithm>
 #include <cstddef>

@@ -1,8 +1,7 @@
 // node:test: an `open` that reaches a spare worker early in its warm-up (web/worker/warm_up.ts)
-// waits for one small step, not for the whole synthetic trace to be made. Before the page's
-// JavaScript was optimised, making the trace in one call took 0.3-0.4 s, and a file opened right
-// after the page loaded (the sample button clicked at once) waited for all of it (bench/HISTORY.md,
-// session 26). The warm-up module keeps its state per worker, so this file has its own process.
+// waits for one small step, not for the whole synthetic trace to be made: before the page's
+// JavaScript is optimised, making the trace in one call is slow, and a file opened right after the
+// page loaded (the sample button clicked at once) would wait for all of it. The warm-up module keeps its state per worker, so this file has its own process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadModule } from './wasm_node.mjs';

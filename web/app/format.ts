@@ -2,8 +2,8 @@
 // largest unit that keeps them readable; counts get thousands separators.
 
 // Thousands grouped with commas, as toLocaleString('en-US') writes integers, but by hand: that
-// call goes through ICU at about a microsecond each, and the dashboard formats thousands of cells
-// (13 ms of the main thread at the end of a 1 GB load).
+// call goes through ICU, and the dashboard formats thousands of cells on the main thread at the
+// end of a load.
 export function fmtCount(n: number): string {
   if (!Number.isFinite(n)) return '–';
   const r = Math.round(n);

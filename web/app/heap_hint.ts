@@ -1,10 +1,10 @@
 // How much heap the next spare worker faults in ahead (web/worker/heap_ahead.ts): as much as the
 // largest of the last few files opened in this browser needed. Someone who opens 1 GB traces (the
-// ranks of one job, one after another) gets the ~320 MB such a file needs faulted in while the page
-// is idle, instead of paying for it inside the load (on the VMs here, 1 GB plain after a 1 GB file
-// 3.35 -> 2.77 s; bench/HISTORY.md, session 13); someone who opens small ones does not hold that
-// memory. Kept in localStorage (the heap sizes only, nothing of the traces); where storage is
-// unavailable (a sandboxed frame, private modes that refuse it), the worker's default applies.
+// ranks of one job, one after another) gets the heap such a file needs faulted in while the page
+// is idle, instead of paying for it inside the load (docs/performance.md, "Heap faulted in ahead");
+// someone who opens small ones does not hold that memory. Kept in localStorage (the heap sizes only,
+// nothing of the traces); where storage is unavailable (a sandboxed frame, private modes that refuse
+// it), the worker's default applies.
 const kKey = 'tracewise.recentHeapMB';
 const kRemembered = 4;
 

@@ -26,8 +26,7 @@ export class HoverTip {
     this.el.hidden = true;
     // The tip's size is learned once the browser has laid it out (a ResizeObserver runs after
     // layout), never by reading offsetWidth right after a new text: that forced a layout of the
-    // page in each frame of a zoom whose tip text changed (46 ms of self time in a CPU profile of
-    // 100 zoom/pan keys at 1 GB; bench/HISTORY.md, session 13).
+    // page in each frame of a zoom whose tip text changed.
     // Until then the tip is placed with the size of its previous text.
     if (typeof ResizeObserver !== 'undefined') {
       new ResizeObserver((entries) => {

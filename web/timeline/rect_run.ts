@@ -1,10 +1,10 @@
 // How the slices of a lane row are filled. A slice at least kWide px wide is its own rect, one pixel
 // short at its right end, so that neighbouring slices stay apart. Narrower slices are filled as
 // runs: touching or overlapping ones of one row, colour and dimming become one fillRect, which
-// covers exactly the pixels they would. Why: the software rasteriser spends ~1-2 us per fillRect
-// when the canvas is committed, and a zoomed-out 1 GB trace draws ~6000 slices of 1-3 px a frame
-// (13-21 ms of the slowest frames' commit; bench/HISTORY.md, session 16); at that width their seams
-// were noise anyway.
+// covers exactly the pixels they would. Why: the software rasteriser pays per fillRect when the
+// canvas is committed, and a zoomed-out large trace draws thousands of slices of 1-3 px a frame,
+// most of the slowest frames' cost (docs/performance.md, "Timeline frames"); at that width their
+// seams were noise anyway.
 export const kWide = 3;
 
 export class RectRun {

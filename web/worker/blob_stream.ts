@@ -1,16 +1,14 @@
-// A Blob's bytes as one stream (Blob.stream()): it reads ahead through one pipe and costs about
-// half the CPU of 4 MB Blob.slice() reads (1 GB in Chromium 156: ~1.0 s and 1.4 CPU-s against
-// ~1.9 s and 2.5 CPU-s; bench/HISTORY.md). Where the browser offers it as a byte stream, its bytes
+// A Blob's bytes as one stream (Blob.stream()): it reads ahead through one pipe and costs far less
+// CPU than a loop of Blob.slice() reads. Where the browser offers it as a byte stream, its bytes
 // are read (BYOB) into batch buffers taken from a BufferPool, handed out whole (the last one may be
-// shorter) and given back by the consumer once copied: 1 GB then takes ~0.5 s and 0.86 CPU-s
-// against ~0.8 s and 1.28 CPU-s through the default reader, whose every ~64 KB chunk is a new
-// buffer to allocate and collect (session 8). A read failure (file moved or changed) errors the
-// stream with `fail(cause)`; `onChunk` sees each read's size.
+// shorter) and given back by the consumer once copied: the default reader makes every ~64 KB chunk
+// a new buffer to allocate, fault in and collect (docs/performance.md, "Reused read buffers"). A
+// read failure (file moved or changed) errors the stream with `fail(cause)`; `onChunk` sees each
+// read's size.
 import { postedTask } from '../posted_task';
 
-// A buffer with each page written once: a new buffer's pages are faulted in by their first write,
-// 512 per 2 MB, at 11-17 us each on the VMs here (bench/HISTORY.md, sessions 11 and 16). Made
-// while a worker is idle, they are not faulted in while a file loads (session 17).
+// A buffer with each page written once: a new buffer's pages are faulted in by their first write
+// (512 per 2 MB). Made while a worker is idle, they are not faulted in while a file loads.
 export function touchedBuffer(bytes: number): ArrayBuffer {
   const b = new ArrayBuffer(bytes);
   const v = new Uint8Array(b);
@@ -35,7 +33,7 @@ export class BufferPool {
     if (buffer.byteLength === this.bytes && this.free.length < this.keep) this.free.push(buffer);
   }
   // Makes up to `n` buffers ahead (touchedBuffer), one per task so that a message waits for one at
-  // most (~8 ms); stops once a buffer was taken (reading began: the rest come as needed).
+  // most; stops once a buffer was taken (reading began: the rest come as needed).
   async fillAhead(n: number): Promise<void> {
     while (this.allocated === 0 && this.ahead.length < Math.min(n, this.keep)) {
       this.ahead.push(touchedBuffer(this.bytes));
@@ -53,8 +51,8 @@ function byobReader(blob: Blob): ReadableStreamBYOBReader | null {
 }
 
 // The size of a read batch (the pools' buffers) for every reader of a local file: the feed worker,
-// the part workers and the in-worker fallback of byte_source.ts (bench/HISTORY.md, session 8: a
-// 2 MB BYOB buffer reused in turn was the cheapest read measured).
+// the part workers and the in-worker fallback of byte_source.ts (a 2 MB BYOB buffer reused in turn
+// was the cheapest read of those compared; docs/performance.md).
 export const kBatchBytes = 2 << 20;
 
 // The first batch's size for readers that start on their first bytes (the feed and part workers):
@@ -84,9 +82,8 @@ export function blobStream(blob: Blob, fail: (cause: unknown) => Error, onChunk?
   }, { highWaterMark: 0 });
 }
 
-// As a read begins the browser's reads come slowly: in an open of a 256 MB file (2-core VM, Chromium
-// 156, part workers reading beside) the first 2 MB took ~40 ms in reads of 64 KB to 1.4 MB, the
-// first 384 KB ~11 ms. A small first batch lets the importer start on those.
+// As a read begins the browser's reads come slowly (small reads, far apart), so a whole first
+// batch would keep the importer waiting. A small first batch lets it start on the first bytes.
 function batchStream(r: ReadableStreamBYOBReader, pool: BufferPool, fail: (cause: unknown) => Error,
                      onChunk: ((n: number) => void) | undefined, firstBytes: number): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({

@@ -1,8 +1,8 @@
 // The importer's input as batches of chunks: each read gives the chunks that one wait produced
 // (possibly none) and null at the end. The feed worker sends its chunks
 // in batches of ~2 MB; a gzip batch holds ~32 of DecompressionStream's 64 KB chunks. Handing them
-// out one by one through a ReadableStream cost a read, a pull and two promise turns each (~4,100 of
-// them per 256 MB; bench/HISTORY.md, session 24): a batch is one wait.
+// out one by one through a ReadableStream costs a read, a pull and two promise turns each, thousands
+// of times per file: a batch is one wait.
 export interface ChunkReader {
   read(): Promise<Uint8Array[] | null>;
   cancel(): Promise<void>;

@@ -14,7 +14,7 @@ type Reply =
   | { kind: 'broken'; message: string; raw: number };  // the worker itself failed (its script, a crash)
 
 // A feed worker started ahead by the spare trace worker's warm-up, so that an open does not wait
-// for one to start (~15 ms in Chromium 156; a started one answers in ~2).
+// for one to start (a started one answers at once).
 const ahead = new WorkersAhead('feed.js', { kind: 'warm' });
 
 export function startFeedWorkerAhead(): void {
@@ -104,16 +104,15 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   // The chunks are this worker's alone (transferred in): once copied, a plain file's batch goes back
   // to the feed worker to be read into again. Any other chunk (the inflater's) is transferred into a
   // port whose other end is closed, which frees its memory at once instead of at this worker's next
-  // GC. The feed worker's next chunks then reuse memory still in the cache (1 GB gzip, inflating
-  // and handing over alone: 1.65-1.74 s left to the GC, 1.49-1.50 s released; floor 1.53-1.65 s).
+  // GC. The feed worker's next chunks then reuse memory still in the cache (docs/performance.md,
+  // "Inflater chunks").
   const sink = new MessageChannel();
   sink.port2.close();
   // The inflater's chunks of a batch are freed together once its last one is given back (the
   // importer gives back every chunk it reads, also when the file turns out not to be a trace; a
   // cancelled load's last batch is left to the GC with this worker's input): one message for ~32
-  // buffers cost ~20% less than one each (256 MB gzip, trace worker: 80-99 ms against 100-131 ms
-  // per load, 4 interleaved loads each; bench/HISTORY.md, session 24). Not in read(): the
-  // importer counts the time a read takes as time spent waiting for the reader.
+  // buffers costs less than one each. Not in read(): the importer counts the time a read takes as
+  // time spent waiting for the reader.
   let pending: ArrayBuffer[] = [];
   let unreleased = 0;  // chunks of the last batch read not given back yet
   const release = (chunk: Uint8Array) => {

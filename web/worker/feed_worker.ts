@@ -1,9 +1,8 @@
 // The feed worker: a nested worker of the trace worker that reads a local file (Blob.stream()) and,
 // for gzip, inflates it, then hands the bytes over in batches of a few MB, transferring the
-// browser's own buffers (no copy). Per GB (Chromium 156, machine-wide CPU), reading costs the browser
-// ~1.4-1.5 CPU-s and reading + inflating a gzip file ~1.75, against ~3.2 s of the parser's thread
-// (session 3): on the parser's thread they would take turns; here they overlap on another core
-// (bench/HISTORY.md, "Session 3"). Flow control by credits: at most kCredits batches are
+// browser's own buffers (no copy). Reading, and inflating gzip, cost the browser CPU of the same
+// order as the parse: on the parser's thread they would take turns; here they overlap on another
+// core (docs/performance.md, "Feed worker"). Flow control by credits: at most kCredits batches are
 // unacknowledged, so a fast reader never queues gigabytes in the parser. A plain file is read into
 // batch buffers that the trace worker hands back once it has copied them (`recycle`; see
 // blob_stream.ts for the gain; a browser without byte streams hands out its own chunks instead).
@@ -83,8 +82,8 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
 
 scope.onmessage = (ev: MessageEvent<{ kind: string; blob?: Blob; gzip?: boolean; buffer?: ArrayBuffer; ack?: boolean }>) => {
   const m = ev.data;
-  // Ahead, the buffers a plain file's read fills in turn (none for gzip, which is not known yet:
-  // 12 MB held until the open, for ~3,000 page faults not taken while it loads).
+  // Ahead, the buffers a plain file's read fills in turn (none for gzip, which is not known yet):
+  // a few MB held until the open, for page faults not taken while it loads.
   if (m.kind === 'warm') void pool.fillAhead(kCredits + 2);
   else if (m.kind === 'start' && m.blob) void run(m.blob, !!m.gzip);
   else if (m.kind === 'ack') credits++;

@@ -1,10 +1,8 @@
 // After its warm-up, a spare trace worker (idle, before any file) faults in the heap the next file
-// will grow into. Every wasm heap page costs a page fault on its first write: 2.6 µs in node on
-// one VM here, ~11 µs on another (bench/HISTORY.md, sessions 6 and 11), and a 256 MB import grows the
-// heap from ~20 to ~100 MB (a 1 GB one to ~316 MB), all of it faulted inside the load. Done here,
-// the faults cost idle time instead; the price is the memory held while the page waits for a file.
-// Measured side by side (bench/site_ab.mjs, session 12, ~11 µs faults): 256 MB plain 2.11 -> 1.22 s,
-// 1 GB plain 5.54 -> 4.02 s (medians of 3-5).
+// will grow into. Every wasm heap page costs a page fault on its first write, and an import grows
+// the heap to about a third of the file's size, all of it faulted inside the load. Done here, the
+// faults cost idle time instead; the price is the memory held while the page waits for a file
+// (docs/performance.md, "Heap faulted in ahead").
 // In prefault.ts's steps, so that an `open` arriving meanwhile waits at most one step.
 import { whileHeld } from './hold';
 import { touchInSteps } from './prefault';

@@ -68,8 +68,8 @@ export class ImportPump {
         from.release(chunk);  // copied: its memory can go back to the reader (feed_client.ts)
         if (this.helper) await this.helper.step();
         // Not a trace: stop reading at once. Only a push can fail the session (the splitter finds
-        // it); asked after every 64 KB chunk, the call took 18 ms of a 256 MB gzip load in a
-        // DevTools-traced profile (bench/HISTORY.md, session 24).
+        // it), so it is asked only after a push: asked after every 64 KB chunk, the call showed up
+        // in a profile of a gzip load.
         if (pushed && this.session.failed()) {
           for (k++; k < batch.length; k++) from.release(batch[k]);
           return;

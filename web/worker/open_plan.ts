@@ -11,18 +11,16 @@ export const kMaxGzipBytes = 1.5 * 2 ** 30;
 
 // From this much input on, and with 4+ cores, events are decoded by a decode worker beside this one
 // (decode_client.ts): below it, starting that worker's core costs more than it saves. It takes
-// ~37% of this thread's import work away (wasm in node, 256 MB Kineto: 795 -> 500 ms here, 382 ms
-// there), but with the feed worker that makes three busy threads: on 2 cores it was slower
-// (bench/HISTORY.md, sessions 3 and 8), so it is only used where each can have a core.
+// about a third of this thread's import work away, but with the feed worker that makes three busy
+// threads: on 2 cores it was slower, so it is only used where each can have a core
+// (docs/performance.md, "Decode worker").
 const kDecodeWorkerMinBytes = 32 << 20;
 const kDecodeWorkerMinCores = 4;
 // Parts (parts.ts): from this many cores, at most this many parts (each a worker and a wasm heap).
-// On 2 cores, two parts with the first one larger (parts.ts, kFirstPartWeight) loaded 1 GB in
-// 2.216 s instead of 2.367, 256 MB in 0.709 instead of 0.770 and 96 MB in 0.320 instead of 0.353
-// (medians of 6; bench/HISTORY.md, session 10), for more memory while they run (1 GB: the trace
-// worker's heap stays at 316 MB with the larger first part, 380 MB with halves in session 9; the
-// part worker's own, 168 MB for half of 1 GB, until it is absorbed). From 3 cores one part per
-// core but one (left to the reader); at most 4: chosen, as no machine here has more than 2 cores.
+// On 2 cores, two parts with the first one larger (parts.ts, kFirstPartWeight) load a large plain
+// file faster than one piece, for more memory while they run: each part worker's own heap, until
+// its part is absorbed (docs/performance.md, "Parts"). From 3 cores one part per core but one
+// (left to the reader); at most 4: chosen, not measured (no machine with more cores was at hand).
 const kPartsMinCores = 2;
 const kMaxParts = 4;
 

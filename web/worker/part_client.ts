@@ -18,7 +18,7 @@ export interface PartTiming { loaded: number; imported: number; exported: number
 
 // Part workers started ahead by the spare trace worker's warm-up (as the feed worker is,
 // feed_client.ts): each loads the core and runs the warm-up import while the page is idle, so a
-// part neither waits for a worker and its module (~60 ms) nor starts in V8's baseline tier.
+// part neither waits for a worker and its module nor starts in V8's baseline tier.
 const ahead = new WorkersAhead('part.js', { kind: 'warm' });
 
 // Each also faults in its share of this much heap after its warm-up (heap_ahead.ts): the parts of a

@@ -1,9 +1,8 @@
 // A later part's columns streamed from its part worker's heap into the trace worker's, through a
 // few reused buffers, instead of copied out into new ArrayBuffers (parts.ts exportPart). Each new
-// ArrayBuffer is memory never touched before, and on the VMs here a first touch costs ~11 µs per
-// 4 KB page: copying out a 1 GB file's part (~100 MB) took the part worker 0.35-0.45 s, and the
-// trace worker waited for it (bench/HISTORY.md, session 13). The buffers are allocated and touched
-// ahead, while the part worker warms up.
+// ArrayBuffer is memory never touched before, each of its 4 KB pages a page fault on first touch:
+// copying a large part out that way kept the trace worker waiting for it where faults are slow.
+// The buffers are allocated and touched ahead, while the part worker warms up.
 //
 // The bytes are the columns one after the other (the order of session.partColumns() and of
 // loadPart()'s sizes); ColumnReader cuts them into buffers, ColumnWriter puts them back at the

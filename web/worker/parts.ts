@@ -6,21 +6,20 @@
 // trace worker: a wrong guess costs time, never a different model.
 import { ColumnWriter } from './part_stream';
 
-// On 2 cores parts were faster from 96 MB on (bench/HISTORY.md, session 10); below that, chosen:
-// their fixed costs (the plan, copying a part out and in) are small next to 64 MB of parsing
-// (~50 ms of ~1.5 s per GB).
+// On 2 cores parts were faster from 96 MB on (the smallest file measured); below that, chosen:
+// their fixed costs (the plan, copying a part out and in) are small next to 64 MB of parsing.
 export const kPartsMinBytes = 64 << 20;
 // The first part's share against each later one's. The trace worker's part is read by its feed
-// worker while each part worker reads its own, so per byte the trace worker imports ~1.35x
-// faster: with equal shares it waited 0.1-0.2 s for the later part at 1 GB on 2 cores, with 1.4
-// (58% of the file in two parts) neither waits for long (1.7: the part worker waits). Measured
-// on 2 cores (bench/HISTORY.md, session 10); kept for more.
+// worker while each part worker reads its own, so per byte the trace worker imports faster: with
+// equal shares it waited for the later part, with 1.4 (58% of the file in two parts) neither
+// waits for long, with 1.7 the part worker waits. Measured on 2 cores (docs/performance.md,
+// "Parts"); kept for more.
 export const kFirstPartWeight = 1.4;
 // Each share at least this (likewise chosen; tests and comparisons may ask for less).
 export const kMinPartBytes = 32 << 20;
 // Where a cut is looked for: a small window first (a Kineto event is well under 64 KB, and each
-// read is one round trip to the browser's file reader, slower the bigger: 1 MB took 22-34 ms as an
-// open began, 2-core VM, Chromium 156), then a wide one for traces of huge events.
+// read is one round trip to the browser's file reader, slower the bigger, and every part waits for
+// it), then a wide one for traces of huge events.
 export const kCutWindowBytes = 64 << 10;
 const kWindowBytes = [kCutWindowBytes, 1 << 20];
 

@@ -1,11 +1,11 @@
 // While the trace worker waits for its reader, the model's reserved memory is written ahead
 // (Session.prefault, core/model/prefault.h): every wasm heap page's first write is a page fault
-// the OS serves by zero-filling it, ~84 k of them in a 1 GB import, taken inside the import
-// otherwise (node, 1 GB: touching them all up front takes ~90 ms and saves ~110-290 ms of the
-// import after it). A few MB per step, then the input is looked at again.
+// the OS serves by zero-filling it, tens of thousands in a large import, taken inside the import
+// otherwise; touched up front they cost less than they save (docs/performance.md, "Work ahead
+// while waiting"). A few MB per step, then the input is looked at again.
 import { postedTask } from '../posted_task';
 
-const kPagesPerStep = 512;  // 2 MB: 512 faults, 1.3-5.6 ms at the fault costs measured here (heap_ahead.ts)
+const kPagesPerStep = 512;  // 2 MB: 512 faults, a few ms, so that a message waits for one step at most
 
 // Calls touch(maxPages) in steps of kPagesPerStep, each in its own task (`between` may wait longer,
 // heap_ahead.ts's hold), until it touches nothing or stop(); returns the pages touched. The one

@@ -35,8 +35,8 @@ export function warmTraceText(steps = 300): string {
 
 // The same text in pieces of `stepsPerPiece` steps' events (the first with the file's head, the last
 // with its metadata and end): a worker makes it a piece per task, so that a file opened meanwhile
-// waits for one piece, not for the whole text (0.3-0.4 s before the page's JavaScript is optimised:
-// bench/HISTORY.md, session 26).
+// waits for one piece, not for the whole text (slow to make before the page's JavaScript is
+// optimised, as it is on a first visit).
 export function* warmTracePieces(steps = 300, stepsPerPiece = 20): Generator<string> {
   let out: string[] = [];
   let first = true;

@@ -2,14 +2,13 @@
 // a synthetic trace (warm_trace.ts) goes through import, finish() and the summary once, so V8 has
 // optimised code ready for the file that comes next. V8 starts every wasm function in its baseline
 // tier and swaps in optimised code only between calls, so work done in one long call - finish()
-// and each analysis of the summary, once per file - would otherwise run entirely in baseline code:
-// about a third slower (bench/HISTORY.md, "Session 4").
+// and each analysis of the summary, once per file - would otherwise run entirely in baseline code
+// (docs/performance.md, "Spare worker and warm-up").
 //
 // An `open` arriving meanwhile stops the warm-up at its next step (a piece of the synthetic trace,
 // a chunk of it pushed, finish, the summary) and waits for it, so a file is never delayed by more
-// than one step: the longest, the summary in baseline code, took 86-124 ms in node; one round of
-// the warm-up 0.2-0.26 s (0.37-0.46 CPU-s with V8's background compilation); the trace worker runs
-// kTraceWorkerRounds of them.
+// than one step (the longest is the summary in baseline code); the trace worker runs
+// kTraceWorkerRounds rounds.
 import { HeapPusher } from './heap_pusher';
 import { warmTracePieces } from './warm_trace';
 import { prefaultHeapAhead } from './heap_ahead';
@@ -18,11 +17,10 @@ import { absorbPart, eventStartIn, exportPart, kCutWindowBytes, objectFormOf } f
 
 const kChunkBytes = 1 << 20;
 // How many times the synthetic trace goes through import, finish() and the summary. Chromium's V8
-// tiers a wasm function up only after it has run a while, and after one round ~21 functions still
-// were optimised during a 256 MB load, finish()'s and the summary's sorts among them (so those ran
-// in baseline code there); after three, 14. The load's renderer CPU, medians of 6 alternating:
-// 1.27 s with one round (before the trace had out-of-order events), 1.15 s with three
-// (bench/HISTORY.md, session 18). Later rounds run optimised code, so they cost less than the first.
+// tiers a wasm function up only after it has run a while, and after one round more of finish()'s
+// and the summary's sorts were still optimised during the first load (so they ran in baseline code
+// there) than after three; three rounds took CPU out of that load. Later rounds run optimised code,
+// so they cost less than the first.
 // The rounds are the spare trace worker's: every worker of the page shares one compiled module (one
 // module address in --trace-wasm-compilation-times for all of them), so optimised code made in one
 // serves all, and a part worker's single round is for its own JavaScript and heap.
@@ -54,8 +52,8 @@ async function pushInSteps(mod: any, session: any, bytes: Uint8Array): Promise<b
 }
 
 // The synthetic trace, made a piece per task; null once stopped. Before the page's JavaScript is
-// optimised, making it whole took 0.3-0.4 s, and a file opened right after the page (the sample
-// button clicked at once) waited for all of it (bench/HISTORY.md, session 26).
+// optimised, making it whole is slow, and a file opened right after the page (the sample button
+// clicked at once) would wait for all of it.
 async function makeTrace(): Promise<Uint8Array | null> {
   const pieces: string[] = [];
   const make = warmTracePieces();
@@ -75,8 +73,7 @@ async function run(mod: any, heapAheadBytes: number, rounds: number): Promise<vo
   // In two parts, as a large plain file is imported (parts.ts): the later part's import, its bytes
   // going across and the absorb run here too. V8 tiers a function up once it has run enough, and
   // a call keeps the code it began in: without this, the first file in parts absorbed its part in
-  // baseline code while the optimising compiler took ~0.18 CPU-s of the load's two cores for it
-  // (256 MB plain, bench/HISTORY.md, session 14).
+  // baseline code while the optimising compiler took CPU from the load's cores for it.
   const mid = bytes.length >> 1;
   const cut = eventStartIn(mod, bytes.subarray(mid, mid + kCutWindowBytes), mid);
   for (let round = 0; round < rounds; round++) {

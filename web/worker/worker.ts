@@ -1,6 +1,6 @@
 // The trace worker: one per opened file. Loads the wasm core, streams the file into a Session in
-// batches of a few MB (many short wasm calls get V8's optimised tier; see DESIGN.md), reports
-// progress, and answers summary and timeline requests. Every request gets exactly one reply; an
+// batches of a few MB (many short wasm calls get V8's optimised tier, which V8 swaps in between
+// calls), reports progress, and answers summary and timeline requests. Every request gets exactly one reply; an
 // exception while handling it becomes an `error` reply with a readable message.
 import type { ErrorCode, OpenRequest, OpenResult, Progress, Request, SummaryPart, SummaryReply, TimelineContext } from './protocol';
 import { isGzipMagic } from './byte_source';
@@ -115,7 +115,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   const inParts = req.blob !== undefined && wantsParts(mode, req.blob.size);
   let opening = inParts ? null : openInput(req);
   opening?.catch(() => {});  // handled by the await below; not an unhandled rejection meanwhile
-  // A warm-up still running (a spare worker) stops at its next step (at most ~0.1 s) while the file opens.
+  // A warm-up still running (a spare worker) stops at its next step while the file opens.
   await stopWarmUp();
   const warm = warmedUp();
   let m: any;

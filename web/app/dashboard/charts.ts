@@ -86,9 +86,8 @@ export function lineChart(data: number[][], labels: string[], opts: LineOptions 
   const make = (width: number) => {
     const axis = { stroke: cssVar('--muted', '#888'), font: kAxisFont, grid: { stroke: cssVar('--grid', '#8883'), width: 1 }, ticks: { stroke: cssVar('--grid', '#8883') } };
     // Lines 1 px wide: a canvas draws those as hairlines, which a software rasteriser (Chromium
-    // without a GPU) is much faster at than 1.5 px strokes. A filled 1000-point utilisation chart,
-    // in a page of its own: drawn 13 ms and rasterised 11.5 ms at 1.5 px, 6.4 and 2.5 ms at 1 px
-    // (bench/HISTORY.md, session 13). It is one task at the end of a load.
+    // without a GPU) draws and rasterises in about half the time of 1.5 px strokes. It is one task
+    // at the end of a load.
     const series: uPlot.Series[] = [{}];
     labels.forEach((label, i) => {
       series.push({ label, stroke: colors[i], width: 1, fill: opts.fill ? `${colors[i]}33` : undefined, paths, points: { show: false } });
@@ -138,8 +137,7 @@ export function lineChart(data: number[][], labels: string[], opts: LineOptions 
       },
     };
     // Made empty, drawn with its data in a task of its own: together (the DOM, the axes and the
-    // first draw) one 30-45 ms task right after a load, 57 ms of wall time in a traced 1 GB gzip
-    // load; apart, the largest was 10 ms at 256 MB (bench/HISTORY.md, session 15).
+    // first draw) they made one task long enough to count as a long task right after a load.
     const made = new uPlot(o, null as unknown as uPlot.AlignedData, box);
     plot = made;
     if (legend) box.append(legend.el);

@@ -53,20 +53,18 @@ function yieldToBrowser(): Promise<void> {
 
 let generation = 0;
 // A slice ends once it has run this long. Each yield lets a frame in, which lays out what was
-// added so far: with 12 ms slices that cost 8-13 ms per dashboard (256 MB gzip, summary reply to
-// shown: 34 ms sliced, 21-26 in one task). With 30 ms the longest main-thread task of a load
-// reached 48 ms of CPU (browser_bench), too close to a long task's 50.
+// added so far, so shorter slices make the dashboard slower to show; longer ones bring the longest
+// main-thread task of a load too close to a long task's 50 ms.
 const kSliceMs = 20;
 const kEagerParts = 2;  // the file head and the headline cards: always on the first screen
 
 // Panels below the headline cards are laid out and painted only once scrolled near
 // (content-visibility: auto). Added in one step at the end of a load, the panels' style and layout
-// were one 50-75 ms main-thread task right after the summary was shown (1 GB gzip; bench/HISTORY.md,
-// sessions 15 and 16). Panels holding a form field (the tables' filters, the step picker) are lazy
-// too: Chrome's autofill, when it scans the page's new fields, lays out each skipped panel that
-// holds one, but their rows are skipped on their own (table.ts), so that scan costs ~10 ms more
-// (session 16; in session 12, before the rows were, it was a 95-137 ms task). A chart in a lazy panel
-// is made only once it comes near the viewport (its size comes from layout: charts.ts).
+// were one long task right after the summary was shown (large files). Panels holding a form field
+// (the tables' filters, the step picker) are lazy too: Chrome's autofill, when it scans the page's
+// new fields, lays out each skipped panel that holds one, but their rows are skipped on their own
+// (table.ts), so that scan stays short. A chart in a lazy panel is made only once it comes near the
+// viewport (its size comes from layout: charts.ts).
 function layoutWhenNear(n: Node): void {
   if (n instanceof HTMLElement && n.classList.contains('panel')) n.classList.add('layout-when-near');
 }
@@ -74,8 +72,7 @@ function layoutWhenNear(n: Node): void {
 // Builds the dashboard in slices of a few ms, so the main thread never blocks for long; resolves
 // once everything is on screen (false when a newer render replaced this one). The first screen is
 // shown at once; the panels below it are built off the page and added in one step at the end: added
-// slice by slice, every frame in between laid the page out again (7-9 layout passes in one frame
-// at 256 MB; summary reply to shown 36 -> 31 ms, median of 4).
+// slice by slice, every frame in between laid the page out again.
 export function renderDashboard(root: HTMLElement, files: OpenedFile[], selected: number, links: (file: OpenedFile) => Links,
   onSelect: (i: number) => void, onDownload: () => void): Promise<boolean> {
   const gen = ++generation;

@@ -2,7 +2,7 @@
 // the summary, it posts the sections that are final already (SummaryPart: operators, launches and
 // memory first, then kernels and collectives); their tables are built off the page here, one section
 // per task, and the dashboard takes them instead of building them again once the summary has come
-// (256 MB plain: summary reply to ready 16-35 ms against 49-75; bench/HISTORY.md, session 19).
+// (docs/performance.md, "Summary sections sent early").
 // Only one file's sections are kept: the file being opened last.
 import { postedTask } from '../../posted_task';
 import { renderValue } from './generic';

@@ -24,7 +24,7 @@ const kPage = 50;
 // A table's rows are laid out and painted only once scrolled near (content-visibility), even when
 // its panel is laid out: a dashboard holds thousands of cells, and Chrome's autofill lays out every
 // skipped panel that holds a form field (here the filter), each time it scans the page's fields
-// after new ones appear (one 70-140 ms task at the end of a load on a 2-core VM, session 12). The
+// after new ones appear (a long task at the end of a load, before the rows were skipped). The
 // placeholder is the box's height once shown (header and rows 25.8-25.9 px each in Chromium 156, the
 // border 2 px, at most the 420 px the box scrolls at), so the page does not jump when they appear.
 function renderRowsWhenVisible(scroll: HTMLElement, rows: number): void {

@@ -1,10 +1,9 @@
 // The page's side of the spare worker's warm-up (web/worker/warm_up.ts): the dashboard of the
 // warm-up's synthetic trace is built (kWarmBuilds times), into an element never put on the page,
 // while the page waits for its first file. The first dashboard a page builds otherwise runs all its
-// code cold (V8 interprets it, then compiles it as it goes): the same 256 MB file loaded twice in
-// one page took 132 ms from the summary's arrival to shown the first time, 76-83 ms after; with
-// this, a page's first load took 66 ms against 88 ms (site_ab medians of 5; bench/HISTORY.md,
-// session 16). Nothing of it is shown, and it never touches the page's state: its tables are never
+// code cold (V8 interprets it, then compiles it as it goes), and the same file loaded a second
+// time in one page is shown sooner after its summary arrives (docs/performance.md, "Warm
+// dashboards"). Nothing of it is shown, and it never touches the page's state: its tables are never
 // connected (table.ts finds tables through the document), its charts never get a size (charts.ts
 // makes them only then).
 import type { OpenedFile } from '../files';
@@ -14,11 +13,10 @@ import { buildDashboard } from './dashboard';
 let started = false;
 
 // How many times it is built. V8 compiles a function with its mid tier (Maglev) only once it has
-// run a while: after one build, ~25-30 ms of that compiling still ran during a 256 MB load's last
-// 0.1 s, on the second core the worker's summary needs, and the dashboard's own code ran slower
-// meanwhile. After three: the open reply to ready took 78-100 ms against 94-107 (medians of 3, four
-// runs each, alternating; bench/HISTORY.md, session 19). The three cost 168-169 ms of idle
-// main-thread CPU in all (2 of 3 fresh pages; one took 430), in slices.
+// run a while: after one build, some of that compiling still ran during a load's last moments, on
+// the second core the worker's summary needs, and the dashboard's own code ran slower meanwhile.
+// Three builds move it out of the load, for idle main-thread CPU spent in slices while the page
+// waits for a file.
 export const kWarmBuilds = 3;
 
 // Builds the warm-up dashboard of `summaryJson` (a summary document) kWarmBuilds times unless that
