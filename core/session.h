@@ -20,6 +20,7 @@ class Session {
   // Decoding on another thread: see TraceImporter.
   TraceImporter& importer() { return importer_; }
   void finish() { importer_.finish(); finished_ = true; }
+  bool finished() const { return finished_; }
 
   bool failed() const { return importer_.stats().fatal; }
   const std::string& error() const { return importer_.stats().fatal_message; }

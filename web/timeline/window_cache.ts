@@ -3,16 +3,11 @@
 // cached range, the zoom changes the resolution by more than a factor ~1.5, or a lane comes into
 // view that the cache does not hold. One request in flight at a time; the newest need wins.
 
-export interface WindowData {
+import type { WindowColumns } from './window_columns';
+
+export interface WindowData extends WindowColumns {
   t0: number; t1: number; px: number; nsPerPx: number; search: boolean;
   lanes: number[]; laneIndex: Map<number, number>;
-  itemOffset: Uint32Array; start: Float64Array; dur: Float64Array; depth: Uint16Array; name: Uint32Array;
-  cls: Uint8Array; sliceId: Uint32Array; count: Uint32Array; flags: Uint8Array;
-  pointOffset: Uint32Array; pointTs: Float64Array; pointMin: Float64Array; pointMax: Float64Array; pointLast: Float64Array;
-  matchOffset: Uint32Array; matchStart: Float64Array; matchDur: Float64Array; matchDepth: Uint16Array; matchId: Uint32Array;
-  // Thread instants per lane, and process (markGroup = group index) / global (kGlobalMark) instants.
-  instantOffset: Uint32Array; instantTs: Float64Array; instantId: Uint32Array; instantName: Uint32Array; instantCount: Uint32Array;
-  markGroup: Uint32Array; markTs: Float64Array; markId: Uint32Array; markName: Uint32Array; markCount: Uint32Array;
 }
 
 export const kGlobalMark = 0xffffffff;

@@ -3,6 +3,7 @@
 // room, and gives their records back to the importer in order. A batch the worker never took is
 // decoded in the trace worker itself, so a slow, busy or failed decode worker only costs time.
 // The model is the same either way (tests/core/import_deferred_test.cc).
+import type { CoreModule, CoreSession } from '../core/bindings';
 
 // Kept batches beyond this many are decoded here, oldest first (each batch is ~2 MB of events).
 const kMaxKept = 12;
@@ -34,7 +35,7 @@ export class DecodeHelper {
 
   // The default port throws when this browser cannot start a worker from a worker. `strict`: every
   // batch goes to the decode worker (this one waits for it) unless it fails; for tests and comparisons.
-  constructor(private readonly mod: any, private readonly session: any, private readonly strict = false,
+  constructor(private readonly mod: CoreModule, private readonly session: CoreSession, private readonly strict = false,
               private readonly worker: DecodePort = new Worker(new URL('decode.js', self.location.href), { type: 'module' })) {
     this.worker.onmessage = (ev: MessageEvent<Reply>) => {
       const m = ev.data;

@@ -6,17 +6,18 @@
 // Messages: in  {kind:'batch', seq, data: Uint8Array, refs: Uint32Array}
 //           out {kind:'ready', slots} | {kind:'records', seq, records: Uint8Array} | {kind:'failed', message}
 import { loadModule } from './wasm_module';
+import type { CoreModule, CoreBatchDecoder } from '../core/bindings';
 
 const kSlots = 4;
 const scope = self as unknown as Worker;
-let decoder: any = null;
-let mod: any = null;
+let decoder: CoreBatchDecoder | null = null;
+let mod: CoreModule | null = null;
 
 interface Batch { kind: 'batch'; seq: number; data: Uint8Array; refs: Uint32Array }
 
 scope.onmessage = (ev: MessageEvent<Batch>) => {
   const m = ev.data;
-  if (m.kind !== 'batch' || !decoder) return;
+  if (m.kind !== 'batch' || !decoder || !mod) return;
   try {
     const addr = Number(decoder.stage(m.data.length, m.refs.length / 4));
     mod.HEAPU8.set(m.data, addr);

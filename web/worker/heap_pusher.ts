@@ -1,12 +1,13 @@
 // Copies bytes into a Session's staging buffer and pushes them in batches of a few MB (many short
 // wasm calls get V8's optimised tier, which V8 swaps in between calls): the trace worker's import
 // and its warm-up.
+import type { CoreModule, CoreSession } from '../core/bindings';
 const kBatchBytes = 4 << 20;
 
 export class HeapPusher {
   private addr = 0;
   private fill = 0;
-  constructor(private readonly m: any, private readonly s: any) {}
+  constructor(private readonly m: CoreModule, private readonly s: CoreSession) {}
   // Whether a batch was pushed (only a push can fail the session).
   write(chunk: Uint8Array): boolean {
     let pushed = false;

@@ -7,6 +7,7 @@ import { HeapPusher } from './heap_pusher';
 import { workAheadWhileWaiting } from './prefault';
 import type { OpenRequest } from './protocol';
 import { cancelledFailure, WorkerFailure } from './worker_failure';
+import type { CoreModule, CoreSession } from '../core/bindings';
 
 // openSource(), its failures as the worker's.
 // `gzip`: what the blob's first bytes say, when the caller has read them (one read less).
@@ -27,7 +28,7 @@ export class ImportPump {
   private lastProgress = 0;
 
   // t0: the open's start (performance.now()); progress: called at most every ~100 ms of reading.
-  constructor(mod: any, private readonly session: any, private readonly helper: DecodeHelper | null,
+  constructor(mod: CoreModule, private readonly session: CoreSession, private readonly helper: DecodeHelper | null,
               private readonly t0: number, private readonly cancelled: () => boolean,
               private readonly progress: () => void) {
     this.pusher = new HeapPusher(mod, session);

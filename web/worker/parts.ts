@@ -5,6 +5,7 @@
 // part the core refuses (a cut that was not between two events) or that failed is read again by the
 // trace worker: a wrong guess costs time, never a different model.
 import { ColumnWriter } from './part_stream';
+import type { CoreModule, CoreSession } from '../core/bindings';
 
 // On 2 cores parts were faster from 96 MB on (the smallest file measured); below that, chosen:
 // their fixed costs (the plan, copying a part out and in) are small next to 64 MB of parsing.
@@ -29,7 +30,7 @@ export interface PartPlan {
 }
 
 // Copies `bytes` into the heap for f(address, length).
-function inHeap<T>(mod: any, bytes: ArrayBuffer | Uint8Array, f: (address: number, n: number) => T): T {
+function inHeap<T>(mod: CoreModule, bytes: ArrayBuffer | Uint8Array, f: (address: number, n: number) => T): T {
   const p = Number(mod._malloc(Math.max(1, bytes.byteLength)));
   try {
     mod.HEAPU8.set(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), p);
@@ -41,17 +42,17 @@ function inHeap<T>(mod: any, bytes: ArrayBuffer | Uint8Array, f: (address: numbe
 
 // The offset of the first likely event start in `window`, a file's bytes from offset `at` on (the
 // core's likely_event_start), 0 for none.
-export function eventStartIn(mod: any, window: ArrayBuffer | Uint8Array, at: number): number {
+export function eventStartIn(mod: CoreModule, window: ArrayBuffer | Uint8Array, at: number): number {
   return Number(inHeap(mod, window, (p, len) => mod.likelyEventStart(p, len, at)));
 }
 
 // Whether a file whose first bytes are `head` is in the object form (starts with '{').
-export function objectFormOf(mod: any, head: ArrayBuffer | Uint8Array): boolean {
+export function objectFormOf(mod: CoreModule, head: ArrayBuffer | Uint8Array): boolean {
   return !!inHeap(mod, head, (p, len) => mod.startsAsObject(p, len));
 }
 
 // The file offset of the first likely event start at or after `at`, 0 for none.
-async function eventStartFrom(mod: any, blob: Blob, at: number): Promise<number> {
+async function eventStartFrom(mod: CoreModule, blob: Blob, at: number): Promise<number> {
   for (const bytes of kWindowBytes) {
     const s = eventStartIn(mod, await blob.slice(at, at + bytes).arrayBuffer(), at);
     if (s > 0 || at + bytes >= blob.size) return s;
@@ -63,7 +64,7 @@ async function eventStartFrom(mod: any, blob: Blob, at: number): Promise<number>
 // each where an event likely starts; null when there is none to make. `head`: the file's first
 // bytes (at least its first non-blank one), when the caller has read them already. The reads are
 // made at once, not one after another: they delay the start of every part.
-export async function planParts(mod: any, blob: Blob, parts: number, minPartBytes = kMinPartBytes,
+export async function planParts(mod: CoreModule, blob: Blob, parts: number, minPartBytes = kMinPartBytes,
                                 head?: ArrayBuffer): Promise<PartPlan | null> {
   const n = Math.min(parts, Math.floor(blob.size / Math.max(1, minPartBytes)));
   if (n < 2) return null;
@@ -85,7 +86,7 @@ export interface PartBytes { header: Uint8Array; columns: Uint8Array[] }
 // A part copied out whole, after its input ended (the node bench, bench/parts_bench.mjs, and the
 // tests; the page streams it instead, part_stream.ts). The views are copied before any other call
 // into wasm.
-export function exportPart(session: any): PartBytes {
+export function exportPart(session: CoreSession): PartBytes {
   const header = (session.partHeader() as Uint8Array).slice();
   const columns = (session.partColumns() as Uint8Array[]).map((v) => v.slice());
   return { header, columns };
@@ -95,7 +96,7 @@ export function exportPart(session: any): PartBytes {
 // addresses its bytes go to, or null when it is refused (the session holds no pending part then).
 // Each address is asked for before HEAPU8 is read: loadPart may grow the heap, which detaches the
 // HEAPU8 of before (`mod.HEAPU8.set(x, session.address())` would write through the old one).
-export function beginAbsorb(mod: any, session: any, header: Uint8Array, sizes: number[]): number[] | null {
+export function beginAbsorb(mod: CoreModule, session: CoreSession, header: Uint8Array, sizes: number[]): number[] | null {
   const headerAt = Number(session.partBuffer(header.length));
   mod.HEAPU8.set(header, headerAt);
   const expected = session.loadPart(header.length) as number[] | null;
@@ -108,7 +109,7 @@ export function beginAbsorb(mod: any, session: any, header: Uint8Array, sizes: n
 }
 
 // Appends a part copied out whole (exportPart) to `session`; false when it is refused.
-export function absorbPart(mod: any, session: any, part: PartBytes): boolean {
+export function absorbPart(mod: CoreModule, session: CoreSession, part: PartBytes): boolean {
   const sizes = part.columns.map((c) => c.length);
   const at = beginAbsorb(mod, session, part.header, sizes);
   if (!at) return false;
@@ -127,7 +128,7 @@ export interface StreamedPart {
 
 // Appends a streamed part to `session` (part_stream.ts); false when it is refused or its stream
 // broke off (the session then holds no part of it).
-export async function absorbStreamed(mod: any, session: any, part: StreamedPart): Promise<boolean> {
+export async function absorbStreamed(mod: CoreModule, session: CoreSession, part: StreamedPart): Promise<boolean> {
   const at = beginAbsorb(mod, session, part.header, part.sizes);
   if (!at) return false;
   const writer = new ColumnWriter(part.sizes, at);

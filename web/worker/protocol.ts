@@ -1,4 +1,5 @@
 import type { PartTiming } from './part_client';
+import type { CoreModule, CoreSession } from '../core/bindings';
 
 // The messages between the page (web/app) and a trace worker (web/worker). One worker holds one
 // opened file. Requests carry an id; the worker answers each with exactly one `ok` or `error`
@@ -132,7 +133,7 @@ export type Reply = OkReply | ErrorReply | Progress | SummaryPart;
 // What the timeline handlers get from the worker: the wasm module, the finished session, and the
 // source so an event's bytes can be re-read (plain files: Blob.slice at the event's byte range).
 export interface TimelineContext {
-  mod: any;
-  session: any;
+  mod: CoreModule;
+  session: CoreSession;
   source: { blob?: Blob; gzip: boolean };
 }

@@ -1,5 +1,5 @@
 // Timeline requests inside the worker: the bridge between the page's TimelineView and the wasm core
-// (core/timeline via wasm/bindings.cc).
+// (core/timeline_session.h, listed by wasm/bindings.cc).
 //
 // API (used by the worker, web/worker/worker.ts):
 //   handleTimelineRequest(ctx, req): Promise<payload>
@@ -30,8 +30,11 @@
 // to the event (DecompressionStream, stopping there), and the decompressed bytes around it are kept
 // (kGzipCacheBytes) so that clicks on nearby events are answered without decompressing again.
 
+import { kNameColumns, kWindowColumns, type WindowColumnName } from '../timeline/window_columns';
+import type { CoreModule, CoreSession } from '../core/bindings';
+
 export interface TimelineSource { blob?: Blob; gzip: boolean }
-export interface TimelineContext { mod: any; session: any; source: TimelineSource }
+export interface TimelineContext { mod: CoreModule; session: CoreSession; source: TimelineSource }
 export interface TimelineRequest { kind: string; [key: string]: any }
 
 const kGzipCacheBytes = 32 << 20;
@@ -78,11 +81,6 @@ export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineR
   }
 }
 
-const kColumns = ['itemOffset', 'start', 'dur', 'depth', 'name', 'cls', 'id', 'count', 'flags', 'pointOffset',
-  'pointTs', 'pointMin', 'pointMax', 'pointLast', 'matchOffset', 'matchStart', 'matchDur', 'matchDepth', 'matchId',
-  'instantOffset', 'instantTs', 'instantId', 'instantName', 'instantCount', 'markGroup', 'markTs', 'markId', 'markName', 'markCount'];
-// Columns holding StringIds whose text the page needs.
-const kNameColumns = ['name', 'instantName', 'markName'];
 
 function windowReply(ctx: TimelineContext, req: TimelineRequest): any {
   const { session } = ctx;
@@ -92,8 +90,9 @@ function windowReply(ctx: TimelineContext, req: TimelineRequest): any {
   const views = session.timelineWindow(lanes, t0, t1, px, Boolean(req.search));
   const out: Record<string, any> = { lanes, t0, t1, px };
   // The views point into the wasm heap: copy them all before the next call into wasm.
-  // `id` and `kind` belong to the worker protocol's envelope: the slice ids travel as `sliceId`.
-  for (const k of kColumns) out[k === 'id' ? 'sliceId' : k] = views[k] ? views[k].slice() : new Uint32Array(0);
+  for (const k of Object.keys(kWindowColumns) as WindowColumnName[]) {
+    out[k] = views[k] ? views[k].slice() : new kWindowColumns[k](0);
+  }
   // Names travel once per session, then by id.
   const st = stateOf(session);
   const names: Record<number, string> = {};
@@ -119,9 +118,9 @@ async function eventReply(ctx: TimelineContext, req: TimelineRequest): Promise<a
     const bytes = await eventBytes(ctx, Number(details.srcOffset), Number(details.srcLength));
     if (bytes) {
       argsSource = ctx.source.gzip ? 'gzip' : 'file';
-      const ptr = Number(session.stagingBuffer(bytes.length));
+      const ptr = Number(session.argsBuffer(bytes.length));
       ctx.mod.HEAPU8.set(bytes, ptr);
-      const parsed = JSON.parse(session.eventArgsStaged(bytes.length));
+      const parsed = JSON.parse(session.eventArgs(bytes.length));
       if (parsed.error) argsError = String(parsed.error);
       else args = parsed;
     } else {

@@ -14,6 +14,7 @@ import { warmTracePieces } from './warm_trace';
 import { prefaultHeapAhead } from './heap_ahead';
 import { release, whileHeld } from './hold';
 import { absorbPart, eventStartIn, exportPart, kCutWindowBytes, objectFormOf } from './parts';
+import type { CoreModule, CoreSession } from '../core/bindings';
 
 const kChunkBytes = 1 << 20;
 // How many times the synthetic trace goes through import, finish() and the summary. Chromium's V8
@@ -40,7 +41,7 @@ const nextTask = async () => {
 };
 
 // Pushes `bytes` into `session` a chunk per task; false once stopped.
-async function pushInSteps(mod: any, session: any, bytes: Uint8Array): Promise<boolean> {
+async function pushInSteps(mod: CoreModule, session: CoreSession, bytes: Uint8Array): Promise<boolean> {
   const pusher = new HeapPusher(mod, session);
   for (let pos = 0; pos < bytes.length; pos += kChunkBytes) {
     await nextTask();  // lets an `open` message in
@@ -67,7 +68,7 @@ async function makeTrace(): Promise<Uint8Array | null> {
   return new TextEncoder().encode(pieces.join(''));
 }
 
-async function run(mod: any, heapAheadBytes: number, rounds: number): Promise<void> {
+async function run(mod: CoreModule, heapAheadBytes: number, rounds: number): Promise<void> {
   const bytes = await makeTrace();
   if (!bytes) return;
   // In two parts, as a large plain file is imported (parts.ts): the later part's import, its bytes
@@ -105,7 +106,7 @@ async function run(mod: any, heapAheadBytes: number, rounds: number): Promise<vo
 
 // Starts the warm-up once; resolves when it has finished or stopped.
 // heapAheadBytes: how much heap to fault in after it (heap_ahead.ts); rounds: see kTraceWorkerRounds.
-export function warmUp(loadModule: () => Promise<any>, heapAheadBytes: number, rounds = kTraceWorkerRounds): Promise<void> {
+export function warmUp(loadModule: () => Promise<CoreModule>, heapAheadBytes: number, rounds = kTraceWorkerRounds): Promise<void> {
   running ??= loadModule().then((mod) => run(mod, heapAheadBytes, rounds));
   return running;
 }

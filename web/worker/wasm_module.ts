@@ -1,9 +1,10 @@
 // Loads the wasm core (tracewise.mjs + tracewise.wasm beside this script), once per worker.
-let modPromise: Promise<any> | null = null;
+import type { CoreModule } from '../core/bindings';
+let modPromise: Promise<CoreModule> | null = null;
 
 export class ModuleLoadError extends Error {}
 
-export function loadModule(): Promise<any> {
+export function loadModule(): Promise<CoreModule> {
   modPromise ??= (async () => {
     const base = self.location.href;
     const wasm = await fetch(new URL('tracewise.wasm', base).href);

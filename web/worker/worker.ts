@@ -16,11 +16,12 @@ import { absorbStreamed, planParts, type PartPlan } from './parts';
 import { dropPartWorkersAhead, holdPartWorkersAhead, type LaterPart, startLaterParts, startPartWorkersAhead } from './part_client';
 import { holdFor } from './hold';
 import { cancelledFailure, isOutOfMemory, outOfMemory, WorkerFailure } from './worker_failure';
+import type { CoreModule, CoreSession } from '../core/bindings';
 
 const post = (msg: unknown, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
 
-let mod: any = null;
-let session: any = null;
+let mod: CoreModule | null = null;
+let session: CoreSession | null = null;
 let source: TimelineContext['source'] = { gzip: false };
 let cancelled = false;
 let opened = false;  // the session finished importing without a fatal error
@@ -31,6 +32,7 @@ let later: LaterPart[] = [];  // the open's part workers, if it is in parts (a c
 // after the open), so the one made ahead (OpenRequest.summaryNext) answers the page's request.
 // `onPart`: given each group of sections as soon as it is final (SummaryPart).
 function summaryReply(htaCompat: boolean, onPart?: (json: string) => void): SummaryReply {
+  const { mod, session } = openedCore();
   const precomputed = summaryKept?.htaCompat === htaCompat;
   if (!precomputed) {
     const json = onPart ? session.summaryJsonWithParts(htaCompat, (part: string) => onPart(part)) : session.summaryJson(htaCompat);
@@ -39,7 +41,13 @@ function summaryReply(htaCompat: boolean, onPart?: (json: string) => void): Summ
   return { json: summaryKept!.json, precomputed, heapUsedBytes: Number(mod.heapBreak()) };
 }
 
-async function loadCore(): Promise<any> {
+// The module and session of the open file (requests that need them come after an open).
+function openedCore(): { mod: CoreModule; session: CoreSession } {
+  if (!mod || !session) throw new WorkerFailure('no_file', 'No file is open.');
+  return { mod, session };
+}
+
+async function loadCore(): Promise<CoreModule> {
   try {
     return await loadModule();
   } catch (e) {
@@ -69,7 +77,7 @@ function postProgress(req: OpenRequest, t0: number, size: number | null, phase: 
 // Cuts a plain `blob` into parts and starts their part workers. `plan` is null when it stays whole
 // (gzip, no cut found, no worker could start); `gzip` is what its first bytes say (undefined: they
 // could not be read, and opening it reports that). Finding the cuts needs the core `m`.
-async function startParts(m: any, blob: Blob, mode: OpenRequest['workers']): Promise<{ plan: PartPlan | null; gzip?: boolean }> {
+async function startParts(m: CoreModule, blob: Blob, mode: OpenRequest['workers']): Promise<{ plan: PartPlan | null; gzip?: boolean }> {
   const head = await blob.slice(0, 64).arrayBuffer().catch(() => null);
   if (!head) return { plan: null };
   const gzip = isGzipMagic(new Uint8Array(head));
@@ -81,8 +89,9 @@ async function startParts(m: any, blob: Blob, mode: OpenRequest['workers']): Pro
 // Absorbs the later parts in order into the session; a part that was refused or failed is read
 // again here from where it began (refetched(n) counts those bytes). Returns how many parts were
 // absorbed and their bytes.
-async function absorbLaterParts(m: any, req: OpenRequest, pump: ImportPump, refetched: (n: number) => void): Promise<{ parts: number; bytes: number }> {
+async function absorbLaterParts(m: CoreModule, req: OpenRequest, pump: ImportPump, refetched: (n: number) => void): Promise<{ parts: number; bytes: number }> {
   const absorbed = { parts: 0, bytes: 0 };
+  const { session } = openedCore();
   for (let k = 0; k < later.length && !session.failed(); k++) {
     const part = await later[k].result;
     if (cancelled) throw cancelledFailure();
@@ -118,7 +127,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   // A warm-up still running (a spare worker) stops at its next step while the file opens.
   await stopWarmUp();
   const warm = warmedUp();
-  let m: any;
+  let m: CoreModule;
   try {
     m = await loadCore();
   } catch (e) {
@@ -222,9 +231,10 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
     }
     case 'tracks': case 'window': case 'event': case 'search': case 'aggregate': {
       if (!opened) throw new WorkerFailure('no_file', 'No file is open.');
-      const out = (await handleTimelineRequest({ mod, session, source }, req)) ?? {};
+      const core = openedCore();
+      const out = (await handleTimelineRequest({ ...core, source }, req)) ?? {};
       // Never transfer the wasm heap itself (that would detach it): only copies made for the reply.
-      const transfer = transferablesOf(out).filter((b) => b !== mod.HEAPU8.buffer);
+      const transfer = transferablesOf(out).filter((b) => b !== core.mod.HEAPU8.buffer);
       return { payload: typeof out === 'object' ? out : { value: out }, transfer };
     }
     default:

@@ -2,6 +2,7 @@
 // message in plain words; anything else thrown is mapped to one (running out of memory, or
 // internal) where the reply is made (worker.ts).
 import type { ErrorCode } from './protocol';
+import type { CoreModule } from '../core/bindings';
 
 export class WorkerFailure extends Error {
   constructor(readonly code: ErrorCode, message: string) { super(message); }
@@ -19,7 +20,7 @@ export const outOfMemory = (when: string) => `The browser would not give the ana
   'Use the command-line tool (tracewise summarize FILE) for this trace.';
 
 // Whether `e`, thrown by a call into the module `mod` (null: not loaded), means it ran out of memory.
-export function isOutOfMemory(mod: any, e: unknown): boolean {
+export function isOutOfMemory(mod: CoreModule | null, e: unknown): boolean {
   if (mod?.outOfMemory === true) return true;  // a failed allocation said so (wasm/bindings.cc)
   const text = String((e as Error)?.message ?? e);
   if (e instanceof RangeError || /OOM|out of memory|enlarge memory|allocation failed|bad_alloc/i.test(text)) return true;

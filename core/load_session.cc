@@ -1,0 +1,80 @@
+#include "core/load_session.h"
+
+#include <algorithm>
+
+#include "core/import/import_state.h"
+#include "core/model/prefault.h"
+
+namespace tw {
+
+char* LoadSession::input_buffer(size_t size) {
+  if (input_.size() < size) input_.resize(size);
+  return input_.data();
+}
+
+void LoadSession::set_size_hint(uint64_t bytes) {
+  size_hint_ = bytes;
+  session_.set_size_hint(bytes);
+}
+
+void LoadSession::finish() {
+  session_.finish();
+  std::vector<char>().swap(input_);
+  std::vector<uint8_t>().swap(records_);
+}
+
+size_t LoadSession::prefault(size_t max_pages, uintptr_t heap_break, uintptr_t heap_end) {
+  if (session_.finished()) return 0;
+  size_t n = session_.importer().prefault(max_pages);
+  if (n > 0) return n;
+  const uint64_t ahead = std::max<uint64_t>(16u << 20, size_hint_ / 8);
+  const uintptr_t end = static_cast<uintptr_t>(std::min<uint64_t>(uint64_t(heap_break) + ahead, heap_end));
+  return touch_above_break(heap_break, end, max_pages);
+}
+
+uint8_t* LoadSession::records_buffer(size_t size) {
+  if (records_.size() < size) records_.resize(size);
+  return records_.data();
+}
+
+void LoadSession::apply_records(size_t size) {
+  session_.importer().apply_deferred(records_.data(), std::min(size, records_.size()));
+}
+
+std::span<const uint8_t> LoadSession::part_header() {
+  part_header_ = session_.importer().state().encode_part_header();
+  return part_header_;
+}
+
+std::vector<std::pair<const void*, size_t>> LoadSession::part_columns() {
+  std::vector<std::pair<const void*, size_t>> out;
+  for (auto [p, n] : session_.importer().state().part_columns()) out.emplace_back(p, n);
+  return out;
+}
+
+uint8_t* LoadSession::part_buffer(size_t size) {
+  part_header_.resize(size);
+  return part_header_.data();
+}
+
+std::vector<size_t> LoadSession::load_part(size_t size) {
+  pending_columns_.clear();
+  pending_ = std::make_unique<TraceImporter>();
+  const bool ok = size <= part_header_.size() && pending_->state().decode_part_header(part_header_.data(), size);
+  std::vector<uint8_t>().swap(part_header_);
+  if (ok) pending_columns_ = session_.importer().state().open_part(pending_->state());
+  // Where the part's columns go: its table rows straight to the end of this session's tables.
+  std::vector<size_t> sizes;
+  for (auto [p, n] : pending_columns_) sizes.push_back(n);
+  if (sizes.empty()) pending_.reset();
+  return sizes;
+}
+
+bool LoadSession::close_part(bool absorb) {
+  const bool ok = pending_ && session_.importer().state().close_part(pending_->state(), absorb);
+  pending_.reset();
+  pending_columns_.clear();
+  return ok;
+}
+
+}  // namespace tw

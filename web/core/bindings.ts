@@ -1,0 +1,99 @@
+// The wasm core as the page's workers see it: the functions wasm/bindings.cc lists, typed once.
+// Emscripten 3.1.6 cannot generate these types; tests/wasm/bindings_surface.test.mjs compares the
+// method lists below with what the built module has. Numbers cross as doubles: addresses into
+// HEAPU8, sizes, ids and times relative to the trace origin (float64 ns). Replies in JSON come as
+// text, parsed by the caller. Views (Uint8Array and the window's columns) point into the wasm heap
+// and must be copied before the next call into wasm.
+import type { WindowColumns } from '../timeline/window_columns';
+
+// A batch kept for a decode worker: its bytes, and 4 uint32 per event ({begin, length, ...}).
+export interface OutgoingBatch { data: Uint8Array; refs: Uint32Array }
+
+export interface CoreSession {
+  // input
+  stagingBuffer(size: number): number;
+  pushStaged(size: number): void;
+  setSizeHint(bytes: number): void;
+  setFileBytes(bytes: number): void;
+  finish(): void;
+  failed(): boolean;
+  error(): string;
+  eventsSoFar(): number;
+  modelBytes(): number;
+  // while waiting for input
+  presortStep(): boolean;
+  prefault(maxPages: number): number;
+  // a decode worker
+  setDeferredDecode(on: boolean): void;
+  endInput(): void;
+  deferredBatches(): number;
+  nextOutgoing(): OutgoingBatch | null;
+  recordsBuffer(size: number): number;
+  applyRecords(size: number): void;
+  applyLocal(): void;
+  // a file in parts
+  beginLaterPart(offset: number, objectForm: boolean): void;
+  partHeader(): Uint8Array;
+  partColumns(): Uint8Array[];
+  partBuffer(size: number): number;
+  loadPart(size: number): number[] | null;
+  partColumnAddress(i: number): number;
+  absorbPart(): boolean;
+  dropPart(): void;
+  // the summary
+  summaryJson(htaCompat: boolean): string;
+  summaryJsonWithParts(htaCompat: boolean, onPart: (json: string) => void): string;
+  // the timeline
+  timelineTracks(): string;
+  timelineWindow(lanes: number[], t0: number, t1: number, px: number, search: boolean): Partial<WindowColumns>;
+  stringAt(id: number): string;
+  timelineEvent(id: number): string;
+  timelineInstant(id: number): string;
+  argsBuffer(size: number): number;
+  eventArgs(size: number): string;
+  timelineSearchQuery(text: string, regex: boolean, caseSensitive: boolean): string;
+  timelineSearchPage(offset: number, limit: number): string;
+  timelineSearchClear(): void;
+  timelineSearchStep(fromNs: number, fromId: number, dir: number): string;
+  timelineAggregate(lanes: number[], t0: number, t1: number): string;
+  // Embind: frees the C++ object.
+  delete(): void;
+}
+
+export interface CoreBatchDecoder {
+  stage(dataSize: number, refCount: number): number;
+  refsAddress(): number;
+  decode(): Uint8Array;
+  delete(): void;
+}
+
+export interface CoreModule {
+  HEAPU8: Uint8Array;
+  _malloc(size: number): number;
+  _free(address: number): void;
+  // Set by the core before it aborts on a failed allocation (wasm/bindings.cc).
+  outOfMemory?: boolean;
+  Session: new (name: string) => CoreSession;
+  BatchDecoder: new () => CoreBatchDecoder;
+  likelyEventStart(address: number, size: number, windowOffset: number): number;
+  startsAsObject(address: number, size: number): boolean;
+  prefaultHeapAhead(targetBytes: number, maxPages: number): number;
+  heapBreak(): number;
+}
+
+type Methods<T> = Exclude<keyof T, 'delete'>;
+// Every method, once: a name missing here, or here but not in the interface, fails to compile.
+function methods<T>() {
+  return <const L extends readonly Methods<T>[]>(list: L & ([Methods<T>] extends [L[number]] ? unknown : never)) => list;
+}
+export const kSessionMethods = methods<CoreSession>()([
+  'stagingBuffer', 'pushStaged', 'setSizeHint', 'setFileBytes', 'finish', 'failed', 'error', 'eventsSoFar', 'modelBytes',
+  'presortStep', 'prefault', 'setDeferredDecode', 'endInput', 'deferredBatches', 'nextOutgoing', 'recordsBuffer',
+  'applyRecords', 'applyLocal', 'beginLaterPart', 'partHeader', 'partColumns', 'partBuffer', 'loadPart',
+  'partColumnAddress', 'absorbPart', 'dropPart', 'summaryJson', 'summaryJsonWithParts', 'timelineTracks',
+  'timelineWindow', 'stringAt', 'timelineEvent', 'timelineInstant', 'argsBuffer', 'eventArgs', 'timelineSearchQuery',
+  'timelineSearchPage', 'timelineSearchClear', 'timelineSearchStep', 'timelineAggregate',
+] as const);
+export const kBatchDecoderMethods = methods<CoreBatchDecoder>()(['stage', 'refsAddress', 'decode'] as const);
+export const kModuleFunctions = ['likelyEventStart', 'startsAsObject', 'prefaultHeapAhead', 'heapBreak'] as const satisfies
+  readonly (keyof CoreModule)[];
