@@ -14,9 +14,9 @@ import { TimelineHost } from './timeline_host';
 import type { Links } from './dashboard/links';
 import { createAppApi, type ViewState } from './app_api';
 import { installIntegrations } from '../share/install';
+import { tracewiseHook } from '../hook';
 
-interface Hook { ready: boolean; summary: any | null; error: string | null; [k: string]: unknown }
-const hook: Hook = ((window as any).__tracewise ??= { ready: false, summary: null, error: null });
+const hook = tracewiseHook();
 hook.ready = false;
 hook.summary = null;
 hook.error = null;

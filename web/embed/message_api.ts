@@ -13,6 +13,7 @@
 import type { AppApi } from '../app/app_api';
 import { rememberTrace } from '../share/trace_inputs';
 import { loadEmbedConfig, originAllowed } from './embed_config';
+import { tracewiseHook } from '../hook';
 
 export interface MessageHook { received: number; opened: string[]; refused: string[] }
 
@@ -20,7 +21,7 @@ const kMaxName = 256;
 
 export function installMessageApi(app: AppApi, notify: (text: string) => void): MessageHook {
   const hook: MessageHook = { received: 0, opened: [], refused: [] };
-  ((window as any).__tracewise ??= {}).messages = hook;
+  tracewiseHook().messages = hook;
   // The window and origin that sent the trace now open: where progress and results go.
   let client: { win: MessageEventSource; origin: string } | null = null;
   const send = (msg: unknown) => {

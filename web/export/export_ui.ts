@@ -5,13 +5,14 @@ import type { AppApi } from '../app/app_api';
 type SummaryDocument = { files: any[]; schema: string };
 import { buildHtmlReport } from './html_report';
 import { buildMarkdown } from './markdown';
+import { tracewiseHook } from '../hook';
 
 export interface ExportHook { lastHtml: string | null; lastMarkdown: string | null }
 
 export function installExport(app: AppApi, actions: HTMLElement, say: (text: string, extra?: Node) => void,
   fallbackDoc: () => SummaryDocument | null): ExportHook {
   const hook: ExportHook = { lastHtml: null, lastMarkdown: null };
-  ((window as any).__tracewise ??= {}).export = hook;
+  tracewiseHook().export = hook;
   const doc = () => app.getSummary() ?? fallbackDoc();
   const stem = (d: SummaryDocument) => String(d.files[0]?.name ?? 'trace').replace(/\.(json|gz|trace)+$/gi, '').replace(/[^\w.-]+/g, '_').slice(0, 80) || 'trace';
 

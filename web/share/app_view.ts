@@ -24,4 +24,4 @@ export const traceNames = (app: AppApi) => app.getFiles().filter((f) => f.hasTra
 // The page's hook turns `ready` false synchronously when a rebuild starts (its first panels may
 // already be in the DOM then, its tables not yet), so the element count alone is not enough.
 export const dashboardShown = () => (document.getElementById('overview')?.childElementCount ?? 0) > 0 &&
-  (window as any).__tracewise?.ready === true;
+  window.__tracewise?.ready === true;

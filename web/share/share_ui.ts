@@ -13,6 +13,7 @@ import { hashOfTrace, knownHash, traceSource, watchTraceInputs } from './trace_i
 import { dashboardShown, hasTrace, liveTrace, readyNames, toAppView, toLinkView, traceNames, traceReady } from './app_view';
 import { showMessage, type MessageKind } from './banner';
 import { linkBase } from './link_base';
+import { tracewiseHook } from '../hook';
 
 type SummaryDocument = { files: any[]; schema: string };
 
@@ -35,7 +36,7 @@ export function pageBase(): string {
 
 export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElement, opts: { trackFragment: boolean }): ShareHook {
   const hook: ShareHook = { mode: 'none', readOnly: false, payload: null, match: 'none', stale: false, error: null, notes: [], lastLink: null, lastLinkChars: 0, ready: false };
-  ((window as any).__tracewise ??= {}).share = hook;
+  tracewiseHook().share = hook;
   let pendingView: ViewState | null = null;     // to apply once the trace is loaded
   let pendingTables: TableState[] | null = null; // to apply once the dashboard is rebuilt
   let expected: string[] = [];                  // content hashes the link was made on

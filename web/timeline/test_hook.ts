@@ -5,6 +5,7 @@ import { locateInstant } from './instants';
 import { kGutter, kRulerH, xOf, yOf, type Frame } from './render';
 import type { Layout } from './layout';
 import type { WindowCache } from './window_cache';
+import { tracewiseHook } from '../hook';
 
 export interface Probe {
   ready: boolean; idle: boolean; t0: number; t1: number; originNs: string | null;
@@ -14,8 +15,7 @@ export interface Probe {
 }
 
 export function installTimelineHook(view: object, probe: () => Probe): void {
-  const hook = ((window as any).__tracewise ??= {});
-  hook.timeline = {
+  tracewiseHook().timeline = {
     view,
     get ready() { return probe().ready; },
     idle: () => probe().idle,
@@ -59,7 +59,7 @@ export function installTimelineHook(view: object, probe: () => Probe): void {
 }
 
 export function hookedView(): unknown {
-  return (window as any).__tracewise?.timeline?.view;
+  return window.__tracewise?.timeline?.view;
 }
 
 function locate(p: Probe, text: string): { x: number; y: number; id: number } | null {

@@ -186,7 +186,7 @@ export class TimelineView {
     this.resize.disconnect();
     window.removeEventListener('keydown', this.onKey);
     this.root.remove();
-    if (hookedView() === this) delete (window as any).__tracewise.timeline;
+    if (hookedView() === this) delete window.__tracewise?.timeline;
   }
 
   getViewState(): ViewState {
