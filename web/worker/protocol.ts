@@ -96,8 +96,22 @@ export interface WarmRequest { id: number; kind: 'warm'; workers?: OpenRequest['
 // fault-in (and its part workers') pause for `ms` (hold.ts), so that they do not take a core from the
 // page. An `open` ends the hold.
 export interface HoldRequest { id: number; kind: 'hold'; ms: number }
-// Timeline kinds are handled by web/worker/timeline_handlers.ts; their payloads are its business.
-export interface TimelineRequest { id: number; kind: 'tracks' | 'window' | 'event' | 'search' | 'aggregate'; [k: string]: unknown }
+// The timeline's requests (web/worker/timeline_handlers.ts answers them; its header lists the
+// replies). Times are float64 ns relative to the trace origin; lanes are timeline track ids.
+export type SearchOp =
+  | { op: 'run'; query: string; regex?: boolean; caseSensitive?: boolean }
+  | { op: 'page'; offset: number; limit: number }
+  | { op: 'next' | 'prev'; fromNs: number; fromId: number }
+  | { op: 'clear' };
+export interface TimelinePayloads {
+  tracks: Record<string, never>;
+  window: { lanes: number[]; t0: number; t1: number; px: number; search?: boolean };
+  event: { sliceId: number } | { instantId: number };
+  search: SearchOp;
+  aggregate: { lanes: number[]; t0: number; t1: number };
+}
+export type TimelineKind = keyof TimelinePayloads;
+export type TimelineRequest = { [K in TimelineKind]: { id: number; kind: K } & TimelinePayloads[K] }[TimelineKind];
 
 export type Request = OpenRequest | SummaryRequest | CancelRequest | WarmRequest | HoldRequest | TimelineRequest;
 

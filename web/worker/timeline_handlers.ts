@@ -31,11 +31,11 @@
 // (kGzipCacheBytes) so that clicks on nearby events are answered without decompressing again.
 
 import { kNameColumns, kWindowColumns, type WindowColumnName } from '../timeline/window_columns';
-import type { CoreModule, CoreSession } from '../core/bindings';
+import type { TimelineContext, TimelineRequest } from './protocol';
 
-export interface TimelineSource { blob?: Blob; gzip: boolean }
-export interface TimelineContext { mod: CoreModule; session: CoreSession; source: TimelineSource }
-export interface TimelineRequest { kind: string; [key: string]: any }
+type WindowRequest = Extract<TimelineRequest, { kind: 'window' }>;
+type EventRequest = Extract<TimelineRequest, { kind: 'event' }>;
+type SearchRequest = Extract<TimelineRequest, { kind: 'search' }>;
 
 const kGzipCacheBytes = 32 << 20;
 
@@ -77,12 +77,12 @@ export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineR
     case 'search': return searchReply(ctx, req);
     case 'aggregate':
       return parseJson(session.timelineAggregate(laneList(req.lanes), finiteOr(req.t0, 0), finiteOr(req.t1, 0)));
-    default: throw new Error(`unknown timeline request '${String(req.kind)}'`);
+    default: throw new Error(`unknown timeline request '${String((req as { kind: unknown }).kind)}'`);
   }
 }
 
 
-function windowReply(ctx: TimelineContext, req: TimelineRequest): any {
+function windowReply(ctx: TimelineContext, req: WindowRequest): any {
   const { session } = ctx;
   const lanes = laneList(req.lanes);
   const t0 = finiteOr(req.t0, 0), t1 = finiteOr(req.t1, t0 + 1);
@@ -107,9 +107,9 @@ function windowReply(ctx: TimelineContext, req: TimelineRequest): any {
   return out;
 }
 
-async function eventReply(ctx: TimelineContext, req: TimelineRequest): Promise<any> {
+async function eventReply(ctx: TimelineContext, req: EventRequest): Promise<any> {
   const { session } = ctx;
-  const instant = req.instantId !== undefined;
+  const instant = 'instantId' in req;
   const id = Math.trunc(finiteOr(instant ? req.instantId : req.sliceId, -1));
   const details = parseJson(instant ? session.timelineInstant(id) : session.timelineEvent(id));
   const t = performance.now();
@@ -175,18 +175,25 @@ async function eventBytes(ctx: TimelineContext, offset: number, length: number):
 
 // Names are matched in the core (core/timeline/name_match.h): the string table never leaves the
 // wasm heap, and regexes run in linear time there.
-function searchReply(ctx: TimelineContext, req: TimelineRequest): any {
+function searchReply(ctx: TimelineContext, req: SearchRequest): any {
   const { session } = ctx;
-  const op = String(req.op ?? 'run');
-  if (op === 'clear') { session.timelineSearchClear(); return { count: 0 }; }
-  if (op === 'next' || op === 'prev')
-    return parseJson(session.timelineSearchStep(finiteOr(req.fromNs, 0), finiteOr(req.fromId, -1), op === 'next' ? 1 : -1));
-  if (op === 'page') return parseJson(session.timelineSearchPage(finiteOr(req.offset, 0), finiteOr(req.limit, 100)));
-  const query = String(req.query ?? '');
-  if (query.length === 0) { session.timelineSearchClear(); return { count: 0, names: 0 }; }
-  // A refused query (invalid regex, look-ahead, too long) is an answer, not a failure: { count: 0, error }.
-  const r = JSON.parse(session.timelineSearchQuery(query, Boolean(req.regex), Boolean(req.caseSensitive)));
-  return typeof r.error === 'string' ? { count: 0, names: 0, error: r.error } : r;
+  switch (req.op) {
+    case 'clear':
+      session.timelineSearchClear();
+      return { count: 0 };
+    case 'next':
+    case 'prev':
+      return parseJson(session.timelineSearchStep(finiteOr(req.fromNs, 0), finiteOr(req.fromId, -1), req.op === 'next' ? 1 : -1));
+    case 'page':
+      return parseJson(session.timelineSearchPage(finiteOr(req.offset, 0), finiteOr(req.limit, 100)));
+    default: {
+      const query = String(req.query ?? '');
+      if (query.length === 0) { session.timelineSearchClear(); return { count: 0, names: 0 }; }
+      // A refused query (invalid regex, look-ahead, too long) is an answer, not a failure: { count: 0, error }.
+      const r = JSON.parse(session.timelineSearchQuery(query, Boolean(req.regex), Boolean(req.caseSensitive)));
+      return typeof r.error === 'string' ? { count: 0, names: 0, error: r.error } : r;
+    }
+  }
 }
 
 // Every distinct ArrayBuffer under `payload` (typed arrays one level deep or nested in objects/arrays).
