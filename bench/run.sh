@@ -36,8 +36,8 @@ done
 mkdir -p "$OUT"
 
 # --- data: generated once, reused while the source and generator are unchanged --------------------
-# "Unchanged" by content (a stamp of their sha256 sums), not by mtime: copying the shared traces
-# again must not make a 1 GB regeneration. A missing stamp is written for the files already there.
+# "Unchanged" by content (a stamp of their sha256 sums), not by mtime: a fresh checkout of the same
+# source trace must not make a 1 GB regeneration. A missing stamp is written for the files already there.
 stamp="$OUT/.inputs.sha256"
 inputs=$(sha256sum bench/gen_trace.py "$SOURCE" | awk '{print $1}' | tr '\n' ' ')
 stale=0

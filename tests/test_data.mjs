@@ -4,7 +4,7 @@
 // upstream gzipped, and a test names a trace by its upstream name ("deepseek_profile_data/train.json")
 // whichever form is stored; dataPath() then inflates it once into build/test-data and returns the
 // plain copy, so a test that loads a plain file gets one.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -29,8 +29,12 @@ export function dataPath(rel) {
   if (existsSync(copy) && statSync(copy).mtimeMs >= statSync(stored).mtimeMs) return copy;
   mkdirSync(dirname(copy), { recursive: true });
   const tmp = `${copy}.tmp${process.pid}`;  // renamed into place: a reader never sees half a file
-  writeFileSync(tmp, gunzipSync(readFileSync(stored)));
-  renameSync(tmp, copy);
+  try {
+    writeFileSync(tmp, gunzipSync(readFileSync(stored)));
+    renameSync(tmp, copy);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
   return copy;
 }
 

@@ -31,7 +31,7 @@ struct HtaSelection {
 //  - events with a stream but no correlation (cuda_sync Stream Sync / Stream Wait Event, GPU ops on
 //    a stream without a correlation id) count as CPU events for the cutoff, yet as GPU work after;
 //  - MTIA traces (distributedInfo backend mentions mtia) take HTA's MTIA path instead (see .cc).
-// Verified against HTA's own numbers on every shared trace (tests/core/analysis_hta_reference_test.cc).
+// Verified against HTA's own numbers on every test trace (tests/core/analysis_hta_reference_test.cc).
 HtaSelection hta_select_gpu_ops(const TraceModel& m);
 
 // HTA's default timestamp handling (without HTA_DISABLE_NS_ROUNDING): the start is rounded up and

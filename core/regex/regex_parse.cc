@@ -150,8 +150,8 @@ class Parser {
           return n;
         }
         --i_;
-        const bool unicode = e == 'u';
-        return character(regex_escape_value(p_, i_), unicode);
+        const bool code_point = e == 'u' || e == 'x';
+        return character(regex_escape_value(p_, i_), code_point);
       }
       default:
         n.kind = Node::kByte;
@@ -160,11 +160,12 @@ class Parser {
     }
   }
 
-  // An escaped character as bytes: a byte, or for \uHHHH beyond ASCII its UTF-8 sequence.
-  Node character(long cp, bool unicode) {
+  // An escaped character as bytes: a byte (an escaped raw byte stays itself), or for \xHH and
+  // \uHHHH beyond ASCII the character's UTF-8 sequence, as names are UTF-8 ("\xe9" matches "é").
+  Node character(long cp, bool code_point) {
     Node n;
     n.kind = Node::kByte;
-    if (cp < 0x80 || !unicode) {
+    if (cp < 0x80 || !code_point) {
       n.byte = static_cast<unsigned char>(cp);
       return n;
     }
@@ -186,9 +187,9 @@ class Parser {
   int class_char() {
     if (p_[i_] != '\\') return static_cast<unsigned char>(p_[i_++]);
     if (p_[i_ + 1] == 'b') return i_ += 2, '\b';
-    const bool unicode = p_[i_ + 1] == 'u';
+    const bool code_point = p_[i_ + 1] == 'u' || p_[i_ + 1] == 'x';
     const long v = regex_escape_value(p_, i_);
-    if (v >= 0x80 && unicode) return fail("a \\u escape beyond ASCII inside [ ] is not supported"), -1;
+    if (v >= 0x80 && code_point) return fail("a \\x or \\u escape beyond ASCII inside [ ] is not supported"), -1;
     return static_cast<int>(v);
   }
 

@@ -20,8 +20,8 @@ struct RegexNode {
 
 // False with a one-sentence *error when the pattern is refused. With `icase`, a negated bracket
 // class is folded before it is negated, as ECMAScript does ([^a-z] matches no letter), so that the
-// compiler may fold every class afterwards. \uHHHH beyond ASCII is the character's UTF-8 bytes
-// (names are UTF-8); inside [ ] it is refused, since a class holds single bytes.
+// compiler may fold every class afterwards. \xHH and \uHHHH beyond ASCII are the character's UTF-8
+// bytes (names are UTF-8); inside [ ] they are refused, since a class holds single bytes.
 bool parse_regex(const std::string& pattern, bool icase, RegexNode* out, std::string* error);
 
 bool is_regex_word_byte(unsigned char c);

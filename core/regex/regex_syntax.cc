@@ -65,6 +65,7 @@ bool parse_class(const std::string& p, size_t& i) {
   int prev = -1;       // previous single char (for ranges), -1 when none
   bool in_range = false;
   while (j < p.size() && p[j] != ']') {
+    const bool dash = p[j] == '-';  // an escaped \- is a literal, never a range
     int c;
     if (p[j] == '\\') {
       if (j + 1 >= p.size()) return false;
@@ -90,7 +91,7 @@ bool parse_class(const std::string& p, size_t& i) {
       prev = -1;
       continue;
     }
-    if (c == '-' && prev >= 0 && j < p.size() && p[j] != ']') {
+    if (dash && prev >= 0 && j < p.size() && p[j] != ']') {
       in_range = true;
       continue;
     }

@@ -73,6 +73,12 @@ test('--kernel-rules extends the rules; an invalid rules file is a usage error',
   assert.equal(r.code, 2);
   assert.match(r.err, /invalid kernel rules/);
   assert.equal(run('summarize', '--kernel-rules', join(tmp, 'nope.json'), deepseek).code, 1);
+  // What the linear-time engine cannot run is refused with the reason, not silently never matched.
+  const lookahead = join(tmp, 'lookahead.json');
+  writeFileSync(lookahead, JSON.stringify({ rules: [{ pattern: 'elementwise(?=_kernel)', class: 'other' }] }));
+  const l = run('summarize', '--kernel-rules', lookahead, deepseek);
+  assert.equal(l.code, 2);
+  assert.match(l.err, /invalid regex: look-ahead/);
 });
 
 test('info prints the overview and the analysis highlights', () => {

@@ -101,7 +101,7 @@ TEST_CASE("kernel classes: user rules, first match wins, invalid regexes never m
 
 TEST_CASE("regex syntax validator") {
   for (const char* ok : {"abc", "^a|b$", "(a)(?:b)\\1", "[a-z0-9_]+", "a{2,3}?", "\\bnccl\\b", "x*?", "[^\\]]",
-                         "\\x41", "[\\x41-\\x5a]", "\\u00e9", "\\f\\v\\0", "[\\b-a]"})
+                         "\\x41", "[\\x41-\\x5a]", "\\u00e9", "\\f\\v\\0", "[\\b-a]", "[a-z_\\-.]", "[z\\-a]", "[+\\--]"})
     CHECK_MESSAGE(regex_syntax_ok(ok), ok);
   for (const char* bad : {"(", ")", "[a", "*a", "a**", "a{", "a{3,2}", "[z-a]", "\\", "a|*", "\\2(a)", "(?<x>a)",
                           "\\x4", "\\xZZ", "\\u004", "[\\x5a-\\x41]", "[\\u12]"})

@@ -40,21 +40,25 @@ inline std::string data_path(const std::string& rel) {
   const std::string stored = stored_path(rel);
   if (!stored.ends_with(".gz") || rel.ends_with(".gz")) return stored;
   // One folder of copies per corpus, so that a copy never stands in for another corpus's file.
-  const fs::path copy = fs::path(TW_TEST_SCRATCH) / std::to_string(std::hash<std::string>()(data_dir())) / rel;
   std::error_code ec;
+  const std::string corpus = fs::weakly_canonical(data_dir(), ec).string();
+  const fs::path copy = fs::path(TW_TEST_SCRATCH) / std::to_string(std::hash<std::string>()(corpus)) / rel;
   if (fs::exists(copy, ec) && fs::last_write_time(copy, ec) >= fs::last_write_time(stored, ec)) {
     return copy.string();
   }
   fs::create_directories(copy.parent_path(), ec);
   // Written beside and renamed, so that a reader never sees half a file.
   const fs::path tmp = copy.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    ReadResult r = stream_file(stored, [&out](const char* p, size_t n) { out.write(p, n); });
-    if (!r.ok || r.gzip_truncated || !out) return "";
+  std::ofstream out(tmp, std::ios::binary);
+  ReadResult r = stream_file(stored, [&out](const char* p, size_t n) { out.write(p, n); });
+  out.close();  // a write that fails at the last flush shows only here
+  if (!r.ok || r.gzip_truncated || !out) {
+    fs::remove(tmp, ec);
+    return "";
   }
   fs::rename(tmp, copy, ec);
-  return ec ? "" : copy.string();
+  if (ec) fs::remove(tmp, ec);
+  return fs::exists(copy, ec) ? copy.string() : "";
 }
 
 // The whole text of a trace (gzip inflated); empty when it cannot be read.

@@ -95,7 +95,7 @@ TEST_CASE("LinearRegex: patterns that make a backtracking engine explode finish"
 TEST_CASE("LinearRegex: skipping to where a match can begin agrees with std::regex on random texts") {
   const char* patterns[] = {"ab", "^ab", "b$", "\\bab", "a\\B", "a?b", "x*ab", "(ab|ba)a", "[xy]a", "^$", "a*", "\\b",
                             "(a|b)?c", "ca|^b", "y{2,}", "a.b", "[^ ]b", "[^a-b]", "[^a]c", "[^A-Z_]",
-                            "\\x61\\x62", "[\\x61-\\x62]y", "\\u0062", "[^\\x41]"};
+                            "\\x61\\x62", "[\\x61-\\x62]y", "\\u0062", "[^\\x41]", "[a\\-c]", "[x\\-]b"};
   std::mt19937 rng(11);
   const std::string alphabet = "aabbc xy_";
   for (const char* p : patterns) {
@@ -115,6 +115,20 @@ TEST_CASE("LinearRegex: skipping to where a match can begin agrees with std::reg
       }
       CHECK(wrong == 0);
     }
+  }
+  // \xHH and \uHHHH beyond ASCII are characters, matched as their UTF-8 bytes; inside [ ] refused.
+  for (const char* p : {"caf\\u00e9", "caf\\xe9", "\\u20ac5"}) {
+    LinearRegex u;
+    std::string why;
+    REQUIRE_MESSAGE(u.compile(p, false, &why), p);
+    CHECK_MESSAGE(u.search(p[0] == '\\' ? "price \xe2\x82\xac" "5" : "un caf\xc3\xa9"), p);
+    CHECK_FALSE(u.search("cafe"));
+  }
+  for (const char* p : {"[\\u00e9]", "[\\xe9]"}) {
+    LinearRegex u;
+    std::string why;
+    CHECK_FALSE_MESSAGE(u.compile(p, false, &why), p);
+    CHECK(why.find("beyond ASCII") != std::string::npos);
   }
   // A skip must forget what the last step found at another position: in "ax b", the \b before "b"
   // was marked dead right after the "a" (no boundary there) and holds at "b".

@@ -109,8 +109,8 @@ function windowReply(ctx: TimelineContext, req: WindowRequest): any {
 
 async function eventReply(ctx: TimelineContext, req: EventRequest): Promise<any> {
   const { session } = ctx;
-  const instant = 'instantId' in req;
-  const id = Math.trunc(finiteOr(instant ? req.instantId : req.sliceId, -1));
+  const instant = 'instantId' in req && req.instantId !== undefined;
+  const id = Math.trunc(finiteOr('instantId' in req && instant ? req.instantId : 'sliceId' in req ? req.sliceId : -1, -1));
   const details = parseJson(instant ? session.timelineInstant(id) : session.timelineEvent(id));
   const t = performance.now();
   let args: any = null, argsSource = 'unavailable', argsError: string | undefined;
