@@ -34,9 +34,7 @@ class Compiler {
       }
       case Node::kClass: {
         std::bitset<256> s = n.set;
-        if (icase_)
-          for (int c = 'a'; c <= 'z'; ++c)
-            if (s[c] || s[c - 32]) s[c] = s[c - 32] = true;
+        if (icase_) fold_ascii_case(s);
         return add_class(s);
       }
       case Node::kAssert: {

@@ -4,6 +4,11 @@
 
 namespace tw {
 
+void fold_ascii_case(std::bitset<256>& s) {
+  for (int c = 'a'; c <= 'z'; ++c)
+    if (s[c] || s[c - 32]) s[c] = s[c - 32] = true;
+}
+
 bool is_regex_word_byte(unsigned char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
@@ -30,11 +35,6 @@ std::bitset<256> class_of(char e) {
     }
   }
   return s;
-}
-
-void fold_ascii_case(std::bitset<256>& s) {
-  for (int c = 'a'; c <= 'z'; ++c)
-    if (s[c] || s[c - 32]) s[c] = s[c - 32] = true;
 }
 
 // Recursive descent over a pattern that regex_syntax_ok() accepted.

@@ -26,4 +26,7 @@ bool parse_regex(const std::string& pattern, bool icase, RegexNode* out, std::st
 
 bool is_regex_word_byte(unsigned char c);
 
+// Adds to `s` the other ASCII case of every letter in it (case folding is ASCII).
+void fold_ascii_case(std::bitset<256>& s);
+
 }  // namespace tw

@@ -2,7 +2,7 @@
 // the worker, where the core matches names (web/worker/timeline_handlers.ts, kind 'search': `run` a
 // query, then `next` / `prev` from a time). The view owns what a match does (select and reveal it).
 import { h as el } from './element';
-import type { TimelineClient } from './timeline_view';
+import type { TimelineClient } from '../worker/protocol';
 
 export class TimelineSearch {
   readonly input = el('input', { type: 'search', placeholder: 'Search names (Enter = next)', 'aria-label': 'Search slices by name', 'data-testid': 'timeline-search' });

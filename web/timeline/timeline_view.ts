@@ -34,10 +34,8 @@ import { SearchSteps } from './search_steps';
 import { injectStyle } from './style';
 import { hookedView, installTimelineHook } from './test_hook';
 import { WindowCache } from './window_cache';
-import type { TimelineKind, TimelinePayloads } from '../worker/protocol';
+import type { TimelineClient } from '../worker/protocol';
 
-// The trace worker as the view asks it (web/worker/protocol.ts); replies are the handlers'.
-export interface TimelineClient { request<K extends TimelineKind>(kind: K, payload: TimelinePayloads[K]): Promise<any> }
 export type TimeLike = bigint | string | number;
 
 interface Selected { id: number; lane: number; depth: number; startNs: number; durNs: number; instant?: boolean }

@@ -55,8 +55,8 @@ async function run(m: Start): Promise<void> {
     const imported = performance.now();
     // The header is copied; the columns stay views into the heap, which no call into wasm grows
     // until they are streamed.
-    const header = (session.partHeader() as Uint8Array).slice();
-    const views = session.partColumns() as Uint8Array[];
+    const header = session.partHeader().slice();
+    const views = session.partColumns();
     scope.postMessage({ kind: 'imported', header, sizes: views.map((c) => c.length), raw, events }, [header.buffer]);
     await sender.send(views);
     const seconds = (t: number) => (t - t0) / 1000;

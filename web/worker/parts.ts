@@ -87,8 +87,8 @@ export interface PartBytes { header: Uint8Array; columns: Uint8Array[] }
 // tests; the page streams it instead, part_stream.ts). The views are copied before any other call
 // into wasm.
 export function exportPart(session: CoreSession): PartBytes {
-  const header = (session.partHeader() as Uint8Array).slice();
-  const columns = (session.partColumns() as Uint8Array[]).map((v) => v.slice());
+  const header = session.partHeader().slice();
+  const columns = session.partColumns().map((v) => v.slice());
   return { header, columns };
 }
 
@@ -99,7 +99,7 @@ export function exportPart(session: CoreSession): PartBytes {
 export function beginAbsorb(mod: CoreModule, session: CoreSession, header: Uint8Array, sizes: number[]): number[] | null {
   const headerAt = Number(session.partBuffer(header.length));
   mod.HEAPU8.set(header, headerAt);
-  const expected = session.loadPart(header.length) as number[] | null;
+  const expected = session.loadPart(header.length);
   if (!expected) return null;
   if (expected.length !== sizes.length || expected.some((n, i) => n !== sizes[i])) {
     session.dropPart();

@@ -111,6 +111,9 @@ export interface TimelinePayloads {
   aggregate: { lanes: number[]; t0: number; t1: number };
 }
 export type TimelineKind = keyof TimelinePayloads;
+// The trace worker as the timeline view asks it. The replies are the handlers' objects
+// (timeline_handlers.ts); any: the view reads them field by field, and typing them is the next step.
+export interface TimelineClient { request<K extends TimelineKind>(kind: K, payload: TimelinePayloads[K]): Promise<any> }
 export type TimelineRequest = { [K in TimelineKind]: { id: number; kind: K } & TimelinePayloads[K] }[TimelineKind];
 
 export type Request = OpenRequest | SummaryRequest | CancelRequest | WarmRequest | HoldRequest | TimelineRequest;

@@ -30,7 +30,7 @@
 // to the event (DecompressionStream, stopping there), and the decompressed bytes around it are kept
 // (kGzipCacheBytes) so that clicks on nearby events are answered without decompressing again.
 
-import { kNameColumns, kWindowColumns, type WindowColumnName } from '../timeline/window_columns';
+import { kNameColumns, kWindowColumns, type WindowColumnName, type WindowColumns } from '../timeline/window_columns';
 import type { TimelineContext, TimelineRequest } from './protocol';
 
 type WindowRequest = Extract<TimelineRequest, { kind: 'window' }>;
@@ -51,7 +51,10 @@ function stateOf(session: object): PerSession {
   return s;
 }
 
-function parseJson(text: string): any {
+// A JSON object from the core; an {error} reply is thrown.
+type Json = Record<string, unknown>;
+
+function parseJson(text: string): Json {
   const v = JSON.parse(text);
   if (v && typeof v === 'object' && typeof v.error === 'string') throw new Error(v.error);
   return v;
@@ -67,7 +70,15 @@ function laneList(v: unknown): number[] {
   return v.map((x) => Math.trunc(Number(x))).filter((x) => Number.isInteger(x) && x >= 0 && x < 2 ** 31);
 }
 
-export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineRequest): Promise<any> {
+export interface WindowReply extends WindowColumns {
+  lanes: number[]; t0: number; t1: number; px: number;
+  names: Record<number, string>;  // the texts of name ids not sent before to this page
+}
+export interface EventReply {
+  details: Json; args: Json | null; argsSource: 'unavailable' | 'gzip' | 'file'; argsMs: number; argsError?: string;
+}
+
+export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineRequest): Promise<Json | WindowReply | EventReply> {
   const { session } = ctx;
   if (!session) throw new Error('no trace is loaded in this worker');
   switch (req.kind) {
@@ -82,38 +93,36 @@ export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineR
 }
 
 
-function windowReply(ctx: TimelineContext, req: WindowRequest): any {
+function windowReply(ctx: TimelineContext, req: WindowRequest): WindowReply {
   const { session } = ctx;
   const lanes = laneList(req.lanes);
   const t0 = finiteOr(req.t0, 0), t1 = finiteOr(req.t1, t0 + 1);
   const px = Math.max(1, Math.min(65535, Math.round(finiteOr(req.px, 1000))));
   const views = session.timelineWindow(lanes, t0, t1, px, Boolean(req.search));
-  const out: Record<string, any> = { lanes, t0, t1, px };
   // The views point into the wasm heap: copy them all before the next call into wasm.
-  for (const k of Object.keys(kWindowColumns) as WindowColumnName[]) {
-    out[k] = views[k] ? views[k].slice() : new kWindowColumns[k](0);
-  }
+  const columns = Object.fromEntries((Object.keys(kWindowColumns) as WindowColumnName[]).map(
+    (k) => [k, views[k] ? views[k].slice() : new kWindowColumns[k](0)])) as unknown as WindowColumns;
+  const out: WindowReply = { ...columns, lanes, t0, t1, px, names: {} };
   // Names travel once per session, then by id.
   const st = stateOf(session);
-  const names: Record<number, string> = {};
   for (const col of kNameColumns) {
-    for (const id of out[col] as Uint32Array) {
+    for (const id of out[col]) {
       if (id === 0 || st.sentNames.has(id)) continue;
       st.sentNames.add(id);
-      names[id] = session.stringAt(id);
+      out.names[id] = session.stringAt(id);
     }
   }
-  out.names = names;
   return out;
 }
 
-async function eventReply(ctx: TimelineContext, req: EventRequest): Promise<any> {
+async function eventReply(ctx: TimelineContext, req: EventRequest): Promise<EventReply> {
   const { session } = ctx;
-  const instant = 'instantId' in req && req.instantId !== undefined;
-  const id = Math.trunc(finiteOr('instantId' in req && instant ? req.instantId : 'sliceId' in req ? req.sliceId : -1, -1));
+  const instantId = 'instantId' in req ? req.instantId : undefined;
+  const instant = instantId !== undefined;
+  const id = Math.trunc(finiteOr(instant ? instantId : 'sliceId' in req ? req.sliceId : undefined, -1));
   const details = parseJson(instant ? session.timelineInstant(id) : session.timelineEvent(id));
   const t = performance.now();
-  let args: any = null, argsSource = 'unavailable', argsError: string | undefined;
+  let args: Json | null = null, argsSource: EventReply['argsSource'] = 'unavailable', argsError: string | undefined;
   try {
     const bytes = await eventBytes(ctx, Number(details.srcOffset), Number(details.srcLength));
     if (bytes) {
@@ -175,7 +184,7 @@ async function eventBytes(ctx: TimelineContext, offset: number, length: number):
 
 // Names are matched in the core (core/timeline/name_match.h): the string table never leaves the
 // wasm heap, and regexes run in linear time there.
-function searchReply(ctx: TimelineContext, req: SearchRequest): any {
+function searchReply(ctx: TimelineContext, req: SearchRequest): Json {
   const { session } = ctx;
   switch (req.op) {
     case 'clear':

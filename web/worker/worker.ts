@@ -232,10 +232,10 @@ async function dispatch(req: Request): Promise<{ payload: Record<string, unknown
     case 'tracks': case 'window': case 'event': case 'search': case 'aggregate': {
       if (!opened) throw new WorkerFailure('no_file', 'No file is open.');
       const core = openedCore();
-      const out = (await handleTimelineRequest({ ...core, source }, req)) ?? {};
+      const out = await handleTimelineRequest({ ...core, source }, req);
       // Never transfer the wasm heap itself (that would detach it): only copies made for the reply.
       const transfer = transferablesOf(out).filter((b) => b !== core.mod.HEAPU8.buffer);
-      return { payload: typeof out === 'object' ? out : { value: out }, transfer };
+      return { payload: { ...out }, transfer };
     }
     default:
       throw new WorkerFailure('internal', `Unknown request kind "${String((req as { kind: unknown }).kind)}".`);
