@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The decode worker's effect where the two threads each have a core: imports a plain trace with the
 // wasm core in node, (a) on one thread, as the trace worker does alone, and (b) with the page's own
-// DecodeHelper (web/worker/decode_client.ts, bundled with esbuild) driving a second thread
+// DecodeHelper (web/load/decode/client.ts, bundled with esbuild) driving a second thread
 // (worker_threads, bench/decode_pipeline_worker.mjs) that decodes the importer's batches into records
 // (core/import/event_records.h). The file is read with readSync on the main thread (cheap in node;
 // in the browser a feed worker reads it). Prints one table row per run and mode, and checks that
@@ -19,10 +19,10 @@ if (!dirArg || !path) { console.error('usage: node bench/decode_pipeline_bench.m
 const dir = resolve(dirArg);
 const runs = Number(runsArg || 2);
 const kChunk = 4 << 20;
-const kSlots = 4;  // as web/worker/decode_worker.ts offers
+const kSlots = 4;  // as web/load/decode/worker.ts offers
 const here = dirname(fileURLToPath(import.meta.url));
 const mod = await loadModule(dir);
-const { DecodeHelper } = await importTs('web/worker/decode_client.ts');
+const { DecodeHelper } = await importTs('web/load/decode/client.ts');
 const tick = () => new Promise((ok) => setImmediate(ok));  // lets the worker's replies in, as the page's reads do
 
 // A worker_threads Worker in the shape DecodeHelper expects of a browser Worker (DecodePort).

@@ -1,5 +1,5 @@
 // The decode worker of bench/decode_pipeline_bench.mjs on node's worker_threads: the messages and
-// BatchDecoder calls of web/worker/decode_worker.ts (which needs a browser worker's `self` and fetch).
+// BatchDecoder calls of web/load/decode/worker.ts (which needs a browser worker's `self` and fetch).
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadModule } from '../tests/wasm/wasm_node.mjs';
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The wasm import of one plain file in parts (web/worker/parts.ts) against in one piece, in node,
+// The wasm import of one plain file in parts (web/load/parts/plan.ts) against in one piece, in node,
 // side by side, interleaved: node's file reads cost next to nothing, so this is the parsers' own
 // scaling with the parts' costs (a second module, exporting a part from its heap, absorbing it)
 // and without the browser's I/O. Each later part runs in a worker_thread with its own module, as
@@ -18,7 +18,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const kChunk = 4 << 20;
 
 async function partsModule() {
-  const out = await build({ entryPoints: [resolve(ROOT, 'web/worker/parts.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
+  const out = await build({ entryPoints: [resolve(ROOT, 'web/load/parts/plan.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
   return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
 }
 

@@ -1,7 +1,7 @@
 // The read floor of the browser benchmarks (browser_bench.mjs, thread_cpu.mjs), run in a Worker
 // made from a Blob URL, two ways. `cheapest` is the cheapest way we know to read the file in a
 // page, the floor the targets are measured against: a plain file read (BYOB) into one reused 2 MB
-// buffer, as the page's reader does (web/worker/blob_stream.ts); gzip: one Blob.stream() piped
+// buffer, as the page's reader does (web/load/input/blob_stream.ts); gzip: one Blob.stream() piped
 // through DecompressionStream. `stream` reads one Blob.stream() with its default reader (the
 // browser's own ~64 KB chunks): the naive floor, kept for comparison (far slower on a plain file).
 const FLOOR_WORKER = `

@@ -76,7 +76,7 @@ EMSCRIPTEN_BINDINGS(tracewise) {
   function("startsAsObject", optional_override([](double at, size_t size) {
              return tw::starts_as_object(std::string_view(reinterpret_cast<const char*>(static_cast<uintptr_t>(at)), size));
            }));
-  // A spare worker, idle before any file (web/worker/heap_ahead.ts): grows the heap to `target`
+  // A spare worker, idle before any file (web/load/warm/heap_ahead.ts): grows the heap to `target`
   // once and writes one zero per page above the allocator's break, at most `max_pages` per call, so
   // the next import's heap growth finds its pages faulted in. 0 once none are left.
   function("prefaultHeapAhead", optional_override([](double target, double max_pages) {

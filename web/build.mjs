@@ -47,11 +47,11 @@ await Promise.all([
   // The worker loads tracewise.mjs at run time (import of a computed URL), so it is not bundled.
   build({ ...common, entryPoints: { worker: 'web/worker/worker.ts' }, outdir: out }),
   // Started by the trace worker to read (and inflate) a local file beside the parser.
-  build({ ...common, entryPoints: { feed: 'web/worker/feed_worker.ts' }, outdir: out }),
+  build({ ...common, entryPoints: { feed: 'web/load/feed/worker.ts' }, outdir: out }),
   // Started by the trace worker to import later parts of a large plain file beside it.
-  build({ ...common, entryPoints: { part: 'web/worker/part_worker.ts' }, outdir: out }),
+  build({ ...common, entryPoints: { part: 'web/load/parts/worker.ts' }, outdir: out }),
   // Started by the trace worker to decode events of a large file beside it.
-  build({ ...common, entryPoints: { decode: 'web/worker/decode_worker.ts' }, outdir: out }),
+  build({ ...common, entryPoints: { decode: 'web/load/decode/worker.ts' }, outdir: out }),
   // <tracewise-view> for docs sites: one classic script (document.currentScript gives its base URL).
   build({ ...common, format: 'iife', entryPoints: { 'tracewise-view': 'web/embed/element.ts' }, outdir: out }),
 ]);

@@ -3,7 +3,7 @@
 // worker hands it over, must give the model, problems and stats of one import in order. A cut the
 // later part cannot judge (inside a string the mutation opened, after a broken structure) must be
 // refused and re-read, never change the model: "a wrong guess costs time, never a different model"
-// (web/worker/parts.ts). TW_FUZZ_ROUNDS / TW_FUZZ_SEED run a longer session by hand.
+// (web/load/parts/plan.ts). TW_FUZZ_ROUNDS / TW_FUZZ_SEED run a longer session by hand.
 #include <doctest/doctest.h>
 
 #include <algorithm>

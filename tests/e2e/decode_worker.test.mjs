@@ -1,5 +1,5 @@
 // The trace worker's helpers, forced with ?workers=: `all` decodes every batch in a decode worker
-// (web/worker/decode_client.ts, core/import/event_records.h), `decode` shares batches between it
+// (web/load/decode/client.ts, core/import/event_records.h), `decode` shares batches between it
 // and the trace worker as the page does on 4+ cores, and `single` runs everything in the
 // trace worker (the path for browsers without nested workers: no feed worker, gzip inflated in the
 // trace worker). Either way the summary must be the CLI's, for a large gzip trace, a plain trace

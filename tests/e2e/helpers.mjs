@@ -47,7 +47,7 @@ export const trace = dataPath;
 // window.__opens, their progress messages in window.__progress, whether each summary reply was
 // computed ahead (OpenRequest.summaryNext) in window.__summaryReplies and the keys of the sections
 // sent ahead of it in window.__summaryParts (all with the page's performance.now() of their arrival, `at`), error replies in window.__errors, and window.__warmed counts the spare
-// workers that finished their warm-up (web/app/spare_worker.ts: a spare answers its `warm` request
+// workers that finished their warm-up (web/load/page/spare.ts: a spare answers its `warm` request
 // with {warmed: true}): a wrapper around window.Worker installed before any page script runs.
 export async function recordOpenReplies(page) {
   await page.addInitScript(() => {

@@ -14,7 +14,7 @@ let s;
 let dir;
 let file;
 before(async () => {
-  const { warmTraceText } = await importTs('web/worker/warm_trace.ts');
+  const { warmTraceText } = await importTs('web/load/warm/warm_trace.ts');
   dir = mkdtempSync(join(tmpdir(), 'tw-steps-'));
   file = join(dir, 'many_steps.json');
   writeFileSync(file, warmTraceText(300));

@@ -1,4 +1,4 @@
-// A plain file imported in parts (web/worker/parts.ts, part_worker.ts), forced with ?workers=parts
+// A plain file imported in parts (web/load/parts/plan.ts, part_worker.ts), forced with ?workers=parts
 // (the page does so on its own from 2 cores and 64 MB): the trace worker imports the first part,
 // a part worker the rest in its own heap, and the trace worker absorbs it. The summary must be the
 // CLI's; a part the core refuses (the cut was not between events) or whose worker fails is read

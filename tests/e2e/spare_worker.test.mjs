@@ -1,9 +1,9 @@
-// While the page is idle it starts a spare trace worker that runs its warm-up (web/worker/warm_up.ts)
+// While the page is idle it starts a spare trace worker that runs its warm-up (web/load/warm/warm_up.ts)
 // and faults in heap for the next file (heap_ahead.ts):
 // the next file opened is imported by that warmed worker (its open reply says so) with the summary
 // the CLI gives, and once that file has loaded a new spare is prepared for the file after it. An
 // embedded view prepares none. The spare yields to the user: it starts only after a second without
-// input, and input holds its warm-up (web/app/user_quiet.ts, web/worker/hold.ts).
+// input, and input holds its warm-up (web/load/page/user_quiet.ts, web/load/warm/hold.ts).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, openViaInput, cliSummary, trace, waitWarmUps, recordOpenReplies } from './helpers.mjs';
@@ -25,7 +25,7 @@ test('an idle page warms a spare worker, and the next file is imported by it', a
   assert.equal(opens.length, 1);
   assert.equal(opens[0].warm, true);
   assert.equal(opens[0].readerStartedAhead, true, 'the warm-up started the feed worker');
-  // After its warm-up it faulted in heap for the file (web/worker/heap_ahead.ts), up to its 128 MB.
+  // After its warm-up it faulted in heap for the file (web/load/warm/heap_ahead.ts), up to its 128 MB.
   assert.ok(opens[0].heapAheadPages > 1000 && opens[0].heapAheadPages <= (128 << 20) / 4096, `${opens[0].heapAheadPages} pages ahead`);
   assert.deepEqual(summary, cliSummary([A]));
   assert.deepEqual(s.pageErrors, []);

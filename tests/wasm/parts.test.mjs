@@ -1,4 +1,4 @@
-// node:test: a parts import through the wasm build as the browser runs it (web/worker/parts.ts and
+// node:test: a parts import through the wasm build as the browser runs it (web/load/parts/plan.ts and
 // part_stream.ts, bundled here with esbuild): the cuts found by the core, each later part imported
 // in a second wasm instance (a heap of its own, as a part worker's), moved out as bytes (copied out
 // whole, or streamed through a small reused buffer as the page does) and absorbed by the first.
@@ -21,8 +21,8 @@ let stream;  // part_stream.ts
 let first;   // the trace worker's module
 let second;  // a part worker's
 before(async () => {
-  parts = await loadTs('web/worker/parts.ts');
-  stream = await loadTs('web/worker/part_stream.ts');
+  parts = await loadTs('web/load/parts/plan.ts');
+  stream = await loadTs('web/load/parts/stream.ts');
   first = await loadModule();
   second = await loadModule();
   assert.notEqual(first.HEAPU8.buffer, second.HEAPU8.buffer, 'two heaps');

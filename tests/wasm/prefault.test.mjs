@@ -45,7 +45,7 @@ test('prefault writes no allocated byte: a staging buffer just allocated keeps i
   session.delete();
 });
 
-// A spare worker's heap faulted in ahead (prefaultHeapAhead, web/worker/heap_ahead.ts): the heap
+// A spare worker's heap faulted in ahead (prefaultHeapAhead, web/load/warm/heap_ahead.ts): the heap
 // grows to the target once, every page above the break is written once (then 0), no allocated byte
 // is written, and an import into that heap gives the summary it gives in a fresh module.
 test('prefaultHeapAhead grows the heap to its target, writes only free pages, changes no import', async () => {

@@ -1,4 +1,4 @@
-// node:test: the spare worker's synthetic warm-up trace (web/worker/warm_trace.ts) imports in the
+// node:test: the spare worker's synthetic warm-up trace (web/load/warm/warm_trace.ts) imports in the
 // wasm build without a single problem and reaches every part of the import and the summary that a
 // real Kineto trace does (so the warm-up gets those functions optimised): nested CPU ops, launches
 // linked to kernels and memcpys, bound ac2g and fwd/bwd flows, NCCL collectives with sizes, steps,
@@ -11,7 +11,7 @@ import { importBytes, loadModule } from './wasm_node.mjs';
 import { importTs } from '../e2e/share_support.mjs';
 
 test('the warm-up trace exercises the whole import and summary without problems', async () => {
-  const { warmTraceText } = await importTs('web/worker/warm_trace.ts');
+  const { warmTraceText } = await importTs('web/load/warm/warm_trace.ts');
   const bytes = new TextEncoder().encode(warmTraceText());
   const mod = await loadModule();
   const session = importBytes(mod, bytes, 'warm-up');
@@ -39,7 +39,7 @@ test('the warm-up trace exercises the whole import and summary without problems'
 });
 
 test('the warm-up trace lists a few events out of order, as real files do', async () => {
-  const { warmTraceText } = await importTs('web/worker/warm_trace.ts');
+  const { warmTraceText } = await importTs('web/load/warm/warm_trace.ts');
   const doc = JSON.parse(warmTraceText());
   const descents = new Map();  // "pid/tid" -> [events, events starting before the one listed before]
   const last = new Map();
@@ -67,7 +67,7 @@ test('the warm-up trace lists a few events out of order, as real files do', asyn
 // The text does not depend on where it is cut: one piece (no joins) is the reference, and a piece
 // per step joins at every step boundary.
 test('the warm-up trace made in pieces is the same text, wherever it is cut', async () => {
-  const { warmTracePieces } = await importTs('web/worker/warm_trace.ts');
+  const { warmTracePieces } = await importTs('web/load/warm/warm_trace.ts');
   for (const steps of [41, 300]) {
     const whole = [...warmTracePieces(steps, steps)];
     assert.equal(whole.length, 1);

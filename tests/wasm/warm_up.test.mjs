@@ -1,4 +1,4 @@
-// node:test: the spare worker's warm-up (web/worker/warm_up.ts, bundled here with esbuild) through
+// node:test: the spare worker's warm-up (web/load/warm/warm_up.ts, bundled here with esbuild) through
 // the wasm build: it imports the synthetic trace in two parts and absorbs the later one, as a large
 // plain file is opened (parts.ts), then finishes and makes the summary (its sections sent ahead, as
 // a file's are), so that V8 has optimised every function the first file's load runs (the absorb
@@ -32,7 +32,7 @@ async function recordedModule(calls) {
 test('the warm-up imports in two parts, absorbs the later one, finishes and summarises, three rounds', async () => {
   const calls = [];
   const mod = await recordedModule(calls);
-  const { warmUp, warmedUp } = await loadTs('web/worker/warm_up.ts');
+  const { warmUp, warmedUp } = await loadTs('web/load/warm/warm_up.ts');
   await warmUp(async () => mod, 0);
   assert.equal(warmedUp(), true, 'ran to its end');
   const of = (call) => calls.filter((c) => c.call === call);

@@ -1,4 +1,4 @@
-// node:test: an `open` that reaches a spare worker early in its warm-up (web/worker/warm_up.ts)
+// node:test: an `open` that reaches a spare worker early in its warm-up (web/load/warm/warm_up.ts)
 // waits for one small step, not for the whole synthetic trace to be made: before the page's
 // JavaScript is optimised, making the trace in one call is slow, and a file opened right after the
 // page loaded (the sample button clicked at once) would wait for all of it. The warm-up module keeps its state per worker, so this file has its own process.
@@ -14,7 +14,7 @@ test('a stop while the warm-up makes its trace ends it before any session, a few
   let sessions = 0;
   const Real = mod.Session;
   mod.Session = function Session(name) { sessions++; return new Real(name); };
-  const { warmUp, stopWarmUp, warmedUp } = await loadTs('web/worker/warm_up.ts');
+  const { warmUp, stopWarmUp, warmedUp } = await loadTs('web/load/warm/warm_up.ts');
   const running = warmUp(async () => mod, 0);
   // Three tasks in, the trace (15 pieces of 20 steps, one a task) is still being made.
   for (let k = 0; k < 3; k++) await nextTask();

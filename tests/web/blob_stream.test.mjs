@@ -1,4 +1,4 @@
-// The reader of local files (web/worker/blob_stream.ts, bundled here with esbuild), in node, whose
+// The reader of local files (web/load/input/blob_stream.ts, bundled here with esbuild), in node, whose
 // Blob.stream() is a byte stream as Chromium's is: with a BufferPool the bytes come in whole batch
 // buffers (the last may be shorter) that go back to the pool once used; without one, or where the
 // stream is not a byte stream, the default reader's chunks. Every way gives the file's bytes.
@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTs } from './load_ts.mjs';
 
-const load = () => loadTs('web/worker/blob_stream.ts');
+const load = () => loadTs('web/load/input/blob_stream.ts');
 
 function bytes(n, seed = 1) {
   const b = new Uint8Array(n);

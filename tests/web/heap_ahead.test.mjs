@@ -1,5 +1,5 @@
 // How much heap a spare worker faults in ahead: the page's hint from recent files
-// (web/app/heap_hint.ts, in localStorage) and the worker's bounds (web/worker/heap_ahead.ts), both
+// (web/load/page/heap_hint.ts, in localStorage) and the worker's bounds (web/load/warm/heap_ahead.ts), both
 // bundled with esbuild; storage and navigator.deviceMemory are stand-ins set here.
 import { test, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,8 +13,8 @@ before(async () => {
     getItem: (k) => (store.has(k) ? store.get(k) : null),
     setItem: (k, v) => { store.set(k, String(v)); },
   };
-  hint = await loadTs('web/app/heap_hint.ts');
-  ahead = await loadTs('web/worker/heap_ahead.ts');
+  hint = await loadTs('web/load/page/heap_hint.ts');
+  ahead = await loadTs('web/load/warm/heap_ahead.ts');
 });
 beforeEach(() => { store.clear(); });
 
@@ -73,10 +73,10 @@ test('a device with little memory faults in less: none under 4 GB, the default a
   }
 });
 
-// The one stepped fault-in loop (web/worker/prefault.ts) of both kinds: while the import waits for
+// The one stepped fault-in loop (web/load/trace/prefault.ts) of both kinds: while the import waits for
 // input, and a spare's heap ahead.
 test('touchInSteps: 512 pages a step, each in its own task, until nothing is left or it is stopped', async () => {
-  const { touchInSteps } = await loadTs('web/worker/prefault.ts');
+  const { touchInSteps } = await loadTs('web/load/trace/prefault.ts');
   let left = 2000, asked = [], between = 0;
   const touch = (max) => { asked.push(max); const n = Math.min(max, left); left -= n; return n; };
   assert.equal(await touchInSteps(touch, () => false, async () => { between++; }), 2000);
@@ -91,7 +91,7 @@ test('touchInSteps: 512 pages a step, each in its own task, until nothing is lef
 // While the import waits for input: the flow presort's steps first, then the prefault's, each in
 // its own task, until a read would not wait; only the prefault's pages are counted.
 test('workAheadWhileWaiting: presort steps first, then prefault steps, until input is available', async () => {
-  const { workAheadWhileWaiting } = await loadTs('web/worker/prefault.ts');
+  const { workAheadWhileWaiting } = await loadTs('web/load/trace/prefault.ts');
   const calls = [];
   const session = (sorts, pages) => ({
     presortStep: () => { calls.push('sort'); return sorts-- > 0; },

@@ -1,4 +1,4 @@
-// The hold on background work (web/worker/hold.ts, bundled with esbuild): a spare worker's warm-up
+// The hold on background work (web/load/warm/hold.ts, bundled with esbuild): a spare worker's warm-up
 // and heap fault-in wait in whileHeld() while the page says the user is busy, go on when the hold
 // ends, and at once when an open releases it. Run on a scripted clock: no test depends on how fast
 // this machine is.
@@ -8,7 +8,7 @@ import { loadTs } from './load_ts.mjs';
 
 let m;
 before(async () => {
-  m = await loadTs('web/worker/hold.ts');
+  m = await loadTs('web/load/warm/hold.ts');
 });
 
 // A clock that moves only when told; its timers fire in time order as it passes them.

@@ -1,4 +1,4 @@
-// The trace worker's import loop (web/worker/import_pump.ts, bundled here with esbuild) against a
+// The trace worker's import loop (web/load/trace/import_pump.ts, bundled here with esbuild) against a
 // scripted input and a stand-in Session: it reads the input a batch at a time, stages the bytes and
 // pushes them 4 MB at a time, gives each chunk back to the reader once copied (or skipped), and
 // stops reading as soon as a push fails the session (a file that is not a trace is not read to its
@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTs } from './load_ts.mjs';
 
-const { ImportPump } = await loadTs('web/worker/import_pump.ts');
+const { ImportPump } = await loadTs('web/load/trace/import_pump.ts');
 
 const kChunk = 64 << 10;  // one of DecompressionStream's chunks
 const kPerBatch = 32;     // the feed worker's batch: 2 MB

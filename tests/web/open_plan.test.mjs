@@ -1,4 +1,4 @@
-// Which helpers an open uses by mode, size and cores (web/worker/open_plan.ts, bundled here with
+// Which helpers an open uses by mode, size and cores (web/load/trace/open_plan.ts, bundled here with
 // esbuild; navigator.hardwareConcurrency set per case): parts from 2 cores for plain files from
 // 64 MB, two of them on 2-3 cores, one per core but one from 4 and at most 4; never with several
 // files at once ('no-decode') or 'no-parts'; forced from 1 MB with 'parts'; a decode worker only
@@ -10,7 +10,7 @@ import { loadTs } from './load_ts.mjs';
 const MB = 1 << 20;
 let plan;
 before(async () => {
-  plan = await loadTs('web/worker/open_plan.ts');
+  plan = await loadTs('web/load/trace/open_plan.ts');
 });
 
 function withCores(n, f) {

@@ -1,4 +1,4 @@
-// The column stream between a part worker and the trace worker (web/worker/part_stream.ts, bundled
+// The column stream between a part worker and the trace worker (web/load/parts/stream.ts, bundled
 // with esbuild): columns of any sizes (empty ones too) cut into buffers of any size and written back
 // arrive byte for byte at their addresses; more bytes than the columns hold are refused.
 import { test, before } from 'node:test';
@@ -7,7 +7,7 @@ import { loadTs } from './load_ts.mjs';
 
 let m;
 before(async () => {
-  m = await loadTs('web/worker/part_stream.ts');
+  m = await loadTs('web/load/parts/stream.ts');
 });
 
 // A deterministic pseudo-random source (the test must not depend on luck).

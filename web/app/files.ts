@@ -1,9 +1,9 @@
 // The files opened together (usually one per rank): one worker each, loading in parallel. Keeps
 // each file's progress, summary, warnings and error, and tells listeners when anything changes.
 import type { OpenResult, Progress } from '../worker/protocol';
-import { takeWorker } from './spare_worker';
-import { rememberHeap } from './heap_hint';
-import { WorkerError, type WorkerClient } from './worker_client';
+import { takeWorker } from '../load/page/spare';
+import { rememberHeap } from '../load/page/heap_hint';
+import { WorkerError, type WorkerClient } from '../load/page/trace_client';
 
 export type FileStatus = 'loading' | 'ready' | 'error' | 'cancelled';
 
@@ -25,8 +25,8 @@ export type FileInput = { name: string; blob?: Blob; url?: string };
 const kParallel = Math.max(2, Math.min(6, navigator.hardwareConcurrency || 2));
 
 // How many threads a trace worker may use (OpenRequest.workers): a lone large file is imported in
-// parts on all cores (plain files, web/worker/parts.ts) or gets a decode worker beside its trace
-// worker (web/worker/decode_client.ts); several loading together already keep the cores busy.
+// parts on all cores (plain files, web/load/parts/plan.ts) or gets a decode worker beside its trace
+// worker (web/load/decode/client.ts); several loading together already keep the cores busy.
 // ?workers=single|decode|all|parts|no-parts overrides (for comparisons, tests, and browsers where
 // nested workers misbehave).
 type Workers = 'auto' | 'no-decode' | 'no-parts' | 'parts' | 'single' | 'decode' | 'all';

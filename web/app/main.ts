@@ -4,7 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { byId, clear, h } from './dom';
 import { FileSet, type FileInput, type OpenedFile, workersMode } from './files';
-import { onSpareWarmed, prepareSpareWorker } from './spare_worker';
+import { onSpareWarmed, prepareSpareWorker } from '../load/page/spare';
 import { isEmbedMode } from '../embed/embed_mode';
 import { ProgressView } from './progress_view';
 import { renderDashboard } from './dashboard/dashboard';

@@ -1,4 +1,4 @@
-import type { PartTiming } from './part_client';
+import type { PartTiming } from '../load/parts/client';
 import type { CoreModule, CoreSession } from '../core/bindings';
 
 // The messages between the page (web/app) and a trace worker (web/worker). One worker holds one
@@ -24,7 +24,7 @@ export interface OpenRequest {
   buffer?: ArrayBuffer;    // bytes already in memory (transferred)
   url?: string;            // downloaded by the worker (streamed)
   // Nested workers: 'auto' (default): a feed worker reads the file; a large plain file (64 MB+) is
-  // imported in parts by part workers beside this one (parts.ts; open_plan.ts: how many by cores)
+  // imported in parts by part workers beside this one (../load/parts/plan.ts; ../load/trace/open_plan.ts: how many by cores)
   // and, on machines with 4+ cores, other large inputs have a decode worker decode events.
   // 'no-decode': neither (other files load meanwhile); 'no-parts': no parts; 'parts': parts
   // whatever the cores, from 1 MB a part; 'single': everything in the trace worker; 'decode': a
@@ -37,7 +37,7 @@ export interface OpenRequest {
   summaryNext?: { htaCompat: boolean };
 }
 
-// The feed worker's own read of this worker's input (feed_worker.ts), in epoch milliseconds
+// The feed worker's own read of this worker's input (../load/feed/worker.ts), in epoch milliseconds
 // (performance.timeOrigin + performance.now(), comparable with the page's Date.now()): when it began
 // and when it had handed over its last batch (the file read to its end, and for gzip inflated), and
 // how long of that it waited for credits (the importer behind). Against the moment the page turns ready, `endedAt` splits a load
@@ -58,23 +58,23 @@ export interface OpenResult {
   finishSeconds: number;     // of `seconds`, the time in finish() (sorting and linking the model)
   waitSeconds: number;       // of `seconds`, the time spent waiting for input (the reader was behind)
   firstInputSeconds: number; // from the request to the first input bytes (module, file and reader set up)
-  prefaultPages: number;     // 4 KB pages of the model written ahead while waiting (web/worker/prefault.ts)
-  heapAheadPages: number;    // 4 KB pages of the heap faulted in by this worker's warm-up before the file (heap_ahead.ts)
+  prefaultPages: number;     // 4 KB pages of the model written ahead while waiting (web/load/trace/prefault.ts)
+  heapAheadPages: number;    // 4 KB pages of the heap faulted in by this worker's warm-up before the file (../load/warm/heap_ahead.ts)
   modelBytes: number;
   heapBytes: number;
   warnings: string[];        // plain sentences (e.g. gzip data ended early)
   reader: 'feed worker' | 'trace worker';  // which thread read (and inflated) the file
-  readerStartedAhead: boolean;  // the feed worker was started by the spare worker's warm-up (feed_client.ts)
-  readBuffers: number | null;  // batch buffers a plain file was read into (reused once copied; blob_stream.ts)
+  readerStartedAhead: boolean;  // the feed worker was started by the spare worker's warm-up (../load/feed/client.ts)
+  readBuffers: number | null;  // batch buffers a plain file was read into (reused once copied; ../load/input/blob_stream.ts)
   readerTiming: ReaderTiming | null;  // the feed worker's read of this worker's input (with parts: its own part); null: no feed worker
   decodeWorker: boolean;     // events were decoded by a decode worker beside the trace worker
   localBatches: number | null;  // with one: batches the trace worker decoded itself
-  warm: boolean;             // the worker had run its warm-up (warm_up.ts) to the end before this file
+  warm: boolean;             // the worker had run its warm-up (../load/warm/warm_up.ts) to the end before this file
   parts: number;             // the file was imported in this many parts (1: in one, by this worker)
   absorbedParts: number;     // later parts absorbed as imported by their workers (the rest were read again here)
   partsSeconds: number;      // of `seconds`, waiting for and absorbing the later parts
   ownPartSeconds: number;    // of `seconds`, until this worker had imported its own part
-  partTimings: Array<PartTiming | null>;  // each later part's worker (part_client.ts); null: it failed
+  partTimings: Array<PartTiming | null>;  // each later part's worker (../load/parts/client.ts); null: it failed
   partsAhead: number;        // of those, started (and warmed) ahead by the spare worker's warm-up
 }
 
@@ -82,18 +82,18 @@ export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boole
 // Its reply: the summary document's JSON; precomputed: it was made before the request (ahead, after the
 // open reply, as summaryNext asked; or for an earlier request).
 // heapUsedBytes: the heap the session's allocations have claimed by then (the allocator's break,
-// without memory faulted in ahead), what the page remembers for the next file (web/app/heap_hint.ts).
+// without memory faulted in ahead), what the page remembers for the next file (web/load/page/heap_hint.ts).
 export interface SummaryReply { json: string; precomputed: boolean; heapUsedBytes: number }
 export interface CancelRequest { id: number; kind: 'cancel' }
-// Sent to a spare worker while the page is idle: load the core and run the warm-up (warm_up.ts).
-// Replies {warmed, summaryJson} once it finished (and faulted in heap ahead, heap_ahead.ts), or
+// Sent to a spare worker while the page is idle: load the core and run the warm-up (../load/warm/warm_up.ts).
+// Replies {warmed, summaryJson} once it finished (and faulted in heap ahead, ../load/warm/heap_ahead.ts), or
 // stopped because an `open` came (summaryJson: the synthetic trace's summary, null if not made).
 // `workers`: the mode the page's next open will ask for, so that the part workers it would use
-// (parts.ts) are started and warmed ahead too.
-// `heapAheadBytes`: the heap to fault in ahead for it (web/app/heap_hint.ts; bounded by heap_ahead.ts).
+// (../load/parts/plan.ts) are started and warmed ahead too.
+// `heapAheadBytes`: the heap to fault in ahead for it (web/load/page/heap_hint.ts; bounded by ../load/warm/heap_ahead.ts).
 export interface WarmRequest { id: number; kind: 'warm'; workers?: OpenRequest['workers']; heapAheadBytes?: number }
 // Sent to a warming spare worker while the user interacts with the page: its warm-up and heap
-// fault-in (and its part workers') pause for `ms` (hold.ts), so that they do not take a core from the
+// fault-in (and its part workers') pause for `ms` (../load/warm/hold.ts), so that they do not take a core from the
 // page. An `open` ends the hold.
 export interface HoldRequest { id: number; kind: 'hold'; ms: number }
 // The timeline's requests (web/worker/timeline_handlers.ts answers them; its header lists the

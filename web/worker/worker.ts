@@ -3,19 +3,19 @@
 // calls), reports progress, and answers summary and timeline requests. Every request gets exactly one reply; an
 // exception while handling it becomes an `error` reply with a readable message.
 import type { ErrorCode, OpenRequest, OpenResult, Progress, Request, SummaryPart, SummaryReply, TimelineContext } from './protocol';
-import { isGzipMagic } from './byte_source';
+import { isGzipMagic } from '../load/input/byte_source';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
-import { DecodeHelper } from './decode_client';
-import { dropFeedWorkerAhead, startFeedWorkerAhead } from './feed_client';
-import { ImportPump, openInput } from './import_pump';
-import { kMaxGzipBytes, kMaxPlainBytes, minPartBytes, partsFor, wantsDecodeWorker, wantsParts } from './open_plan';
-import { loadModule, ModuleLoadError } from './wasm_module';
-import { heapAheadPages, stopWarmUp, warmedUp, warmSummaryJson, warmUp } from './warm_up';
-import { heapAheadBudget, heapAheadTarget } from './heap_ahead';
-import { absorbStreamed, planParts, type PartPlan } from './parts';
-import { dropPartWorkersAhead, holdPartWorkersAhead, type LaterPart, startLaterParts, startPartWorkersAhead } from './part_client';
-import { holdFor } from './hold';
-import { cancelledFailure, isOutOfMemory, outOfMemory, WorkerFailure } from './worker_failure';
+import { DecodeHelper } from '../load/decode/client';
+import { dropFeedWorkerAhead, startFeedWorkerAhead } from '../load/feed/client';
+import { ImportPump, openInput } from '../load/trace/import_pump';
+import { kMaxGzipBytes, kMaxPlainBytes, minPartBytes, partsFor, wantsDecodeWorker, wantsParts } from '../load/trace/open_plan';
+import { loadModule, ModuleLoadError } from '../core/module';
+import { heapAheadPages, stopWarmUp, warmedUp, warmSummaryJson, warmUp } from '../load/warm/warm_up';
+import { heapAheadBudget, heapAheadTarget } from '../load/warm/heap_ahead';
+import { absorbStreamed, planParts, type PartPlan } from '../load/parts/plan';
+import { dropPartWorkersAhead, holdPartWorkersAhead, type LaterPart, startLaterParts, startPartWorkersAhead } from '../load/parts/client';
+import { holdFor } from '../load/warm/hold';
+import { cancelledFailure, isOutOfMemory, outOfMemory, WorkerFailure } from '../load/failure';
 import type { CoreModule, CoreSession } from '../core/bindings';
 
 const post = (msg: unknown, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
@@ -117,7 +117,7 @@ async function open(req: OpenRequest): Promise<OpenResult> {
   const size = req.blob?.size ?? req.buffer?.byteLength ?? null;
   postProgress(req, t0, size, 'loading', null, 0);
   const mode = req.workers ?? 'auto';
-  // A large plain file is imported in parts by part workers beside this one (parts.ts; open_plan.ts
+  // A large plain file is imported in parts by part workers beside this one (../load/parts/plan.ts; ../load/trace/open_plan.ts
   // says when). Finding the cuts needs the core, so the module is loaded before the file is opened
   // (a spare worker has it already); otherwise the file starts to be read (and for gzip the size
   // hint found) while the wasm module compiles.

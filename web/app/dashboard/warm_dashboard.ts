@@ -1,4 +1,4 @@
-// The page's side of the spare worker's warm-up (web/worker/warm_up.ts): the dashboard of the
+// The page's side of the spare worker's warm-up (web/load/warm/warm_up.ts): the dashboard of the
 // warm-up's synthetic trace is built (kWarmBuilds times), into an element never put on the page,
 // while the page waits for its first file. The first dashboard a page builds otherwise runs all its
 // code cold (V8 interprets it, then compiles it as it goes), and the same file loaded a second

@@ -1,7 +1,7 @@
 // The page's side of one trace worker: request(kind, payload) -> Promise of the reply, with
 // progress messages and the summary's early parts routed to callbacks. Also the `client` the
 // TimelineView talks through.
-import type { ErrorCode, Progress, Reply, SummaryPart } from '../worker/protocol';
+import type { ErrorCode, Progress, Reply, SummaryPart } from '../../worker/protocol';
 
 export class WorkerError extends Error {
   constructor(readonly code: ErrorCode, message: string) { super(message); }

@@ -1,4 +1,4 @@
-// The warm-up of a spare trace worker (started by the page while it is idle, web/app/spare_worker.ts):
+// The warm-up of a spare trace worker (started by the page while it is idle, web/load/page/spare.ts):
 // a synthetic trace (warm_trace.ts) goes through import, finish() and the summary once, so V8 has
 // optimised code ready for the file that comes next. V8 starts every wasm function in its baseline
 // tier and swaps in optimised code only between calls, so work done in one long call - finish()
@@ -9,12 +9,12 @@
 // a chunk of it pushed, finish, the summary) and waits for it, so a file is never delayed by more
 // than one step (the longest is the summary in baseline code); the trace worker runs
 // kTraceWorkerRounds rounds.
-import { HeapPusher } from './heap_pusher';
+import { HeapPusher } from '../input/heap_pusher';
 import { warmTracePieces } from './warm_trace';
 import { prefaultHeapAhead } from './heap_ahead';
 import { release, whileHeld } from './hold';
-import { absorbPart, eventStartIn, exportPart, kCutWindowBytes, objectFormOf } from './parts';
-import type { CoreModule, CoreSession } from '../core/bindings';
+import { absorbPart, eventStartIn, exportPart, kCutWindowBytes, objectFormOf } from '../parts/plan';
+import type { CoreModule, CoreSession } from '../../core/bindings';
 
 const kChunkBytes = 1 << 20;
 // How many times the synthetic trace goes through import, finish() and the summary. Chromium's V8
@@ -71,7 +71,7 @@ async function makeTrace(): Promise<Uint8Array | null> {
 async function run(mod: CoreModule, heapAheadBytes: number, rounds: number): Promise<void> {
   const bytes = await makeTrace();
   if (!bytes) return;
-  // In two parts, as a large plain file is imported (parts.ts): the later part's import, its bytes
+  // In two parts, as a large plain file is imported (../parts/plan.ts): the later part's import, its bytes
   // going across and the absorb run here too. V8 tiers a function up once it has run enough, and
   // a call keeps the code it began in: without this, the first file in parts absorbed its part in
   // baseline code while the optimising compiler took CPU from the load's cores for it.

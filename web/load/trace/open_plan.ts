@@ -1,8 +1,8 @@
 // Which helpers an open uses beside the trace worker, by the request's `workers` mode, the input and
-// the machine's cores: part workers (parts.ts) or a decode worker (decode_client.ts). The rules in
+// the machine's cores: part workers (../parts/plan.ts) or a decode worker (../decode/client.ts). The rules in
 // one place, for the open and for a spare worker that starts part workers ahead.
-import type { OpenRequest } from './protocol';
-import { kPartsMinBytes } from './parts';
+import type { OpenRequest } from '../../worker/protocol';
+import { kPartsMinBytes } from '../parts/plan';
 
 // The wasm heap ends at 4 GB and the model needs roughly a third of the input size: refuse plain
 // files that cannot fit before reading gigabytes of them.
@@ -10,14 +10,14 @@ export const kMaxPlainBytes = 10 * 2 ** 30;
 export const kMaxGzipBytes = 1.5 * 2 ** 30;
 
 // From this much input on, and with 4+ cores, events are decoded by a decode worker beside this one
-// (decode_client.ts): below it, starting that worker's core costs more than it saves. It takes
+// (../decode/client.ts): below it, starting that worker's core costs more than it saves. It takes
 // about a third of this thread's import work away, but with the feed worker that makes three busy
 // threads: on 2 cores it was slower, so it is only used where each can have a core
 // (docs/performance.md, "Decode worker").
 const kDecodeWorkerMinBytes = 32 << 20;
 const kDecodeWorkerMinCores = 4;
-// Parts (parts.ts): from this many cores, at most this many parts (each a worker and a wasm heap).
-// On 2 cores, two parts with the first one larger (parts.ts, kFirstPartWeight) load a large plain
+// Parts (../parts/plan.ts): from this many cores, at most this many parts (each a worker and a wasm heap).
+// On 2 cores, two parts with the first one larger (../parts/plan.ts, kFirstPartWeight) load a large plain
 // file faster than one piece, for more memory while they run: each part worker's own heap, until
 // its part is absorbed (docs/performance.md, "Parts"). From 3 cores one part per core but one
 // (left to the reader); at most 4: chosen, not measured (no machine with more cores was at hand).
@@ -39,7 +39,7 @@ export function wantsParts(mode: OpenRequest['workers'], size: number): boolean 
   return size <= kMaxPlainBytes && partsFor(mode) > 1 && (mode === 'parts' || size >= kPartsMinBytes);
 }
 
-// The smallest part with this mode (undefined: parts.ts's own).
+// The smallest part with this mode (undefined: ../parts/plan.ts's own).
 export const minPartBytes = (mode: OpenRequest['workers']) => (mode === 'parts' ? 1 << 20 : undefined);
 
 // Whether an input of `expected` bytes (0: unknown) imported in one piece gets a decode worker.

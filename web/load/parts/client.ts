@@ -1,10 +1,10 @@
-// The trace worker's side of part_worker.ts: one nested worker per later part of a parts import
-// (parts.ts). `result` resolves once the part is imported, to the part ready to be streamed in
-// (part_stream.ts), or to null when the worker failed (it could not start, read, or get memory): the
+// The trace worker's side of worker.ts: one nested worker per later part of a parts import
+// (plan.ts). `result` resolves once the part is imported, to the part ready to be streamed in
+// (stream.ts), or to null when the worker failed (it could not start, read, or get memory): the
 // trace worker then reads that part itself.
-import type { PartPlan, StreamedPart } from './parts';
-import { WorkersAhead } from './workers_ahead';
-import { heapAheadBudget } from './heap_ahead';
+import type { PartPlan, StreamedPart } from './plan';
+import { WorkersAhead } from '../warm/workers_ahead';
+import { heapAheadBudget } from '../warm/heap_ahead';
 
 type Reply =
   | { kind: 'progress'; raw: number; events: number }
@@ -17,11 +17,11 @@ type Reply =
 export interface PartTiming { loaded: number; imported: number; exported: number }
 
 // Part workers started ahead by the spare trace worker's warm-up (as the feed worker is,
-// feed_client.ts): each loads the core and runs the warm-up import while the page is idle, so a
+// ../feed/client.ts): each loads the core and runs the warm-up import while the page is idle, so a
 // part neither waits for a worker and its module nor starts in V8's baseline tier.
 const ahead = new WorkersAhead('part.js', { kind: 'warm' });
 
-// Each also faults in its share of this much heap after its warm-up (heap_ahead.ts): the parts of a
+// Each also faults in its share of this much heap after its warm-up (../warm/heap_ahead.ts): the parts of a
 // file together need about what the trace worker alone would, so they share one budget.
 const kPartsHeapAheadBytes = 128 << 20;
 
@@ -29,7 +29,7 @@ export function startPartWorkersAhead(n: number): void {
   ahead.start(n, { kind: 'warm', heapAheadBytes: n > 0 ? Math.floor(heapAheadBudget(kPartsHeapAheadBytes) / n) : 0 });
 }
 
-// The page's hold (hold.ts) for their warm-up and heap fault-in as well.
+// The page's hold (../warm/hold.ts) for their warm-up and heap fault-in as well.
 export function holdPartWorkersAhead(ms: number): void {
   ahead.post({ kind: 'hold', ms });
 }

@@ -1,7 +1,7 @@
 // How the trace worker fails a request: a WorkerFailure carries the protocol's error code and a
 // message in plain words; anything else thrown is mapped to one (running out of memory, or
 // internal) where the reply is made (worker.ts).
-import type { ErrorCode } from './protocol';
+import type { ErrorCode } from '../worker/protocol';
 import type { CoreModule } from '../core/bindings';
 
 export class WorkerFailure extends Error {

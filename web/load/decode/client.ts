@@ -1,9 +1,9 @@
-// The trace worker's side of decode_worker.ts. The importer keeps complete batches (deferred
+// The trace worker's side of worker.ts. The importer keeps complete batches (deferred
 // decoding); this hands the oldest ones not yet handed out to the decode worker while it has
 // room, and gives their records back to the importer in order. A batch the worker never took is
 // decoded in the trace worker itself, so a slow, busy or failed decode worker only costs time.
 // The model is the same either way (tests/core/import_deferred_test.cc).
-import type { CoreModule, CoreSession } from '../core/bindings';
+import type { CoreModule, CoreSession } from '../../core/bindings';
 
 // Kept batches beyond this many are decoded here, oldest first (each batch is ~2 MB of events).
 const kMaxKept = 12;

@@ -1,13 +1,13 @@
 // The trace worker's import loop: pushes the bytes of an input (ByteSource) into the session until
 // the input ends, the session fails (not a trace: reading stops at once) or the open is cancelled,
 // and keeps the counts and timings the open reply reports (OpenResult).
-import { type ByteSource, openSource, SourceError } from './byte_source';
-import type { DecodeHelper } from './decode_client';
-import { HeapPusher } from './heap_pusher';
+import { type ByteSource, openSource, SourceError } from '../input/byte_source';
+import type { DecodeHelper } from '../decode/client';
+import { HeapPusher } from '../input/heap_pusher';
 import { workAheadWhileWaiting } from './prefault';
-import type { OpenRequest } from './protocol';
-import { cancelledFailure, WorkerFailure } from './worker_failure';
-import type { CoreModule, CoreSession } from '../core/bindings';
+import type { OpenRequest } from '../../worker/protocol';
+import { cancelledFailure, WorkerFailure } from '../failure';
+import type { CoreModule, CoreSession } from '../../core/bindings';
 
 // openSource(), its failures as the worker's.
 // `gzip`: what the blob's first bytes say, when the caller has read them (one read less).
@@ -66,7 +66,7 @@ export class ImportPump {
         const pushed = this.pusher.write(chunk);
         this.input += chunk.length;
         counted(chunk.length);
-        from.release(chunk);  // copied: its memory can go back to the reader (feed_client.ts)
+        from.release(chunk);  // copied: its memory can go back to the reader (../feed/client.ts)
         if (this.helper) await this.helper.step();
         // Not a trace: stop reading at once. Only a push can fail the session (the splitter finds
         // it), so it is asked only after a push: asked after every 64 KB chunk, the call showed up

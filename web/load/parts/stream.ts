@@ -1,5 +1,5 @@
 // A later part's columns streamed from its part worker's heap into the trace worker's, through a
-// few reused buffers, instead of copied out into new ArrayBuffers (parts.ts exportPart). Each new
+// few reused buffers, instead of copied out into new ArrayBuffers (plan.ts exportPart). Each new
 // ArrayBuffer is memory never touched before, each of its 4 KB pages a page fault on first touch:
 // copying a large part out that way kept the trace worker waiting for it where faults are slow.
 // The buffers are allocated and touched ahead, while the part worker warms up.
@@ -7,7 +7,7 @@
 // The bytes are the columns one after the other (the order of session.partColumns() and of
 // loadPart()'s sizes); ColumnReader cuts them into buffers, ColumnWriter puts them back at the
 // absorbing session's column addresses.
-import { touchedBuffer } from './blob_stream';
+import { touchedBuffer } from '../input/blob_stream';
 
 export const kStreamBufferBytes = 4 << 20;
 export const kStreamBuffers = 2;

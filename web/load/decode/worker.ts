@@ -5,8 +5,8 @@
 // than it can start at once and decodes the rest itself.
 // Messages: in  {kind:'batch', seq, data: Uint8Array, refs: Uint32Array}
 //           out {kind:'ready', slots} | {kind:'records', seq, records: Uint8Array} | {kind:'failed', message}
-import { loadModule } from './wasm_module';
-import type { CoreModule, CoreBatchDecoder } from '../core/bindings';
+import { loadModule } from '../../core/module';
+import type { CoreModule, CoreBatchDecoder } from '../../core/bindings';
 
 const kSlots = 4;
 const scope = self as unknown as Worker;

@@ -3,12 +3,12 @@
 // the OS serves by zero-filling it, tens of thousands in a large import, taken inside the import
 // otherwise; touched up front they cost less than they save (docs/performance.md, "Work ahead
 // while waiting"). A few MB per step, then the input is looked at again.
-import { postedTask } from '../posted_task';
+import { postedTask } from '../../posted_task';
 
 const kPagesPerStep = 512;  // 2 MB: 512 faults, a few ms, so that a message waits for one step at most
 
 // Calls touch(maxPages) in steps of kPagesPerStep, each in its own task (`between` may wait longer,
-// heap_ahead.ts's hold), until it touches nothing or stop(); returns the pages touched. The one
+// ../warm/heap_ahead.ts's hold), until it touches nothing or stop(); returns the pages touched. The one
 // loop of both kinds of fault-in: while waiting for input here, and a spare's heap ahead.
 export async function touchInSteps(touch: (maxPages: number) => number, stop: () => boolean,
                                    between?: () => Promise<void>): Promise<number> {

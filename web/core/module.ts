@@ -1,5 +1,5 @@
 // Loads the wasm core (tracewise.mjs + tracewise.wasm beside this script), once per worker.
-import type { CoreModule } from '../core/bindings';
+import type { CoreModule } from './bindings';
 let modPromise: Promise<CoreModule> | null = null;
 
 export class ModuleLoadError extends Error {}

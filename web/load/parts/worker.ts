@@ -1,21 +1,21 @@
 // The part worker: a nested worker of the trace worker that imports one later part of a large plain
-// file (parts.ts) in its own wasm heap, reading it itself (BYOB into reused buffers, as the feed
-// worker does), then streams the part's columns to the trace worker when it asks (part_stream.ts)
+// file (plan.ts) in its own wasm heap, reading it itself (BYOB into reused buffers, as the feed
+// worker does), then streams the part's columns to the trace worker when it asks (stream.ts)
 // and is ended by it.
-// Started ahead (part_client.ts), it first gets {kind:'warm'}: it loads the core and runs the
-// warm-up import (warm_up.ts), which a 'start' stops at its next step; it also makes the stream's
+// Started ahead (client.ts), it first gets {kind:'warm'}: it loads the core and runs the
+// warm-up import (../warm/warm_up.ts), which a 'start' stops at its next step; it also makes the stream's
 // buffers then.
-// Messages: in  {kind:'warm', heapAheadBytes} | {kind:'hold', ms} (hold.ts) | {kind:'start', blob, begin, end, objectForm, last}
+// Messages: in  {kind:'warm', heapAheadBytes} | {kind:'hold', ms} (../warm/hold.ts) | {kind:'start', blob, begin, end, objectForm, last}
 //               | {kind:'send'} (stream the columns now) | {kind:'more', buffer} (a buffer back, to fill again) | {kind:'cancel'}
 //           out {kind:'progress', raw, events} | {kind:'imported', header, sizes, raw, events}
 //               | {kind:'chunk', buffer, length} ... {kind:'done', timing} | {kind:'failed', message}
 //           (timing: seconds from the start message to the module loaded, the part imported, and streamed out)
-import { blobStream, BufferPool, kBatchBytes, kFirstBatchBytes } from './blob_stream';
-import { HeapPusher } from './heap_pusher';
-import { ChunkSender } from './part_stream';
-import { loadModule } from './wasm_module';
-import { stopWarmUp, warmUp } from './warm_up';
-import { holdFor } from './hold';
+import { blobStream, BufferPool, kBatchBytes, kFirstBatchBytes } from '../input/blob_stream';
+import { HeapPusher } from '../input/heap_pusher';
+import { ChunkSender } from './stream';
+import { loadModule } from '../../core/module';
+import { stopWarmUp, warmUp } from '../warm/warm_up';
+import { holdFor } from '../warm/hold';
 
 interface Start { kind: 'start'; blob: Blob; begin: number; end: number; objectForm: boolean; last: boolean }
 
@@ -66,7 +66,7 @@ async function run(m: Start): Promise<void> {
   }
 }
 
-// The buffers the part is read into in turn, and the stream of its columns (part_stream.ts): both
+// The buffers the part is read into in turn, and the stream of its columns (stream.ts): both
 // made ahead, at the warm-up, so that their pages are not faulted in during a load.
 const readPool = new BufferPool(kBatchBytes, 2);
 const sender = new ChunkSender((buffer, length) => scope.postMessage({ kind: 'chunk', buffer, length }, [buffer]));
@@ -79,7 +79,7 @@ scope.onmessage = (ev: MessageEvent<In>) => {
   if (m.kind === 'warm') {
     sender.prepare();
     void readPool.fillAhead(2);
-    void warmUp(loadModule, m.heapAheadBytes ?? 0, 1).catch(() => {});  // it only saves time (one round: warm_up.ts)
+    void warmUp(loadModule, m.heapAheadBytes ?? 0, 1).catch(() => {});  // it only saves time (one round: ../warm/warm_up.ts)
   } else if (m.kind === 'send') {
     sender.ask();
   } else if (m.kind === 'more') {

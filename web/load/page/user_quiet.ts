@@ -1,6 +1,6 @@
 // When the user last interacted with the page (pointer, wheel, keys, touch, scrolling), for work
 // that only prepares for later and should not take a core from the page while the user is busy
-// with it (spare_worker.ts). Listeners are passive and installed on first use.
+// with it (spare.ts). Listeners are passive and installed on first use.
 const kInputs = ['pointerdown', 'pointermove', 'wheel', 'keydown', 'touchstart', 'scroll'] as const;
 
 let lastInput = -Infinity;

@@ -2,7 +2,7 @@
 // (warm_up.ts, heap_ahead.ts) only save time for a file that may come later; on a machine with two
 // cores they took one from the page while the user zoomed the timeline of the file just loaded, and
 // frames were missed (docs/performance.md, "Hold and user_quiet"). The page sends `hold` while the
-// user interacts (web/app/spare_worker.ts); each step of that work waits here until the hold ends.
+// user interacts (web/load/page/spare.ts); each step of that work waits here until the hold ends.
 // An `open` (or a part's `start`) releases the hold: it is the work the waiting was for.
 
 // The time and timers a hold runs on: the worker's own, or a test's.

@@ -1,7 +1,7 @@
 // Copies bytes into a Session's staging buffer and pushes them in batches of a few MB (many short
 // wasm calls get V8's optimised tier, which V8 swaps in between calls): the trace worker's import
 // and its warm-up.
-import type { CoreModule, CoreSession } from '../core/bindings';
+import type { CoreModule, CoreSession } from '../../core/bindings';
 const kBatchBytes = 4 << 20;
 
 export class HeapPusher {

@@ -1,11 +1,11 @@
-// The trace worker's side of feed_worker.ts: the bytes of a file (decompressed when gzip) as batches
-// of chunks (chunk_reader.ts), fed by a nested worker. Each batch is acknowledged, which lets the
+// The trace worker's side of worker.ts: the bytes of a file (decompressed when gzip) as batches
+// of chunks (../input/chunk_reader.ts), fed by a nested worker. Each batch is acknowledged, which lets the
 // reader send another: when it is read, or for a batch of the reader's reused buffers, when its
 // last chunk is given back. A read failure makes the read after the last batch throw
 // `onInputError(name)`'s error; corrupt or truncated gzip data a plain Error.
-import type { ChunkReader } from './chunk_reader';
-import type { ReaderTiming } from './protocol';
-import { WorkersAhead } from './workers_ahead';
+import type { ChunkReader } from '../input/chunk_reader';
+import type { ReaderTiming } from '../../worker/protocol';
+import { WorkersAhead } from '../warm/workers_ahead';
 
 type Reply =
   | { kind: 'data'; chunks: Uint8Array[]; raw: number; recycle?: boolean }

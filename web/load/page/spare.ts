@@ -1,17 +1,17 @@
 // One trace worker started before it is needed: while the page is idle it loads the wasm core and
-// runs its warm-up (web/worker/warm_up.ts), so the next file opened gets a worker whose finish()
+// runs its warm-up (web/load/warm/warm_up.ts), so the next file opened gets a worker whose finish()
 // and summary run in V8's optimised tier from the start, and the module is already compiled
 // (docs/performance.md, "Spare worker and warm-up"). V8 shares the compiled module between the
 // page's workers, so files opened with it benefit too.
 // Prepared when the page has nothing to load, taken by the next file, prepared again once every
 // file has settled (never while files load: on few cores it would take CPU from them). With a trace
 // on screen, only once the user has left the page alone for a moment, and input during the warm-up
-// holds it (web/worker/hold.ts): a warm-up that started while the user zoomed the file just loaded
+// holds it (web/load/warm/hold.ts): a warm-up that started while the user zoomed the file just loaded
 // took a core from the page's frames (docs/performance.md, "Hold and user_quiet"). With nothing on
 // screen yet there is nothing to take it from, and the first file should find its spare warm. The
 // warm-up's summary comes back with its reply: the page builds its dashboard off the page, so that
 // the first real one runs warm code too (dashboard/warm_dashboard.ts).
-import { WorkerClient } from './worker_client';
+import { WorkerClient } from './trace_client';
 import { afterQuiet, onUserInput } from './user_quiet';
 import { heapAheadHint } from './heap_hint';
 

@@ -3,14 +3,14 @@
 // the heap to about a third of the file's size, all of it faulted inside the load. Done here, the
 // faults cost idle time instead; the price is the memory held while the page waits for a file
 // (docs/performance.md, "Heap faulted in ahead").
-// In prefault.ts's steps, so that an `open` arriving meanwhile waits at most one step.
+// In ../trace/prefault.ts's steps, so that an `open` arriving meanwhile waits at most one step.
 import { whileHeld } from './hold';
-import { touchInSteps } from './prefault';
+import { touchInSteps } from '../trace/prefault';
 
 // The trace worker's by default: what a 256 MB trace needs, and the first third of a 1 GB one; more
 // would hold memory that most traces never use. The page may ask for more, as much as recent files
-// needed (web/app/heap_hint.ts), up to kMaxHeapAheadBytes (a 1 GB trace's ~320 MB, and some).
-// Part workers get a share of their own budget (part_client.ts).
+// needed (web/load/page/heap_hint.ts), up to kMaxHeapAheadBytes (a 1 GB trace's ~320 MB, and some).
+// Part workers get a share of their own budget (../parts/client.ts).
 export const kHeapAheadBytes = 128 << 20;
 export const kMaxHeapAheadBytes = 512 << 20;
 

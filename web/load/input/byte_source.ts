@@ -1,13 +1,13 @@
 import { blobStream, BufferPool, kBatchBytes } from './blob_stream';
 import { type ChunkReader, streamChunks } from './chunk_reader';
 import { gunzip } from './gunzip';
-import { feedFromWorker } from './feed_client';
-import type { ReaderTiming } from './protocol';
+import { feedFromWorker } from '../feed/client';
+import type { ReaderTiming } from '../../worker/protocol';
 
 // Turns what the page hands the worker (a File/Blob, an ArrayBuffer or a URL) into one stream of the
 // importer's input bytes: the file read as one stream (Blob.stream) or downloaded, and put through
 // DecompressionStream('gzip') when its first two bytes are the gzip magic (1f 8b), whatever the name.
-// A local file is read (and inflated) in a nested worker (feed_client.ts) where the browser allows it.
+// A local file is read (and inflated) in a nested worker (../feed/client.ts) where the browser allows it.
 
 export interface ByteSource {
   totalBytes: number | null;             // size of the file as given, if known

@@ -5,13 +5,13 @@
 // core (docs/performance.md, "Feed worker"). Flow control by credits: at most kCredits batches are
 // unacknowledged, so a fast reader never queues gigabytes in the parser. A plain file is read into
 // batch buffers that the trace worker hands back once it has copied them (`recycle`; see
-// blob_stream.ts for the gain; a browser without byte streams hands out its own chunks instead).
+// ../input/blob_stream.ts for the gain; a browser without byte streams hands out its own chunks instead).
 // Messages: in  {kind:'warm'} (started ahead: make the batch buffers now) | {kind:'start', blob, gzip}
 //               | {kind:'ack'} | {kind:'recycle', buffer, ack} | {kind:'cancel'}
 //           out {kind:'data', chunks: Uint8Array[], raw, recycle} | {kind:'done', raw, buffers, timing} |
 //               {kind:'error', input: boolean, message, raw}   (after every byte read before it)
-import { blobStream, BufferPool, kBatchBytes, kFirstBatchBytes } from './blob_stream';
-import { gunzip, InputFailure } from './gunzip';
+import { blobStream, BufferPool, kBatchBytes, kFirstBatchBytes } from '../input/blob_stream';
+import { gunzip, InputFailure } from '../input/gunzip';
 
 const kCredits = 4;
 
@@ -53,7 +53,7 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
     : blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes)).getReader();
   let batch: Uint8Array[] = [];
   let size = 0;
-  let want = kFirstBatchBytes;  // a small first batch, gzip's too: the importer begins sooner (blob_stream.ts)
+  let want = kFirstBatchBytes;  // a small first batch, gzip's too: the importer begins sooner (../input/blob_stream.ts)
   try {
     for (;;) {
       const { done, value } = await reader.read();

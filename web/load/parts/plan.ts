@@ -1,11 +1,11 @@
 // Importing a large plain file in parts (core/import/import_parts.h), each part in its own worker
-// and wasm heap: the trace worker imports the first, part workers (part_worker.ts) the others, and
+// and wasm heap: the trace worker imports the first, part workers (worker.ts) the others, and
 // each later part comes back as bytes (a header and its columns, core/import/part_codec.cc; the
-// page streams the columns, part_stream.ts) that the trace worker's session absorbs in order. A
+// page streams the columns, stream.ts) that the trace worker's session absorbs in order. A
 // part the core refuses (a cut that was not between two events) or that failed is read again by the
 // trace worker: a wrong guess costs time, never a different model.
-import { ColumnWriter } from './part_stream';
-import type { CoreModule, CoreSession } from '../core/bindings';
+import { ColumnWriter } from './stream';
+import type { CoreModule, CoreSession } from '../../core/bindings';
 
 // On 2 cores parts were faster from 96 MB on (the smallest file measured); below that, chosen:
 // their fixed costs (the plan, copying a part out and in) are small next to 64 MB of parsing.
@@ -84,7 +84,7 @@ export async function planParts(mod: CoreModule, blob: Blob, parts: number, minP
 export interface PartBytes { header: Uint8Array; columns: Uint8Array[] }
 
 // A part copied out whole, after its input ended (the node bench, bench/parts_bench.mjs, and the
-// tests; the page streams it instead, part_stream.ts). The views are copied before any other call
+// tests; the page streams it instead, stream.ts). The views are copied before any other call
 // into wasm.
 export function exportPart(session: CoreSession): PartBytes {
   const header = session.partHeader().slice();
@@ -117,7 +117,7 @@ export function absorbPart(mod: CoreModule, session: CoreSession, part: PartByte
   return session.absorbPart();
 }
 
-// A part waiting in its worker's heap (part_client.ts): its header, its columns' sizes, and
+// A part waiting in its worker's heap (client.ts): its header, its columns' sizes, and
 // receive(write), which streams the columns' bytes to write() in order and resolves to whether all
 // of them came.
 export interface StreamedPart {
@@ -126,7 +126,7 @@ export interface StreamedPart {
   receive(write: (chunk: Uint8Array) => boolean): Promise<boolean>;
 }
 
-// Appends a streamed part to `session` (part_stream.ts); false when it is refused or its stream
+// Appends a streamed part to `session` (stream.ts); false when it is refused or its stream
 // broke off (the session then holds no part of it).
 export async function absorbStreamed(mod: CoreModule, session: CoreSession, part: StreamedPart): Promise<boolean> {
   const at = beginAbsorb(mod, session, part.header, part.sizes);

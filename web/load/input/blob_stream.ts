@@ -5,7 +5,7 @@
 // a new buffer to allocate, fault in and collect (docs/performance.md, "Reused read buffers"). A
 // read failure (file moved or changed) errors the stream with `fail(cause)`; `onChunk` sees each
 // read's size.
-import { postedTask } from '../posted_task';
+import { postedTask } from '../../posted_task';
 
 // A buffer with each page written once: a new buffer's pages are faulted in by their first write
 // (512 per 2 MB). Made while a worker is idle, they are not faulted in while a file loads.

@@ -1,4 +1,4 @@
-// How much heap the next spare worker faults in ahead (web/worker/heap_ahead.ts): as much as the
+// How much heap the next spare worker faults in ahead (web/load/warm/heap_ahead.ts): as much as the
 // largest of the last few files opened in this browser needed. Someone who opens 1 GB traces (the
 // ranks of one job, one after another) gets the heap such a file needs faulted in while the page
 // is idle, instead of paying for it inside the load (docs/performance.md, "Heap faulted in ahead");
