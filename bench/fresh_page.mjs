@@ -11,7 +11,7 @@ import { serve } from '../web/serve.mjs';
 import { ARGS, recordOpenReplies, waitWarmUps } from '../tests/e2e/helpers.mjs';
 
 // Runs fn(page) on such a page and closes it all after. `site`: the built site's directory, which
-// may carry the page's query (`build/site?workers=no-parts`, as the benches' TW_SITE or site_ab's
+// may carry the page's query (`build/site?workers=single`, as the benches' TW_SITE or site_ab's
 // sites); `query`: the page's query string otherwise (without '?'); `args`: more browser flags;
 // `beforeGoto(page)`: e.g. init scripts to install before the page's own scripts run.
 export async function withWarmPage(site, { query = '', args = [], waitMs = 2500, beforeGoto = async () => {} }, fn) {

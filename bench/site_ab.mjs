@@ -7,7 +7,8 @@
 // (`after read`, as browser_bench's `tail s`); and for a file in parts the parts' timings.
 // Interleaving keeps machine noise out of the ratio.
 // Usage: node bench/site_ab.mjs SITE_A SITE_B FILE [ROUNDS=3]   (e.g. a copy of build/site as A)
-// A site may carry a query for the page (`build/site?workers=parts`): one site, two ways.
+// A site may carry a query for the page (`build/site?workers=single`): one site, two ways; a site
+// without one speed mechanism: node web/build.mjs --without NAME --out DIR (web/load/switches.ts).
 // AB_STORAGE='{"key":"value"}' sets localStorage items before the page's scripts run (each run's
 // browser is fresh), e.g. '{"tracewise.recentHeapMB":"[320]"}': a browser that opened a 1 GB trace.
 // AB_WAIT: ms to wait after the spare's warm-up before the file is chosen (default 400; its part

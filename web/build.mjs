@@ -1,8 +1,8 @@
 // Builds the static site: bundles the page (web/app) and the trace worker (web/worker) with esbuild,
 // copies public/ (index.html, styles' assets, the sample trace, the service worker) and the wasm core
-// from build/wasm. Usage: node web/build.mjs [--out build/site] [--wasm build/wasm] [--dev]
+// from build/wasm. Usage: node web/build.mjs [--out build/site] [--wasm build/wasm] [--dev] [--without a,b]
 import { build } from 'esbuild';
-import { cpSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +14,15 @@ const arg = (name, dflt) => {
 const out = resolve(root, arg('--out', 'build/site'));
 const wasmDir = resolve(root, arg('--wasm', 'build/wasm'));
 const dev = process.argv.includes('--dev');
+// --without a,b: a comparison site without these speed mechanisms (web/load/switches.ts names them).
+const withoutList = arg('--without', '').split(',').filter(Boolean);
+const known = [...readFileSync(join(root, 'web/load/switches.ts'), 'utf8').matchAll(/^  '([a-z-]+)',/gm)].map((m) => m[1]);
+for (const name of withoutList) {
+  if (!known.includes(name)) {
+    console.error(`web/build.mjs: --without ${name}: not a mechanism of web/load/switches.ts (${known.join(', ')}).`);
+    process.exit(2);
+  }
+}
 
 for (const f of ['tracewise.mjs', 'tracewise.wasm']) {
   if (!existsSync(join(wasmDir, f))) {
@@ -41,6 +50,7 @@ for (const [name, from] of Object.entries(licenses)) cpSync(resolve(root, from),
 const common = {
   bundle: true, format: 'esm', target: ['chrome113', 'firefox113', 'safari16.4'], minify: !dev, sourcemap: 'linked',
   legalComments: 'linked', logLevel: 'warning', absWorkingDir: root,
+  define: { TW_WITHOUT: JSON.stringify(withoutList.join(',')) },
 };
 await Promise.all([
   build({ ...common, entryPoints: { app: 'web/app/main.ts' }, outdir: out, loader: { '.css': 'css' } }),

@@ -1,4 +1,4 @@
-// Local files are read, and gzip inflated, by a nested worker beside the parser (feed_worker.ts):
+// Local files are read, and gzip inflated, by a nested worker beside the parser (web/load/feed/):
 // the open reply says which thread read the file, and what arrives through the worker's batches and
 // credits is the whole file (summaries identical to the CLI's, for traces many batches long), and
 // when the feed worker's read began and ended (bench/browser_bench.mjs splits a load there).

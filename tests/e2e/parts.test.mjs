@@ -1,4 +1,4 @@
-// A plain file imported in parts (web/load/parts/plan.ts, part_worker.ts), forced with ?workers=parts
+// A plain file imported in parts (web/load/parts/), forced with ?workers=all
 // (the page does so on its own from 2 cores and 64 MB): the trace worker imports the first part,
 // a part worker the rest in its own heap, and the trace worker absorbs it. The summary must be the
 // CLI's; a part the core refuses (the cut was not between events) or whose worker fails is read
@@ -34,7 +34,7 @@ function inflated(gz, name) {
 
 // After the spare trace worker's warm-up, which starts the part workers ahead (part_client.ts).
 async function openInParts(path, base = s.url) {
-  await s.page.goto(`${base}?workers=parts`);
+  await s.page.goto(`${base}?workers=all`);
   await waitWarmUps(s.page, 1);
   await s.page.evaluate(() => { window.__progress = []; });
   const res = await openViaInput(s.page, [path]);
@@ -113,7 +113,7 @@ test('cancel while the trace worker waits for a part worker that never starts; t
   const site = await gatedSite({}, '/part.js');
   site.gate.close();  // the part worker's script never comes
   try {
-    await s.page.goto(`${site.base}?workers=parts`);
+    await s.page.goto(`${site.base}?workers=all`);
     await s.page.evaluate(() => { window.__tracewise.ready = false; window.__progress = []; });
     await s.page.setInputFiles('#file-input', [DEEPSEEK]);
     await s.page.waitForFunction(() => document.querySelector('.load-row.status-loading button'), null, { timeout: 20_000 });

@@ -55,7 +55,7 @@ async function laterPart(bytes, begin, end, objectForm, last, take) {
   }
 }
 
-// The part as the page streams it (part_worker.ts, part_client.ts): the header copied, the columns
+// The part as the page streams it (web/load/parts/worker.ts, client.ts): the header copied, the columns
 // read through one small buffer (smaller than most columns, so that chunks straddle them);
 // `breakAfter` chunks, the stream breaks off.
 function streamedPart(s, breakAfter = Infinity) {

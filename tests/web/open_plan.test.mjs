@@ -1,8 +1,8 @@
 // Which helpers an open uses by mode, size and cores (web/load/trace/open_plan.ts, bundled here with
-// esbuild; navigator.hardwareConcurrency set per case): parts from 2 cores for plain files from
-// 64 MB, two of them on 2-3 cores, one per core but one from 4 and at most 4; never with several
-// files at once ('no-decode') or 'no-parts'; forced from 1 MB with 'parts'; a decode worker only
-// from 4 cores.
+// esbuild; navigator.hardwareConcurrency set per case): in 'auto', parts from 2 cores for plain
+// files from 64 MB, two of them on 2-3 cores, one per core but one from 4 and at most 4, and a
+// decode worker only from 4 cores; neither while other files load; 'single' none; 'all' both
+// (parts from 1 MB, a decode worker for every batch) whatever the cores.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTs } from './load_ts.mjs';
@@ -21,37 +21,49 @@ function withCores(n, f) {
   }
 }
 
+test('three modes', () => {
+  assert.deepEqual([...plan.kWorkersModes], ['auto', 'single', 'all']);
+});
+
 test('parts by cores in the default mode', () => {
   const expected = { 1: 1, 2: 2, 3: 2, 4: 3, 8: 4, 64: 4 };
   for (const [cores, n] of Object.entries(expected)) {
     withCores(Number(cores), () => {
-      assert.equal(plan.partsFor('auto'), n, `${cores} cores`);
-      assert.equal(plan.partsFor(undefined), n, `${cores} cores, no mode`);
+      assert.equal(plan.partsFor('auto', false), n, `${cores} cores`);
+      assert.equal(plan.partsFor('auto', true), 1, `${cores} cores, other files loading`);
+      assert.equal(plan.partsFor('single', false), 1, `${cores} cores, single`);
+      assert.equal(plan.partsFor('all', true), Math.max(2, n), `${cores} cores, all`);
     });
   }
 });
 
 test('parts by size and mode on 2 cores', () => withCores(2, () => {
-  assert.equal(plan.wantsParts('auto', 64 * MB), true);
-  assert.equal(plan.wantsParts('auto', 64 * MB - 1), false);
-  assert.equal(plan.wantsParts('auto', 11 * 2 ** 30), false, 'beyond the plain-file limit');
-  assert.equal(plan.wantsParts('no-parts', 512 * MB), false);
-  assert.equal(plan.wantsParts('no-decode', 512 * MB), false, 'several files at once: one worker each');
-  assert.equal(plan.wantsParts('single', 512 * MB), false);
-  assert.equal(plan.wantsParts('parts', 2 * MB), true, 'forced');
-  assert.equal(plan.minPartBytes('parts'), MB);
+  assert.equal(plan.wantsParts('auto', false, 64 * MB), true);
+  assert.equal(plan.wantsParts('auto', false, 64 * MB - 1), false);
+  assert.equal(plan.wantsParts('auto', false, 11 * 2 ** 30), false, 'beyond the plain-file limit');
+  assert.equal(plan.wantsParts('auto', true, 512 * MB), false, 'several files at once: one worker each');
+  assert.equal(plan.wantsParts('single', false, 512 * MB), false);
+  assert.equal(plan.wantsParts('all', false, 2 * MB), true, 'forced');
+  assert.equal(plan.wantsParts('all', true, 2 * MB), true, 'forced, other files loading');
+  assert.equal(plan.minPartBytes('all'), MB);
   assert.equal(plan.minPartBytes('auto'), undefined);
 }));
 
-test('a decode worker only from 4 cores (or asked for)', () => {
+test('parts on one core only when forced', () => withCores(1, () => {
+  assert.equal(plan.wantsParts('auto', false, 512 * MB), false);
+  assert.equal(plan.wantsParts('all', false, 512 * MB), true);
+}));
+
+test('a decode worker only from 4 cores (or asked for, then for every batch)', () => {
   withCores(2, () => {
-    assert.equal(plan.wantsDecodeWorker('auto', 512 * MB), false);
-    assert.equal(plan.wantsDecodeWorker('decode', 1), true);
-    assert.equal(plan.wantsDecodeWorker('all', 1), true);
+    assert.deepEqual(plan.decodeWorkerFor('auto', false, 512 * MB), { use: false, strict: false });
+    assert.deepEqual(plan.decodeWorkerFor('all', false, 1), { use: true, strict: true });
+    assert.deepEqual(plan.decodeWorkerFor('single', false, 512 * MB), { use: false, strict: false });
   });
   withCores(4, () => {
-    assert.equal(plan.wantsDecodeWorker('auto', 512 * MB), true);
-    assert.equal(plan.wantsDecodeWorker('auto', 16 * MB), false);
-    assert.equal(plan.wantsDecodeWorker('no-decode', 512 * MB), false);
+    assert.deepEqual(plan.decodeWorkerFor('auto', false, 512 * MB), { use: true, strict: false });
+    assert.deepEqual(plan.decodeWorkerFor('auto', false, 16 * MB), { use: false, strict: false });
+    assert.deepEqual(plan.decodeWorkerFor('auto', true, 512 * MB), { use: false, strict: false }, 'other files loading');
+    assert.deepEqual(plan.decodeWorkerFor('single', false, 512 * MB), { use: false, strict: false });
   });
 });

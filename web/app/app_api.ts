@@ -59,7 +59,7 @@ export function createAppApi(app: AppInternals): AppApi & { loaded: Emitter<[any
     showSummary: (doc, name) => app.files.showDocument(doc, name),
     previewSummary: (doc, name, onShown) => app.previewSummary(doc, name, onShown),
     getSummary: () => app.files.document(),
-    getFiles: () => app.files.files.map((f) => ({ name: f.name, status: f.status, error: f.error?.message ?? null, hasTrace: !!f.client })),
+    getFiles: () => app.files.files.map((f) => ({ name: f.name, status: f.status, error: f.error?.message ?? null, hasTrace: !!f.load })),
     onLoaded: (cb) => loaded.on(cb),
     onProgress: (cb) => progress.on(cb),
     onError: (cb) => errors.on(cb),

@@ -1,9 +1,6 @@
 // The files opened together (usually one per rank): one worker each, loading in parallel. Keeps
 // each file's progress, summary, warnings and error, and tells listeners when anything changes.
-import type { OpenResult, Progress } from '../worker/protocol';
-import { takeWorker } from '../load/page/spare';
-import { rememberHeap } from '../load/page/heap_hint';
-import { WorkerError, type WorkerClient } from '../load/page/trace_client';
+import { type FileSource, type OpenResult, type Progress, TraceLoad, WorkerError } from '../load/index';
 
 export type FileStatus = 'loading' | 'ready' | 'error' | 'cancelled';
 
@@ -11,7 +8,7 @@ export interface OpenedFile {
   key: number;
   name: string;
   status: FileStatus;
-  client: WorkerClient | null;  // null for a summary JSON opened as such (no trace behind it)
+  load: TraceLoad | null;  // null for a summary JSON opened as such (no trace behind it)
   progress: Progress | null;
   result: OpenResult | null;
   summary: any | null;        // this file's entry of the summary document (files[0] of its worker)
@@ -20,22 +17,9 @@ export interface OpenedFile {
   error: { code: string; message: string } | null;
 }
 
-export type FileInput = { name: string; blob?: Blob; url?: string };
+export type FileInput = FileSource;
 
 const kParallel = Math.max(2, Math.min(6, navigator.hardwareConcurrency || 2));
-
-// How many threads a trace worker may use (OpenRequest.workers): a lone large file is imported in
-// parts on all cores (plain files, web/load/parts/plan.ts) or gets a decode worker beside its trace
-// worker (web/load/decode/client.ts); several loading together already keep the cores busy.
-// ?workers=single|decode|all|parts|no-parts overrides (for comparisons, tests, and browsers where
-// nested workers misbehave).
-type Workers = 'auto' | 'no-decode' | 'no-parts' | 'parts' | 'single' | 'decode' | 'all';
-export function workersMode(othersLoading: boolean): Workers {
-  const forced = new URLSearchParams(location.search).get('workers');
-  const modes: Workers[] = ['single', 'decode', 'all', 'parts', 'no-parts'];
-  if (modes.includes(forced as Workers)) return forced as Workers;
-  return othersLoading ? 'no-decode' : 'auto';
-}
 
 export class FileSet {
   files: OpenedFile[] = [];
@@ -59,7 +43,7 @@ export class FileSet {
   // Replaces whatever was open with these inputs. A summary JSON written by `tracewise summarize`
   // is shown as it is (its dashboard, no timeline); anything else is imported as a trace.
   async open(inputs: FileInput[]): Promise<void> {
-    for (const f of this.files) f.client?.terminate();
+    for (const f of this.files) f.load?.close();
     this.files = [];
     this.queue = [];
     this.running = 0;
@@ -74,7 +58,7 @@ export class FileSet {
   // Shows a summary document without a trace (e.g. from a summary link). False when it is not one.
   showDocument(doc: any, name: string): boolean {
     if (!doc || typeof doc !== 'object' || !Array.isArray(doc.files) || !doc.files.every((f: unknown) => f && typeof f === 'object')) return false;
-    for (const f of this.files) f.client?.terminate();
+    for (const f of this.files) f.load?.close();
     ++this.generation;
     this.files = this.fromDocument(name, doc);
     this.changed();
@@ -83,22 +67,22 @@ export class FileSet {
 
   private fromDocument(name: string, doc: any): OpenedFile[] {
     return doc.files.map((summary: any) => ({
-      key: this.nextKey++, name: String(summary?.name ?? name), status: 'ready', client: null, progress: null, result: null,
+      key: this.nextKey++, name: String(summary?.name ?? name), status: 'ready', load: null, progress: null, result: null,
       summary, schema: String(doc.schema), warnings: [`${name} is a saved summary, not a trace: the timeline needs the trace itself.`], error: null,
     }));
   }
 
   cancel(file: OpenedFile): void {
-    if (file.status !== 'loading' || !file.client) return;
+    if (file.status !== 'loading' || !file.load) return;
     if (!file.progress) { this.fail(file, new WorkerError('cancelled', 'Loading was cancelled.')); return; }  // still waiting its turn
-    file.client.request('cancel').catch(() => {});
+    file.load.cancel();
     // A worker busy inside one long wasm call cannot read the cancel message: stop it outright.
     setTimeout(() => { if (file.status === 'loading') this.fail(file, new WorkerError('cancelled', 'Loading was cancelled.')); }, 1500);
   }
 
   // Asks every ready worker again (e.g. after the HTA-compatible switch changed).
   async refreshSummaries(): Promise<void> {
-    await Promise.all(this.ready.filter((f) => f.client).map((f) => this.fetchSummary(f)));
+    await Promise.all(this.ready.map(async (f) => { if (f.load) this.setSummary(f, await f.load.summary(this.htaCompat)); }));
     this.changed();
   }
 
@@ -111,35 +95,29 @@ export class FileSet {
   }
 
   private start(inp: FileInput): OpenedFile {
-    const client = takeWorker();
+    const load = new TraceLoad();
     const file: OpenedFile = {
-      key: this.nextKey++, name: inp.name, status: 'loading', client, progress: null, result: null,
+      key: this.nextKey++, name: inp.name, status: 'loading', load, progress: null, result: null,
       summary: null, schema: 'tracewise.summary/1', warnings: [], error: null,
     };
     let lastPaint = 0;
-    client.onProgress = (p) => {
+    load.onProgress = (p) => {
       file.progress = p;
       this.onProgress(file);
       const now = performance.now();
       if (now - lastPaint > 100) { lastPaint = now; this.changed(); }
     };
-    client.onSummaryPart = (p) => {
+    load.onSummaryPart = (p) => {
       if (file.status !== 'loading' || p.htaCompat !== this.htaCompat) return;
       let part: unknown;
       try { part = JSON.parse(p.json); } catch { return; }  // advisory: the summary reply has it all
       if (part && typeof part === 'object') this.onSummaryPart(file, part as Record<string, unknown>);
     };
-    const payload: Record<string, unknown> = { name: inp.name };
-    if (inp.blob) payload.blob = inp.blob;
-    if (inp.url) payload.url = inp.url;
-    const run = () => client.request('open', {
-      ...payload, workers: workersMode(this.files.some((f) => f !== file && f.status === 'loading')),
-      summaryNext: { htaCompat: this.htaCompat },
-    })
-      .then(async (reply) => {
-        file.result = reply.result as OpenResult;
-        file.warnings.push(...file.result.warnings);
-        rememberHeap(await this.fetchSummary(file));
+    const run = () => load.open(inp, { htaCompat: this.htaCompat, othersLoading: this.files.some((f) => f !== file && f.status === 'loading') })
+      .then(({ result, summary }) => {
+        file.result = result;
+        file.warnings.push(...result.warnings);
+        this.setSummary(file, summary);
         if (file.summary?.import?.truncated) {
           file.warnings.push(`The file ends before the trace does (truncated): the ${(file.summary.import.events ?? 0).toLocaleString('en-US')} complete events before that point are loaded.`);
         }
@@ -171,14 +149,10 @@ export class FileSet {
     }
   }
 
-  // Returns the heap the file's worker has needed so far (SummaryReply.heapUsedBytes), 0 if unknown.
-  private async fetchSummary(file: OpenedFile): Promise<number> {
-    if (!file.client) return 0;
-    const reply = await file.client.request('summary', { htaCompat: this.htaCompat });
-    const doc = JSON.parse(reply.json as string);
+  private setSummary(file: OpenedFile, reply: { json: string }): void {
+    const doc = JSON.parse(reply.json);
     file.summary = doc.files?.[0] ?? null;
     file.schema = String(doc.schema);
-    return typeof reply.heapUsedBytes === 'number' ? reply.heapUsedBytes : 0;
   }
 
   private fail(file: OpenedFile, e: unknown): void {
@@ -186,7 +160,7 @@ export class FileSet {
     const err = e instanceof WorkerError ? e : new WorkerError('internal', `Internal error: ${String((e as Error)?.message ?? e)}`);
     file.status = err.code === 'cancelled' ? 'cancelled' : 'error';
     file.error = { code: err.code, message: err.message };
-    file.client?.terminate();  // a failed import may have left the wasm heap in any state
+    file.load?.close();  // a failed import may have left the wasm heap in any state
     this.changed();
   }
 }

@@ -3,8 +3,8 @@
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { byId, clear, h } from './dom';
-import { FileSet, type FileInput, type OpenedFile, workersMode } from './files';
-import { onSpareWarmed, prepareSpareWorker } from '../load/page/spare';
+import { FileSet, type FileInput, type OpenedFile } from './files';
+import { onWarmSummary, prepareWhileIdle, without } from '../load/index';
 import { isEmbedMode } from '../embed/embed_mode';
 import { ProgressView } from './progress_view';
 import { renderDashboard } from './dashboard/dashboard';
@@ -90,14 +90,17 @@ function render(): void {
   // For the next file; not in an embedded view, which shows the file its host gave it (a spare there
   // would hold a worker and its heap in every embed of a docs page for a file that rarely comes).
   // With a trace on screen the user may be working with it, and the spare waits for a quiet moment.
-  if (!embedded && nothingLoading()) prepareSpareWorker(nothingLoading, workersMode(false), onScreen().length > 0);
+  if (!embedded && nothingLoading()) prepareWhileIdle(nothingLoading, onScreen().length > 0);
 }
 
 // The first dashboard finds its code warm: the spare's warm-up summary is built off the page while
 // nothing was opened yet (warm_dashboard.ts), and stops as soon as something is.
 // (The hook's warmDashboards: how many were built to their end, for tests.)
-onSpareWarmed((json) => void warmDashboard(json, () => opening === 0 && files.files.length === 0 && !preview)
-  .then((n) => { hook.warmDashboards = Math.max(Number(hook.warmDashboards ?? 0), n); }));
+onWarmSummary((json) => {
+  if (without('warm-dashboard')) return;
+  void warmDashboard(json, () => opening === 0 && files.files.length === 0 && !preview)
+    .then((n) => { hook.warmDashboards = Math.max(Number(hook.warmDashboards ?? 0), n); });
+});
 
 function nothingLoading(): boolean {
   return opening === 0 && files.settled;

@@ -22,7 +22,7 @@ export class TimelineHost {
 
   // The set of files changed: drop the views of files that are gone.
   setFiles(files: OpenedFile[]): void {
-    this.files = files.filter((f) => f.status === 'ready' && f.client);
+    this.files = files.filter((f) => f.status === 'ready' && f.load);
     for (const [key, v] of this.views) {
       if (!this.files.some((f) => f.key === key)) { v.view.destroy(); v.el.remove(); this.views.delete(key); }
     }
@@ -49,7 +49,7 @@ export class TimelineHost {
     if (!v) {
       const el = h('div', { class: 'tl-view', 'data-file': f.name });
       this.stage.append(el);
-      const view = new TimelineView(el, f.client!);
+      const view = new TimelineView(el, f.load!.timeline);
       v = { view, el, loaded: Promise.resolve() };
       this.views.set(f.key, v);
       const entry = v;

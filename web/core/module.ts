@@ -1,6 +1,7 @@
 // Loads the wasm core (tracewise.mjs + tracewise.wasm beside this script), once per worker.
 import type { CoreModule } from './bindings';
 let modPromise: Promise<CoreModule> | null = null;
+let loaded: CoreModule | null = null;
 
 export class ModuleLoadError extends Error {}
 
@@ -12,7 +13,11 @@ export function loadModule(): Promise<CoreModule> {
     const factoryUrl = new URL('tracewise.mjs', base).href;
     const { default: create } = await import(factoryUrl);
     // A module worker is neither "web" nor "worker" to Emscripten 3.1.6: hand it the bytes.
-    return create({ wasmBinary: await wasm.arrayBuffer() });
+    loaded = await create({ wasmBinary: await wasm.arrayBuffer() });
+    return loaded!;
   })();
   return modPromise;
 }
+
+// The module once it has loaded, else null (to tell a failure that ran out of its memory).
+export const moduleIfLoaded = (): CoreModule | null => loaded;

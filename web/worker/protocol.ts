@@ -1,4 +1,7 @@
-import type { PartTiming } from '../load/parts/client';
+import type { PartTiming } from '../load/parts/protocol';
+import type { ReaderTiming } from '../load/feed/protocol';
+import type { WorkersMode } from '../load/trace/open_plan';
+import type { TimelineReply } from './timeline_handlers';
 import type { CoreModule, CoreSession } from '../core/bindings';
 
 // The messages between the page (web/app) and a trace worker (web/worker). One worker holds one
@@ -23,29 +26,16 @@ export interface OpenRequest {
   blob?: Blob;             // File or Blob (streamed; kept for re-reading event args)
   buffer?: ArrayBuffer;    // bytes already in memory (transferred)
   url?: string;            // downloaded by the worker (streamed)
-  // Nested workers: 'auto' (default): a feed worker reads the file; a large plain file (64 MB+) is
-  // imported in parts by part workers beside this one (../load/parts/plan.ts; ../load/trace/open_plan.ts: how many by cores)
-  // and, on machines with 4+ cores, other large inputs have a decode worker decode events.
-  // 'no-decode': neither (other files load meanwhile); 'no-parts': no parts; 'parts': parts
-  // whatever the cores, from 1 MB a part; 'single': everything in the trace worker; 'decode': a
-  // decode worker, whatever the size and cores; 'all': one, and every batch to it (the trace worker
-  // waits for it; tests, comparisons).
-  workers?: 'auto' | 'no-decode' | 'no-parts' | 'parts' | 'single' | 'decode' | 'all';
+  // Nested workers beside this one (../load/trace/open_plan.ts): 'auto' (default) by size and cores,
+  // 'single' none, 'all' every one (tests, comparisons).
+  workers?: WorkersMode;
+  // Other files load at the same time: they keep the cores busy already, so no parts and no decode
+  // worker (a feed worker still reads the file).
+  othersLoading?: boolean;
   // The summary the page will ask for next: computed as soon as the open reply is posted, while the
   // page handles that reply, and kept for the SummaryRequest with the same htaCompat. Meanwhile its
   // sections are posted as they are final (SummaryPart), for the page to lay out early.
   summaryNext?: { htaCompat: boolean };
-}
-
-// The feed worker's own read of this worker's input (../load/feed/worker.ts), in epoch milliseconds
-// (performance.timeOrigin + performance.now(), comparable with the page's Date.now()): when it began
-// and when it had handed over its last batch (the file read to its end, and for gzip inflated), and
-// how long of that it waited for credits (the importer behind). Against the moment the page turns ready, `endedAt` splits a load
-// into the read and the tail after the last byte (bench/browser_bench.mjs).
-export interface ReaderTiming {
-  startedAt: number;
-  endedAt: number;
-  creditWaitSeconds: number;
 }
 
 export interface OpenResult {
@@ -91,7 +81,8 @@ export interface CancelRequest { id: number; kind: 'cancel' }
 // `workers`: the mode the page's next open will ask for, so that the part workers it would use
 // (../load/parts/plan.ts) are started and warmed ahead too.
 // `heapAheadBytes`: the heap to fault in ahead for it (web/load/page/heap_hint.ts; bounded by ../load/warm/heap_ahead.ts).
-export interface WarmRequest { id: number; kind: 'warm'; workers?: OpenRequest['workers']; heapAheadBytes?: number }
+export interface WarmRequest { id: number; kind: 'warm'; workers?: WorkersMode; heapAheadBytes?: number }
+export interface WarmReply { warmed: boolean; summaryJson: string | null }
 // Sent to a warming spare worker while the user interacts with the page: its warm-up and heap
 // fault-in (and its part workers') pause for `ms` (../load/warm/hold.ts), so that they do not take a core from the
 // page. An `open` ends the hold.
@@ -117,6 +108,22 @@ export interface TimelineClient { request<K extends TimelineKind>(kind: K, paylo
 export type TimelineRequest = { [K in TimelineKind]: { id: number; kind: K } & TimelinePayloads[K] }[TimelineKind];
 
 export type Request = OpenRequest | SummaryRequest | CancelRequest | WarmRequest | HoldRequest | TimelineRequest;
+export type TraceKind = Request['kind'];
+// A request's fields but its id and kind, by kind (what a client passes).
+export type TracePayloads = { [K in TraceKind]: Omit<Extract<Request, { kind: K }>, 'id' | 'kind'> };
+// The fields of each kind's `ok` reply.
+export interface TraceReplies {
+  open: { result: OpenResult };
+  summary: SummaryReply;
+  cancel: Record<string, never>;
+  warm: WarmReply;
+  hold: Record<string, never>;
+  tracks: TimelineReply;
+  window: TimelineReply;
+  event: TimelineReply;
+  search: TimelineReply;
+  aggregate: TimelineReply;
+}
 
 export interface Progress {
   kind: 'progress';
@@ -132,7 +139,7 @@ export interface Progress {
   secondsLeft: number | null;
 }
 
-export interface OkReply { id: number; kind: 'ok'; [k: string]: unknown }
+export type OkReply = { id: number; kind: 'ok' } & TraceReplies[TraceKind];
 export interface ErrorReply { id: number; kind: 'error'; code: ErrorCode; message: string }
 // Sections of the summary made ahead (OpenRequest.summaryNext), posted as soon as each group is
 // final while the rest is computed: `json` is an object of top-level keys of the file's summary

@@ -78,7 +78,9 @@ export interface EventReply {
   details: Json; args: Json | null; argsSource: 'unavailable' | 'gzip' | 'file'; argsMs: number; argsError?: string;
 }
 
-export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineRequest): Promise<Json | WindowReply | EventReply> {
+export type TimelineReply = Json | WindowReply | EventReply;
+
+export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineRequest): Promise<TimelineReply> {
   const { session } = ctx;
   if (!session) throw new Error('no trace is loaded in this worker');
   switch (req.kind) {

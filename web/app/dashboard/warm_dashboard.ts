@@ -34,7 +34,7 @@ export async function warmDashboard(summaryJson: string, wanted: () => boolean):
   const summary = doc?.files?.[0];
   if (!summary || typeof summary !== 'object') return 0;
   const file: OpenedFile = {
-    key: -1, name: String(summary.name ?? 'warm-up'), status: 'ready', client: null, progress: null, result: null,
+    key: -1, name: String(summary.name ?? 'warm-up'), status: 'ready', load: null, progress: null, result: null,
     summary, schema: String(doc.schema), warnings: [], error: null,
   };
   const links: Links = { originNs: 0, range: () => {}, name: () => {} };

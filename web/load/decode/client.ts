@@ -4,23 +4,15 @@
 // decoded in the trace worker itself, so a slow, busy or failed decode worker only costs time.
 // The model is the same either way (tests/core/import_deferred_test.cc).
 import type { CoreModule, CoreSession } from '../../core/bindings';
+import type { DecodeReply, DecodeRequest } from './protocol';
+import type { TypedWorker } from '../port';
 
 // Kept batches beyond this many are decoded here, oldest first (each batch is ~2 MB of events).
 const kMaxKept = 12;
 
-type Reply =
-  | { kind: 'ready'; slots: number }
-  | { kind: 'records'; seq: number; records: Uint8Array }
-  | { kind: 'failed'; message: string };
-
 // What DecodeHelper needs of the decode worker (a Worker in the page; bench/decode_pipeline_bench.mjs
 // passes node's worker_threads behind the same shape).
-export interface DecodePort {
-  postMessage(message: unknown, transfer: Transferable[]): void;
-  onmessage: ((ev: MessageEvent) => void) | null;
-  onerror: ((ev: ErrorEvent) => void) | null;
-  terminate(): void;
-}
+export type DecodePort = TypedWorker<DecodeRequest, DecodeReply>;
 
 export class DecodeHelper {
   private slots = 0;
@@ -36,8 +28,8 @@ export class DecodeHelper {
   // The default port throws when this browser cannot start a worker from a worker. `strict`: every
   // batch goes to the decode worker (this one waits for it) unless it fails; for tests and comparisons.
   constructor(private readonly mod: CoreModule, private readonly session: CoreSession, private readonly strict = false,
-              private readonly worker: DecodePort = new Worker(new URL('decode.js', self.location.href), { type: 'module' })) {
-    this.worker.onmessage = (ev: MessageEvent<Reply>) => {
+              private readonly worker: DecodePort = new Worker(new URL('decode.js', self.location.href), { type: 'module' }) as DecodePort) {
+    this.worker.onmessage = (ev) => {
       const m = ev.data;
       if (m.kind === 'ready') this.slots += m.slots;
       else if (m.kind === 'records') { this.arrived.set(m.seq, m.records); this.slots++; }

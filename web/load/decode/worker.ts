@@ -3,19 +3,18 @@
 // builds the model (core/import/event_records.h). It pulls work: it offers kSlots batches' room
 // when its core has loaded and one more with each reply, so the trace worker never hands it more
 // than it can start at once and decodes the rest itself.
-// Messages: in  {kind:'batch', seq, data: Uint8Array, refs: Uint32Array}
-//           out {kind:'ready', slots} | {kind:'records', seq, records: Uint8Array} | {kind:'failed', message}
+// Messages: ./protocol.ts.
 import { loadModule } from '../../core/module';
 import type { CoreModule, CoreBatchDecoder } from '../../core/bindings';
+import type { DecodeReply, DecodeRequest } from './protocol';
+import { workerScope } from '../port';
 
 const kSlots = 4;
-const scope = self as unknown as Worker;
+const scope = workerScope<DecodeRequest, DecodeReply>();
 let decoder: CoreBatchDecoder | null = null;
 let mod: CoreModule | null = null;
 
-interface Batch { kind: 'batch'; seq: number; data: Uint8Array; refs: Uint32Array }
-
-scope.onmessage = (ev: MessageEvent<Batch>) => {
+scope.onmessage = (ev) => {
   const m = ev.data;
   if (m.kind !== 'batch' || !decoder || !mod) return;
   try {

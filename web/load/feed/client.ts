@@ -4,18 +4,16 @@
 // last chunk is given back. A read failure makes the read after the last batch throw
 // `onInputError(name)`'s error; corrupt or truncated gzip data a plain Error.
 import type { ChunkReader } from '../input/chunk_reader';
-import type { ReaderTiming } from '../../worker/protocol';
+import type { FeedReply, FeedRequest, ReaderTiming } from './protocol';
 import { WorkersAhead } from '../warm/workers_ahead';
+import type { TypedWorker } from '../port';
 
-type Reply =
-  | { kind: 'data'; chunks: Uint8Array[]; raw: number; recycle?: boolean }
-  | { kind: 'done'; raw: number; buffers?: number | null; timing?: ReaderTiming }
-  | { kind: 'error'; input: boolean; message: string; raw: number }
-  | { kind: 'broken'; message: string; raw: number };  // the worker itself failed (its script, a crash)
+// The feed worker's replies, and its own failure (its script, a crash).
+type Reply = FeedReply | { kind: 'broken'; message: string; raw: number };
 
 // A feed worker started ahead by the spare trace worker's warm-up, so that an open does not wait
 // for one to start (a started one answers at once).
-const ahead = new WorkersAhead('feed.js', { kind: 'warm' });
+const ahead = new WorkersAhead<FeedRequest, FeedReply>('feed.js', { kind: 'warm' });
 
 export function startFeedWorkerAhead(): void {
   ahead.start(1);
@@ -31,7 +29,7 @@ export function dropFeedWorkerAhead(): void {
 export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (name: string) => Error):
     Promise<{ input: ChunkReader; rawBytes: () => number; available: () => boolean; startedAhead: boolean;
               release: (chunk: Uint8Array) => void; readBuffers: () => number | null; timing: () => ReaderTiming | null } | null> {
-  let w: Worker;
+  let w: TypedWorker<FeedRequest, FeedReply>;
   let startedAhead = false;
   try {
     if (typeof Worker === 'undefined') return null;
@@ -46,7 +44,7 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   let buffers: number | null = null;  // batch buffers the feed worker made, once it is done
   let timing: ReaderTiming | null = null;  // its read's timing, once it is done
   const ackWith = new Set<Uint8Array>();  // chunks whose release acknowledges their batch
-  w.onmessage = (ev: MessageEvent<Reply>) => {
+  w.onmessage = (ev) => {
     queue.push(ev.data);
     if (waiting) { const f = waiting; waiting = null; f(); }
   };
@@ -73,7 +71,7 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
       const m = queue.shift()!;
       raw = m.raw;
       if (m.kind === 'data') {
-        recycle = !!m.recycle;
+        recycle = m.recycle;
         // A batch of the feed worker's own buffers is acknowledged when its last chunk goes back
         // (release): one message per batch instead of two.
         if (recycle && m.chunks.length > 0) ackWith.add(m.chunks[m.chunks.length - 1]);
@@ -84,8 +82,8 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
       w.terminate();
       ended = true;
       if (m.kind === 'done') {
-        buffers = m.buffers ?? null;
-        timing = m.timing ?? null;
+        buffers = m.buffers;
+        timing = m.timing;
       }
       else if (m.kind === 'error') end = m.input ? onInputError(m.message) : new Error(`gzip: ${m.message}`);
       else end = new Error(`The file reader worker failed: ${m.message}`);

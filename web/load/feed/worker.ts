@@ -6,16 +6,15 @@
 // unacknowledged, so a fast reader never queues gigabytes in the parser. A plain file is read into
 // batch buffers that the trace worker hands back once it has copied them (`recycle`; see
 // ../input/blob_stream.ts for the gain; a browser without byte streams hands out its own chunks instead).
-// Messages: in  {kind:'warm'} (started ahead: make the batch buffers now) | {kind:'start', blob, gzip}
-//               | {kind:'ack'} | {kind:'recycle', buffer, ack} | {kind:'cancel'}
-//           out {kind:'data', chunks: Uint8Array[], raw, recycle} | {kind:'done', raw, buffers, timing} |
-//               {kind:'error', input: boolean, message, raw}   (after every byte read before it)
+// Messages: ./protocol.ts.
 import { blobStream, BufferPool, kBatchBytes, kFirstBatchBytes } from '../input/blob_stream';
 import { gunzip, InputFailure } from '../input/gunzip';
+import type { FeedReply, FeedRequest } from './protocol';
+import { workerScope } from '../port';
 
 const kCredits = 4;
 
-const scope = self as unknown as Worker;
+const scope = workerScope<FeedRequest, FeedReply>();
 // A plain file's batch buffers (gzip and browsers without byte streams never take one, so a
 // buffer made means the chunks sent are the pool's).
 const pool = new BufferPool(kBatchBytes, kCredits + 2);
@@ -80,14 +79,14 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
   }
 }
 
-scope.onmessage = (ev: MessageEvent<{ kind: string; blob?: Blob; gzip?: boolean; buffer?: ArrayBuffer; ack?: boolean }>) => {
+scope.onmessage = (ev) => {
   const m = ev.data;
   // Ahead, the buffers a plain file's read fills in turn (none for gzip, which is not known yet):
   // a few MB held until the open, for page faults not taken while it loads.
   if (m.kind === 'warm') void pool.fillAhead(kCredits + 2);
-  else if (m.kind === 'start' && m.blob) void run(m.blob, !!m.gzip);
+  else if (m.kind === 'start') void run(m.blob, m.gzip);
   else if (m.kind === 'ack') credits++;
-  else if (m.kind === 'recycle' && m.buffer) {
+  else if (m.kind === 'recycle') {
     pool.give(m.buffer);
     if (m.ack) credits++;  // the batch's last buffer back: its acknowledgement too
   }

@@ -2,7 +2,8 @@ import { blobStream, BufferPool, kBatchBytes } from './blob_stream';
 import { type ChunkReader, streamChunks } from './chunk_reader';
 import { gunzip } from './gunzip';
 import { feedFromWorker } from '../feed/client';
-import type { ReaderTiming } from '../../worker/protocol';
+import type { ReaderTiming } from '../feed/protocol';
+import { without } from '../switches';
 
 // Turns what the page hands the worker (a File/Blob, an ArrayBuffer or a URL) into one stream of the
 // importer's input bytes: the file read as one stream (Blob.stream) or downloaded, and put through
@@ -110,7 +111,7 @@ export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?:
   });
   if (blob) {
     const gzip = req.gzip ?? await magicIsGzip(blob);
-    const fed = req.workers === 'single' ? null : await feedFromWorker(blob, gzip, readFailure);
+    const fed = req.workers === 'single' || without('feed') ? null : await feedFromWorker(blob, gzip, readFailure);
     if (fed) {
       return source(fed.input, gzip, blob.size, () => blob, { rawBytes: fed.rawBytes, reader: 'feed worker', available: fed.available,
         readerStartedAhead: fed.startedAhead, release: fed.release, readBuffers: fed.readBuffers, readerTiming: fed.timing });

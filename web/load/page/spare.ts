@@ -14,6 +14,8 @@
 import { WorkerClient } from './trace_client';
 import { afterQuiet, onUserInput } from './user_quiet';
 import { heapAheadHint } from './heap_hint';
+import type { WorkersMode } from '../trace/open_plan';
+import { without } from '../switches';
 
 const kQuietMs = 1000;  // no input for this long before a spare starts
 const kHoldMs = 1000;   // each input holds the warm-up this long...
@@ -51,18 +53,18 @@ export function onSpareWarmed(f: (summaryJson: string) => void): void {
 // Starts a spare worker when the browser is next idle (if `idle()` still holds then), unless there
 // is one. `workers`: the mode the next open will ask for (its part workers are started ahead as
 // well). `yieldToUser` (a trace is on screen): only after kQuietMs without input, and held by input.
-export function prepareSpareWorker(idle: () => boolean, workers?: string, yieldToUser = false): void {
-  if (spare || scheduled) return;
+export function prepareSpareWorker(idle: () => boolean, workers: WorkersMode, yieldToUser = false): void {
+  if (spare || scheduled || without('spare')) return;
   scheduled = true;
   const start = () => {
     scheduled = false;
     if (spare || !idle()) return;
     const client = new WorkerClient();
     spare = client;
-    const unhold = yieldToUser ? holdOnInput(client) : () => {};
+    const unhold = yieldToUser && !without('hold') ? holdOnInput(client) : () => {};
     stopHolding = unhold;
     const hint = heapAheadHint();
-    client.request('warm', { ...(workers ? { workers } : {}), ...(hint ? { heapAheadBytes: hint } : {}) }).then((reply) => {
+    client.request('warm', { workers, ...(hint ? { heapAheadBytes: hint } : {}) }).then((reply) => {
       if (typeof reply.summaryJson === 'string') onWarmed(reply.summaryJson);
     }, () => {
       // It only saves time: the next file gets a fresh worker. One already taken is the file's.

@@ -1,7 +1,7 @@
 // The page's side of one trace worker: request(kind, payload) -> Promise of the reply, with
 // progress messages and the summary's early parts routed to callbacks. Also the `client` the
 // TimelineView talks through.
-import type { ErrorCode, Progress, Reply, SummaryPart } from '../../worker/protocol';
+import type { ErrorCode, Progress, Reply, SummaryPart, TraceKind, TracePayloads, TraceReplies } from '../../worker/protocol';
 
 export class WorkerError extends Error {
   constructor(readonly code: ErrorCode, message: string) { super(message); }
@@ -10,7 +10,8 @@ export class WorkerError extends Error {
 export class WorkerClient {
   private readonly worker: Worker;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  // Each settles with the `ok` reply of its request's kind (TraceReplies), kept by id.
+  private readonly pending = new Map<number, { resolve: (v: TraceReplies[TraceKind]) => void; reject: (e: Error) => void }>();
   private dead = false;
   onProgress: (p: Progress) => void = () => {};
   onSummaryPart: (p: SummaryPart) => void = () => {};
@@ -24,11 +25,12 @@ export class WorkerClient {
     };
   }
 
-  request(kind: string, payload: Record<string, unknown> = {}, transfer: Transferable[] = []): Promise<any> {
+  request<K extends TraceKind>(kind: K, payload: TracePayloads[K], transfer: Transferable[] = []): Promise<TraceReplies[K]> {
     if (this.dead) return Promise.reject(new WorkerError('cancelled', 'This file was closed.'));
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+    return new Promise<TraceReplies[K]>((resolve, reject) => {
+      // The worker answers a request of kind K with K's reply (web/worker/worker.ts).
+      this.pending.set(id, { resolve: resolve as (v: TraceReplies[TraceKind]) => void, reject });
       this.worker.postMessage({ ...payload, id, kind }, transfer);
     });
   }

@@ -5,28 +5,23 @@
 import type { PartPlan, StreamedPart } from './plan';
 import { WorkersAhead } from '../warm/workers_ahead';
 import { heapAheadBudget } from '../warm/heap_ahead';
+import type { PartReply, PartRequest, PartTiming } from './protocol';
+import type { TypedWorker } from '../port';
+import { without } from '../switches';
 
-type Reply =
-  | { kind: 'progress'; raw: number; events: number }
-  | { kind: 'imported'; header: Uint8Array; sizes: number[]; raw: number; events: number }
-  | { kind: 'chunk'; buffer: ArrayBuffer; length: number }
-  | { kind: 'done'; timing: PartTiming }
-  | { kind: 'failed'; message: string };
-
-// Seconds from the part worker's start message to: its module loaded, its part imported, streamed out.
-export interface PartTiming { loaded: number; imported: number; exported: number }
 
 // Part workers started ahead by the spare trace worker's warm-up (as the feed worker is,
 // ../feed/client.ts): each loads the core and runs the warm-up import while the page is idle, so a
 // part neither waits for a worker and its module nor starts in V8's baseline tier.
-const ahead = new WorkersAhead('part.js', { kind: 'warm' });
+const ahead = new WorkersAhead<PartRequest, PartReply>('part.js', { kind: 'warm' });
 
 // Each also faults in its share of this much heap after its warm-up (../warm/heap_ahead.ts): the parts of a
 // file together need about what the trace worker alone would, so they share one budget.
 const kPartsHeapAheadBytes = 128 << 20;
 
 export function startPartWorkersAhead(n: number): void {
-  ahead.start(n, { kind: 'warm', heapAheadBytes: n > 0 ? Math.floor(heapAheadBudget(kPartsHeapAheadBytes) / n) : 0 });
+  const bytes = without('heap-ahead') || n <= 0 ? 0 : Math.floor(heapAheadBudget(kPartsHeapAheadBytes) / n);
+  ahead.start(n, { kind: 'warm', heapAheadBytes: bytes });
 }
 
 // The page's hold (../warm/hold.ts) for their warm-up and heap fault-in as well.
@@ -44,7 +39,7 @@ export class LaterPart {
   events = 0;  // events imported so far
   timing: PartTiming | null = null;
   readonly result: Promise<StreamedPart | null>;
-  private readonly worker: Worker;
+  private readonly worker: TypedWorker<PartRequest, PartReply>;
   readonly ahead: boolean;  // started (and warmed) ahead
   private ended = false;
   private settle: (part: StreamedPart | null) => void = () => {};
@@ -54,7 +49,7 @@ export class LaterPart {
   constructor(blob: Blob, readonly begin: number, readonly end: number, objectForm: boolean, last: boolean) {
     ({ worker: this.worker, ahead: this.ahead } = ahead.take());
     this.result = new Promise<StreamedPart | null>((resolve) => { this.settle = resolve; });
-    this.worker.onmessage = (ev: MessageEvent<Reply>) => {
+    this.worker.onmessage = (ev) => {
       const m = ev.data;
       if (m.kind === 'failed') return this.stop();
       if (m.kind === 'chunk') {

@@ -5,25 +5,21 @@
 // Started ahead (client.ts), it first gets {kind:'warm'}: it loads the core and runs the
 // warm-up import (../warm/warm_up.ts), which a 'start' stops at its next step; it also makes the stream's
 // buffers then.
-// Messages: in  {kind:'warm', heapAheadBytes} | {kind:'hold', ms} (../warm/hold.ts) | {kind:'start', blob, begin, end, objectForm, last}
-//               | {kind:'send'} (stream the columns now) | {kind:'more', buffer} (a buffer back, to fill again) | {kind:'cancel'}
-//           out {kind:'progress', raw, events} | {kind:'imported', header, sizes, raw, events}
-//               | {kind:'chunk', buffer, length} ... {kind:'done', timing} | {kind:'failed', message}
-//           (timing: seconds from the start message to the module loaded, the part imported, and streamed out)
+// Messages: ./protocol.ts.
 import { blobStream, BufferPool, kBatchBytes, kFirstBatchBytes } from '../input/blob_stream';
 import { HeapPusher } from '../input/heap_pusher';
 import { ChunkSender } from './stream';
 import { loadModule } from '../../core/module';
 import { stopWarmUp, warmUp } from '../warm/warm_up';
 import { holdFor } from '../warm/hold';
+import type { PartReply, PartRequest, PartStart } from './protocol';
+import { workerScope } from '../port';
 
-interface Start { kind: 'start'; blob: Blob; begin: number; end: number; objectForm: boolean; last: boolean }
-
-const scope = self as unknown as Worker;
+const scope = workerScope<PartRequest, PartReply>();
 const kProgressEveryMs = 100;
 let cancelled = false;
 
-async function run(m: Start): Promise<void> {
+async function run(m: PartStart): Promise<void> {
   const t0 = performance.now();
   await stopWarmUp();
   const mod = await loadModule();
@@ -71,10 +67,7 @@ async function run(m: Start): Promise<void> {
 const readPool = new BufferPool(kBatchBytes, 2);
 const sender = new ChunkSender((buffer, length) => scope.postMessage({ kind: 'chunk', buffer, length }, [buffer]));
 
-type In = Start | { kind: 'cancel' } | { kind: 'warm'; heapAheadBytes?: number } | { kind: 'hold'; ms: number }
-  | { kind: 'send' } | { kind: 'more'; buffer: ArrayBuffer };
-
-scope.onmessage = (ev: MessageEvent<In>) => {
+scope.onmessage = (ev) => {
   const m = ev.data;
   if (m.kind === 'warm') {
     sender.prepare();

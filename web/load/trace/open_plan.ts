@@ -1,8 +1,9 @@
-// Which helpers an open uses beside the trace worker, by the request's `workers` mode, the input and
-// the machine's cores: part workers (../parts/plan.ts) or a decode worker (../decode/client.ts). The rules in
-// one place, for the open and for a spare worker that starts part workers ahead.
-import type { OpenRequest } from '../../worker/protocol';
+// Which helpers an open uses beside the trace worker, by the request's `workers` mode, whether other
+// files load at the same time, the input and the machine's cores: part workers (../parts/plan.ts)
+// or a decode worker (../decode/client.ts). The rules in one place, for the open and for a spare
+// worker that starts part workers ahead.
 import { kPartsMinBytes } from '../parts/plan';
+import { without } from '../switches';
 
 // The wasm heap ends at 4 GB and the model needs roughly a third of the input size: refuse plain
 // files that cannot fit before reading gigabytes of them.
@@ -26,24 +27,34 @@ const kMaxParts = 4;
 
 const cores = () => navigator.hardwareConcurrency ?? 1;
 
-// How many parts a large plain file is cut into (1: none) with this open's mode: asked for
-// ('parts': tests, comparisons) at least two, of any size from 1 MB; else from kPartsMinCores.
-export function partsFor(mode: OpenRequest['workers']): number {
+// The page's choice of helpers (OpenRequest.workers; ?workers= in the page's URL overrides 'auto'):
+// 'auto': by size and cores, as below; 'single': no nested worker at all (the path of browsers
+// without nested workers, and the baseline of comparisons); 'all': every helper whatever the size
+// and cores (tests, comparisons): a plain file in 2+ parts from 1 MB each, and any input imported
+// in one piece with a decode worker that decodes every batch.
+export type WorkersMode = 'auto' | 'single' | 'all';
+export const kWorkersModes: readonly WorkersMode[] = ['auto', 'single', 'all'];
+
+// How many parts a large plain file is cut into (1: none). `othersLoading`: other files load at the
+// same time, which keep the cores busy already (one worker each).
+export function partsFor(mode: WorkersMode, othersLoading: boolean): number {
   const n = Math.max(2, Math.min(kMaxParts, cores() - 1));
-  if (mode === 'parts') return n;
-  return (mode ?? 'auto') === 'auto' && cores() >= kPartsMinCores ? n : 1;
+  if (mode === 'all') return n;
+  return mode === 'auto' && !othersLoading && cores() >= kPartsMinCores && !without('parts') ? n : 1;
 }
 
 // Whether a Blob of `size` bytes is to be cut into parts (if it is plain JSON: the caller checks).
-export function wantsParts(mode: OpenRequest['workers'], size: number): boolean {
-  return size <= kMaxPlainBytes && partsFor(mode) > 1 && (mode === 'parts' || size >= kPartsMinBytes);
+export function wantsParts(mode: WorkersMode, othersLoading: boolean, size: number): boolean {
+  return size <= kMaxPlainBytes && partsFor(mode, othersLoading) > 1 && (mode === 'all' || size >= kPartsMinBytes);
 }
 
 // The smallest part with this mode (undefined: ../parts/plan.ts's own).
-export const minPartBytes = (mode: OpenRequest['workers']) => (mode === 'parts' ? 1 << 20 : undefined);
+export const minPartBytes = (mode: WorkersMode) => (mode === 'all' ? 1 << 20 : undefined);
 
-// Whether an input of `expected` bytes (0: unknown) imported in one piece gets a decode worker.
-export function wantsDecodeWorker(mode: OpenRequest['workers'], expected: number): boolean {
-  const auto = (mode === 'auto' || mode === 'no-parts') && expected >= kDecodeWorkerMinBytes && cores() >= kDecodeWorkerMinCores;
-  return mode === 'all' || mode === 'decode' || auto;
+// Whether an input of `expected` bytes (0: unknown) imported in one piece gets a decode worker, and
+// whether every batch goes to it (`strict`; else the trace worker decodes what it has no room for).
+export function decodeWorkerFor(mode: WorkersMode, othersLoading: boolean, expected: number): { use: boolean; strict: boolean } {
+  if (mode === 'all') return { use: true, strict: true };
+  const use = mode === 'auto' && !othersLoading && expected >= kDecodeWorkerMinBytes && cores() >= kDecodeWorkerMinCores && !without('decode');
+  return { use, strict: false };
 }

@@ -4,6 +4,7 @@
 // otherwise; touched up front they cost less than they save (docs/performance.md, "Work ahead
 // while waiting"). A few MB per step, then the input is looked at again.
 import { postedTask } from '../../posted_task';
+import { without } from '../switches';
 
 const kPagesPerStep = 512;  // 2 MB: 512 faults, a few ms, so that a message waits for one step at most
 
@@ -29,6 +30,7 @@ export async function touchInSteps(touch: (maxPages: number) => number, stop: ()
 // serial tail after the last byte. Each step, a sort's or a prefault's, is a task of its own.
 export async function workAheadWhileWaiting(session: { prefault(maxPages: number): number; presortStep(): boolean },
                                            available: () => boolean): Promise<number> {
+  if (without('prefault')) return 0;
   while (!available() && session.presortStep()) await postedTask();
   return touchInSteps((n) => session.prefault(n), available);
 }

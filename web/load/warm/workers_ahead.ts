@@ -2,15 +2,17 @@
 // warm-up), so that an open does not wait for a worker and its script to start. A worker whose
 // script fails to load is remembered as failed: taking skips it and starts a fresh one instead,
 // which fails the same way where the caller handles it.
-export class WorkersAhead {
-  private ahead: Array<{ worker: Worker; failed: boolean }> = [];
+// Req, Rep: the messages the workers take and send (their protocol.ts).
+import type { TypedWorker } from '../port';
+export class WorkersAhead<Req, Rep> {
+  private ahead: Array<{ worker: TypedWorker<Req, Rep>; failed: boolean }> = [];
 
   // script: the worker's file next to this one's; hello: posted to each started ahead.
-  constructor(private readonly script: string, private readonly hello?: unknown) {}
+  constructor(private readonly script: string, private readonly hello?: Req) {}
 
   // Starts workers until `n` are ahead (none where this browser has no nested workers); `hello`
   // replaces the constructor's for these.
-  start(n: number, hello = this.hello): void {
+  start(n: number, hello: Req | undefined = this.hello): void {
     if (typeof Worker === 'undefined') return;
     try {
       while (this.ahead.length < n) {
@@ -25,7 +27,7 @@ export class WorkersAhead {
   }
 
   // Posts `msg` to each worker ahead.
-  post(msg: unknown): void {
+  post(msg: Req): void {
     this.ahead.forEach((a) => a.worker.postMessage(msg));
   }
 
@@ -36,7 +38,7 @@ export class WorkersAhead {
   }
 
   // One started ahead that has not failed, else a new one (which may throw).
-  take(): { worker: Worker; ahead: boolean } {
+  take(): { worker: TypedWorker<Req, Rep>; ahead: boolean } {
     for (let a = this.ahead.shift(); a; a = this.ahead.shift()) {
       if (!a.failed) return { worker: a.worker, ahead: true };
       a.worker.terminate();
@@ -44,7 +46,7 @@ export class WorkersAhead {
     return { worker: this.create(), ahead: false };
   }
 
-  private create(): Worker {
-    return new Worker(new URL(this.script, self.location.href), { type: 'module' });
+  private create(): TypedWorker<Req, Rep> {
+    return new Worker(new URL(this.script, self.location.href), { type: 'module' }) as TypedWorker<Req, Rep>;
   }
 }

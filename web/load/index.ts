@@ -1,0 +1,83 @@
+// The page's one entry to loading a trace: everything behind it (a spare worker warmed ahead, the
+// trace worker's open with its feed, part and decode workers, heap faulted in ahead) is drawn in
+// ./README.md. The page opens a file with a TraceLoad, reads its summary, and hands its timeline
+// client to the timeline view; while idle it lets a spare worker get ready for the next file.
+import type { OpenResult, Progress, SummaryPart, SummaryReply, TimelineClient, TimelineKind, TimelinePayloads,
+  TracePayloads } from '../worker/protocol';
+import { kWorkersModes, type WorkersMode } from './trace/open_plan';
+import { WorkerError, type WorkerClient } from './page/trace_client';
+import { onSpareWarmed, prepareSpareWorker, takeWorker } from './page/spare';
+import { rememberHeap } from './page/heap_hint';
+import { without } from './switches';
+
+export { without };
+
+export { WorkerError };
+export type { OpenResult, Progress, SummaryPart };
+
+// The mode of the page's opens: ?workers=single|all in its URL (comparisons, tests, and browsers
+// where nested workers misbehave), else 'auto'.
+function workersMode(): WorkersMode {
+  const asked = new URLSearchParams(location.search).get('workers');
+  return kWorkersModes.find((m) => m === asked) ?? 'auto';
+}
+
+export interface FileSource { name: string; blob?: Blob; url?: string }
+
+// One file's load: its trace worker (the spare, if one is ready) from construction to close.
+export class TraceLoad {
+  private readonly client: WorkerClient = takeWorker();
+  onProgress: (p: Progress) => void = () => {};
+  // Sections of the summary final ahead of it (OpenRequest.summaryNext), for an early layout.
+  onSummaryPart: (p: SummaryPart) => void = () => {};
+
+  constructor() {
+    this.client.onProgress = (p) => this.onProgress(p);
+    this.client.onSummaryPart = (p) => this.onSummaryPart(p);
+  }
+
+  // Opens the file and returns its open reply and summary (made by the worker right after the open,
+  // so it is usually ready when asked for). `othersLoading`: other files load meanwhile, so this one
+  // uses no part or decode workers.
+  async open(src: FileSource, opts: { htaCompat: boolean; othersLoading: boolean }): Promise<{ result: OpenResult; summary: SummaryReply }> {
+    const req: TracePayloads['open'] = { name: src.name, workers: workersMode(), othersLoading: opts.othersLoading };
+    if (!without('summary-ahead')) req.summaryNext = { htaCompat: opts.htaCompat };
+    if (src.blob) req.blob = src.blob;
+    if (src.url) req.url = src.url;
+    const { result } = await this.client.request('open', req);
+    const summary = await this.summary(opts.htaCompat);
+    rememberHeap(summary.heapUsedBytes);  // the next spare faults in as much ahead
+    return { result, summary };
+  }
+
+  summary(htaCompat: boolean): Promise<SummaryReply> {
+    return this.client.request('summary', { htaCompat });
+  }
+
+  // The timeline's requests go to the same worker (web/worker/timeline_handlers.ts).
+  readonly timeline: TimelineClient = {
+    // TimelineRequest is made of TimelinePayloads, so a timeline kind's payload is its TracePayloads entry.
+    request: <K extends TimelineKind>(kind: K, payload: TimelinePayloads[K]) =>
+      this.client.request(kind, payload as unknown as TracePayloads[K]),
+  };
+
+  // Asks the open to stop (a worker inside one long wasm call reads it only after: close() ends it).
+  cancel(): void {
+    this.client.request('cancel', {}).catch(() => {});
+  }
+
+  close(): void {
+    this.client.terminate();
+  }
+}
+
+// While the page has nothing to load (`idle()` still holds when the browser is idle), a spare trace
+// worker gets ready for the next file. `yieldToUser` (a trace is on screen): only after a quiet
+// moment, and held while the user interacts.
+export function prepareWhileIdle(idle: () => boolean, yieldToUser: boolean): void {
+  prepareSpareWorker(idle, workersMode(), yieldToUser);
+}
+
+// `f` gets the summary JSON of each spare's warm-up (a synthetic trace's), to build a dashboard
+// off the page so that the first real one runs warm code.
+export const onWarmSummary = onSpareWarmed;
