@@ -13,6 +13,7 @@
 //   panel(id)                   the element of a dashboard panel ('cards', 'temporal', 'steps', ...)
 import type { FileInput, FileSet } from './files';
 import type { Progress } from '../worker/protocol';
+import type { SummaryDocument } from './summary_document';
 
 export interface ViewState { tab: 'overview' | 'timeline'; file: number; timeline?: unknown }
 
@@ -21,9 +22,9 @@ export interface AppApi {
   openBuffer(name: string, buffer: ArrayBuffer): void;
   showSummary(doc: unknown, name: string): boolean;
   previewSummary(doc: unknown, name: string, onShown: () => void): boolean;
-  getSummary(): any | null;
+  getSummary(): SummaryDocument | null;
   getFiles(): Array<{ name: string; status: string; error: string | null; hasTrace: boolean }>;
-  onLoaded(cb: (summary: any) => void): () => void;
+  onLoaded(cb: (summary: SummaryDocument) => void): () => void;
   onProgress(cb: (name: string, p: Progress) => void): () => void;
   onError(cb: (name: string, message: string, code: string) => void): () => void;
   getViewState(): ViewState;
@@ -48,8 +49,12 @@ export interface AppInternals {
   overview: HTMLElement;
 }
 
-export function createAppApi(app: AppInternals): AppApi & { loaded: Emitter<[any]>; progress: Emitter<[string, Progress]>; errors: Emitter<[string, string, string]> } {
-  const loaded = new Emitter<[any]>();
+export function createAppApi(app: AppInternals): AppApi & {
+  loaded: Emitter<[unknown]>; progress: Emitter<[string, Progress]>; errors: Emitter<[string, string, string]>;
+} {
+  // The page emits the summary document on screen (FileSet.document()), which reaches it typed
+  // unknown (as its hook's `summary`); onLoaded adds each callback as it is, so it gets that document.
+  const loaded = new Emitter<[unknown]>();
   const progress = new Emitter<[string, Progress]>();
   const errors = new Emitter<[string, string, string]>();
   return {
@@ -60,7 +65,7 @@ export function createAppApi(app: AppInternals): AppApi & { loaded: Emitter<[any
     previewSummary: (doc, name, onShown) => app.previewSummary(doc, name, onShown),
     getSummary: () => app.files.document(),
     getFiles: () => app.files.files.map((f) => ({ name: f.name, status: f.status, error: f.error?.message ?? null, hasTrace: !!f.load })),
-    onLoaded: (cb) => loaded.on(cb),
+    onLoaded: (cb) => loaded.on(cb as (doc: unknown) => void),
     onProgress: (cb) => progress.on(cb),
     onError: (cb) => errors.on(cb),
     getViewState: () => app.getViewState(),

@@ -3,6 +3,7 @@
 // facts, the recommendations, and the table-like sections with their first rows.
 import { headlineCards, type Card } from '../app/dashboard/cards';
 import { fmtField, kindOfKey, labelOf, fmtBytes, fmtCount } from '../app/format';
+import { type FileSummary, recommendationsOf } from '../app/summary_document';
 
 export interface DigestTable { title: string; path: string; columns: string[]; rows: string[][]; raw: Record<string, unknown>[]; total: number; barColumn: string | null }
 export interface DigestRec { severity: string; title: string; detail: string }
@@ -19,7 +20,7 @@ export interface FileDigest {
 const kTableSections = ['kernels', 'operators', 'collectives', 'idle', 'launches', 'memory', 'steps', 'step_breakdown'];
 const isScalar = (v: unknown) => v === null || typeof v !== 'object';
 
-function factsOf(f: any): Array<[string, string]> {
+function factsOf(f: FileSummary): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   if (f.rank !== null && f.rank !== undefined) out.push(['Rank', f.world_size ? `${f.rank} of ${f.world_size}` : String(f.rank)]);
   if (Array.isArray(f.devices) && f.devices.length) {
@@ -32,10 +33,10 @@ function factsOf(f: any): Array<[string, string]> {
   return out;
 }
 
-function recsOf(f: any): DigestRec[] | null {
-  const recs = Array.isArray(f?.recommendations) ? f.recommendations : Array.isArray(f?.recommendations?.items) ? f.recommendations.items : null;
+function recsOf(f: FileSummary): DigestRec[] | null {
+  const recs = recommendationsOf(f);
   if (!recs) return null;
-  return recs.map((r: any, i: number) => {
+  return recs.map((r, i) => {
     if (typeof r === 'string') return { severity: 'info', title: r, detail: '' };
     const title = String(r?.title ?? r?.message ?? r?.text ?? r?.id ?? `Recommendation ${i + 1}`);
     const detail = r?.detail ?? r?.description ?? (r?.title && r?.message ? r.message : '');
@@ -61,7 +62,7 @@ function tableOf(title: string, path: string, rows: Record<string, unknown>[], m
   return { title, path, columns, rows: shown.map((r) => columns.map((c) => cell(c, r[c]))), raw: shown, total: rows.length, barColumn };
 }
 
-function tablesOf(f: any, maxRows: number, originNs: number): DigestTable[] {
+function tablesOf(f: FileSummary, maxRows: number, originNs: number): DigestTable[] {
   const out: DigestTable[] = [];
   const visit = (key: string, v: unknown, path: string, depth: number) => {
     if (out.length >= 12 || v === null || typeof v !== 'object') return;
@@ -71,11 +72,12 @@ function tablesOf(f: any, maxRows: number, originNs: number): DigestTable[] {
     }
     if (depth < 2) for (const [k, x] of Object.entries(v)) visit(depth === 0 ? k : `${key} ${k}`, x, `${path}.${k}`, depth + 1);
   };
-  for (const key of kTableSections) visit(key, f[key], key, 0);
+  const sections: Record<string, unknown> = f;
+  for (const key of kTableSections) visit(key, sections[key], key, 0);
   return out;
 }
 
-export function digestFile(f: any, maxRows = 10): FileDigest {
+export function digestFile(f: FileSummary, maxRows = 10): FileDigest {
   const originNs = Number(f?.model?.first_ts_ns ?? 0);
   let cards: Card[] = [];
   try { cards = headlineCards(f); } catch { cards = []; }

@@ -1,8 +1,7 @@
 // The export buttons: "Download report" (a self-contained HTML file) and "Copy Markdown". Both work
 // from whatever summary is shown, including a summary link's read-only one.
 import type { AppApi } from '../app/app_api';
-
-type SummaryDocument = { files: any[]; schema: string };
+import type { SummaryDocument } from '../app/summary_document';
 import { buildHtmlReport } from './html_report';
 import { buildMarkdown } from './markdown';
 import { tracewiseHook } from '../hook';

@@ -4,6 +4,7 @@
 // promise. Every text from the trace is HTML-escaped.
 import { digestFile, type DigestTable, type FileDigest } from './digest';
 import { fmtDuration } from '../app/format';
+import type { FileSummary } from '../app/summary_document';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]!));
@@ -71,7 +72,8 @@ function fileHtml(d: FileDigest): string {
   return `<section class="file">${parts.join('\n')}</section>`;
 }
 
-export function buildHtmlReport(doc: { files: any[]; schema?: string }, opts: { title?: string; generated?: string; topRows?: number } = {}): string {
+export function buildHtmlReport(doc: { files: FileSummary[]; schema?: string },
+  opts: { title?: string; generated?: string; topRows?: number } = {}): string {
   const files = (doc.files ?? []).map((f) => digestFile(f, opts.topRows ?? 15));
   const title = opts.title ?? `tracewise report: ${files.map((f) => f.name).join(', ') || 'no files'}`;
   return `<!doctype html>

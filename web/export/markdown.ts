@@ -2,6 +2,7 @@
 // (or the first table the summary has) and the recommendations. Text from the trace is escaped so it
 // cannot break the table, start a link, or inject HTML when GitHub renders it.
 import { digestFile } from './digest';
+import type { FileSummary } from '../app/summary_document';
 
 export function mdEscape(s: string): string {
   return s.replace(/[\r\n\t]+/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/([\\`*_{}[\]()#+!|~>])/g, '\\$1');
@@ -14,7 +15,7 @@ function table(head: string[], rows: string[][]): string {
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export function buildMarkdown(doc: { files: any[] }, opts: { topRows?: number; source?: string } = {}): string {
+export function buildMarkdown(doc: { files: FileSummary[] }, opts: { topRows?: number; source?: string } = {}): string {
   const out: string[] = [];
   for (const f of doc.files ?? []) {
     const d = digestFile(f, opts.topRows ?? 10);

@@ -3,6 +3,7 @@
 import type { AppApi } from '../app/app_api';
 import './share.css';
 import { installShare } from './share_ui';
+import { linkDocument } from './summary_link';
 import { showMessage } from './banner';
 import { installMessageApi } from '../embed/message_api';
 import { installEmbedMode, isEmbedMode } from '../embed/embed_mode';
@@ -22,7 +23,7 @@ export function installIntegrations(app: AppApi, where: { main: HTMLElement; act
 
   const embed = isEmbedMode();
   const share = installShare(app, banner, actions, { trackFragment: !embed });
-  installExport(app, actions, say, () => (share.payload ? { files: share.payload.files, schema: share.payload.schema } : null));
+  installExport(app, actions, say, () => (share.payload ? linkDocument(share.payload) : null));
   installMessageApi(app, (t) => say(t));
   if (embed) installEmbedMode(app);
 }

@@ -6,7 +6,8 @@
 import type { AppApi } from '../app/app_api';
 import { applyTableStates, tableStates, type TableState } from '../app/dashboard/table';
 import { buildLink, parseFragment } from './fragment';
-import { decodeSummaryLink, encodeSummaryLink, kTargetLinkChars, type LinkPayload, type TraceRef } from './summary_link';
+import { decodeSummaryLink, encodeSummaryLink, kTargetLinkChars, linkDocument } from './summary_link';
+import type { LinkPayload, TraceRef } from './summary_link';
 import { ShareError } from './share_error';
 import { isEmptyViewState, type ViewState } from './view_state';
 import { hashOfTrace, knownHash, traceSource, watchTraceInputs } from './trace_inputs';
@@ -14,8 +15,6 @@ import { dashboardShown, hasTrace, liveTrace, readyNames, toAppView, toLinkView,
 import { showMessage, type MessageKind } from './banner';
 import { linkBase } from './link_base';
 import { tracewiseHook } from '../hook';
-
-type SummaryDocument = { files: any[]; schema: string };
 
 export interface ShareHook {
   mode: 'none' | 'view' | 'summary';
@@ -100,7 +99,7 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
   // The link's dashboard, read-only: in place of the traces being opened (`?url=`) while they load,
   // else instead of whatever is open.
   function showLinkSummary(payload: LinkPayload): void {
-    const doc = { files: payload.files, schema: payload.schema };
+    const doc = linkDocument(payload);
     const tables = pendingView?.tables?.length ? pendingView.tables : null;
     const want = expected;
     // The live dashboard gets the link's tables from pendingView once its trace is ready.
@@ -235,7 +234,7 @@ export function installShare(app: AppApi, banner: HTMLElement, actions: HTMLElem
     await copy(buildLink(base(), currentView(hashes)), 'Link to this view');
   });
   button('Copy summary link', 'A link that carries the analysis itself (headline numbers, top tables, recommendations): no trace, no upload', async () => {
-    const doc: SummaryDocument | null = app.getSummary() ?? (hook.payload ? { files: hook.payload.files, schema: hook.payload.schema } : null);
+    const doc = app.getSummary() ?? (hook.payload ? linkDocument(hook.payload) : null);
     if (!doc) { say('warn', 'Open a trace first.'); return; }
     const refs = await traceRefs();
     // The view part shares the link's 8 KB budget (the hashes are in the summary already).

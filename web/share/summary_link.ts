@@ -13,6 +13,7 @@ import { decodeBase64url, encodeBase64url } from './base64url';
 import { deflateRaw, inflateRaw } from './deflate';
 import { ShareError } from './share_error';
 import { kTrimLevels, trimSummary, type TrimLevel } from './summary_trim';
+import type { FileSummary, SummaryDocument } from '../app/summary_document';
 
 export const kLinkVersion = '1';
 export const kPayloadTag = 'tracewise.link/1';
@@ -32,6 +33,13 @@ export interface LinkPayload {
   files: Record<string, unknown>[];
   traces: (TraceRef | null)[];
   trim: { rows: number; text: number; series: number };
+}
+
+// The link's summaries as a summary document, for the dashboard and the exports: checked for their
+// structure only (validatePayload) and trimmed (summary_trim.ts), which the views' defensive reads
+// of every section are for.
+export function linkDocument(p: LinkPayload): SummaryDocument {
+  return { files: p.files as FileSummary[], schema: p.schema };
 }
 
 export interface EncodedLink { value: string; level: TrimLevel; payloadBytes: number; cuts: Record<string, number> }

@@ -3,9 +3,7 @@
 // textContent, never into HTML.
 import { argRows } from './arg_rows';
 import { absoluteNs, formatDuration } from './time_format';
-
-export interface SliceRef { id: number; name: string; lane: number; depth: number; startNs: number; durNs: number }
-export interface Link { dir: string; to: SliceRef }
+import type { AggregateReply, EventView, SliceRef } from './replies';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -54,7 +52,7 @@ export class DetailsPanel {
     this.body.replaceChildren(el('div', 'twtl-error', message));
   }
 
-  showEvent(reply: any, originNs: string, laneName: (lane: number) => string): void {
+  showEvent(reply: EventView, originNs: string, laneName: (lane: number) => string): void {
     const d = reply.details ?? {};
     this.root.hidden = false;
     const title = el('div', 'twtl-title', String(d.name ?? ''));
@@ -75,7 +73,7 @@ export class DetailsPanel {
     if (d.unclosed) row(t, 'Note', 'never closed: ends at the end of the trace');
     if (d.overlapping) row(t, 'Note', 'overlaps an earlier slice without nesting in it');
     if (d.gpu) for (const [k, v] of Object.entries(d.gpu)) row(t, `GPU ${k}`, Array.isArray(v) ? v.join(' × ') : String(v));
-    for (const l of (d.links ?? []) as Link[]) {
+    for (const l of d.links ?? []) {
       if (!l.to) continue;
       const a = el('a', 'twtl-link', `${l.to.name} (${formatDuration(l.to.durNs)}, ${laneName(l.to.lane)})`);
       a.href = '#';
@@ -87,13 +85,13 @@ export class DetailsPanel {
     if (args && Array.isArray(args.args)) {
       const at = el('table', 'twtl-kv twtl-args');
       at.setAttribute('data-testid', 'timeline-args');
-      for (const [k, v, json] of args.args as Array<[string, string, boolean?]>) {
+      for (const [k, v, json] of args.args) {
         for (const r of argRows(String(k), String(v), json !== false)) row(at, r.key, r.value, r.title);
       }
       if (!args.args.length) row(at, '', '(no args)');
       parts.push(el('div', 'twtl-subtitle', 'Args'), at);
       const ft = el('table', 'twtl-kv');
-      for (const [k, v] of (args.fields ?? []) as Array<[string, string]>) row(ft, String(k), String(v));
+      for (const [k, v] of args.fields ?? []) row(ft, String(k), String(v));
       const det = el('details');
       det.append(el('summary', undefined, 'Event fields'), ft);
       parts.push(det);
@@ -107,7 +105,7 @@ export class DetailsPanel {
     this.body.replaceChildren(...parts);
   }
 
-  showAggregate(r: any, t0: number, t1: number, lanes: number): void {
+  showAggregate(r: AggregateReply, t0: number, t1: number, lanes: number): void {
     this.root.hidden = false;
     const title = el('div', 'twtl-title',
       `${r.slices} slices, ${r.names} names in ${formatDuration(t1 - t0)} (${formatDuration(t0)} – ${formatDuration(t1)}) on ${lanes} lane${lanes === 1 ? '' : 's'}`);

@@ -21,7 +21,8 @@
 // Test hook: window.__tracewise.timeline = { ready, idle(), visibleRange(), locate(text), ... } (hook()).
 //
 // Times inside the view are float64 ns relative to the trace origin (originNs from the worker).
-import { DetailsPanel, type SliceRef } from './details_panel';
+import { DetailsPanel } from './details_panel';
+import type { AggregateReply, EventView, SliceRef } from './replies';
 import { h } from './element';
 import { instantUnder, sliceAt } from './hit_test';
 import { HoverTip, instantTipText, sliceTipText } from './hover_tip';
@@ -70,9 +71,9 @@ export class TimelineView {
   private colorChosen = false;
   private selected: Selected | null = null;
   private links: SliceRef[] = [];
-  private lastDetails: any = null;
+  private lastDetails: EventView | null = null;
   private area: { t0: number; t1: number; y0: number; y1: number; lanes: number[] } | null = null;
-  private lastAggregate: any = null;
+  private lastAggregate: AggregateReply | null = null;
   private dirty = true;
   private raf = 0;
   private frames = 0;
@@ -486,15 +487,16 @@ export class TimelineView {
     }
   }
 
-  private async select(id: number, reveal: boolean, preloaded?: any): Promise<void> {
+  private async select(id: number, reveal: boolean, preloaded?: EventView): Promise<void> {
     this.area = null;
     this.pending++;
     try {
-      const reply = preloaded && preloaded.args !== undefined ? preloaded : await this.client.request('event', { sliceId: id });
+      const reply: EventView = preloaded && preloaded.args !== undefined ? preloaded
+        : await this.client.request('event', { sliceId: id });
       if (this.destroyed) return;
       const d = reply.details;
       this.selected = { id, lane: d.lane, depth: d.depth, startNs: d.startNs, durNs: d.durNs };
-      this.links = (d.links ?? []).map((l: any) => l.to).filter((x: any) => x);
+      this.links = (d.links ?? []).map((l) => l.to).filter((x) => x);
       this.lastDetails = reply;
       this.panel.showEvent(reply, this.tracks?.originNs ?? '0', (lane) => this.tracks?.tracks[lane]?.name ?? '');
       this.measure();  // the panel may just have taken room from the stage
@@ -514,7 +516,7 @@ export class TimelineView {
     this.area = null;
     this.pending++;
     try {
-      const reply = await this.client.request('event', { instantId: id });
+      const reply: EventView = await this.client.request('event', { instantId: id });
       if (this.destroyed) return;
       const d = reply.details;
       this.selected = { id, lane: d.lane, depth: 0, startNs: d.startNs, durNs: 0, instant: true };
@@ -573,7 +575,7 @@ export class TimelineView {
     this.pending++;
     this.panel.loading('Aggregating…');
     try {
-      const r = await this.client.request('aggregate', { lanes: a.lanes, t0: a.t0, t1: a.t1 });
+      const r: AggregateReply = await this.client.request('aggregate', { lanes: a.lanes, t0: a.t0, t1: a.t1 });
       if (this.area !== a) return;
       this.lastAggregate = r;
       this.selected = null;

@@ -4,6 +4,7 @@
 // view that the cache does not hold. One request in flight at a time; the newest need wins.
 
 import type { WindowColumns } from './window_columns';
+import type { WindowReply } from '../worker/timeline_handlers';
 
 export interface WindowData extends WindowColumns {
   t0: number; t1: number; px: number; nsPerPx: number; search: boolean;
@@ -14,7 +15,7 @@ export const kGlobalMark = 0xffffffff;
 
 export interface Need { t0: number; t1: number; widthPx: number; lanes: number[]; search: boolean }
 
-type Fetch = (req: { lanes: number[]; t0: number; t1: number; px: number; search: boolean }) => Promise<any>;
+type Fetch = (req: { lanes: number[]; t0: number; t1: number; px: number; search: boolean }) => Promise<WindowReply>;
 
 export class WindowCache {
   data: WindowData | null = null;

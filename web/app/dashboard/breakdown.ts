@@ -5,6 +5,8 @@ import { fmtDuration, fmtPct, labelOf } from '../format';
 import { legend, stackedBar, type BarPart } from './charts';
 import type { Links } from './links';
 import { rangeLink } from './links';
+import type { FileSummary, Step, StepTemporal, StepTimes, Temporal } from '../summary_document';
+import { field } from '../summary_document';
 
 const kColors: Record<string, string> = { computation: '--c-compute', communication: '--c-comm', memory: '--c-mem', other: '--c-other' };
 
@@ -18,17 +20,20 @@ const kBasic: Array<[string, string, string]> = [
   ['compute_ns', 'Compute', '--c-compute'], ['non_compute_ns', 'Non-compute', '--c-comm'], ['idle_ns', 'Idle', '--c-idle'],
 ];
 
-function partsOf(t: any): BarPart[] | null {
+function partsOf(t: Temporal | StepTemporal | null | undefined): BarPart[] | null {
   if (!t || typeof t !== 'object') return null;
   const exposed = t.exposed && typeof t.exposed === 'object';
-  const src = exposed ? t.exposed : t;
+  const src: Record<string, unknown> = exposed ? t.exposed : t;
   const keys = exposed ? kExposed : kBasic;
   if (!keys.some(([k]) => typeof src[k] === 'number')) return null;
   const span = typeof t.span_ns === 'number' ? t.span_ns : 0;
-  return keys.filter(([k]) => typeof src[k] === 'number').map(([k, label, color]) => ({
-    label, value: src[k], color,
-    title: `${label}: ${fmtDuration(src[k])}${span > 0 ? ` (${fmtPct((100 * src[k]) / span)})` : ''}`,
-  }));
+  return keys.flatMap(([k, label, color]) => {
+    const v = src[k];
+    return typeof v === 'number' ? [{
+      label, value: v, color,
+      title: `${label}: ${fmtDuration(v)}${span > 0 ? ` (${fmtPct((100 * v) / span)})` : ''}`,
+    }] : [];
+  });
 }
 
 // A trace can hold thousands of steps: their bars come kFirstBars at first, then kMoreBars per click on
@@ -60,21 +65,24 @@ function row(label: Node | string, parts: BarPart[], total: number | undefined, 
   return h('div', { class: 'bd-row' }, h('div', { class: 'bd-label' }, label), stackedBar(parts, total), h('div', { class: 'bd-right' }, right));
 }
 
-export function breakdownPanel(all: any[], f: any, links: Links): HTMLElement | null {
+export function breakdownPanel(all: FileSummary[], f: FileSummary, links: Links): HTMLElement | null {
   const rows: HTMLElement[] = [];
   let legendParts: BarPart[] = [];
   for (const s of all) {
-    const parts = partsOf(s?.temporal);
-    if (!parts) continue;
+    const t = s?.temporal;
+    const parts = partsOf(t);
+    if (!parts || !t) continue;
     legendParts = parts;
     const label = s.rank !== null && s.rank !== undefined ? `rank ${s.rank}` : s.name;
-    rows.push(row(s === f ? h('strong', null, label) : label, parts, s.temporal.span_ns, fmtDuration(s.temporal.span_ns ?? 0)));
+    rows.push(row(s === f ? h('strong', null, label) : label, parts, t.span_ns, fmtDuration(t.span_ns ?? 0)));
   }
-  const stepRows = Array.isArray(f?.steps) ? f.steps.filter((s: any) => s?.temporal && partsOf(s.temporal)) : [];
-  const stepRow = (st: any) => {
+  type TimedStep = Step & { temporal: StepTemporal };
+  const timed = (s: Step): s is TimedStep => !!(s?.temporal && partsOf(s.temporal));
+  const stepRows = Array.isArray(f?.steps) ? f.steps.filter(timed) : [];
+  const stepRow = (st: TimedStep) => {
     const t = st.temporal;
     const b = st.begin_ns, e = st.end_ns;
-    const label = `step ${st.number ?? st.step ?? ''}`;
+    const label = `step ${st.number ?? field(st, 'step') ?? ''}`;  // step: not the core's key
     return row(typeof b === 'number' && typeof e === 'number' ? rangeLink(links, b, e, label) : label, partsOf(t)!, t.span_ns, fmtDuration(t.span_ns ?? (e - b)));
   };
   if (!legendParts.length && stepRows.length) legendParts = partsOf(stepRows[0].temporal)!;
@@ -104,16 +112,16 @@ const kStepColors: Record<string, string> = {
   dataloader: '--c6', data_loader: '--c6', cpu_exec: '--c3', other: '--c-idle',
 };
 
-function stepCategories(f: any, links: Links): HTMLElement | null {
+function stepCategories(f: FileSummary, links: Links): HTMLElement | null {
   const sb = f?.step_breakdown;
   if (!sb || typeof sb !== 'object' || !Array.isArray(sb.steps) || sb.steps.length === 0) return null;
   const keys = Object.keys(sb.categories_ns ?? sb.steps[0]?.categories_ns ?? {});
   if (!keys.length) return null;
-  const partsOfStep = (c: any, total: number): BarPart[] => keys.map((k) => ({
+  const partsOfStep = (c: Record<string, number> | undefined, total: number): BarPart[] => keys.map((k) => ({
     label: labelOf(k), value: Number(c?.[k] ?? 0), color: kStepColors[k] ?? '--c-other',
     title: `${labelOf(k)}: ${fmtDuration(Number(c?.[k] ?? 0))}${total > 0 ? ` (${fmtPct((100 * Number(c?.[k] ?? 0)) / total)})` : ''}`,
   }));
-  const stepRow = (st: any) => row(
+  const stepRow = (st: StepTimes) => row(
     typeof st.begin_ns === 'number' && typeof st.end_ns === 'number' ? rangeLink(links, st.begin_ns, st.end_ns, `step ${st.number}`) : `step ${st.number}`,
     partsOfStep(st.categories_ns, st.duration_ns ?? 0), st.duration_ns, fmtDuration(st.duration_ns ?? 0));
   const head = typeof sb.total_ns === 'number' && sb.categories_ns

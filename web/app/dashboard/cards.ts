@@ -2,43 +2,52 @@
 // defensively and is left out when its section is absent (analyses may not apply to a trace).
 import { h } from '../dom';
 import { fmtCount, fmtDuration, fmtPct } from '../format';
+import { type FileSummary, isObject } from '../summary_document';
 
 export interface Card { id: string; label: string; value: string; raw: number | string; path: string; sub?: string; tone?: 'good' | 'warn' | 'bad' }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-function stepCard(f: any): Card | null {
+// The step times a summary holds: its steps, or (not the core's shape) steps nested one level deeper.
+type StepWindow = { duration_ns?: unknown; begin_ns?: unknown; end_ns?: unknown };
+function stepsOf(f: FileSummary): StepWindow[] | null {
+  const steps: unknown = f.steps;
+  return Array.isArray(f.steps) ? f.steps : isObject(steps) && Array.isArray(steps.steps) ? steps.steps : null;
+}
+
+function stepCard(f: FileSummary): Card | null {
   const sb = f.step_breakdown;
   if (sb && num(sb.mean_ns) !== null && num(sb.count)) {
     return { id: 'step-time', label: 'Step time', value: fmtDuration(sb.mean_ns), raw: sb.mean_ns, path: 'step_breakdown.mean_ns',
       sub: `mean of ${sb.count} step${sb.count === 1 ? '' : 's'}${num(sb.max_ns) !== null ? `, max ${fmtDuration(sb.max_ns)}` : ''}` };
   }
-  const steps = Array.isArray(f.steps) ? f.steps : Array.isArray(f.steps?.steps) ? f.steps.steps : null;
+  const steps = stepsOf(f);
   if (!steps || steps.length === 0) return null;
-  const durs = steps.map((s: any) => num(s.duration_ns) ?? ((num(s.end_ns) ?? 0) - (num(s.begin_ns) ?? 0))).filter((d: number) => d > 0);
+  const durs = steps.map((s) => num(s.duration_ns) ?? ((num(s.end_ns) ?? 0) - (num(s.begin_ns) ?? 0)))
+    .filter((d) => d > 0);
   if (!durs.length) return null;
   const mean = durs.reduce((a: number, b: number) => a + b, 0) / durs.length;
   return { id: 'step-time', label: 'Step time', value: fmtDuration(mean), raw: mean, path: 'steps[].duration_ns (mean)',
     sub: `mean of ${durs.length} step${durs.length === 1 ? '' : 's'}` };
 }
 
-function busyCard(f: any): Card | null {
+function busyCard(f: FileSummary): Card | null {
   const t = f.temporal;
   const span = num(t?.span_ns), idle = num(t?.idle_ns);
   if (span === null || idle === null || span <= 0) return null;
-  const busy = num(t.busy_ns) ?? span - idle;
+  const busy = num(t?.busy_ns) ?? span - idle;
   const pct = (100 * busy) / span;
   return { id: 'gpu-busy', label: 'GPU busy', value: fmtPct(pct), raw: pct, path: 'temporal.busy_ns/span_ns',
     sub: `idle ${fmtDuration(idle)} of ${fmtDuration(span)}`, tone: pct >= 80 ? 'good' : pct >= 50 ? 'warn' : 'bad' };
 }
 
-function exposedCommCard(f: any): Card | null {
+function exposedCommCard(f: FileSummary): Card | null {
   const t = f.temporal, o = f.overlap;
   const span = num(t?.span_ns);
   if (span === null || span <= 0) return null;
   let exposed = num(t?.exposed?.communication_ns);
   let path = 'temporal.exposed.communication_ns/span_ns';
-  if (exposed === null && num(o?.communication_ns) !== null && num(o?.overlapped_ns) !== null) {
+  if (exposed === null && o && num(o.communication_ns) !== null && num(o.overlapped_ns) !== null) {
     exposed = o.communication_ns - o.overlapped_ns;
     path = 'overlap.communication_ns-overlapped_ns';
   }
@@ -48,7 +57,7 @@ function exposedCommCard(f: any): Card | null {
     sub: `${fmtDuration(exposed)} not hidden by compute`, tone: pct <= 5 ? 'good' : pct <= 10 ? 'warn' : 'bad' };
 }
 
-function overlapCard(f: any): Card | null {
+function overlapCard(f: FileSummary): Card | null {
   const o = f.overlap;
   if (!o || typeof o !== 'object') return null;
   const pct = num(o.pct);
@@ -66,7 +75,8 @@ function overlapCard(f: any): Card | null {
 // per-stream breakdown (idle.streams, HTA's) counts a stream's gaps while other streams run, so a
 // stream with a few ops makes "host wait" look large on a GPU that is busy (summaries written
 // before idle.devices existed fall back to it).
-export function idleCauses(f: any): { causes: Record<string, number>; over: 'devices' | 'streams'; n: number } | null {
+export function idleCauses(f: FileSummary):
+  { causes: Record<string, number>; over: 'devices' | 'streams'; n: number } | null {
   const devices = Array.isArray(f?.idle?.devices) ? f.idle.devices : null;
   const streams = Array.isArray(f?.idle?.streams) ? f.idle.streams : null;
   const rows = devices ?? streams;
@@ -74,14 +84,14 @@ export function idleCauses(f: any): { causes: Record<string, number>; over: 'dev
   const causes: Record<string, number> = {};
   for (const s of rows) {
     for (const [k, v] of Object.entries(s?.categories ?? {})) {
-      const ns = num((v as any)?.ns);
+      const ns = num(v?.ns);
       if (ns !== null) causes[k] = (causes[k] ?? 0) + ns;
     }
   }
   return Object.keys(causes).length ? { causes, over: devices ? 'devices' : 'streams', n: rows.length } : null;
 }
 
-function idleCard(f: any): Card | null {
+function idleCard(f: FileSummary): Card | null {
   const split = idleCauses(f);
   if (!split) return null;
   const { causes, over, n } = split;
@@ -94,7 +104,7 @@ function idleCard(f: any): Card | null {
     path: `idle.${over}[].categories`, sub: total > 0 ? `${fmtPct((100 * v) / total)} of ${of}` : 'no idle time' };
 }
 
-function spanCard(f: any): Card | null {
+function spanCard(f: FileSummary): Card | null {
   const m = f.model;
   if (num(m?.first_ts_ns) === null || num(m?.last_ts_ns) === null) return null;
   const span = m.last_ts_ns - m.first_ts_ns;
@@ -102,14 +112,14 @@ function spanCard(f: any): Card | null {
     sub: `${fmtCount(f.import?.events ?? 0)} events` };
 }
 
-function kernelsCard(f: any): Card | null {
+function kernelsCard(f: FileSummary): Card | null {
   const n = num(f.model?.gpu_ops);
   if (n === null) return null;
   return { id: 'gpu-ops', label: 'GPU ops', value: fmtCount(n), raw: n, path: 'model.gpu_ops',
     sub: `${fmtCount(f.model?.gpu_stream_tracks ?? 0)} streams · ${fmtCount(f.model?.launch_links ?? 0)} launches linked` };
 }
 
-export function headlineCards(f: any): Card[] {
+export function headlineCards(f: FileSummary): Card[] {
   return [stepCard, busyCard, exposedCommCard, overlapCard, idleCard, spanCard, kernelsCard]
     .map((fn) => { try { return fn(f); } catch { return null; } })
     .filter((c): c is Card => c !== null);

@@ -5,6 +5,7 @@ import { h, clear } from '../dom';
 import { postedTask } from '../../posted_task';
 import { fmtBytes, fmtCount, fmtDuration, labelOf } from '../format';
 import type { OpenedFile } from '../files';
+import type { FileSummary } from '../summary_document';
 import { headlineCards, renderCards } from './cards';
 import { renderValue } from './generic';
 import type { Links } from './links';
@@ -27,7 +28,7 @@ export function section(title: string, id: string, ...body: Array<Node | null>):
   return h('section', { class: 'panel', 'data-section': id }, h('h2', null, title), ...body);
 }
 
-function fileFacts(f: any, file: OpenedFile): HTMLElement {
+function fileFacts(f: FileSummary, file: OpenedFile): HTMLElement {
   const facts: Array<[string, string]> = [];
   if (f.rank !== null && f.rank !== undefined) facts.push(['Rank', f.world_size ? `${f.rank} of ${f.world_size}` : String(f.rank)]);
   const devs = Array.isArray(f.devices) ? f.devices : [];
@@ -86,9 +87,11 @@ export async function buildDashboard(root: HTMLElement, files: OpenedFile[], sel
   clear(root);
   if (files.length === 0) return true;
   const file = files[Math.min(selected, files.length - 1)];
-  const f = file.summary;
+  // The files on screen are ready: each has its summary (a whole one, a saved one or a link's).
+  const f = file.summary as FileSummary;
+  const sections: Record<string, unknown> = f;  // by key, for the sections rendered generically
   const l = links(file);
-  const all = files.map((x) => x.summary);
+  const all = files.map((x) => x.summary as FileSummary);
 
   const head = h('div', { class: 'file-head' });
   if (files.length > 1) {
@@ -105,7 +108,7 @@ export async function buildDashboard(root: HTMLElement, files: OpenedFile[], sel
   const htaCompat = f.analysis_mode?.name === 'hta_compat';
   const generic = (key: string) => () => {
     const early = takeEarly(file, htaCompat, key);
-    const body = early ? early.body : renderValue(key, f[key], l, key);
+    const body = early ? early.body : renderValue(key, sections[key], l, key);
     const out = body ? section(labelOf(key), key, body) : null;
     if (out && early) out.dataset.early = '';
     return out;
@@ -125,8 +128,9 @@ export async function buildDashboard(root: HTMLElement, files: OpenedFile[], sel
     () => idlePanel(f, l),
     () => stepsPanel(f, l),
     () => streamsPanel(f, l),
-    ...kTableSections.filter((k) => f[k] !== undefined && f[k] !== null).map(generic),
-    ...Object.keys(f).filter((k) => !kHandled.has(k) && !kTableSections.includes(k) && f[k] !== null && f[k] !== undefined).map(generic),
+    ...kTableSections.filter((k) => sections[k] !== undefined && sections[k] !== null).map(generic),
+    ...Object.keys(f).filter((k) => !kHandled.has(k) && !kTableSections.includes(k) && sections[k] !== null &&
+      sections[k] !== undefined).map(generic),
     () => h('p', { class: 'muted foot-note' }, `Times in ns from the trace, shown relative to its first event (+0 = ${fmtDuration(0)}; span ${fmtDuration(span)}).`),
   ];
   let t0 = performance.now();

@@ -4,6 +4,7 @@
 // file itself, so that the usual case does not read as an alarm.
 import { h } from '../dom';
 import { fmtCount } from '../format';
+import type { FileSummary } from '../summary_document';
 
 // What each count means. `edge`: expected at the edges of a profiling window.
 const kKnown: Record<string, { text: string; edge?: boolean }> = {
@@ -21,7 +22,7 @@ const kKnown: Record<string, { text: string; edge?: boolean }> = {
   integer_beyond_int64: { text: 'integers too large for 64 bits (kept as text)' },
 };
 
-export function importNotes(f: any): HTMLElement | null {
+export function importNotes(f: FileSummary): HTMLElement | null {
   const problems = f.import?.problems;
   if (!problems || typeof problems !== 'object' || Object.keys(problems).length === 0) return null;
   const entries = Object.entries(problems as Record<string, number>);

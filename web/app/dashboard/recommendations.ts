@@ -5,14 +5,16 @@ import { kvGrid, renderValue } from './generic';
 import { fmtDuration, kNoOperator, valueLabel } from '../format';
 import { nameLink, rangeLink } from './links';
 import type { Links } from './links';
+import type { FileSummary, RecommendationLike, TimeRange } from '../summary_document';
+import { field, isObject, recommendationsOf } from '../summary_document';
 
-export function recommendationsPanel(f: any, links: Links): HTMLElement | null {
-  const recs = Array.isArray(f?.recommendations) ? f.recommendations : Array.isArray(f?.recommendations?.items) ? f.recommendations.items : null;
+export function recommendationsPanel(f: FileSummary, links: Links): HTMLElement | null {
+  const recs = recommendationsOf(f);
   if (!recs) return null;
   const kRank: Record<string, number> = { high: 0, critical: 0, medium: 1, warning: 1, low: 2, info: 3 };
-  const order = recs.map((r: any, i: number) => ({ r, i }))
-    .sort((a: any, b: any) => (kRank[String(a.r?.severity)] ?? 3) - (kRank[String(b.r?.severity)] ?? 3) || a.i - b.i);  // most severe first
-  const items = order.map(({ r, i }: { r: any; i: number }) => {
+  const rank = (r: RecommendationLike) => kRank[String(field(r, 'severity'))] ?? 3;
+  const order = recs.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i);  // most severe first
+  const items = order.map(({ r, i }) => {
     if (typeof r === 'string') return h('li', { class: 'rec' }, r);
     const title = r.title ?? r.message ?? r.text ?? r.id ?? `Recommendation ${i + 1}`;
     const severity = String(r.severity ?? r.level ?? 'info');
@@ -45,20 +47,27 @@ function shareFirst(numbers: Record<string, unknown>): Record<string, unknown> {
   return 'share' in numbers ? { share: numbers.share, ...numbers } : numbers;
 }
 
+// A range of the evidence that can be shown: both ends are numbers.
+const isRange = (r: unknown): r is TimeRange =>
+  typeof field(r, 'begin_ns') === 'number' && typeof field(r, 'end_ns') === 'number';
+
 // Evidence: the numbers (units in their names), the top offenders (event names link to a search in
 // the timeline) and the worst time ranges (links to zoom there).
-function evidenceView(ev: any, rule: string, links: Links, i: number): HTMLElement | null {
-  if (!ev || typeof ev !== 'object') return null;
+function evidenceView(ev: unknown, rule: string, links: Links, i: number): HTMLElement | null {
+  if (!isObject(ev)) return null;
   const box = h('div', { class: 'evidence' });
   const { numbers, offenders, ranges, ...rest } = ev;
-  if (numbers && typeof numbers === 'object' && Object.keys(numbers).length) box.append(kvGrid(shareFirst(numbers), links, `recommendations.${i}.evidence.numbers`));
+  if (isObject(numbers) && Object.keys(numbers).length) {
+    box.append(kvGrid(shareFirst(numbers), links, `recommendations.${i}.evidence.numbers`));
+  }
   if (Array.isArray(offenders) && offenders.length) {
     box.append(h('div', { class: 'offenders' }, h('span', { class: 'muted' }, kCategoryOffenders.has(rule) ? 'Main cause: ' : 'Top offenders: '),
-      ...offenders.filter((o: unknown) => typeof o === 'string' || o === null).map((o: string | null) => offenderView(rule, o, links))));
+      ...offenders.filter((o: unknown): o is string | null => typeof o === 'string' || o === null)
+        .map((o) => offenderView(rule, o, links))));
   }
   if (Array.isArray(ranges) && ranges.length) {
     box.append(h('div', { class: 'ranges' }, h('span', { class: 'muted' }, 'Worst ranges: '),
-      ...ranges.filter((r: any) => typeof r?.begin_ns === 'number' && typeof r?.end_ns === 'number').map((r: any) =>
+      ...ranges.filter(isRange).map((r) =>
         rangeLink(links, r.begin_ns, r.end_ns, `+${fmtDuration(r.begin_ns - links.originNs)} (${fmtDuration(r.end_ns - r.begin_ns)})`))));
   }
   for (const [k, v] of Object.entries(rest)) {

@@ -6,6 +6,7 @@ import { h } from '../dom';
 import { fmtBytes, fmtDuration, fmtPct } from '../format';
 import { lineChart } from './charts';
 import type { Links } from './links';
+import type { FileSummary } from '../summary_document';
 
 const numbers = (a: unknown): a is number[] => Array.isArray(a) && a.every((x) => typeof x === 'number');
 
@@ -18,7 +19,7 @@ const openRange = (links: Links) => (x0: number, x1: number) => links.range(link
 interface Shared { xRange?: [number, number]; sync: string }
 let syncKeys = 0;
 
-function sharedRange(f: any, origin: number): [number, number] | undefined {
+function sharedRange(f: FileSummary, origin: number): [number, number] | undefined {
   let lo = Infinity, hi = -Infinity;
   const take = (t0: unknown, t1: unknown) => {
     if (typeof t0 === 'number' && typeof t1 === 'number') { lo = Math.min(lo, (t0 - origin) / 1e6); hi = Math.max(hi, (t1 - origin) / 1e6); }
@@ -36,14 +37,15 @@ function panel(id: string, title: string, ...body: Array<Node | null>): HTMLElem
 
 // Utilisation stays a line: each value is a bucket's mean plotted at the bucket's centre, a rate
 // rather than a count that jumps, and steps would draw edges at arbitrary bucket boundaries.
-function utilizationChart(f: any, links: Links, shared: Shared): HTMLElement | null {
+function utilizationChart(f: FileSummary, links: Links, shared: Shared): HTMLElement | null {
   const u = f?.utilization;
   if (!u || typeof u !== 'object' || typeof u.bucket_ns !== 'number' || typeof u.begin_ns !== 'number' || !numbers(u.all) || u.all.length < 2) return null;
   const origin = links.originNs;
   const xs = u.all.map((_: number, i: number) => (u.begin_ns - origin + (i + 0.5) * u.bucket_ns) / 1e6);
   const ys: number[][] = [u.all.map((v: number) => 100 * v)];
   const labels = ['all devices'];
-  const devs = Array.isArray(u.devices) ? u.devices.filter((d: any) => numbers(d?.busy) && d.busy.length === u.all.length) : [];
+  const devs = Array.isArray(u.devices) ? u.devices.filter((d) => numbers(d?.busy) && d.busy.length === u.all.length)
+    : [];
   if (devs.length > 1) for (const d of devs) { ys.push(d.busy.map((v: number) => 100 * v)); labels.push(`GPU ${d.device}`); }
   const mean = u.all.reduce((a: number, b: number) => a + b, 0) / u.all.length;
   return panel('utilization', 'GPU utilisation over time',
@@ -54,19 +56,20 @@ function utilizationChart(f: any, links: Links, shared: Shared): HTMLElement | n
 }
 
 // A {ts_ns: [...], <name>: [...]} object as chart columns (x in ms from the trace start).
-function tsSeries(series: any, keys: string[], origin: number): number[][] | null {
-  if (!series || !numbers(series.ts_ns) || series.ts_ns.length < 2) return null;
-  const cols = keys.map((k) => series[k]).filter((a) => numbers(a) && a.length === series.ts_ns.length) as number[][];
+function tsSeries(series: Record<string, unknown> | undefined, keys: string[], origin: number): number[][] | null {
+  const ts = series?.ts_ns;
+  if (!series || !numbers(ts) || ts.length < 2) return null;
+  const cols = keys.map((k) => series[k]).filter((a) => numbers(a) && a.length === ts.length) as number[][];
   if (!cols.length) return null;
-  return [series.ts_ns.map((t: number) => (t - origin) / 1e6), ...cols];
+  return [ts.map((t) => (t - origin) / 1e6), ...cols];
 }
 
 // Memory is drawn in steps: a sample is the state after an allocation or free and holds until the
 // next one.
-function memoryCharts(f: any, links: Links, shared: Shared): HTMLElement | null {
+function memoryCharts(f: FileSummary, links: Links, shared: Shared): HTMLElement | null {
   const devs = Array.isArray(f?.memory?.devices) ? f.memory.devices : [];
   const origin = links.originNs;
-  const charts = devs.map((d: any) => {
+  const charts = devs.map((d) => {
     const data = tsSeries(d?.series, ['allocated', 'reserved'], origin);
     if (!data) return null;
     const name = d.device === -1 ? 'CPU' : `GPU ${d.device}`;
@@ -90,10 +93,10 @@ function withEnds(data: number[][], range: [number, number] | undefined): number
   return out;
 }
 
-function queueCharts(f: any, links: Links, shared: Shared): HTMLElement | null {
+function queueCharts(f: FileSummary, links: Links, shared: Shared): HTMLElement | null {
   const qs = Array.isArray(f?.launches?.queues) ? f.launches.queues : [];
   const origin = links.originNs;
-  const charts = qs.map((q: any) => {
+  const charts = qs.map((q) => {
     const data = tsSeries(q?.series, ['max_length'], origin);
     if (!data) return null;
     return h('div', { class: 'subsection' }, h('h4', null, `GPU ${q.device} stream ${q.stream}: max ${q.max}, mean ${Number(q.time_weighted_mean ?? q.mean ?? 0).toFixed(2)}`),
@@ -103,7 +106,7 @@ function queueCharts(f: any, links: Links, shared: Shared): HTMLElement | null {
   return charts.length ? h('details', { class: 'panel', 'data-section': 'queues' }, h('summary', null, h('strong', null, 'Launch queue length per stream')), ...charts) : null;
 }
 
-export function chartPanels(f: any, links: Links): HTMLElement[] {
+export function chartPanels(f: FileSummary, links: Links): HTMLElement[] {
   const shared: Shared = { xRange: sharedRange(f, links.originNs), sync: `tw-charts-${++syncKeys}` };
   return [utilizationChart(f, links, shared), memoryCharts(f, links, shared), queueCharts(f, links, shared)].filter((x): x is HTMLElement => x !== null);
 }

@@ -6,6 +6,7 @@ import { h, clear } from '../dom';
 import { fmtBytes, fmtCount, fmtDuration, fmtField, type FieldKind, kNoOperator } from '../format';
 import type { Links } from './links';
 import { DataTable, type Column } from './table';
+import type { Collectives, Idle, IdleCause, Kernels, Launches, Memory, Operators, Step } from '../summary_document';
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
@@ -15,12 +16,13 @@ function fact(label: string, kind: FieldKind, v: unknown, path: string): HTMLEle
     h('span', { class: 'muted' }, `${label} `), num(v) === null ? '–' : fmtField(kind, v));
 }
 
-function idleBlock(idle: any, links: Links): Node[] {
+function idleBlock(idle: Idle, links: Links): Node[] {
   const streams = Array.isArray(idle?.streams) ? idle.streams : [];
-  const rows = streams.map((s: any) => ({
+  const rows = streams.map((s) => ({
     stream: `GPU ${s?.device} stream ${s?.stream}`, ops: s?.ops, idle_ns: s?.idle_ns,
     host_wait_ns: s?.categories?.host_wait?.ns, kernel_wait_ns: s?.categories?.kernel_wait?.ns, other_ns: s?.categories?.other?.ns,
-    gaps: ['host_wait', 'kernel_wait', 'other'].reduce((n, c) => n + (num(s?.categories?.[c]?.count) ?? 0), 0),
+    gaps: (['host_wait', 'kernel_wait', 'other'] satisfies IdleCause[])
+      .reduce((n, c) => n + (num(s?.categories?.[c]?.count) ?? 0), 0),
   }));
   const cols: Column[] = [
     { key: 'stream', label: 'Stream', kind: 'text' }, { key: 'ops', label: 'Ops', kind: 'count' },
@@ -28,9 +30,9 @@ function idleBlock(idle: any, links: Links): Node[] {
     { key: 'kernel_wait_ns', label: 'Kernel wait', kind: 'ns' }, { key: 'other_ns', label: 'Other', kind: 'ns' },
     { key: 'gaps', label: 'Gaps', kind: 'count' },
   ];
-  const gaps = streams.flatMap((s: any) => (Array.isArray(s?.longest_gaps) ? s.longest_gaps : []).map((g: any) => ({
+  const gaps = streams.flatMap((s) => (Array.isArray(s?.longest_gaps) ? s.longest_gaps : []).map((g) => ({
     stream: `GPU ${s?.device} stream ${s?.stream}`, category: g?.category, duration_ns: g?.duration_ns, begin_ns: g?.begin_ns, end_ns: g?.end_ns,
-  }))).sort((a: any, b: any) => (num(b.duration_ns) ?? 0) - (num(a.duration_ns) ?? 0));
+  }))).sort((a, b) => (num(b.duration_ns) ?? 0) - (num(a.duration_ns) ?? 0));
   return [
     h('h4', null, 'Idle time per stream'),
     new DataTable(rows, cols, links, undefined, 'step_idle').root,
@@ -41,7 +43,7 @@ function idleBlock(idle: any, links: Links): Node[] {
   ].filter((x): x is HTMLElement => x !== null);
 }
 
-function kernelsBlock(k: any, links: Links): Node[] {
+function kernelsBlock(k: Kernels, links: Links): Node[] {
   const cols: Column[] = [
     { key: 'name', label: 'Name', kind: 'text' }, { key: 'class', label: 'Class', kind: 'text' },
     { key: 'count', label: 'Count', kind: 'count' }, { key: 'total_ns', label: 'Total', kind: 'ns' },
@@ -55,7 +57,7 @@ function kernelsBlock(k: any, links: Links): Node[] {
   ];
 }
 
-function launchesBlock(l: any): Node[] {
+function launchesBlock(l: Launches): Node[] {
   const d = l?.delay, s = l?.host_syncs;
   return [
     h('h4', null, 'Launches'),
@@ -68,7 +70,7 @@ function launchesBlock(l: any): Node[] {
       h('span', { class: 'fact', 'data-key': 'launches.launch_bound' }, l?.launch_bound === true ? 'launch-bound' : 'not launch-bound')),
     h('div', { class: 'facts' },
       fact('host syncs', 'count', s?.count, 'launches.host_syncs.count'), fact('blocked', 'ns', s?.blocked_ns, 'launches.host_syncs.blocked_ns'),
-      ...(Array.isArray(s?.top_sites) ? s.top_sites : []).map((x: any) =>
+      ...(Array.isArray(s?.top_sites) ? s.top_sites : []).map((x) =>
         h('span', { class: 'fact' }, h('span', { class: 'muted' }, `from ${typeof x?.name === 'string' ? x.name : kNoOperator} `),
           `${fmtCount(num(x?.count) ?? 0)} × ${fmtDuration(num(x?.blocked_ns) ?? 0)}`))),
   ];
@@ -80,7 +82,7 @@ function tableBlock(title: string, facts: HTMLElement[], rows: unknown, cols: Co
     new DataTable(Array.isArray(rows) ? rows : [], cols, links, undefined, id).root];
 }
 
-function collectivesBlock(c: any, links: Links): Node[] {
+function collectivesBlock(c: Collectives, links: Links): Node[] {
   const cols: Column[] = [
     { key: 'type', label: 'Type', kind: 'text' }, { key: 'count', label: 'Count', kind: 'count' },
     { key: 'total_ns', label: 'Total', kind: 'ns' }, { key: 'exposed_ns', label: 'Exposed', kind: 'ns' },
@@ -91,7 +93,7 @@ function collectivesBlock(c: any, links: Links): Node[] {
   c?.by_type, cols, 'step_collectives', links);
 }
 
-function operatorsBlock(o: any, links: Links): Node[] {
+function operatorsBlock(o: Operators, links: Links): Node[] {
   const cols: Column[] = [
     { key: 'name', label: 'Operator', kind: 'text' }, { key: 'calls', label: 'Calls', kind: 'count' },
     { key: 'total_ns', label: 'Host total', kind: 'ns' }, { key: 'self_ns', label: 'Host self', kind: 'ns' },
@@ -101,16 +103,16 @@ function operatorsBlock(o: any, links: Links): Node[] {
     fact('launches attributed', 'count', o?.launches_attributed, 'operators.launches_attributed')], o?.top, cols, 'step_operators', links);
 }
 
-function memoryBlock(m: any): Node[] {
+function memoryBlock(m: Memory): Node[] {
   const devs = Array.isArray(m?.devices) ? m.devices : [];
   if (!devs.length) return [];
-  return [h('h4', null, 'Memory peak'), h('div', { class: 'facts' }, ...devs.map((d: any, i: number) =>
+  return [h('h4', null, 'Memory peak'), h('div', { class: 'facts' }, ...devs.map((d, i) =>
     h('span', { class: 'fact', 'data-key': `memory.devices.${i}.peak_allocated`, 'data-raw': num(d?.peak_allocated) === null ? null : String(d.peak_allocated) },
       h('span', { class: 'muted' }, `${d?.device === -1 ? 'CPU' : `GPU ${d?.device}`} `),
       `${fmtBytes(num(d?.peak_allocated) ?? 0)} allocated, ${fmtBytes(num(d?.peak_reserved) ?? 0)} reserved`)))];
 }
 
-function detailBody(step: any, links: Links): Node[] {
+function detailBody(step: Step, links: Links): Node[] {
   const d = step?.sections;
   if (!d || typeof d !== 'object') return [h('p', { class: 'muted' }, 'No per-step details for this step (only the first 32 steps carry them).')];
   const out: Node[] = [
@@ -128,7 +130,7 @@ function detailBody(step: any, links: Links): Node[] {
 
 // The step picker and the selected step's details; null when no step carries details. The picker
 // is a plain <select> (the rank picker owns the dashboard's chips).
-export function stepDetailPanel(steps: any[], links: Links): HTMLElement | null {
+export function stepDetailPanel(steps: Step[], links: Links): HTMLElement | null {
   const withDetails = steps.filter((s) => s && typeof s === 'object' && s.sections && typeof s.sections === 'object');
   if (!withDetails.length) return null;
   const body = h('div', { class: 'step-detail-body' });

@@ -4,6 +4,7 @@ import { h } from '../dom';
 import { DataTable, type Column } from './table';
 import type { Links } from './links';
 import { stepDetailPanel } from './step_detail';
+import { type FileSummary, field } from '../summary_document';
 
 // Every time and percentage column in one unit, named in its header ("GPU busy (ms)", "GPU idle (%)"):
 // the columns mix durations and percentages, and a unit per cell made "111.2 ms | 0.90 %" read alike.
@@ -21,10 +22,10 @@ const kColumns: Column[] = ([
   { key: 'end_ns', label: 'End', kind: 'ts' },
 ] as Column[]).map((c) => ({ ...c, fixedUnit: c.kind !== 'count' }));
 
-export function stepsPanel(f: any, links: Links): HTMLElement | null {
+export function stepsPanel(f: FileSummary, links: Links): HTMLElement | null {
   const steps = Array.isArray(f?.steps) ? f.steps : null;
   if (!steps || steps.length === 0) return null;
-  const has = (key: string) => steps.some((s: any) => key.split('.').reduce((v: any, p) => v?.[p], s) !== undefined);
+  const has = (key: string) => steps.some((s) => key.split('.').reduce<unknown>(field, s) !== undefined);
   const cols = kColumns.filter((c) => has(c.key));
   const source = f.steps_source === 'gpu_user_annotation' ? ' (from GPU annotations)' : '';
   return h('section', { class: 'panel', 'data-section': 'steps' }, h('h2', null, `Profiler steps${source}`),

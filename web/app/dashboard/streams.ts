@@ -3,6 +3,7 @@
 import { h } from '../dom';
 import { DataTable, type Column } from './table';
 import type { Links } from './links';
+import type { FileSummary, StreamActivity } from '../summary_document';
 
 const kStreamCols: Column[] = [
   { key: 'stream_name', label: 'Stream', kind: 'text' }, { key: 'main_class', label: 'Mostly', kind: 'text' },
@@ -15,12 +16,13 @@ const kPairCols: Column[] = [
   { key: 'overlap_ns', label: 'Overlap', kind: 'ns' }, { key: 'pct_of_smaller', label: 'Of the less busy one', kind: 'pct' },
 ];
 
-export function streamsPanel(f: any, links: Links): HTMLElement | null {
+export function streamsPanel(f: FileSummary, links: Links): HTMLElement | null {
   const so = f?.stream_overlap;
   if (!so || !Array.isArray(so.streams) || so.streams.length === 0) return null;
-  const name = (s: any) => (s ? `GPU ${s.device} stream ${s.stream}` : '?');
-  const streams = so.streams.map((s: any) => ({ ...s, stream_name: name(s) }));
-  const pairs = (Array.isArray(so.pairs) ? so.pairs : []).map((p: any) => ({ ...p, a_name: name(so.streams[p.a]), b_name: name(so.streams[p.b]) }));
+  const name = (s: StreamActivity | undefined) => (s ? `GPU ${s.device} stream ${s.stream}` : '?');
+  const streams = so.streams.map((s) => ({ ...s, stream_name: name(s) }));
+  const pairs = (Array.isArray(so.pairs) ? so.pairs : [])
+    .map((p) => ({ ...p, a_name: name(so.streams[p.a]), b_name: name(so.streams[p.b]) }));
   return h('section', { class: 'panel', 'data-section': 'stream_overlap' }, h('h2', null, 'GPU streams'),
     new DataTable(streams, kStreamCols, links, undefined, 'streams').root,
     pairs.length ? new DataTable(pairs, kPairCols, links, 'Streams running at the same time', 'stream_pairs').root

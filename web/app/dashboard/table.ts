@@ -5,6 +5,10 @@
 import { h, clear } from '../dom';
 import { type ColumnUnit, type FieldKind, durationUnit, fmtField, fmtInUnit, kindOfKey, kNoOperator, labelOf, pctUnit, valueLabel, wordsOf } from '../format';
 import { type Links, nameLink, rangeLink } from './links';
+import { field } from '../summary_document';
+
+// A row of any table: a summary row (a kernel, a step, a gap...) or one a view made, read by key.
+export type Row = Record<string, unknown>;
 
 export interface Column {
   key: string;
@@ -12,9 +16,9 @@ export interface Column {
   kind: FieldKind;
   // A value computed from the row rather than read from it: its cells carry no data-raw (the
   // summary has no such value to compare with).
-  derived?: (row: any) => unknown;
+  derived?: (row: Row) => unknown;
   // The cell's text when it is not the formatted value (null: the formatted value).
-  display?: (value: unknown, row: any) => string | null;
+  display?: (value: unknown, row: Row) => string | null;
   // Durations / percentages in one unit for the whole column, named in the header ("GPU busy (ms)").
   fixedUnit?: boolean;
 }
@@ -40,18 +44,18 @@ const kIdKeys = new Set(['type']);
 const kEnumKeys = new Set(['category', 'kind']);
 // Values the summary encodes as known-or-zero: collectives' bytes count only the ops whose size is
 // known (sized_ops), so with none of them the 0 means "unknown" (docs/summary-detail-sections.md).
-const kUnknownWhen: Record<string, (row: any) => boolean> = { bytes: (r) => r?.sized_ops === 0 };
+const kUnknownWhen: Record<string, (row: Row) => boolean> = { bytes: (r) => r?.sized_ops === 0 };
 const kNumberOrder = ['device', 'stream', 'number', 'count', 'calls', 'ops', 'gpu_ops', 'total_ns', 'duration_ns', 'self_ns', 'device_total_ns',
   'device_self_ns', 'exposed_ns', 'mean_ns', 'p50_ns', 'p90_ns', 'p95_ns', 'p99_ns', 'min_ns', 'max_ns', 'share'];
 
-function get(row: any, key: string): unknown {
+function get(row: Row, key: string): unknown {
   if (!key.includes('.')) return row?.[key];
-  let v = row;
-  for (const part of key.split('.')) v = v?.[part];
+  let v: unknown = row;
+  for (const part of key.split('.')) v = field(v, part);
   return v;
 }
 
-export function inferColumns(rows: any[]): Column[] {
+export function inferColumns(rows: Row[]): Column[] {
   const seen = new Map<string, { label: string; leaf: string; sample: unknown }>();
   const note = (key: string, label: string, leaf: string, v: unknown) => {
     const prev = seen.get(key);
@@ -147,7 +151,8 @@ export class DataTable {
   private readonly cols: Column[];
   readonly id: string;
 
-  constructor(private readonly rows: any[], cols: Column[], private readonly links: Links, title?: string, id?: string) {
+  constructor(private readonly rows: Row[], cols: Column[], private readonly links: Links, title?: string,
+    id?: string) {
     this.id = id ?? '';
     this.cols = cols = cols.map((c) => {
       if (c.display) return c;
@@ -156,7 +161,7 @@ export class DataTable {
       // Identifiers of the summary shown as words ("host wait"), as the legends write them.
       if (c.kind === 'text' && kEnumKeys.has(c.key)) return { ...c, display: (v: unknown) => (typeof v === 'string' ? valueLabel(v) : null) };
       const unknown = kUnknownWhen[c.key];
-      return unknown ? { ...c, display: (_v: unknown, row: any) => (unknown(row) ? '–' : null) } : c;
+      return unknown ? { ...c, display: (_v: unknown, row: Row) => (unknown(row) ? '–' : null) } : c;
     });
     for (const c of cols) if (c.fixedUnit) { const u = this.unitOf(c); if (u) this.units.set(c.key, u); }
     // A row's time range: its first two timestamp columns, or one timestamp and a duration.
@@ -198,7 +203,7 @@ export class DataTable {
     return true;
   }
 
-  private value(row: any, c: Column): unknown { return c.derived ? c.derived(row) : get(row, c.key); }
+  private value(row: Row, c: Column): unknown { return c.derived ? c.derived(row) : get(row, c.key); }
 
   // The one unit of a fixedUnit column: from its largest magnitude (timestamps: from the trace's start).
   private unitOf(c: Column): ColumnUnit | null {
@@ -215,7 +220,7 @@ export class DataTable {
   }
 
   // What a cell shows for value v of row r.
-  private text(r: any, c: Column, v: unknown): string {
+  private text(r: Row, c: Column, v: unknown): string {
     const shown = c.display?.(v, r);
     if (shown !== null && shown !== undefined) return shown;
     const u = this.units.get(c.key);
@@ -244,11 +249,11 @@ export class DataTable {
     this.head.append(tr);
   }
 
-  private view(): any[] {
+  private view(): Row[] {
     let rows = this.rows;
     if (this.filter) {
       // The raw value or the words shown for it ("host_wait" or "host wait").
-      const match = (r: any, c: Column) => {
+      const match = (r: Row, c: Column) => {
         const v = this.value(r, c);
         return String(v ?? '').toLowerCase().includes(this.filter) || (!!c.display && this.text(r, c, v).toLowerCase().includes(this.filter));
       };
@@ -258,7 +263,7 @@ export class DataTable {
       const col = this.cols.find((c) => c.key === this.sortKey) ?? { key: this.sortKey, label: '', kind: 'text' as FieldKind };
       const dir = this.sortDesc ? -1 : 1;
       rows = [...rows].sort((a, b) => {
-        const x = this.value(a, col) as any, y = this.value(b, col) as any;
+        const x = this.value(a, col), y = this.value(b, col);
         if (x === y) return 0;
         if (x === null || x === undefined) return 1;
         if (y === null || y === undefined) return -1;

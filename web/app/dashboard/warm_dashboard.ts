@@ -9,6 +9,7 @@
 import type { OpenedFile } from '../files';
 import type { Links } from './links';
 import { buildDashboard } from './dashboard';
+import { type FileSummary, field, isObject } from '../summary_document';
 
 let started = false;
 
@@ -25,17 +26,18 @@ export const kWarmBuilds = 3;
 export async function warmDashboard(summaryJson: string, wanted: () => boolean): Promise<number> {
   if (started || !wanted()) return 0;
   started = true;
-  let doc: any;
+  let doc: unknown;
   try {
     doc = JSON.parse(summaryJson);
   } catch {
     return 0;
   }
-  const summary = doc?.files?.[0];
-  if (!summary || typeof summary !== 'object') return 0;
+  const summary = field(field(doc, 'files'), '0');
+  if (!isObject(summary)) return 0;
   const file: OpenedFile = {
     key: -1, name: String(summary.name ?? 'warm-up'), status: 'ready', load: null, progress: null, result: null,
-    summary, schema: String(doc.schema), warnings: [], error: null,
+    summary: summary as FileSummary,  // the core's summary of the warm-up's trace
+    schema: String(field(doc, 'schema')), warnings: [], error: null,
   };
   const links: Links = { originNs: 0, range: () => {}, name: () => {} };
   let built = 0;
