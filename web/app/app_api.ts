@@ -50,11 +50,11 @@ export interface AppInternals {
 }
 
 export function createAppApi(app: AppInternals): AppApi & {
-  loaded: Emitter<[unknown]>; progress: Emitter<[string, Progress]>; errors: Emitter<[string, string, string]>;
+  loaded: Emitter<[SummaryDocument]>; progress: Emitter<[string, Progress]>; errors: Emitter<[string, string, string]>;
 } {
   // The page emits the summary document on screen (FileSet.document()), which reaches it typed
   // unknown (as its hook's `summary`); onLoaded adds each callback as it is, so it gets that document.
-  const loaded = new Emitter<[unknown]>();
+  const loaded = new Emitter<[SummaryDocument]>();
   const progress = new Emitter<[string, Progress]>();
   const errors = new Emitter<[string, string, string]>();
   return {
@@ -65,7 +65,7 @@ export function createAppApi(app: AppInternals): AppApi & {
     previewSummary: (doc, name, onShown) => app.previewSummary(doc, name, onShown),
     getSummary: () => app.files.document(),
     getFiles: () => app.files.files.map((f) => ({ name: f.name, status: f.status, error: f.error?.message ?? null, hasTrace: !!f.load })),
-    onLoaded: (cb) => loaded.on(cb as (doc: unknown) => void),
+    onLoaded: (cb) => loaded.on(cb),
     onProgress: (cb) => progress.on(cb),
     onError: (cb) => errors.on(cb),
     getViewState: () => app.getViewState(),

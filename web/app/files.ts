@@ -1,5 +1,6 @@
 // The files opened together (usually one per rank): one worker each, loading in parallel. Keeps
 // each file's progress, summary, warnings and error, and tells listeners when anything changes.
+import { isObject, type FileSummary, type SummaryDocument } from './summary_document';
 import { type FileSource, type OpenResult, type Progress, TraceLoad, WorkerError } from '../load/index';
 
 export type FileStatus = 'loading' | 'ready' | 'error' | 'cancelled';
@@ -11,7 +12,7 @@ export interface OpenedFile {
   load: TraceLoad | null;  // null for a summary JSON opened as such (no trace behind it)
   progress: Progress | null;
   result: OpenResult | null;
-  summary: any | null;        // this file's entry of the summary document (files[0] of its worker)
+  summary: FileSummary | null;  // this file's entry of the summary document (files[0] of its worker)
   schema: string;             // the summary document's schema id
   warnings: string[];
   error: { code: string; message: string } | null;
@@ -56,8 +57,8 @@ export class FileSet {
   }
 
   // Shows a summary document without a trace (e.g. from a summary link). False when it is not one.
-  showDocument(doc: any, name: string): boolean {
-    if (!doc || typeof doc !== 'object' || !Array.isArray(doc.files) || !doc.files.every((f: unknown) => f && typeof f === 'object')) return false;
+  showDocument(doc: unknown, name: string): boolean {
+    if (!isSummaryDocument(doc)) return false;
     for (const f of this.files) f.load?.close();
     ++this.generation;
     this.files = this.fromDocument(name, doc);
@@ -65,8 +66,8 @@ export class FileSet {
     return true;
   }
 
-  private fromDocument(name: string, doc: any): OpenedFile[] {
-    return doc.files.map((summary: any) => ({
+  private fromDocument(name: string, doc: SummaryDocument): OpenedFile[] {
+    return doc.files.map((summary): OpenedFile => ({
       key: this.nextKey++, name: String(summary?.name ?? name), status: 'ready', load: null, progress: null, result: null,
       summary, schema: String(doc.schema), warnings: [`${name} is a saved summary, not a trace: the timeline needs the trace itself.`], error: null,
     }));
@@ -88,10 +89,10 @@ export class FileSet {
 
   // The summary document of every file that loaded, in the order they were opened: the same JSON the
   // CLI prints for `tracewise summarize FILE...`.
-  document(): any | null {
-    const ready = this.ready.filter((f) => f.summary);
-    if (ready.length === 0) return null;
-    return { files: ready.map((f) => f.summary), schema: ready[0].schema };
+  document(): SummaryDocument | null {
+    const summaries = this.ready.flatMap((f) => (f.summary ? [{ summary: f.summary, schema: f.schema }] : []));
+    if (summaries.length === 0) return null;
+    return { files: summaries.map((s) => s.summary), schema: summaries[0].schema };
   }
 
   private start(inp: FileInput): OpenedFile {
@@ -149,8 +150,9 @@ export class FileSet {
     }
   }
 
+  // The worker's document holds this one file (the core's summary: SummaryDocument by construction).
   private setSummary(file: OpenedFile, reply: { json: string }): void {
-    const doc = JSON.parse(reply.json);
+    const doc = JSON.parse(reply.json) as SummaryDocument;
     file.summary = doc.files?.[0] ?? null;
     file.schema = String(doc.schema);
   }
@@ -166,14 +168,20 @@ export class FileSet {
 }
 
 // A summary document (schema "tracewise.summary/N"; keys are sorted, so "schema" comes last), or null.
-async function readSummaryDocument(blob: Blob): Promise<any | null> {
+async function readSummaryDocument(blob: Blob): Promise<SummaryDocument | null> {
   if (blob.size > 64 << 20 || blob.size < 20) return null;
   const tail = await blob.slice(Math.max(0, blob.size - 80)).text();
   if (!/"schema"\s*:\s*"tracewise\.summary\/\d+"\s*\}\s*$/.test(tail)) return null;
   try {
-    const doc = JSON.parse(await blob.text());
-    return Array.isArray(doc?.files) && doc.files.every((f: unknown) => f && typeof f === 'object') ? doc : null;
+    const doc: unknown = JSON.parse(await blob.text());
+    return isSummaryDocument(doc) ? doc : null;
   } catch {
     return null;
   }
+}
+
+// A document whose files are objects: shown as a summary (each section is read defensively, as a
+// saved or linked summary may be trimmed or come from an older core: summary_document.ts).
+function isSummaryDocument(doc: unknown): doc is SummaryDocument {
+  return isObject(doc) && Array.isArray(doc.files) && doc.files.every(isObject);
 }

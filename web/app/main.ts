@@ -11,6 +11,7 @@ import { renderDashboard } from './dashboard/dashboard';
 import { layOutEarly } from './dashboard/early_sections';
 import { warmDashboard } from './dashboard/warm_dashboard';
 import { TimelineHost } from './timeline_host';
+import type { FileSummary } from './summary_document';
 import type { Links } from './dashboard/links';
 import { createAppApi, type ViewState } from './app_api';
 import { installIntegrations } from '../share/install';
@@ -49,7 +50,7 @@ function setTab(t: typeof tab): void {
 }
 
 // `summary`: the file's summary, or the part of it that has come so far (its model section).
-function linksFor(file: OpenedFile, summary: any = file.summary): Links {
+function linksFor(file: OpenedFile, summary: Partial<FileSummary> | null = file.summary): Links {
   return {
     originNs: Number(summary?.model?.first_ts_ns ?? 0),
     range: (t0, t1, name) => { setTab('timeline'); void timeline.zoomTo(file, t0, t1, name); },
@@ -117,11 +118,12 @@ function syncSummaryActions(): void {
 function updateHook(): void {
   const errors = files.files.filter((f) => f.error && f.status === 'error');
   hook.error = errors.length ? `${errors[errors.length - 1].name}: ${errors[errors.length - 1].error!.message}` : null;
-  hook.summary = files.document();
+  const doc = files.document();
+  hook.summary = doc;
   const wasReady = hook.ready;
   hook.ready = files.files.length > 0 && files.settled && dashboardShown;
   for (const f of errors) if (!announced.has(f.key)) { announced.add(f.key); app.errors.emit(f.name, f.error!.message, f.error!.code); }
-  if (hook.ready && !wasReady && hook.summary) app.loaded.emit(hook.summary);
+  if (hook.ready && !wasReady && doc) app.loaded.emit(doc);
 }
 const announced = new Set<number>();
 

@@ -3,7 +3,7 @@
 // ./README.md. The page opens a file with a TraceLoad, reads its summary, and hands its timeline
 // client to the timeline view; while idle it lets a spare worker get ready for the next file.
 import type { OpenResult, Progress, SummaryPart, SummaryReply, TimelineClient, TimelineKind, TimelinePayloads,
-  TracePayloads } from '../worker/protocol';
+  TimelineReplies, TracePayloads } from '../worker/protocol';
 import { kWorkersModes, type WorkersMode } from './trace/open_plan';
 import { WorkerError, type WorkerClient } from './page/trace_client';
 import { onSpareWarmed, prepareSpareWorker, takeWorker } from './page/spare';
@@ -57,8 +57,10 @@ export class TraceLoad {
   // The timeline's requests go to the same worker (web/worker/timeline_handlers.ts).
   readonly timeline: TimelineClient = {
     // TimelineRequest is made of TimelinePayloads, so a timeline kind's payload is its TracePayloads entry.
+    // The worker sends the core's JSON objects; TimelineReplies says what the core writes in them
+    // (tests/wasm/summary_types.test.mjs holds the types to the core's output).
     request: <K extends TimelineKind>(kind: K, payload: TimelinePayloads[K]) =>
-      this.client.request(kind, payload as unknown as TracePayloads[K]),
+      this.client.request(kind, payload as unknown as TracePayloads[K]) as Promise<unknown> as Promise<TimelineReplies[K]>,
   };
 
   // Asks the open to stop (a worker inside one long wasm call reads it only after: close() ends it).

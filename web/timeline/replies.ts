@@ -45,3 +45,15 @@ export interface AggregateReply {
   truncated: boolean;                   // rows lists the names with the most time only
   rows: Array<{ name: string; count: number; totalNs: number; selfNs: number; inRangeNs: number }>;
 }
+
+// The 'search' reply, by op: run { count, names, error? } (error: the pattern was refused); next and
+// prev { index (-1: no match that way), count, event? }; page { count, offset, matches }; clear { count: 0 }.
+export interface SearchReply {
+  count: number;
+  error?: string;
+  names?: number;
+  index?: number;
+  event?: EventDetails;
+  offset?: number;
+  matches?: SliceRef[];
+}

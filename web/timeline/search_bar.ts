@@ -56,9 +56,9 @@ export class TimelineSearch {
     this.pending++;
     try {
       const r = await this.client.request('search', { op: 'run', query, regex });
-      const refused = typeof r.error === 'string';
-      this.state = { query, regex, count: r.count ?? 0, index: -1, active: query.length > 0 && !refused, ran: key };
-      this.countText.textContent = refused ? r.error : query ? `${this.state.count} match${this.state.count === 1 ? '' : 'es'}` : '';
+      const refused = r.error;  // the pattern was refused: why
+      this.state = { query, regex, count: r.count ?? 0, index: -1, active: query.length > 0 && refused === undefined, ran: key };
+      this.countText.textContent = refused ?? (query ? `${this.state.count} match${this.state.count === 1 ? '' : 'es'}` : '');
       this.changed();
     } catch (e) {
       this.state = { query, regex, count: 0, index: -1, active: false, ran: '' };
@@ -74,9 +74,10 @@ export class TimelineSearch {
     this.pending++;
     try {
       const r = await this.client.request('search', { op: dir > 0 ? 'next' : 'prev', fromNs, fromId });
-      if (r.index < 0 || !r.event) return null;
-      this.state.index = r.index;
-      this.countText.textContent = `${r.index + 1} / ${r.count}`;
+      const index = r.index ?? -1;
+      if (index < 0 || !r.event) return null;
+      this.state.index = index;
+      this.countText.textContent = `${index + 1} / ${r.count}`;
       return r.event;
     } finally {
       this.pending--;

@@ -145,7 +145,7 @@ export class TimelineView {
   }
 
   private async doLoad(): Promise<void> {
-    const t = (await this.client.request('tracks', {})) as TracksReply;
+    const t = await this.client.request('tracks', {});
     if (this.destroyed) return;
     this.tracks = t;
     this.layout = new Layout(t, this.collapsed);

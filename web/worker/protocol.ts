@@ -1,7 +1,9 @@
 import type { PartTiming } from '../load/parts/protocol';
 import type { ReaderTiming } from '../load/feed/protocol';
 import type { WorkersMode } from '../load/trace/open_plan';
-import type { TimelineReply } from './timeline_handlers';
+import type { TimelineReply, WindowReply } from './timeline_handlers';
+import type { AggregateReply, EventView, SearchReply } from '../timeline/replies';
+import type { TracksReply } from '../timeline/layout';
 import type { CoreModule, CoreSession } from '../core/bindings';
 
 // The messages between the page (web/app) and a trace worker (web/worker). One worker holds one
@@ -102,9 +104,19 @@ export interface TimelinePayloads {
   aggregate: { lanes: number[]; t0: number; t1: number };
 }
 export type TimelineKind = keyof TimelinePayloads;
-// The trace worker as the timeline view asks it. The replies are the handlers' objects
-// (timeline_handlers.ts); any: the view reads them field by field, and typing them is the next step.
-export interface TimelineClient { request<K extends TimelineKind>(kind: K, payload: TimelinePayloads[K]): Promise<any> }
+// The timeline's replies as the view reads them: the handlers' objects (timeline_handlers.ts) with
+// the JSON the core writes in them typed (web/timeline/replies.ts).
+export interface TimelineReplies {
+  tracks: TracksReply;
+  window: WindowReply;
+  event: EventView;
+  search: SearchReply;
+  aggregate: AggregateReply;
+}
+// The trace worker as the timeline view asks it.
+export interface TimelineClient {
+  request<K extends TimelineKind>(kind: K, payload: TimelinePayloads[K]): Promise<TimelineReplies[K]>;
+}
 export type TimelineRequest = { [K in TimelineKind]: { id: number; kind: K } & TimelinePayloads[K] }[TimelineKind];
 
 export type Request = OpenRequest | SummaryRequest | CancelRequest | WarmRequest | HoldRequest | TimelineRequest;

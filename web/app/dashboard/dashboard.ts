@@ -88,10 +88,10 @@ export async function buildDashboard(root: HTMLElement, files: OpenedFile[], sel
   if (files.length === 0) return true;
   const file = files[Math.min(selected, files.length - 1)];
   // The files on screen are ready: each has its summary (a whole one, a saved one or a link's).
-  const f = file.summary as FileSummary;
+  const f = file.summary!;
   const sections: Record<string, unknown> = f;  // by key, for the sections rendered generically
   const l = links(file);
-  const all = files.map((x) => x.summary as FileSummary);
+  const all = files.map((x) => x.summary!);
 
   const head = h('div', { class: 'file-head' });
   if (files.length > 1) {
