@@ -2,7 +2,7 @@
 # test suite. Both install what is missing (apt, npm) and rebuild only what is stale.
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
-.PHONY: run test test-corpus build deps native asan wasm site bench clean
+.PHONY: run test test-corpus build deps native asan wasm site bench clean format
 
 APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium time
 PORT ?= 8000
@@ -73,6 +73,10 @@ test-corpus: build
 
 bench: native wasm
 	@bash bench/run.sh
+
+# Lays out the TypeScript and JavaScript as prettier writes them (tests/repo/format.test.mjs checks it).
+format: node_modules/.package-lock.json
+	node_modules/.bin/prettier --write --log-level warn 'web/**/*.{ts,mjs}' 'tests/**/*.mjs' 'bench/*.mjs'
 
 clean:
 	rm -rf build

@@ -30,7 +30,7 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../web/serve.mjs';
-import { ARGS, recordOpenReplies, waitWarmUps } from '../tests/e2e/helpers.mjs';  // the e2e tests' browser flags
+import { ARGS, recordOpenReplies, waitWarmUps } from '../tests/e2e/helpers.mjs'; // the e2e tests' browser flags
 import { readFloor } from './read_floor.mjs';
 import { traceDuring } from './devtools_trace.mjs';
 
@@ -39,9 +39,11 @@ const SITE = resolve(ROOT, process.env.TW_SITE || 'build/site');
 const LOAD_TIMEOUT = 15 * 60_000;
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 1);
 
-const files = process.argv.slice(2).length ? process.argv.slice(2).map((f) => resolve(f))
+const files = process.argv.slice(2).length
+  ? process.argv.slice(2).map((f) => resolve(f))
   : ['kineto_256mb.json', 'kineto_256mb.json.gz', 'kineto_1024mb.json', 'kineto_1024mb.json.gz']
-    .map((f) => join(ROOT, 'bench', 'out', f)).filter((f) => existsSync(f));
+      .map((f) => join(ROOT, 'bench', 'out', f))
+      .filter((f) => existsSync(f));
 
 // Installed before any page script: the long-task log, and the moment the page's hook turns ready
 // (window.__tracewise is the page's own hook object, created here with an accessor for `ready`), so
@@ -52,14 +54,21 @@ function initScript() {
   let ready = false;
   window.__tracewise = { summary: null, error: null };
   Object.defineProperty(window.__tracewise, 'ready', {
-    enumerable: true, configurable: true, get: () => ready,
-    set: (v) => { if (v && !ready) window.__bench.readyAt = Date.now(); ready = v; },
+    enumerable: true,
+    configurable: true,
+    get: () => ready,
+    set: (v) => {
+      if (v && !ready) window.__bench.readyAt = Date.now();
+      ready = v;
+    },
   });
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.__bench.longtasks.push({ start: e.startTime, dur: e.duration });
     }).observe({ type: 'longtask', buffered: true });
-  } catch (e) { window.__bench.longtaskError = String(e); }
+  } catch (e) {
+    window.__bench.longtaskError = String(e);
+  }
 }
 
 // Main-thread tasks of the page while `run` runs, from a DevTools trace: the longest in thread (CPU)
@@ -68,15 +77,36 @@ function initScript() {
 const kFrameEvents = new Set(['FireAnimationFrame', 'Commit', 'BeginMainThreadFrame']);
 async function traceMainTasks(page, run, { frames = false } = {}) {
   const keep = (e) => e.name === 'RunTask' || e.name === 'thread_name' || (frames && kFrameEvents.has(e.name));
-  const categories = frames ? 'devtools.timeline,disabled-by-default-devtools.timeline' : 'disabled-by-default-devtools.timeline';
+  const categories = frames
+    ? 'devtools.timeline,disabled-by-default-devtools.timeline'
+    : 'disabled-by-default-devtools.timeline';
   const events = await traceDuring(page, { categories, keep }, run);
-  const main = new Set(events.filter((e) => e.ph === 'M' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  const onMain = events.filter((e) => (e.ph === 'X' || e.ph === 'B' || e.ph === 'I' || e.ph === 'i') && main.has(`${e.pid}:${e.tid}`));
+  const main = new Set(
+    events.filter((e) => e.ph === 'M' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`)
+  );
+  const onMain = events.filter(
+    (e) => (e.ph === 'X' || e.ph === 'B' || e.ph === 'I' || e.ph === 'i') && main.has(`${e.pid}:${e.tid}`)
+  );
   const tasks = onMain.filter((e) => e.name === 'RunTask' && e.ph === 'X');
-  const out = { cpuMaxMs: tasks.reduce((m, e) => Math.max(m, (e.tdur ?? 0) / 1000), 0), wallMaxMs: tasks.reduce((m, e) => Math.max(m, e.dur / 1000), 0) };
+  const out = {
+    cpuMaxMs: tasks.reduce((m, e) => Math.max(m, (e.tdur ?? 0) / 1000), 0),
+    wallMaxMs: tasks.reduce((m, e) => Math.max(m, e.dur / 1000), 0),
+  };
   if (frames) {
-    const marks = onMain.filter((e) => kFrameEvents.has(e.name)).map((e) => e.ts).sort((a, b) => a - b);
-    const holds = (t) => { let lo = 0, hi = marks.length; while (lo < hi) { const mid = (lo + hi) >> 1; if (marks[mid] < t.ts) lo = mid + 1; else hi = mid; } return lo < marks.length && marks[lo] <= t.ts + t.dur; };
+    const marks = onMain
+      .filter((e) => kFrameEvents.has(e.name))
+      .map((e) => e.ts)
+      .sort((a, b) => a - b);
+    const holds = (t) => {
+      let lo = 0,
+        hi = marks.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (marks[mid] < t.ts) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo < marks.length && marks[lo] <= t.ts + t.dur;
+    };
     const frameTasks = tasks.filter(holds);
     out.frameTasks = frameTasks.length;
     out.p95FrameTaskMs = p95(frameTasks.map((t) => t.dur / 1000));
@@ -85,20 +115,39 @@ async function traceMainTasks(page, run, { frames = false } = {}) {
   return out;
 }
 
-const p95 = (a) => { if (!a.length) return NaN; const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(0.95 * s.length))]; };
+const p95 = (a) => {
+  if (!a.length) return NaN;
+  const s = [...a].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.floor(0.95 * s.length))];
+};
 
 async function zoomPan(page) {
-  const c = await page.evaluate(() => { const r = document.querySelector('[data-testid="timeline-canvas"]').getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
+  const c = await page.evaluate(() => {
+    const r = document.querySelector('[data-testid="timeline-canvas"]').getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  });
   await page.mouse.move(c.x, c.y);
   const draws0 = await page.evaluate(() => window.__tracewise.timeline.drawTimes().length);
   await page.evaluate(() => {
-    const b = window.__bench; b.raf = []; b.rafOn = true;
-    const tick = (t) => { b.raf.push(t); if (b.rafOn) requestAnimationFrame(tick); };
+    const b = window.__bench;
+    b.raf = [];
+    b.rafOn = true;
+    const tick = (t) => {
+      b.raf.push(t);
+      if (b.rafOn) requestAnimationFrame(tick);
+    };
     requestAnimationFrame(tick);
   });
-  const keys = [...'wwwwwwwwwwwwwwwwwwww', ...'aaaaaaaaaaaaaaaaaaaa', ...'dddddddddddddddddddddddddddddd', ...'ssssssssssssssssssss', ...'wwwwwwwwww'];
+  const keys = [
+    ...'wwwwwwwwwwwwwwwwwwww',
+    ...'aaaaaaaaaaaaaaaaaaaa',
+    ...'dddddddddddddddddddddddddddddd',
+    ...'ssssssssssssssssssss',
+    ...'wwwwwwwwww',
+  ];
   const press = async () => {
-    for (const k of keys) {  // one key per animation frame, as a held key would arrive
+    for (const k of keys) {
+      // one key per animation frame, as a held key would arrive
       await page.keyboard.press(k);
       await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok())));
     }
@@ -108,15 +157,27 @@ async function zoomPan(page) {
   await press();
   const wall = (Date.now() - t0) / 1000;
   const r = await page.evaluate((d0) => {
-    const b = window.__bench; b.rafOn = false;
-    const dt = []; for (let i = 1; i < b.raf.length; i++) dt.push(b.raf[i] - b.raf[i - 1]);
+    const b = window.__bench;
+    b.rafOn = false;
+    const dt = [];
+    for (let i = 1; i < b.raf.length; i++) dt.push(b.raf[i] - b.raf[i - 1]);
     return { dt, draws: window.__tracewise.timeline.drawTimes().slice(d0) };
   }, draws0);
   // The same presses again under a DevTools trace (which slows the page: an upper bound): what each
   // frame costs the main thread, which rAF intervals (never below 16.7 ms at 60 Hz) cannot show.
   const traced = await traceMainTasks(page, press, { frames: true });
-  return { keys: keys.length, wall, frames: r.dt.length, p95frame: p95(r.dt), maxFrame: Math.max(...r.dt), p95draw: p95(r.draws), draws: r.draws.length,
-    frameTasks: traced.frameTasks, p95FrameTask: traced.p95FrameTaskMs, p95FrameTaskCpu: traced.p95FrameTaskCpuMs };
+  return {
+    keys: keys.length,
+    wall,
+    frames: r.dt.length,
+    p95frame: p95(r.dt),
+    maxFrame: Math.max(...r.dt),
+    p95draw: p95(r.draws),
+    draws: r.draws.length,
+    frameTasks: traced.frameTasks,
+    p95FrameTask: traced.p95FrameTaskMs,
+    p95FrameTaskCpu: traced.p95FrameTaskCpuMs,
+  };
 }
 
 async function benchOne(context, url, path, pan, traced) {
@@ -130,31 +191,46 @@ async function benchOne(context, url, path, pan, traced) {
     await page.goto(url);
     await page.waitForFunction(() => window.__tracewise && document.getElementById('file-input'));
     // As a user would find it: the page idle, its spare worker warmed (and not competing with the floor).
-    await waitWarmUps(page, 1, 10_000).catch(() => {});  // a site without spare workers: measured cold
+    await waitWarmUps(page, 1, 10_000).catch(() => {}); // a site without spare workers: measured cold
     // The floor is the faster of two reads: one read alone swung by 1.7x between runs (plain files).
     const f = await readFloor(page, path, 'cheapest');
     const again = await readFloor(page, path, 'cheapest');
-    row.floorS = Math.min(f.s, again.s); row.gzip = f.gzip; row.dataMB = (f.gzip ? f.out : f.raw) / 1e6;
-    row.streamFloorS = f.gzip ? row.floorS : (await readFloor(page, path, 'stream')).s;  // the same read for gzip
+    row.floorS = Math.min(f.s, again.s);
+    row.gzip = f.gzip;
+    row.dataMB = (f.gzip ? f.out : f.raw) / 1e6;
+    row.streamFloorS = f.gzip ? row.floorS : (await readFloor(page, path, 'stream')).s; // the same read for gzip
 
     const t0page = await page.evaluate(() => performance.now());
     const load = await timedLoad(page, path);
     row.loadS = load.seconds;
     const st = await page.evaluate((t0p) => {
-      const b = window.__bench, t1 = performance.now();
+      const b = window.__bench,
+        t1 = performance.now();
       const lt = b.longtasks.filter((e) => e.start >= t0p && e.start <= t1);
       const opens = window.__opens ?? [];
-      return { ready: window.__tracewise.ready, error: window.__tracewise.error, heap: Math.max(0, ...opens.map((o) => o.heapBytes)),
-        openS: opens.at(-1)?.seconds ?? null, finishS: opens.at(-1)?.finishSeconds ?? null, waitS: opens.at(-1)?.waitSeconds ?? null, firstInputS: opens.at(-1)?.firstInputSeconds ?? null, prefaultPages: opens.at(-1)?.prefaultPages ?? null, warm: opens.at(-1)?.warm ?? null, lt: lt.length,
-        readerTiming: opens.at(-1)?.readerTiming ?? null, parts: opens.at(-1)?.parts ?? null,
-        ltMax: lt.reduce((m, e) => Math.max(m, e.dur), 0), ltErr: b.longtaskError ?? null };
+      return {
+        ready: window.__tracewise.ready,
+        error: window.__tracewise.error,
+        heap: Math.max(0, ...opens.map((o) => o.heapBytes)),
+        openS: opens.at(-1)?.seconds ?? null,
+        finishS: opens.at(-1)?.finishSeconds ?? null,
+        waitS: opens.at(-1)?.waitSeconds ?? null,
+        firstInputS: opens.at(-1)?.firstInputSeconds ?? null,
+        prefaultPages: opens.at(-1)?.prefaultPages ?? null,
+        warm: opens.at(-1)?.warm ?? null,
+        lt: lt.length,
+        readerTiming: opens.at(-1)?.readerTiming ?? null,
+        parts: opens.at(-1)?.parts ?? null,
+        ltMax: lt.reduce((m, e) => Math.max(m, e.dur), 0),
+        ltErr: b.longtaskError ?? null,
+      };
     }, t0page);
     row.heapMB = st.heap ? st.heap / 2 ** 20 : null;
     row.workerOpenS = st.openS;
     row.finishS = st.finishS;
     row.waitS = st.waitS;
-    row.firstInputS = st.firstInputS;  // in the JSON line only: module, file and reader set up
-    row.prefaultPages = st.prefaultPages;  // JSON only: pages written ahead while waiting
+    row.firstInputS = st.firstInputS; // in the JSON line only: module, file and reader set up
+    row.prefaultPages = st.prefaultPages; // JSON only: pages written ahead while waiting
     row.warm = st.warm;
     // The feed worker's own read, and the tail from its last byte to ready (one reader only: a file in
     // parts has other readers; Date.now() in the page and the worker's epoch stamps share a clock).
@@ -162,21 +238,33 @@ async function benchOne(context, url, path, pan, traced) {
     row.readS = rt ? (rt.endedAt - rt.startedAt) / 1000 : null;
     row.creditWaitS = rt ? rt.creditWaitSeconds : null;
     row.tailS = rt && st.parts === 1 ? (load.readyAt - rt.endedAt) / 1000 : null;
-    row.longtasks = st.lt; row.longtaskMax = st.ltMax;
-    if (st.error || !st.ready) { row.error = st.error || 'not ready'; return row; }
+    row.longtasks = st.lt;
+    row.longtaskMax = st.ltMax;
+    if (st.error || !st.ready) {
+      row.error = st.error || 'not ready';
+      return row;
+    }
     row.ratio = row.loadS / row.floorS;
     row.streamRatio = row.loadS / row.streamFloorS;
 
     const t1 = Date.now();
     await page.click('[data-tab="timeline"]');
-    await page.waitForFunction(() => { const tl = window.__tracewise.timeline; return tl && tl.ready && tl.idle() && tl.frames > 0; },
-      null, { timeout: 300_000, polling: 20 });
+    await page.waitForFunction(
+      () => {
+        const tl = window.__tracewise.timeline;
+        return tl && tl.ready && tl.idle() && tl.frames > 0;
+      },
+      null,
+      { timeout: 300_000, polling: 20 }
+    );
     row.paintS = (Date.now() - t1) / 1000;
     if (pan) row.pan = await zoomPan(page);
     await page.close();
     if (traced) row.taskCpuMaxMs = await tracedLoadTasks(context, url, path);
   } catch (e) {
-    row.error = String(e?.message ?? e).split('\n')[0].slice(0, 160);
+    row.error = String(e?.message ?? e)
+      .split('\n')[0]
+      .slice(0, 160);
   } finally {
     if (pageErrors.length) row.pageErrors = pageErrors;
     await page.close().catch(() => {});
@@ -189,9 +277,13 @@ async function benchOne(context, url, path, pan, traced) {
 async function timedLoad(page, path) {
   const t0 = Date.now();
   await page.setInputFiles('#file-input', path);
-  await page.waitForFunction(() => window.__tracewise.ready === true || !!window.__tracewise.error,
-    null, { timeout: LOAD_TIMEOUT, polling: 50 });
-  await page.waitForFunction(() => window.__tracewise.ready === true, null, { timeout: 5_000, polling: 50 }).catch(() => {});
+  await page.waitForFunction(() => window.__tracewise.ready === true || !!window.__tracewise.error, null, {
+    timeout: LOAD_TIMEOUT,
+    polling: 50,
+  });
+  await page
+    .waitForFunction(() => window.__tracewise.ready === true, null, { timeout: 5_000, polling: 50 })
+    .catch(() => {});
   const readyAt = await page.evaluate(() => window.__bench.readyAt);
   const at = readyAt > t0 ? readyAt : Date.now();
   return { seconds: (at - t0) / 1000, readyAt: at };
@@ -203,7 +295,7 @@ async function timedLoad(page, path) {
 async function tracedLoadTasks(context, url, path) {
   const page = await context.newPage();
   try {
-    await recordOpenReplies(page);  // counts the warm-up
+    await recordOpenReplies(page); // counts the warm-up
     await page.goto(url);
     await waitWarmUps(page, 1, 10_000).catch(() => {});
     const tasks = await traceMainTasks(page, () => timedLoad(page, path));
@@ -225,7 +317,20 @@ function combineRuns(rs) {
   const ok = rs.filter((r) => !r.error);
   const row = { ...rs[0], runs: ok.length };
   if (!ok.length) return row;
-  const timed = ['floorS', 'loadS', 'ratio', 'streamFloorS', 'streamRatio', 'workerOpenS', 'waitS', 'finishS', 'readS', 'creditWaitS', 'tailS', 'heapMB'];
+  const timed = [
+    'floorS',
+    'loadS',
+    'ratio',
+    'streamFloorS',
+    'streamRatio',
+    'workerOpenS',
+    'waitS',
+    'finishS',
+    'readS',
+    'creditWaitS',
+    'tailS',
+    'heapMB',
+  ];
   for (const k of timed) row[k] = median(ok.map((r) => r[k]));
   row.longtasks = Math.max(...ok.map((r) => r.longtasks ?? 0));
   row.longtaskMax = Math.max(...ok.map((r) => r.longtaskMax ?? 0));
@@ -239,16 +344,26 @@ function combineRuns(rs) {
 const fmt = (v, d = 2) => (v === null || v === undefined || Number.isNaN(v) ? '-' : Number(v).toFixed(d));
 
 async function main() {
-  if (!files.length) { console.error('no input files (bench/out/kineto_*.json[.gz]: run bench/run.sh first)'); process.exit(2); }
+  if (!files.length) {
+    console.error('no input files (bench/out/kineto_*.json[.gz]: run bench/run.sh first)');
+    process.exit(2);
+  }
   const server = await serve(SITE, 0);
   const url = `http://127.0.0.1:${server.address().port}/`;
   const userDir = mkdtempSync(join(tmpdir(), 'tw-bench-'));
   const context = await chromium.launchPersistentContext(userDir, {
-    executablePath: '/usr/bin/chromium', args: ARGS, headless: true, viewport: { width: 1400, height: 900 },
+    executablePath: '/usr/bin/chromium',
+    args: ARGS,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
   });
   await context.addInitScript(initScript);
   const version = context.browser()?.version() ?? (await (await context.newPage()).evaluate(() => navigator.userAgent));
-  console.log(`machine: ${cpus().length} cores, ${cpus()[0]?.model}, node ${process.version}, chromium ${version}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `machine: ${cpus().length} cores, ${cpus()[0]?.model}, node ${process.version}, chromium ${version}, load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`
+  );
   const runs = files.map(() => []);
   try {
     // Runs interleave the files, so that the machine's drift touches each alike; the zoom/pan and
@@ -266,17 +381,79 @@ async function main() {
     await new Promise((ok) => server.close(ok));
     rmSync(userDir, { recursive: true, force: true });
   }
-  console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `load after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`
+  );
   const rows = runs.map(combineRuns);
-  const head = ['file', 'runs', 'in MB', 'data MB', 'floor s', 'load s', 'load/floor', 'range', 'target', 'stream floor s', 'load/stream', 'worker s', 'wait s', 'finish s', 'read s', 'stall s', 'tail s', 'warm', 'paint s', 'heap MB', 'longtasks', 'max lt ms', 'max task cpu ms', 'p95 frame ms', 'p95 frame task ms', 'p95 draw ms'];
-  const lines = rows.map((r) => r.error && r.loadS === undefined
-    ? [r.file, String(r.runs), fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), `ERROR: ${r.error}`]
-    : [r.file, String(r.runs), fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), r.error ? `${fmt(r.loadS)} ERROR: ${r.error}` : fmt(r.loadS),
-      fmt(r.ratio), `${fmt(r.ratioMin)}-${fmt(r.ratioMax)}`, r.gzip ? '<= 1.3' : '<= 2.0', fmt(r.streamFloorS), fmt(r.streamRatio), fmt(r.workerOpenS), fmt(r.waitS), fmt(r.finishS), fmt(r.readS), fmt(r.creditWaitS), fmt(r.tailS), r.warm ? 'yes' : 'no', fmt(r.paintS), fmt(r.heapMB, 0), String(r.longtasks ?? '-'), fmt(r.longtaskMax, 0), fmt(r.taskCpuMaxMs, 0),
-      r.pan ? fmt(r.pan.p95frame, 1) : '-', r.pan ? `${fmt(r.pan.p95FrameTask, 1)} (cpu ${fmt(r.pan.p95FrameTaskCpu, 1)})` : '-', r.pan ? fmt(r.pan.p95draw, 1) : '-']);
+  const head = [
+    'file',
+    'runs',
+    'in MB',
+    'data MB',
+    'floor s',
+    'load s',
+    'load/floor',
+    'range',
+    'target',
+    'stream floor s',
+    'load/stream',
+    'worker s',
+    'wait s',
+    'finish s',
+    'read s',
+    'stall s',
+    'tail s',
+    'warm',
+    'paint s',
+    'heap MB',
+    'longtasks',
+    'max lt ms',
+    'max task cpu ms',
+    'p95 frame ms',
+    'p95 frame task ms',
+    'p95 draw ms',
+  ];
+  const lines = rows.map((r) =>
+    r.error && r.loadS === undefined
+      ? [r.file, String(r.runs), fmt(r.inMB, 1), fmt(r.dataMB, 1), fmt(r.floorS), `ERROR: ${r.error}`]
+      : [
+          r.file,
+          String(r.runs),
+          fmt(r.inMB, 1),
+          fmt(r.dataMB, 1),
+          fmt(r.floorS),
+          r.error ? `${fmt(r.loadS)} ERROR: ${r.error}` : fmt(r.loadS),
+          fmt(r.ratio),
+          `${fmt(r.ratioMin)}-${fmt(r.ratioMax)}`,
+          r.gzip ? '<= 1.3' : '<= 2.0',
+          fmt(r.streamFloorS),
+          fmt(r.streamRatio),
+          fmt(r.workerOpenS),
+          fmt(r.waitS),
+          fmt(r.finishS),
+          fmt(r.readS),
+          fmt(r.creditWaitS),
+          fmt(r.tailS),
+          r.warm ? 'yes' : 'no',
+          fmt(r.paintS),
+          fmt(r.heapMB, 0),
+          String(r.longtasks ?? '-'),
+          fmt(r.longtaskMax, 0),
+          fmt(r.taskCpuMaxMs, 0),
+          r.pan ? fmt(r.pan.p95frame, 1) : '-',
+          r.pan ? `${fmt(r.pan.p95FrameTask, 1)} (cpu ${fmt(r.pan.p95FrameTaskCpu, 1)})` : '-',
+          r.pan ? fmt(r.pan.p95draw, 1) : '-',
+        ]
+  );
   console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
   for (const l of lines) console.log(`| ${l.join(' | ')} |`);
-  for (const r of rows) if (r.pan) console.log(`${r.file}: ${r.pan.keys} keys in ${fmt(r.pan.wall)} s, ${r.pan.frames} rAF intervals (max ${fmt(r.pan.maxFrame, 1)} ms), ${r.pan.draws} draws; traced again: ${r.pan.frameTasks} frame tasks`);
+  for (const r of rows)
+    if (r.pan)
+      console.log(
+        `${r.file}: ${r.pan.keys} keys in ${fmt(r.pan.wall)} s, ${r.pan.frames} rAF intervals (max ${fmt(r.pan.maxFrame, 1)} ms), ${r.pan.draws} draws; traced again: ${r.pan.frameTasks} frame tasks`
+      );
   for (const r of rows) if (r.pageErrors) console.log(`${r.file}: page errors: ${r.pageErrors.join('; ')}`);
 }
 

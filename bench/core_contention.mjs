@@ -15,7 +15,7 @@ import { importBytes, loadModule } from '../tests/wasm/wasm_node.mjs';
 const [file = 'bench/out/kineto_256mb.json', rounds = '4'] = process.argv.slice(2);
 const mod = await loadModule(resolve(process.env.WASM_DIR || 'build/wasm'));
 const bytes = readFileSync(resolve(file));
-const kPush = 2 << 20;  // as the page's trace worker pushes (heap_pusher.ts: batches of a few MB)
+const kPush = 2 << 20; // as the page's trace worker pushes (heap_pusher.ts: batches of a few MB)
 
 // One import as the worker does it (the size known up front), seconds from the first push to finish().
 function importOnce() {
@@ -29,13 +29,16 @@ function importOnce() {
 
 // A second process spinning on another core until killed; resolves once it runs.
 async function busy() {
-  const child = spawn(process.execPath, ['-e', 'process.stdout.write("on\\n"); for (;;) {}'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', 'process.stdout.write("on\\n"); for (;;) {}'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((ok) => child.stdout.once('data', ok));
   return child;
 }
 
-importOnce();  // V8's tiers and the heap's growth, once, outside the timings
-const alone = [], shared = [];
+importOnce(); // V8's tiers and the heap's growth, once, outside the timings
+const alone = [],
+  shared = [];
 for (let r = 0; r < Number(rounds); r++) {
   alone.push(importOnce());
   const child = await busy();
@@ -49,5 +52,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const fmt = (xs) => xs.map((x) => x.toFixed(3)).join(' ');
 console.log(`import alone s: ${fmt(alone)}\nimport beside a busy core s: ${fmt(shared)}`);
 console.log('| file | MB | alone s (median) | beside a busy core s | slowdown |\n|---|---|---|---|---|');
-console.log(`| ${file} | ${(bytes.length / 1e6).toFixed(1)} | ${median(alone).toFixed(3)} | ${median(shared).toFixed(3)} | ` +
-  `${(median(shared) / median(alone)).toFixed(2)}x |`);
+console.log(
+  `| ${file} | ${(bytes.length / 1e6).toFixed(1)} | ${median(alone).toFixed(3)} | ${median(shared).toFixed(3)} | ` +
+    `${(median(shared) / median(alone)).toFixed(2)}x |`
+);

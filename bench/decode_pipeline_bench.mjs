@@ -15,19 +15,27 @@ import { loadModule } from '../tests/wasm/wasm_node.mjs';
 import { importTs } from '../tests/e2e/share_support.mjs';
 
 const [dirArg, path, runsArg] = process.argv.slice(2);
-if (!dirArg || !path) { console.error('usage: node bench/decode_pipeline_bench.mjs WASM_DIR FILE [RUNS]'); process.exit(2); }
+if (!dirArg || !path) {
+  console.error('usage: node bench/decode_pipeline_bench.mjs WASM_DIR FILE [RUNS]');
+  process.exit(2);
+}
 const dir = resolve(dirArg);
 const runs = Number(runsArg || 2);
 const kChunk = 4 << 20;
-const kSlots = 4;  // as web/load/decode/worker.ts offers
+const kSlots = 4; // as web/load/decode/worker.ts offers
 const here = dirname(fileURLToPath(import.meta.url));
 const mod = await loadModule(dir);
 const { DecodeHelper } = await importTs('web/load/decode/client.ts');
-const tick = () => new Promise((ok) => setImmediate(ok));  // lets the worker's replies in, as the page's reads do
+const tick = () => new Promise((ok) => setImmediate(ok)); // lets the worker's replies in, as the page's reads do
 
 // A worker_threads Worker in the shape DecodeHelper expects of a browser Worker (DecodePort).
 function port(w) {
-  const p = { onmessage: null, onerror: null, postMessage: (m, t) => w.postMessage(m, t), terminate: () => w.terminate() };
+  const p = {
+    onmessage: null,
+    onerror: null,
+    postMessage: (m, t) => w.postMessage(m, t),
+    terminate: () => w.terminate(),
+  };
   w.on('message', (data) => p.onmessage?.({ data }));
   w.on('error', (e) => p.onerror?.({ message: String(e) }));
   return p;
@@ -38,7 +46,12 @@ async function importOnce(two) {
   const fd = openSync(path, 'r');
   session.setSizeHint(fstatSync(fd).size);
   const helper = two
-    ? new DecodeHelper(mod, session, false, port(new Worker(join(here, 'decode_pipeline_worker.mjs'), { workerData: { dir, slots: kSlots } })))
+    ? new DecodeHelper(
+        mod,
+        session,
+        false,
+        port(new Worker(join(here, 'decode_pipeline_worker.mjs'), { workerData: { dir, slots: kSlots } }))
+      )
     : null;
   const t0 = performance.now();
   const c0 = process.cpuUsage();
@@ -66,20 +79,33 @@ async function importOnce(two) {
   const cpu = process.cpuUsage(c0);
   const summary = session.summaryJson(false);
   session.delete();
-  return { wall: (t1 - t0) / 1000, finish: (t1 - tf) / 1000, cpu: (cpu.user + cpu.system) / 1e6, local: helper?.localBatches, summary };
+  return {
+    wall: (t1 - t0) / 1000,
+    finish: (t1 - tf) / 1000,
+    cpu: (cpu.user + cpu.system) / 1e6,
+    local: helper?.localBatches,
+    summary,
+  };
 }
 
 const size = fstatSync(openSync(path, 'r')).size;
 console.log(`${basename(path)}: ${(size / 1e6).toFixed(1)} MB, node ${process.version}`);
-console.log('| run | mode | import s (to end of finish) | MB/s | finish s | CPU s (both threads) | batches decoded on main |');
+console.log(
+  '| run | mode | import s (to end of finish) | MB/s | finish s | CPU s (both threads) | batches decoded on main |'
+);
 console.log('|---|---|---|---|---|---|---|');
 let reference = null;
 for (let r = 1; r <= runs; ++r) {
   for (const two of [false, true]) {
     const x = await importOnce(two);
     reference ??= x.summary;
-    if (x.summary !== reference) { console.error('summaries differ between modes'); process.exit(1); }
-    console.log(`| ${r} | ${two ? 'two threads' : 'one thread'} | ${x.wall.toFixed(2)} | ${(size / 1e6 / x.wall).toFixed(0)} | ${x.finish.toFixed(2)} | ${x.cpu.toFixed(2)} | ${two ? x.local : '-'} |`);
+    if (x.summary !== reference) {
+      console.error('summaries differ between modes');
+      process.exit(1);
+    }
+    console.log(
+      `| ${r} | ${two ? 'two threads' : 'one thread'} | ${x.wall.toFixed(2)} | ${(size / 1e6 / x.wall).toFixed(0)} | ${x.finish.toFixed(2)} | ${x.cpu.toFixed(2)} | ${two ? x.local : '-'} |`
+    );
   }
 }
 console.log('summaries identical between modes');

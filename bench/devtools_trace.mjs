@@ -4,7 +4,9 @@
 export async function traceDuring(page, { categories, options, keep = () => true }, run) {
   const cdp = await page.context().newCDPSession(page);
   const events = [];
-  cdp.on('Tracing.dataCollected', (d) => { for (const e of d.value) if (keep(e)) events.push(e); });
+  cdp.on('Tracing.dataCollected', (d) => {
+    for (const e of d.value) if (keep(e)) events.push(e);
+  });
   const complete = new Promise((ok) => cdp.on('Tracing.tracingComplete', ok));
   await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents', ...(options ? { options } : {}) });
   try {

@@ -20,14 +20,17 @@ export async function withWarmPage(site, { query = '', args = [], waitMs = 2500,
   const server = await serve(resolve(siteDir), 0);
   const dir = mkdtempSync(join(tmpdir(), 'tw-bench-page-'));
   const context = await chromium.launchPersistentContext(dir, {
-    executablePath: '/usr/bin/chromium', args: [...ARGS, ...args], headless: true, viewport: { width: 1400, height: 900 },
+    executablePath: '/usr/bin/chromium',
+    args: [...ARGS, ...args],
+    headless: true,
+    viewport: { width: 1400, height: 900 },
   });
   try {
-    const page = context.pages()[0] ?? await context.newPage();
+    const page = context.pages()[0] ?? (await context.newPage());
     await recordOpenReplies(page);
     await beforeGoto(page);
     await page.goto(`http://127.0.0.1:${server.address().port}/${query ? `?${query}` : ''}`);
-    await waitWarmUps(page, 1, 10_000).catch(() => {});  // a site without a spare worker: measured cold
+    await waitWarmUps(page, 1, 10_000).catch(() => {}); // a site without a spare worker: measured cold
     await page.waitForTimeout(waitMs);
     return await fn(page);
   } finally {
@@ -40,6 +43,8 @@ export async function withWarmPage(site, { query = '', args = [], waitMs = 2500,
 // Chooses `path` in the page's file input and waits until the page is ready or shows an error.
 export async function loadFile(page, path) {
   await page.setInputFiles('#file-input', resolve(path));
-  await page.waitForFunction(() => window.__tracewise.ready === true || !!window.__tracewise.error, null,
-    { polling: 20, timeout: 15 * 60_000 });
+  await page.waitForFunction(() => window.__tracewise.ready === true || !!window.__tracewise.error, null, {
+    polling: 20,
+    timeout: 15 * 60_000,
+  });
 }

@@ -18,7 +18,13 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const kChunk = 4 << 20;
 
 async function partsModule() {
-  const out = await build({ entryPoints: [resolve(ROOT, 'web/load/parts/plan.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
+  const out = await build({
+    entryPoints: [resolve(ROOT, 'web/load/parts/plan.ts')],
+    bundle: true,
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+  });
   return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
 }
 
@@ -57,8 +63,10 @@ if (!isMainThread) {
     const part = parts.exportPart(s);
     const t2 = performance.now();
     s.delete();
-    parentPort.postMessage({ kind: 'done', part, importS: (t1 - t0) / 1000, exportS: (t2 - t1) / 1000, heapMB: mod.HEAPU8.length / 2 ** 20 },
-      [part.header.buffer, ...part.columns.map((c) => c.buffer)]);
+    parentPort.postMessage(
+      { kind: 'done', part, importS: (t1 - t0) / 1000, exportS: (t2 - t1) / 1000, heapMB: mod.HEAPU8.length / 2 ** 20 },
+      [part.header.buffer, ...part.columns.map((c) => c.buffer)]
+    );
   });
 } else {
   // `--one whole|parts FILE PARTS`: one measurement in this process (a fresh one per measurement:
@@ -81,7 +89,12 @@ if (!isMainThread) {
     pushRange(mod, s, path, 0, size);
     const tf = performance.now();
     s.finish();
-    const r = { wholeS: (performance.now() - t0) / 1000, wholeFinishS: (performance.now() - tf) / 1000, wholeHeapMB: mod.HEAPU8.length / 2 ** 20, summary: s.summaryJson(false) };
+    const r = {
+      wholeS: (performance.now() - t0) / 1000,
+      wholeFinishS: (performance.now() - tf) / 1000,
+      wholeHeapMB: mod.HEAPU8.length / 2 ** 20,
+      summary: s.summaryJson(false),
+    };
     s.delete();
     return r;
   };
@@ -91,11 +104,18 @@ if (!isMainThread) {
     const plan = await parts.planParts(mod, await openAsBlob(path), Number(partsArg), 1 << 20);
     if (!plan) throw new Error('no cut found');
     // Workers start and load their module before the clock starts (a spare would have them ready).
-    const workers = await Promise.all(plan.starts.map((begin, k) => new Promise((ok) => {
-      const end = k + 1 < plan.starts.length ? plan.starts[k + 1] : size;
-      const w = new Worker(fileURLToPath(import.meta.url), { workerData: { path, begin, end, objectForm: plan.objectForm, last: k + 1 === plan.starts.length } });
-      w.once('message', () => ok(w));
-    })));
+    const workers = await Promise.all(
+      plan.starts.map(
+        (begin, k) =>
+          new Promise((ok) => {
+            const end = k + 1 < plan.starts.length ? plan.starts[k + 1] : size;
+            const w = new Worker(fileURLToPath(import.meta.url), {
+              workerData: { path, begin, end, objectForm: plan.objectForm, last: k + 1 === plan.starts.length },
+            });
+            w.once('message', () => ok(w));
+          })
+      )
+    );
     const t0 = performance.now();
     const results = workers.map((w) => new Promise((ok) => w.once('message', ok)));
     workers.forEach((w) => w.postMessage('go'));
@@ -119,8 +139,17 @@ if (!isMainThread) {
     const summary = s.summaryJson(false);
     s.delete();
     await Promise.all(workers.map((w) => w.terminate()));
-    return { partsS, ownS, absorbS, finishS, laterImportS: Math.max(...later.map((m) => m.importS)), exportS: Math.max(...later.map((m) => m.exportS)),
-             partsHeapMB: mod.HEAPU8.length / 2 ** 20, laterHeapMB: Math.max(...later.map((m) => m.heapMB)), summary };
+    return {
+      partsS,
+      ownS,
+      absorbS,
+      finishS,
+      laterImportS: Math.max(...later.map((m) => m.importS)),
+      exportS: Math.max(...later.map((m) => m.exportS)),
+      partsHeapMB: mod.HEAPU8.length / 2 ** 20,
+      laterHeapMB: Math.max(...later.map((m) => m.heapMB)),
+      summary,
+    };
   };
 
   if (one) {
@@ -128,23 +157,37 @@ if (!isMainThread) {
     process.stdout.write(JSON.stringify(r) + '\n');
     process.exit(0);
   }
-  const measure = (what) => JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--one', what, file, partsArg],
-    { maxBuffer: 1 << 28 }).toString());
+  const measure = (what) =>
+    JSON.parse(
+      execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--one', what, file, partsArg], {
+        maxBuffer: 1 << 28,
+      }).toString()
+    );
   const rows = [];
   for (let i = 0; i < Number(runsArg); i++) {
     const a = measure('whole');
     const b = measure('parts');
     if (a.summary !== b.summary) throw new Error('the summaries differ');
-    delete a.summary; delete b.summary;
+    delete a.summary;
+    delete b.summary;
     const row = { ...a, ...b };
     console.error(JSON.stringify(row));
     rows.push(row);
   }
-  const med = (k) => { const xs = rows.map((r) => r[k]).sort((x, y) => x - y); return xs[xs.length >> 1]; };
+  const med = (k) => {
+    const xs = rows.map((r) => r[k]).sort((x, y) => x - y);
+    return xs[xs.length >> 1];
+  };
   const f = (x, d = 2) => x.toFixed(d);
-  console.log(`machine: ${cpus().length} cores, ${cpus()[0]?.model ?? '?'}, node ${process.version}; ${file}, ${partsArg} parts, ${rows.length} runs (medians)`);
-  console.log('| MB | whole s | parts s | whole/parts | own part s | later import s | export s | absorb s | finish s whole / parts | heap MB whole / parts / part worker |');
+  console.log(
+    `machine: ${cpus().length} cores, ${cpus()[0]?.model ?? '?'}, node ${process.version}; ${file}, ${partsArg} parts, ${rows.length} runs (medians)`
+  );
+  console.log(
+    '| MB | whole s | parts s | whole/parts | own part s | later import s | export s | absorb s | finish s whole / parts | heap MB whole / parts / part worker |'
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
-  console.log(`| ${f(size / 1e6, 0)} | ${f(med('wholeS'))} | ${f(med('partsS'))} | ${f(med('wholeS') / med('partsS'))} | ${f(med('ownS'))} | ${f(med('laterImportS'))} | ` +
-    `${f(med('exportS'), 3)} | ${f(med('absorbS'), 3)} | ${f(med('wholeFinishS'), 3)} / ${f(med('finishS'), 3)} | ${f(med('wholeHeapMB'), 0)} / ${f(med('partsHeapMB'), 0)} / ${f(med('laterHeapMB'), 0)} |`);
+  console.log(
+    `| ${f(size / 1e6, 0)} | ${f(med('wholeS'))} | ${f(med('partsS'))} | ${f(med('wholeS') / med('partsS'))} | ${f(med('ownS'))} | ${f(med('laterImportS'))} | ` +
+      `${f(med('exportS'), 3)} | ${f(med('absorbS'), 3)} | ${f(med('wholeFinishS'), 3)} / ${f(med('finishS'), 3)} | ${f(med('wholeHeapMB'), 0)} / ${f(med('partsHeapMB'), 0)} / ${f(med('laterHeapMB'), 0)} |`
+  );
 }

@@ -38,19 +38,34 @@ onmessage = async (ev) => {
 export async function readFloor(page, path, way, around = (read) => read()) {
   await page.evaluate(() => {
     let i = document.getElementById('bench-input');
-    if (!i) { i = document.createElement('input'); i.type = 'file'; i.id = 'bench-input'; i.style.display = 'none'; document.body.append(i); }
+    if (!i) {
+      i = document.createElement('input');
+      i.type = 'file';
+      i.id = 'bench-input';
+      i.style.display = 'none';
+      document.body.append(i);
+    }
     i.value = '';
     window.__benchFloor = new Promise((ok) => i.addEventListener('change', () => ok(i.files[0]), { once: true }));
   });
   const t0 = Date.now();
   await page.setInputFiles('#bench-input', path);
-  const r = await around(() => page.evaluate(async ([src, way]) => {
-    const file = await window.__benchFloor;
-    const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
-    const res = await new Promise((ok) => { w.onmessage = (e) => ok(e.data); w.onerror = (e) => ok({ error: e.message || 'worker error' }); w.postMessage({ file, way }); });
-    w.terminate();
-    return res;
-  }, [FLOOR_WORKER, way]));
+  const r = await around(() =>
+    page.evaluate(
+      async ([src, way]) => {
+        const file = await window.__benchFloor;
+        const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+        const res = await new Promise((ok) => {
+          w.onmessage = (e) => ok(e.data);
+          w.onerror = (e) => ok({ error: e.message || 'worker error' });
+          w.postMessage({ file, way });
+        });
+        w.terminate();
+        return res;
+      },
+      [FLOOR_WORKER, way]
+    )
+  );
   if (r.error) throw new Error(`read floor: ${r.error}`);
   return { s: (Date.now() - t0) / 1000, inWorkerS: r.ms / 1000, ...r };
 }

@@ -34,11 +34,18 @@ function initScript() {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, dur: e.duration });
     }).observe({ type: 'longtask', buffered: true });
-  } catch { /* no longtask entries in this browser: none reported */ }
+  } catch {
+    /* no longtask entries in this browser: none reported */
+  }
   window.__tracewise = { summary: null, error: null };
   Object.defineProperty(window.__tracewise, 'ready', {
-    enumerable: true, configurable: true, get: () => ready,
-    set: (v) => { if (v && !ready) window.__readyAt = performance.now(); ready = v; },
+    enumerable: true,
+    configurable: true,
+    get: () => ready,
+    set: (v) => {
+      if (v && !ready) window.__readyAt = performance.now();
+      ready = v;
+    },
   });
 }
 
@@ -46,49 +53,81 @@ async function once(site) {
   const beforeGoto = async (page) => {
     await page.addInitScript(initScript);
     if (process.env.AB_STORAGE) {
-      await page.addInitScript((items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }, JSON.parse(process.env.AB_STORAGE));
+      await page.addInitScript((items) => {
+        for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+      }, JSON.parse(process.env.AB_STORAGE));
     }
   };
   return withWarmPage(site, { beforeGoto, waitMs: Number(process.env.AB_WAIT ?? 400) }, async (page) => {
-    const t0 = await page.evaluate(() => { window.__tracewise.ready = false; window.__readyAt = 0; return performance.now(); });
+    const t0 = await page.evaluate(() => {
+      window.__tracewise.ready = false;
+      window.__readyAt = 0;
+      return performance.now();
+    });
     await page.setInputFiles('#file-input', [resolve(file)]);
     await page.waitForFunction(() => window.__readyAt > 0, null, { polling: 20, timeout: 15 * 60_000 });
-    await page.waitForTimeout(1000);  // the dashboard's layout and charts come after ready
-    const r = await page.evaluate(() => ({ at: window.__readyAt, origin: performance.timeOrigin, open: window.__opens.at(-1), summary: window.__summaryReplies.at(-1), longTasks: window.__longTasks }));
+    await page.waitForTimeout(1000); // the dashboard's layout and charts come after ready
+    const r = await page.evaluate(() => ({
+      at: window.__readyAt,
+      origin: performance.timeOrigin,
+      open: window.__opens.at(-1),
+      summary: window.__summaryReplies.at(-1),
+      longTasks: window.__longTasks,
+    }));
     const load = (r.at - t0) / 1000;
     return {
       longTasks: r.longTasks.filter((e) => e.start >= t0).map((e) => ({ fromReady: e.start - r.at, dur: e.dur })),
       parts: r.open?.parts > 1 ? r.open : null,
-      load, open: r.open?.seconds ?? NaN, tail: load - (r.open?.seconds ?? NaN),
-      summary: ((r.summary?.at ?? NaN) - (r.open?.at ?? NaN)) / 1000, show: (r.at - (r.summary?.at ?? NaN)) / 1000,
+      load,
+      open: r.open?.seconds ?? NaN,
+      tail: load - (r.open?.seconds ?? NaN),
+      summary: ((r.summary?.at ?? NaN) - (r.open?.at ?? NaN)) / 1000,
+      show: (r.at - (r.summary?.at ?? NaN)) / 1000,
       // The trace worker's finish(), and the time from the feed worker's last batch to ready (one
       // reader only; epoch ms on both sides, as browser_bench's `tail s`).
       finish: r.open?.finishSeconds ?? NaN,
-      afterRead: r.open?.readerTiming && !(r.open.parts > 1) ? (r.origin + r.at - r.open.readerTiming.endedAt) / 1000 : NaN,
+      afterRead:
+        r.open?.readerTiming && !(r.open.parts > 1) ? (r.origin + r.at - r.open.readerTiming.endedAt) / 1000 : NaN,
     };
   });
 }
 
-const runs = new Map([[siteA, []], [siteB, []]]);
+const runs = new Map([
+  [siteA, []],
+  [siteB, []],
+]);
 for (let i = 0; i < Number(rounds); i++) {
   for (const site of [siteA, siteB]) {
     const x = await once(site);
     runs.get(site).push(x);
     // In parts: when the trace worker had its own part, each part worker its part imported and
     // exported (from its start), and how long the trace worker then waited for and absorbed them.
-    const p = x.parts && `  parts ${x.parts.parts}: own ${x.parts.ownPartSeconds.toFixed(3)}, later ` +
-      `${x.parts.partTimings.map((t) => (t ? `${t.imported.toFixed(3)}/${t.exported.toFixed(3)}` : 'failed')).join(' ')}, ` +
-      `waiting + absorbing ${x.parts.partsSeconds.toFixed(3)}`;
-    const lt = x.longTasks.map((e) => `${e.fromReady >= 0 ? '+' : ''}${e.fromReady.toFixed(0)}:${e.dur.toFixed(0)}`).join(' ') || 'none';
-    console.log(`${site}  load ${x.load.toFixed(3)} s  open ${x.open.toFixed(3)} s  tail ${x.tail.toFixed(3)} s ` +
-      `(summary ${x.summary.toFixed(3)}, show ${x.show.toFixed(3)})  finish ${x.finish.toFixed(3)} s  after read ${x.afterRead.toFixed(3)} s  long tasks ${lt}${p || ''}`);
+    const p =
+      x.parts &&
+      `  parts ${x.parts.parts}: own ${x.parts.ownPartSeconds.toFixed(3)}, later ` +
+        `${x.parts.partTimings.map((t) => (t ? `${t.imported.toFixed(3)}/${t.exported.toFixed(3)}` : 'failed')).join(' ')}, ` +
+        `waiting + absorbing ${x.parts.partsSeconds.toFixed(3)}`;
+    const lt =
+      x.longTasks.map((e) => `${e.fromReady >= 0 ? '+' : ''}${e.fromReady.toFixed(0)}:${e.dur.toFixed(0)}`).join(' ') ||
+      'none';
+    console.log(
+      `${site}  load ${x.load.toFixed(3)} s  open ${x.open.toFixed(3)} s  tail ${x.tail.toFixed(3)} s ` +
+        `(summary ${x.summary.toFixed(3)}, show ${x.show.toFixed(3)})  finish ${x.finish.toFixed(3)} s  after read ${x.afterRead.toFixed(3)} s  long tasks ${lt}${p || ''}`
+    );
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-console.log('| site | runs | load s (median) | open s | tail s | summary s | show s | finish s | after read s | runs with a long task (longest ms) |\n|---|---|---|---|---|---|---|---|---|---|');
+console.log(
+  '| site | runs | load s (median) | open s | tail s | summary s | show s | finish s | after read s | runs with a long task (longest ms) |\n|---|---|---|---|---|---|---|---|---|---|'
+);
 for (const [site, xs] of runs) {
-  const m = (k) => { const v = median(xs.map((x) => x[k])); return Number.isNaN(v) ? '-' : v.toFixed(3); };
+  const m = (k) => {
+    const v = median(xs.map((x) => x[k]));
+    return Number.isNaN(v) ? '-' : v.toFixed(3);
+  };
   const withLong = xs.filter((x) => x.longTasks.length).length;
   const longest = Math.max(0, ...xs.flatMap((x) => x.longTasks.map((e) => e.dur)));
-  console.log(`| ${site} | ${xs.length} | ${m('load')} | ${m('open')} | ${m('tail')} | ${m('summary')} | ${m('show')} | ${m('finish')} | ${m('afterRead')} | ${withLong} (${longest.toFixed(0)}) |`);
+  console.log(
+    `| ${site} | ${xs.length} | ${m('load')} | ${m('open')} | ${m('tail')} | ${m('summary')} | ${m('show')} | ${m('finish')} | ${m('afterRead')} | ${withLong} (${longest.toFixed(0)}) |`
+  );
 }

@@ -10,7 +10,8 @@ const mod = await loadModule(dir);
 const t0 = performance.now();
 const session = await importFile(mod, path);
 const importS = (performance.now() - t0) / 1000;
-const wall = [], cpu = [];
+const wall = [],
+  cpu = [];
 let length = 0;
 for (let i = 0; i < Number(repeat); ++i) {
   const c0 = process.cpuUsage();
@@ -20,5 +21,14 @@ for (let i = 0; i < Number(repeat); ++i) {
   const c = process.cpuUsage(c0);
   cpu.push(+((c.user + c.system) / 1e6).toFixed(3));
 }
-console.log(JSON.stringify({ file: path.split('/').pop(), hta: mode === 'hta', import_s: +importS.toFixed(2), wall_s: wall,
-  cpu_s: cpu, heap_mb: mod.HEAPU8.length >> 20, length }));
+console.log(
+  JSON.stringify({
+    file: path.split('/').pop(),
+    hta: mode === 'hta',
+    import_s: +importS.toFixed(2),
+    wall_s: wall,
+    cpu_s: cpu,
+    heap_mb: mod.HEAPU8.length >> 20,
+    length,
+  })
+);

@@ -22,8 +22,8 @@ import { loadFile, withWarmPage } from './fresh_page.mjs';
 import { readFloor } from './read_floor.mjs';
 
 const [file = 'bench/out/kineto_256mb.json', rounds = '3'] = process.argv.slice(2);
-const SITE = process.env.TW_SITE || 'build/site';  // (a query for the page may follow it: fresh_page.mjs)
-const kTicksPerSecond = 100;  // USER_HZ on Linux
+const SITE = process.env.TW_SITE || 'build/site'; // (a query for the page may follow it: fresh_page.mjs)
+const kTicksPerSecond = 100; // USER_HZ on Linux
 const cores = availableParallelism();
 
 // Every thread of every Chromium process: `${pid}/${tid}` -> { key: 'type thread-name', cpu: s }.
@@ -34,17 +34,29 @@ function threadCpu() {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!cmd.includes('chromium')) continue;
-      type = (cmd.match(/--type=([a-z-]+)/)?.[1] ?? 'browser') + (cmd.includes('--utility-sub-type=network') ? ':network' : '');
-    } catch { continue; }  // gone meanwhile
+      type =
+        (cmd.match(/--type=([a-z-]+)/)?.[1] ?? 'browser') +
+        (cmd.includes('--utility-sub-type=network') ? ':network' : '');
+    } catch {
+      continue;
+    } // gone meanwhile
     let tids = [];
-    try { tids = readdirSync(`/proc/${pid}/task`); } catch { continue; }
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
     for (const tid of tids) {
       try {
         const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');  // fields from the 3rd on
-        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/[0-9]+$/, '');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd on
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8')
+          .trim()
+          .replace(/[0-9]+$/, '');
         out.set(`${pid}/${tid}`, { key: `${type} ${name}`, cpu: (Number(f[11]) + Number(f[12])) / kTicksPerSecond });
-      } catch { /* the thread ended */ }
+      } catch {
+        /* the thread ended */
+      }
     }
   }
   return out;
@@ -57,7 +69,9 @@ const kSampleMs = 50;
 async function measureCpu(run) {
   const before = threadCpu();
   const seen = new Map(before);
-  const take = () => { for (const [id, t] of threadCpu()) seen.set(id, t); };
+  const take = () => {
+    for (const [id, t] of threadCpu()) seen.set(id, t);
+  };
   const timer = setInterval(take, kSampleMs);
   let result;
   try {
@@ -76,7 +90,9 @@ async function measureCpu(run) {
 
 const total = (m) => [...m.values()].reduce((a, b) => a + b, 0);
 const sums = { floor: new Map(), load: new Map() };
-const add = (into, m) => { for (const [k, v] of m) into.set(k, (into.get(k) ?? 0) + v); };
+const add = (into, m) => {
+  for (const [k, v] of m) into.set(k, (into.get(k) ?? 0) + v);
+};
 const bounds = [];
 for (let r = 0; r < Number(rounds); r++) {
   await withWarmPage(SITE, { waitMs: Number(process.env.AB_WAIT ?? 2500) }, async (page) => {
@@ -93,20 +109,26 @@ for (let r = 0; r < Number(rounds); r++) {
     // The floor as browser_bench.mjs takes it: setInputFiles .. the worker's reply (as loadWall).
     const bound = total(load) / cores / read.s;
     bounds.push(bound);
-    console.log(`run ${r + 1}: floor ${read.inWorkerS.toFixed(3)} s in its worker, ${total(floor).toFixed(2)} CPU-s; ` +
-      `load ${loadWall.toFixed(3)} s wall, ${total(load).toFixed(2)} CPU-s; ` +
-      `on ${cores} cores at best ${(total(load) / cores).toFixed(3)} s, ${bound.toFixed(2)}x this floor's ${read.s.toFixed(3)} s (load/floor ${(loadWall / read.s).toFixed(2)})`);
+    console.log(
+      `run ${r + 1}: floor ${read.inWorkerS.toFixed(3)} s in its worker, ${total(floor).toFixed(2)} CPU-s; ` +
+        `load ${loadWall.toFixed(3)} s wall, ${total(load).toFixed(2)} CPU-s; ` +
+        `on ${cores} cores at best ${(total(load) / cores).toFixed(3)} s, ${bound.toFixed(2)}x this floor's ${read.s.toFixed(3)} s (load/floor ${(loadWall / read.s).toFixed(2)})`
+    );
     add(sums.floor, floor);
     add(sums.load, load);
   });
 }
 const n = Number(rounds);
-const keys = [...new Set([...sums.floor.keys(), ...sums.load.keys()])]
-  .sort((a, b) => (sums.load.get(b) ?? 0) - (sums.load.get(a) ?? 0));
+const keys = [...new Set([...sums.floor.keys(), ...sums.load.keys()])].sort(
+  (a, b) => (sums.load.get(b) ?? 0) - (sums.load.get(a) ?? 0)
+);
 console.log('| process thread | floor CPU s | load CPU s |\n|---|---|---|');
 for (const k of keys) {
-  const f = (sums.floor.get(k) ?? 0) / n, l = (sums.load.get(k) ?? 0) / n;
+  const f = (sums.floor.get(k) ?? 0) / n,
+    l = (sums.load.get(k) ?? 0) / n;
   if (f + l >= 0.015) console.log(`| ${k} | ${f.toFixed(2)} | ${l.toFixed(2)} |`);
 }
 console.log(`| all | ${(total(sums.floor) / n).toFixed(2)} | ${(total(sums.load) / n).toFixed(2)} |`);
-console.log(`lowest load/floor the load's CPU allows on ${cores} cores, per run: ${bounds.map((b) => b.toFixed(2)).join(', ')}`);
+console.log(
+  `lowest load/floor the load's CPU allows on ${cores} cores, per run: ${bounds.map((b) => b.toFixed(2)).join(', ')}`
+);

@@ -69,9 +69,17 @@ if (session.failed()) {
 const summary = session.summaryJson(false);
 const t2 = performance.now();
 const events = JSON.parse(summary).files[0].import.events;
-console.log(JSON.stringify({
-  bytes, import_s: (t1 - t0) / 1000, import_cpu_s: (c1.user + c1.system) / 1e6, summary_s: (t2 - t1) / 1000, events,
-  model_bytes: session.modelBytes(), heap_bytes: importHeap, heap_before_finish_bytes: heapBeforeFinish,
-  heap_after_summary_bytes: mod.HEAPU8.length,
-  rss_bytes: process.memoryUsage().rss,
-}));
+console.log(
+  JSON.stringify({
+    bytes,
+    import_s: (t1 - t0) / 1000,
+    import_cpu_s: (c1.user + c1.system) / 1e6,
+    summary_s: (t2 - t1) / 1000,
+    events,
+    model_bytes: session.modelBytes(),
+    heap_bytes: importHeap,
+    heap_before_finish_bytes: heapBeforeFinish,
+    heap_after_summary_bytes: mod.HEAPU8.length,
+    rss_bytes: process.memoryUsage().rss,
+  })
+);

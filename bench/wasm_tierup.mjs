@@ -35,12 +35,26 @@ function functionNames(wasmPath) {
   if (!section) return names;
   const b = new Uint8Array(section);
   let p = 0;
-  const leb = () => { let r = 0, s = 0, x; do { x = b[p++]; r += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80); return r; };
+  const leb = () => {
+    let r = 0,
+      s = 0,
+      x;
+    do {
+      x = b[p++];
+      r += (x & 0x7f) * 2 ** s;
+      s += 7;
+    } while (x & 0x80);
+    return r;
+  };
   while (p < b.length) {
-    const id = b[p++], size = leb(), end = p + size;
-    if (id === 1) {  // function names: a vector of (index, name)
+    const id = b[p++],
+      size = leb(),
+      end = p + size;
+    if (id === 1) {
+      // function names: a vector of (index, name)
       for (let k = leb(); k > 0; k--) {
-        const index = leb(), len = leb();
+        const index = leb(),
+          len = leb();
         names.set(index, new TextDecoder().decode(b.subarray(p, p + len)));
         p += len;
       }
@@ -54,15 +68,21 @@ const names = functionNames(join(SITE, 'tracewise.wasm'));
 for (let r = 0; r < Number(rounds); r++) {
   const lines = [];
   let recording = false;
-  onLine = (line) => { if (recording && line.includes('using TurboFan')) lines.push(line); };
-  await withWarmPage(SITE, { args: ['--js-flags=--trace-wasm-compilation-times'], waitMs: Number(process.env.AB_WAIT ?? 2500) },
+  onLine = (line) => {
+    if (recording && line.includes('using TurboFan')) lines.push(line);
+  };
+  await withWarmPage(
+    SITE,
+    { args: ['--js-flags=--trace-wasm-compilation-times'], waitMs: Number(process.env.AB_WAIT ?? 2500) },
     async (page) => {
       recording = true;
       await loadFile(page, file);
       recording = false;
-    });
+    }
+  );
   // "Compiled function 0x...#487 using TurboFan, took 11239 μs and ..."
-  const compiled = lines.map((l) => ({ index: Number(l.match(/#(\d+) using/)?.[1]), us: Number(l.match(/took (\d+)/)?.[1] ?? 0) }))
+  const compiled = lines
+    .map((l) => ({ index: Number(l.match(/#(\d+) using/)?.[1]), us: Number(l.match(/took (\d+)/)?.[1] ?? 0) }))
     .filter((c) => Number.isFinite(c.index));
   const ms = compiled.reduce((a, c) => a + c.us, 0) / 1000;
   console.log(`run ${r + 1}: ${compiled.length} functions compiled by TurboFan during the load, ${ms.toFixed(1)} ms`);

@@ -15,21 +15,26 @@ import { loadFile, withWarmPage } from './fresh_page.mjs';
 
 const [file = 'bench/out/kineto_256mb.json', top = '20'] = process.argv.slice(2);
 const SITE = resolve(process.env.TW_SITE || 'build/site');
-const kMinSampledUs = 50_000;  // threads sampled for less than this are left out (idle helpers)
+const kMinSampledUs = 50_000; // threads sampled for less than this are left out (idle helpers)
 
 await withWarmPage(SITE, { waitMs: Number(process.env.AB_WAIT ?? 2500) }, async (page) => {
   const t0 = Date.now();
-  const events = await traceDuring(page, {
-    categories: 'disabled-by-default-v8.cpu_profiler,disabled-by-default-devtools.timeline',
-    options: 'sampling-frequency=10000',
-  }, () => loadFile(page, file));
+  const events = await traceDuring(
+    page,
+    {
+      categories: 'disabled-by-default-v8.cpu_profiler,disabled-by-default-devtools.timeline',
+      options: 'sampling-frequency=10000',
+    },
+    () => loadFile(page, file)
+  );
   console.log(`${file}: loaded in ${((Date.now() - t0) / 1000).toFixed(3)} s under the trace (slower than untraced)`);
   const names = new Map();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
   // A profile per thread: its nodes come in chunks, each with samples (node ids) and time deltas.
   const profiles = new Map();
   for (const e of events) {
-    if (e.name === 'Profile') profiles.set(e.id, { thread: `${e.pid}:${e.tid}`, nodes: new Map(), self: new Map(), total: 0 });
+    if (e.name === 'Profile')
+      profiles.set(e.id, { thread: `${e.pid}:${e.tid}`, nodes: new Map(), self: new Map(), total: 0 });
     if (e.name !== 'ProfileChunk') continue;
     const p = profiles.get(e.id);
     if (!p) continue;
@@ -46,7 +51,9 @@ await withWarmPage(SITE, { waitMs: Number(process.env.AB_WAIT ?? 2500) }, async 
   for (const p of profiles.values()) {
     if (p.total < kMinSampledUs) continue;
     const idle = p.self.get('(idle)') ?? 0;
-    console.log(`\n== ${names.get(p.thread) ?? p.thread}: ${(p.total / 1000).toFixed(0)} ms sampled, ${((p.total - idle) / 1000).toFixed(0)} ms not idle`);
+    console.log(
+      `\n== ${names.get(p.thread) ?? p.thread}: ${(p.total / 1000).toFixed(0)} ms sampled, ${((p.total - idle) / 1000).toFixed(0)} ms not idle`
+    );
     for (const [fn, us] of [...p.self].sort((a, b) => b[1] - a[1]).slice(0, Number(top)))
       console.log(`${(us / 1000).toFixed(1).padStart(8)} ms  ${fn.slice(0, 120)}`);
   }

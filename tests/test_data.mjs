@@ -28,7 +28,7 @@ export function dataPath(rel) {
   const copy = join(SCRATCH, rel);
   if (existsSync(copy) && statSync(copy).mtimeMs >= statSync(stored).mtimeMs) return copy;
   mkdirSync(dirname(copy), { recursive: true });
-  const tmp = `${copy}.tmp${process.pid}`;  // renamed into place: a reader never sees half a file
+  const tmp = `${copy}.tmp${process.pid}`; // renamed into place: a reader never sees half a file
   try {
     writeFileSync(tmp, gunzipSync(readFileSync(stored)));
     renameSync(tmp, copy);
@@ -46,7 +46,9 @@ export function readData(rel) {
 
 // The rows of DATA/MANIFEST.tsv as objects keyed by its header.
 export function manifest() {
-  const [head, ...rows] = readFileSync(join(DATA, 'MANIFEST.tsv'), 'utf8').split('\n').filter((l) => l.trim());
+  const [head, ...rows] = readFileSync(join(DATA, 'MANIFEST.tsv'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
   const keys = head.split('\t');
   return rows.map((l) => Object.fromEntries(l.split('\t').map((v, i) => [keys[i], v])));
 }

@@ -16,7 +16,9 @@ const wasmDir = resolve(root, arg('--wasm', 'build/wasm'));
 const dev = process.argv.includes('--dev');
 // --without a,b: a comparison site without these speed mechanisms (web/load/switches.ts names them).
 const withoutList = arg('--without', '').split(',').filter(Boolean);
-const known = [...readFileSync(join(root, 'web/load/switches.ts'), 'utf8').matchAll(/^  '([a-z-]+)',/gm)].map((m) => m[1]);
+const known = [...readFileSync(join(root, 'web/load/switches.ts'), 'utf8').matchAll(/^  '([a-z-]+)',/gm)].map(
+  (m) => m[1]
+);
 for (const name of withoutList) {
   if (!known.includes(name)) {
     console.error(`web/build.mjs: --without ${name}: not a mechanism of web/load/switches.ts (${known.join(', ')}).`);
@@ -39,8 +41,10 @@ for (const f of ['tracewise.mjs', 'tracewise.wasm']) cpSync(join(wasmDir, f), jo
 // The site carries its license and the texts of the licenses of what it ships
 // (THIRD_PARTY_NOTICES.md); esbuild adds the bundled packages' own comments as *.LEGAL.txt.
 const licenses = {
-  'LICENSE.txt': 'LICENSE', 'THIRD_PARTY_NOTICES.md': 'THIRD_PARTY_NOTICES.md',
-  'simdjson-LICENSE.txt': 'node_modules/@nozbe/simdjson/LICENSE', 'uplot-LICENSE.txt': 'node_modules/uplot/LICENSE',
+  'LICENSE.txt': 'LICENSE',
+  'THIRD_PARTY_NOTICES.md': 'THIRD_PARTY_NOTICES.md',
+  'simdjson-LICENSE.txt': 'node_modules/@nozbe/simdjson/LICENSE',
+  'uplot-LICENSE.txt': 'node_modules/uplot/LICENSE',
   'nlohmann-json-copyright.txt': '/usr/share/doc/nlohmann-json3-dev/copyright',
   'emscripten-copyright.txt': '/usr/share/doc/emscripten/copyright',
 };
@@ -48,8 +52,14 @@ mkdirSync(join(out, 'licenses'));
 for (const [name, from] of Object.entries(licenses)) cpSync(resolve(root, from), join(out, 'licenses', name));
 
 const common = {
-  bundle: true, format: 'esm', target: ['chrome113', 'firefox113', 'safari16.4'], minify: !dev, sourcemap: 'linked',
-  legalComments: 'linked', logLevel: 'warning', absWorkingDir: root,
+  bundle: true,
+  format: 'esm',
+  target: ['chrome113', 'firefox113', 'safari16.4'],
+  minify: !dev,
+  sourcemap: 'linked',
+  legalComments: 'linked',
+  logLevel: 'warning',
+  absWorkingDir: root,
   define: { TW_WITHOUT: JSON.stringify(withoutList.join(',')) },
 };
 await Promise.all([
@@ -67,5 +77,7 @@ await Promise.all([
 ]);
 
 const size = (f) => (statSync(join(out, f)).size / 1024).toFixed(0);
-console.log(`site: ${out} (app.js ${size('app.js')} KB, app.css ${size('app.css')} KB, worker.js ${size('worker.js')} KB, ` +
-  `tracewise.wasm ${size('tracewise.wasm')} KB) in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
+console.log(
+  `site: ${out} (app.js ${size('app.js')} KB, app.css ${size('app.css')} KB, worker.js ${size('worker.js')} KB, ` +
+    `tracewise.wasm ${size('tracewise.wasm')} KB) in ${((performance.now() - t0) / 1000).toFixed(2)} s`
+);

@@ -6,9 +6,9 @@ import type { ShareHook } from './share/share_ui';
 
 export interface TracewiseHook {
   ready?: boolean;
-  summary?: unknown;  // the summary document on screen (docs/summary-schema.md)
+  summary?: unknown; // the summary document on screen (docs/summary-schema.md)
   error?: string | null;
-  timeline?: { view: unknown; [k: string]: unknown };  // web/timeline/test_hook.ts
+  timeline?: { view: unknown; [k: string]: unknown }; // web/timeline/test_hook.ts
   share?: ShareHook;
   export?: ExportHook;
   messages?: MessageHook;
@@ -16,7 +16,9 @@ export interface TracewiseHook {
 }
 
 declare global {
-  interface Window { __tracewise?: TracewiseHook }
+  interface Window {
+    __tracewise?: TracewiseHook;
+  }
 }
 
 // The hook, made on first use.

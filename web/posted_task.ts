@@ -4,7 +4,10 @@
 export function postedTask(): Promise<void> {
   return new Promise((resolve) => {
     const ch = new MessageChannel();
-    ch.port1.onmessage = () => { ch.port1.close(); resolve(); };
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
     ch.port2.postMessage(null);
   });
 }

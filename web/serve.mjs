@@ -5,9 +5,17 @@ import { createReadStream, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.gz': 'application/gzip',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.gz': 'application/gzip',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.map': 'application/json',
   '.webmanifest': 'application/manifest+json',
 };
 
@@ -17,12 +25,26 @@ export function serve(root, port = 0, host = '127.0.0.1') {
     let path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (path.endsWith('/')) path += 'index.html';
     const file = normalize(join(base, path));
-    if (!file.startsWith(base + sep)) { res.writeHead(403).end(); return; }
+    if (!file.startsWith(base + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
     let st;
-    try { st = statSync(file); } catch { res.writeHead(404).end('not found'); return; }
-    if (!st.isFile()) { res.writeHead(404).end('not found'); return; }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'content-length': st.size,
-      'cache-control': 'no-cache' });
+    try {
+      st = statSync(file);
+    } catch {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    if (!st.isFile()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] || 'application/octet-stream',
+      'content-length': st.size,
+      'cache-control': 'no-cache',
+    });
     createReadStream(file).pipe(res);
   });
   return new Promise((ok) => server.listen(port, host, () => ok(server)));

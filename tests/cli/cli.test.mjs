@@ -46,8 +46,14 @@ test('several files (ranks) give one document with one entry each, in order', ()
   assert.equal(r.code, 0);
   const doc = JSON.parse(r.out);
   assert.equal(doc.schema, 'tracewise.summary/1');
-  assert.deepEqual(doc.files.map((f) => f.name), ['sampled_rank-0.json.gz', 'sampled_rank-1.json.gz']);
-  assert.deepEqual(doc.files.map((f) => f.rank), [0, 1]);
+  assert.deepEqual(
+    doc.files.map((f) => f.name),
+    ['sampled_rank-0.json.gz', 'sampled_rank-1.json.gz']
+  );
+  assert.deepEqual(
+    doc.files.map((f) => f.rank),
+    [0, 1]
+  );
   // Deterministic: the same bytes twice.
   assert.equal(run('summarize', rank0, rank1).out, r.out);
 });

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { start, openViaInput, cliSummary, trace, recordOpenReplies } from './helpers.mjs';
 
-const MTIA = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz');  // 87 MB inflated
+const MTIA = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz'); // 87 MB inflated
 const DEEPSEEK = trace('deepseek_profile_data/train.json');
 const NCCL = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
 
@@ -25,7 +25,10 @@ before(async () => {
   await recordOpenReplies(s.page);
   dir = mkdtempSync(join(tmpdir(), 'tw-workers-'));
 });
-after(async () => { await s?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });
+after(async () => {
+  await s?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 async function openWith(workers, path) {
   await s.page.goto(`${s.url}?workers=${workers}`);
@@ -33,7 +36,11 @@ async function openWith(workers, path) {
   return { ...res, opens: await s.page.evaluate(() => window.__opens) };
 }
 
-for (const [label, path] of [['large gzip (MTIA)', MTIA], ['plain, flows (DeepSeek)', DEEPSEEK], ['small gzip (NCCL)', NCCL]]) {
+for (const [label, path] of [
+  ['large gzip (MTIA)', MTIA],
+  ['plain, flows (DeepSeek)', DEEPSEEK],
+  ['small gzip (NCCL)', NCCL],
+]) {
   test(`workers=all: ${label}, every helper, the CLI summary`, async () => {
     const { summary, error, opens } = await openWith('all', path);
     assert.equal(error, null);
@@ -67,10 +74,15 @@ test('workers=single: truncated gzip inflated in the trace worker keeps what cam
   const { summary, error, opens } = await openWith('single', cut);
   assert.equal(error, null);
   assert.equal(opens[0].reader, 'trace worker');
-  assert.ok(opens[0].warnings.some((w) => /gzip data ends early/.test(w)), opens[0].warnings.join('|'));
+  assert.ok(
+    opens[0].warnings.some((w) => /gzip data ends early/.test(w)),
+    opens[0].warnings.join('|')
+  );
   // All that zlib can inflate from the cut file, but for the data still inside the decompressor.
   const inflatable = gunzipSync(readFileSync(cut), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).length;
-  assert.ok(opens[0].inputBytes > inflatable - (1 << 20) && opens[0].inputBytes <= inflatable,
-    `${opens[0].inputBytes} of ${inflatable} bytes inflated before the cut`);
+  assert.ok(
+    opens[0].inputBytes > inflatable - (1 << 20) && opens[0].inputBytes <= inflatable,
+    `${opens[0].inputBytes} of ${inflatable} bytes inflated before the cut`
+  );
   assert.equal(summary.files[0].import.events, cliSummary([cut]).files[0].import.events);
 });

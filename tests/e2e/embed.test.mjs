@@ -20,45 +20,68 @@ before(async () => {
   copyFileSync(t2, join(dir, 'after_fix_trace.json'));
   app = await serve(site, 0);
   appUrl = `http://127.0.0.1:${app.address().port}/`;
-  writeFileSync(join(dir, 'parent.html'), `<!doctype html><meta charset="utf-8"><body><iframe id="f" style="width:900px;height:400px"></iframe></body>`);
-  writeFileSync(join(dir, 'elements.html'), `<!doctype html><meta charset="utf-8"><body><h1>docs</h1>
+  writeFileSync(
+    join(dir, 'parent.html'),
+    `<!doctype html><meta charset="utf-8"><body><iframe id="f" style="width:900px;height:400px"></iframe></body>`
+  );
+  writeFileSync(
+    join(dir, 'elements.html'),
+    `<!doctype html><meta charset="utf-8"><body><h1>docs</h1>
 <tracewise-view id="a" src="triton_example.json.gz" panels="cards"></tracewise-view>
 <tracewise-view id="b" src="after_fix_trace.json" panels="cards,recommendations" theme="dark"></tracewise-view>
-<script src="${appUrl}tracewise-view.js"></script></body>`);
+<script src="${appUrl}tracewise-view.js"></script></body>`
+  );
   host = await serve(dir, 0);
   hostUrl = `http://127.0.0.1:${host.address().port}/`;
   browser = await launch();
 });
-after(async () => { await browser?.close(); app?.close(); host?.close(); rmSync(dir, { recursive: true, force: true }); });
+after(async () => {
+  await browser?.close();
+  app?.close();
+  host?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 // Runs in the parent page: loads the iframe, speaks one protocol, resolves with the messages seen.
 async function openInIframe(page, protocol, file) {
-  return page.evaluate(async ({ appUrl, protocol, file }) => {
-    const frame = document.getElementById('f');
-    const seen = [];
-    const buffer = await (await fetch(file)).arrayBuffer();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timeout; seen ${JSON.stringify(seen)}`)), 40000);
-      let ping = null;
-      addEventListener('message', (ev) => {
-        if (ev.source !== frame.contentWindow) return;
-        const d = ev.data;
-        seen.push(typeof d === 'string' ? d : d.type);
-        if (protocol === 'tracewise' && d?.type === 'tracewise.ready' && !seen.includes('sent')) {
-          seen.push('sent');
-          frame.contentWindow.postMessage({ type: 'tracewise.open', name: file, buffer }, new URL(appUrl).origin, [buffer]);
-        }
-        if (protocol === 'perfetto' && d === 'PONG' && ping) {
-          clearInterval(ping); ping = null;
-          frame.contentWindow.postMessage({ perfetto: { buffer, title: file } }, new URL(appUrl).origin);
-        }
-        if (d?.type === 'tracewise.loaded') { clearTimeout(timer); resolve({ seen, summary: d.summary }); }
-        if (d?.type === 'tracewise.error') { clearTimeout(timer); reject(new Error(d.message)); }
+  return page.evaluate(
+    async ({ appUrl, protocol, file }) => {
+      const frame = document.getElementById('f');
+      const seen = [];
+      const buffer = await (await fetch(file)).arrayBuffer();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timeout; seen ${JSON.stringify(seen)}`)), 40000);
+        let ping = null;
+        addEventListener('message', (ev) => {
+          if (ev.source !== frame.contentWindow) return;
+          const d = ev.data;
+          seen.push(typeof d === 'string' ? d : d.type);
+          if (protocol === 'tracewise' && d?.type === 'tracewise.ready' && !seen.includes('sent')) {
+            seen.push('sent');
+            frame.contentWindow.postMessage({ type: 'tracewise.open', name: file, buffer }, new URL(appUrl).origin, [
+              buffer,
+            ]);
+          }
+          if (protocol === 'perfetto' && d === 'PONG' && ping) {
+            clearInterval(ping);
+            ping = null;
+            frame.contentWindow.postMessage({ perfetto: { buffer, title: file } }, new URL(appUrl).origin);
+          }
+          if (d?.type === 'tracewise.loaded') {
+            clearTimeout(timer);
+            resolve({ seen, summary: d.summary });
+          }
+          if (d?.type === 'tracewise.error') {
+            clearTimeout(timer);
+            reject(new Error(d.message));
+          }
+        });
+        frame.src = `${appUrl}embed.html?panels=cards,kernels`;
+        if (protocol === 'perfetto') ping = setInterval(() => frame.contentWindow?.postMessage('PING', '*'), 50);
       });
-      frame.src = `${appUrl}embed.html?panels=cards,kernels`;
-      if (protocol === 'perfetto') ping = setInterval(() => frame.contentWindow?.postMessage('PING', '*'), 50);
-    });
-  }, { appUrl, protocol, file });
+    },
+    { appUrl, protocol, file }
+  );
 }
 
 for (const protocol of ['tracewise', 'perfetto']) {
@@ -80,20 +103,34 @@ test('two <tracewise-view> elements on one page render independently', { timeout
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${hostUrl}elements.html`);
-  await page.waitForFunction(() => ['a', 'b'].every((id) => document.getElementById(id).summary), null, { timeout: 40000 });
+  await page.waitForFunction(() => ['a', 'b'].every((id) => document.getElementById(id).summary), null, {
+    timeout: 40000,
+  });
   const names = await page.evaluate(() => ['a', 'b'].map((id) => document.getElementById(id).summary.files[0].name));
   assert.deepEqual(names, ['triton_example.json.gz', 'after_fix_trace.json']);
-  for (const [id, file] of [['a', t1], ['b', t2]]) {
+  for (const [id, file] of [
+    ['a', t1],
+    ['b', t2],
+  ]) {
     const s = await page.evaluate((id) => document.getElementById(id).summary, id);
     assert.deepEqual(s.files[0].import, cliSummary(file).files[0].import);
   }
   // Each iframe was sized from its own height messages, and shows cards only (no top bar).
-  await page.waitForFunction(() => [...document.querySelectorAll('tracewise-view iframe')].every((f) => parseInt(f.style.height) !== 160), null, { timeout: 10000 });
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('tracewise-view iframe')].every((f) => parseInt(f.style.height) !== 160),
+    null,
+    { timeout: 10000 }
+  );
   for (const f of page.frames().filter((x) => x.url().includes('embed=1'))) {
     assert.equal(await f.evaluate(() => getComputedStyle(document.querySelector('.topbar')).display), 'none');
-    assert.ok(await f.evaluate(() => document.querySelectorAll('#overview [data-card]').length) > 0);
+    assert.ok((await f.evaluate(() => document.querySelectorAll('#overview [data-card]').length)) > 0);
   }
-  const theme = await Promise.all(page.frames().filter((x) => x.url().includes('embed=1')).map((f) => f.evaluate(() => document.documentElement.dataset.theme ?? '')));
+  const theme = await Promise.all(
+    page
+      .frames()
+      .filter((x) => x.url().includes('embed=1'))
+      .map((f) => f.evaluate(() => document.documentElement.dataset.theme ?? ''))
+  );
   assert.deepEqual(theme.sort(), ['', 'dark']);
   assert.deepEqual(errors, []);
 });

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import {launch, cliSummary, siteCopy } from './share_support.mjs';
+import { launch, cliSummary, siteCopy } from './share_support.mjs';
 import { dataPath } from '../test_data.mjs';
 
 const trace = dataPath('hta/tests/data/critical_path/cuda_event_sync/event_sync_trace.json.gz');
@@ -19,69 +19,99 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tw-origins-'));
   copyFileSync(trace, join(dir, 'event_sync_trace.json.gz'));
   writeFileSync(join(dir, 'bad.json'), 'hello, this is not a trace\n');
-  writeFileSync(join(dir, 'parent.html'), '<!doctype html><meta charset="utf-8"><body><iframe id="f" style="width:900px;height:400px"></iframe></body>');
+  writeFileSync(
+    join(dir, 'parent.html'),
+    '<!doctype html><meta charset="utf-8"><body><iframe id="f" style="width:900px;height:400px"></iframe></body>'
+  );
   allowedHost = await serve(dir, 0);
   refusedHost = await serve(dir, 0);
   const allowed = `http://127.0.0.1:${allowedHost.address().port}`;
-  copy = siteCopy({ 'embed-config.json': { text: JSON.stringify({ allowedOrigins: [allowed, 'https://docs.example.com'] }) } });
+  copy = siteCopy({
+    'embed-config.json': { text: JSON.stringify({ allowedOrigins: [allowed, 'https://docs.example.com'] }) },
+  });
   app = await serve(copy.dir, 0);
   appUrl = `http://127.0.0.1:${app.address().port}/`;
   browser = await launch();
 });
-after(async () => { await browser?.close(); for (const s of [app, allowedHost, refusedHost]) s?.close(); copy?.remove(); rmSync(dir, { recursive: true, force: true }); });
+after(async () => {
+  await browser?.close();
+  for (const s of [app, allowedHost, refusedHost]) s?.close();
+  copy?.remove();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 // In the parent page: loads the embed page in the iframe, speaks one protocol for `ms`, or until
 // `loaded` / `error`; returns every message the iframe sent (strings as they are, objects by type).
 function talk(page, protocol, ms, file = 'event_sync_trace.json.gz') {
-  return page.evaluate(async ({ appUrl, protocol, ms, file }) => {
-    const frame = document.getElementById('f');
-    const origin = new URL(appUrl).origin;
-    const buffer = await (await fetch(file)).arrayBuffer();
-    const seen = [];
-    let summary = null;
-    let error = null;
-    let ping = null;
-    await new Promise((done) => {
-      const timer = setTimeout(done, ms);
-      addEventListener('message', (ev) => {
-        if (ev.source !== frame.contentWindow) return;
-        const d = ev.data;
-        seen.push(typeof d === 'string' ? d : d?.type);
-        if (protocol === 'tracewise' && d?.type === 'tracewise.ready') {
-          frame.contentWindow.postMessage({ type: 'tracewise.open', name: file, buffer: buffer.slice(0) }, origin);
+  return page.evaluate(
+    async ({ appUrl, protocol, ms, file }) => {
+      const frame = document.getElementById('f');
+      const origin = new URL(appUrl).origin;
+      const buffer = await (await fetch(file)).arrayBuffer();
+      const seen = [];
+      let summary = null;
+      let error = null;
+      let ping = null;
+      await new Promise((done) => {
+        const timer = setTimeout(done, ms);
+        addEventListener('message', (ev) => {
+          if (ev.source !== frame.contentWindow) return;
+          const d = ev.data;
+          seen.push(typeof d === 'string' ? d : d?.type);
+          if (protocol === 'tracewise' && d?.type === 'tracewise.ready') {
+            frame.contentWindow.postMessage({ type: 'tracewise.open', name: file, buffer: buffer.slice(0) }, origin);
+          }
+          if (protocol === 'perfetto' && d === 'PONG' && ping) {
+            clearInterval(ping);
+            ping = null;
+            frame.contentWindow.postMessage({ perfetto: { buffer: buffer.slice(0), title: file } }, origin);
+          }
+          if (d?.type === 'tracewise.loaded') {
+            summary = d.summary;
+            clearTimeout(timer);
+            done();
+          }
+          if (d?.type === 'tracewise.error') {
+            error = d.message;
+            clearTimeout(timer);
+            setTimeout(done, 300);
+          }
+        });
+        frame.src = `${appUrl}embed.html?panels=cards`;
+        // Perfetto's clients PING until PONG; a refused parent also pushes a trace without waiting.
+        if (protocol === 'perfetto') {
+          ping = setInterval(() => frame.contentWindow?.postMessage('PING', '*'), 50);
+          setTimeout(
+            () =>
+              frame.contentWindow?.postMessage({ perfetto: { buffer: buffer.slice(0), title: 'pushed.json.gz' } }, '*'),
+            1500
+          );
         }
-        if (protocol === 'perfetto' && d === 'PONG' && ping) {
-          clearInterval(ping); ping = null;
-          frame.contentWindow.postMessage({ perfetto: { buffer: buffer.slice(0), title: file } }, origin);
-        }
-        if (d?.type === 'tracewise.loaded') { summary = d.summary; clearTimeout(timer); done(); }
-        if (d?.type === 'tracewise.error') { error = d.message; clearTimeout(timer); setTimeout(done, 300); }
       });
-      frame.src = `${appUrl}embed.html?panels=cards`;
-      // Perfetto's clients PING until PONG; a refused parent also pushes a trace without waiting.
-      if (protocol === 'perfetto') {
-        ping = setInterval(() => frame.contentWindow?.postMessage('PING', '*'), 50);
-        setTimeout(() => frame.contentWindow?.postMessage({ perfetto: { buffer: buffer.slice(0), title: 'pushed.json.gz' } }, '*'), 1500);
-      }
-    });
-    if (ping) clearInterval(ping);
-    return { seen, summary, error };
-  }, { appUrl, protocol, ms, file });
+      if (ping) clearInterval(ping);
+      return { seen, summary, error };
+    },
+    { appUrl, protocol, ms, file }
+  );
 }
 
 const embedded = (page) => page.frames().find((f) => f.url().includes('embed=1'));
 
 for (const protocol of ['tracewise', 'perfetto']) {
-  test(`an allowed parent origin opens a trace (${protocol} protocol) and gets the CLI's summary`, { timeout: 60000 }, async () => {
-    const page = await browser.ctx.newPage();
-    await page.goto(`http://127.0.0.1:${allowedHost.address().port}/parent.html`);
-    const { seen, summary } = await talk(page, protocol, 40000);
-    const cli = cliSummary(trace);
-    assert.deepEqual(summary, cli);
-    assert.ok(seen.includes('tracewise.progress'), seen.join());
-    if (protocol === 'perfetto') assert.ok(seen.includes('PONG'));
-    await page.close();
-  });
+  test(
+    `an allowed parent origin opens a trace (${protocol} protocol) and gets the CLI's summary`,
+    { timeout: 60000 },
+    async () => {
+      const page = await browser.ctx.newPage();
+      await page.goto(`http://127.0.0.1:${allowedHost.address().port}/parent.html`);
+      const { seen, summary } = await talk(page, protocol, 40000);
+      const cli = cliSummary(trace);
+      assert.deepEqual(summary, cli);
+      assert.ok(seen.includes('tracewise.progress'), seen.join());
+      if (protocol === 'perfetto') assert.ok(seen.includes('PONG'));
+      await page.close();
+    }
+  );
 
   test(`a parent origin not in embed-config.json gets nothing (${protocol} protocol)`, { timeout: 60000 }, async () => {
     const page = await browser.ctx.newPage();
@@ -89,14 +119,21 @@ for (const protocol of ['tracewise', 'perfetto']) {
     await page.goto(`${refused}/parent.html`);
     const { seen, summary } = await talk(page, protocol, 4000);
     assert.equal(summary, null);
-    for (const never of ['PONG', 'tracewise.progress', 'tracewise.loaded']) assert.ok(!seen.includes(never), `${never} in ${seen.join()}`);
+    for (const never of ['PONG', 'tracewise.progress', 'tracewise.loaded'])
+      assert.ok(!seen.includes(never), `${never} in ${seen.join()}`);
     assert.ok(seen.includes('tracewise.ready'));
     assert.ok(seen.includes('tracewise.error'), 'tracewise.open is answered with an error');
     const frame = embedded(page);
-    const state = await frame.evaluate(() => ({ summary: window.__tracewise.summary, messages: window.__tracewise.messages,
-      empty: !document.getElementById('empty').hidden, cards: document.querySelectorAll('#overview [data-card]').length }));
-    assert.deepEqual({ summary: state.summary, opened: state.messages.opened, cards: state.cards, empty: state.empty },
-      { summary: null, opened: [], cards: 0, empty: true });
+    const state = await frame.evaluate(() => ({
+      summary: window.__tracewise.summary,
+      messages: window.__tracewise.messages,
+      empty: !document.getElementById('empty').hidden,
+      cards: document.querySelectorAll('#overview [data-card]').length,
+    }));
+    assert.deepEqual(
+      { summary: state.summary, opened: state.messages.opened, cards: state.cards, empty: state.empty },
+      { summary: null, opened: [], cards: 0, empty: true }
+    );
     assert.ok(state.messages.refused.includes(refused));
     await page.close();
   });
@@ -108,7 +145,7 @@ test('a trace that cannot be read is answered with tracewise.error (and no loade
   const { seen, summary, error } = await talk(page, 'tracewise', 30000, 'bad.json');
   assert.equal(summary, null);
   assert.ok(!seen.includes('tracewise.loaded'), seen.join());
-  assert.match(error ?? '', /^bad\.json: Not a trace/);  // the CLI's message for the same bytes
+  assert.match(error ?? '', /^bad\.json: Not a trace/); // the CLI's message for the same bytes
   await page.close();
 });
 

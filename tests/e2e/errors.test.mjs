@@ -14,8 +14,14 @@ const TRUNCATED = trace('speedscope/sample/profiles/trace-event/simple-partial.j
 
 let s;
 let dir;
-before(async () => { s = await start(); dir = mkdtempSync(join(tmpdir(), 'tw-e2e-files-')); });
-after(async () => { await s?.close(); rmSync(dir, { recursive: true, force: true }); });
+before(async () => {
+  s = await start();
+  dir = mkdtempSync(join(tmpdir(), 'tw-e2e-files-'));
+});
+after(async () => {
+  await s?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 async function errorRows() {
   return s.page.$$eval('.load-row .msg.error', (els) => els.map((e) => e.textContent));
@@ -66,7 +72,9 @@ test('a file deleted after it was chosen: it could not be read, in plain words; 
   });
   await s.page.setInputFiles('#test-gone', gone);
   rmSync(gone);
-  await s.page.evaluate(() => { window.__tracewise.ready = false; });
+  await s.page.evaluate(() => {
+    window.__tracewise.ready = false;
+  });
   await s.page.evaluate(() => {
     const dt = new DataTransfer();
     dt.items.add(document.getElementById('test-gone').files[0]);
@@ -99,7 +107,10 @@ test('truncated gzip loads what was decompressed, with a warning', async () => {
   const f = res.summary.files[0];
   assert.ok(f.import.events > 1000 && f.import.events < 40573, String(f.import.events));
   const warnings = await s.page.$$eval('#loads .msg.warning', (els) => els.map((e) => e.textContent));
-  assert.ok(warnings.some((w) => /gzip data ends early/.test(w)), warnings.join('|'));
+  assert.ok(
+    warnings.some((w) => /gzip data ends early/.test(w)),
+    warnings.join('|')
+  );
   // The CLI also loads what was decompressed (with a warning on stderr): same summary.
   assert.deepEqual(res.summary, cliSummary([cut]));
 });
@@ -136,8 +147,15 @@ test('cancel stops a load that would never end; the next file loads', async () =
   try {
     const url = `http://127.0.0.1:${server.address().port}/endless.json`;
     await s.page.goto(`${s.url}?url=${encodeURIComponent(url)}`);
-    await s.page.waitForFunction(() => /events/.test(document.querySelector('.load-row.status-loading .load-text')?.textContent ?? ''), null, { timeout: 20_000 });
-    assert.equal(await s.page.$eval('.load-row.status-loading .bar', (e) => e.classList.contains('indeterminate')), true);
+    await s.page.waitForFunction(
+      () => /events/.test(document.querySelector('.load-row.status-loading .load-text')?.textContent ?? ''),
+      null,
+      { timeout: 20_000 }
+    );
+    assert.equal(
+      await s.page.$eval('.load-row.status-loading .bar', (e) => e.classList.contains('indeterminate')),
+      true
+    );
     await s.page.click('.load-row.status-loading button');
     const res = await waitSettled(s.page);
     assert.equal(res.summary, null);
@@ -155,7 +173,7 @@ test('a file too large for the browser is refused before reading it', async () =
   const huge = join(dir, 'huge.json');
   const { truncateSync, closeSync, openSync } = await import('node:fs');
   closeSync(openSync(huge, 'w'));
-  truncateSync(huge, 11 * 2 ** 30);  // sparse: costs no disk
+  truncateSync(huge, 11 * 2 ** 30); // sparse: costs no disk
   const t0 = Date.now();
   const res = await openViaInput(s.page, [huge]);
   assert.match(res.error, /too large for the browser \(11\.0 GiB/);

@@ -17,7 +17,11 @@ before(async () => {
   browser = await launch();
   dir = mkdtempSync(join(tmpdir(), 'tw-export-'));
 });
-after(async () => { await browser?.close(); server?.close(); rmSync(dir, { recursive: true, force: true }); });
+after(async () => {
+  await browser?.close();
+  server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 test('the HTML report opens with no network request and shows the dashboard numbers', { timeout: 60000 }, async () => {
   const page = await browser.ctx.newPage();
@@ -54,8 +58,19 @@ test('the HTML report opens with no network request and shows the dashboard numb
 test('exports escape hostile trace text', async () => {
   const m = await importTs('web/export/html_report.ts', 'web/export/markdown.ts');
   const evil = '<img src=x onerror=alert(1)>|`x`[a](http://e)';
-  const doc = { schema: 'tracewise.summary/1', files: [{ name: evil, kernels: [{ name: evil, total_ns: 5 }, { name: 'b', total_ns: 3 }],
-    recommendations: [{ title: evil, severity: '<b>', detail: '</style><script>1</script>' }] }] };
+  const doc = {
+    schema: 'tracewise.summary/1',
+    files: [
+      {
+        name: evil,
+        kernels: [
+          { name: evil, total_ns: 5 },
+          { name: 'b', total_ns: 3 },
+        ],
+        recommendations: [{ title: evil, severity: '<b>', detail: '</style><script>1</script>' }],
+      },
+    ],
+  };
   const html = m.buildHtmlReport(doc);
   assert.ok(!/<img|<script|<b>/.test(html));
   assert.ok(html.includes("default-src 'none'"));

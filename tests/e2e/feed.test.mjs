@@ -12,8 +12,8 @@ import { start, openViaInput, cliSummary, trace } from './helpers.mjs';
 import { siteCopy } from './share_support.mjs';
 import { serve } from '../../web/serve.mjs';
 
-const GZ = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz');  // 87 MB inflated
-const PLAIN_GZ = trace('hta/tests/data/trace_diff/control/control.json.gz');    // 35 MB inflated
+const GZ = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz'); // 87 MB inflated
+const PLAIN_GZ = trace('hta/tests/data/trace_diff/control/control.json.gz'); // 35 MB inflated
 
 let s;
 let dir;
@@ -21,12 +21,23 @@ before(async () => {
   s = await start({ recordReplies: true });
   dir = mkdtempSync(join(tmpdir(), 'tw-feed-'));
 });
-after(async () => { await s?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });
+after(async () => {
+  await s?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 async function openAndReport(paths) {
-  const requestAt = await s.page.evaluate(() => { window.__opens = []; window.__progress = []; return performance.timeOrigin + performance.now(); });
+  const requestAt = await s.page.evaluate(() => {
+    window.__opens = [];
+    window.__progress = [];
+    return performance.timeOrigin + performance.now();
+  });
   const res = await openViaInput(s.page, paths);
-  const { opens, progress, timeOrigin } = await s.page.evaluate(() => ({ opens: window.__opens, progress: window.__progress, timeOrigin: performance.timeOrigin }));
+  const { opens, progress, timeOrigin } = await s.page.evaluate(() => ({
+    opens: window.__opens,
+    progress: window.__progress,
+    timeOrigin: performance.timeOrigin,
+  }));
   // When each open reply reached the page, in epoch ms as the feed worker stamps its read.
   for (const o of opens) o.replyAt = timeOrigin + o.at;
   return { ...res, opens, progress, requestAt };
@@ -36,9 +47,11 @@ async function openAndReport(paths) {
 // waits within it. The stamps come from three threads' clocks: 5 ms of slack.
 function assertReadWithin(open, requestAt) {
   const t = open.readerTiming;
-  assert.ok(t, 'the open reply carries the feed worker\'s timing');
-  assert.ok(requestAt - 5 <= t.startedAt && t.startedAt <= t.endedAt && t.endedAt <= open.replyAt + 5,
-    `request ${requestAt}, read ${t.startedAt}..${t.endedAt}, reply ${open.replyAt}`);
+  assert.ok(t, "the open reply carries the feed worker's timing");
+  assert.ok(
+    requestAt - 5 <= t.startedAt && t.startedAt <= t.endedAt && t.endedAt <= open.replyAt + 5,
+    `request ${requestAt}, read ${t.startedAt}..${t.endedAt}, reply ${open.replyAt}`
+  );
   assert.ok(t.creditWaitSeconds >= 0 && t.creditWaitSeconds <= (t.endedAt - t.startedAt) / 1000, JSON.stringify(t));
 }
 
@@ -57,7 +70,10 @@ test('a gzip file is inflated by the feed worker; the summary is the CLI one', a
   assert.ok(last.inputMbPerSec > 4 * last.mbPerSec, `${last.inputMbPerSec} vs ${last.mbPerSec} MB/s`);
   assert.equal(opens[0].reader, 'feed worker');
   assert.equal(opens[0].gzip, true);
-  assert.ok(opens[0].inputBytes > 40 * 2 ** 20, `${opens[0].inputBytes} bytes: more than the credits' worth of batches`);
+  assert.ok(
+    opens[0].inputBytes > 40 * 2 ** 20,
+    `${opens[0].inputBytes} bytes: more than the credits' worth of batches`
+  );
   assert.equal(opens[0].inputBytes, gunzipSync(readFileSync(GZ)).length);
   assert.deepEqual(summary, cliSummary([GZ]));
 });

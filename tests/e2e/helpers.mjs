@@ -13,8 +13,16 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const SITE = resolve(ROOT, process.env.TW_SITE || process.env.TW_SITE_DIR || 'build/site');
 export const CLI = resolve(ROOT, process.env.TW_CLI || 'build/native/tracewise');
 
-export const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+export const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 // Starts the server and a browser; returns {page, url, close}.
 // recordReplies: recordOpenReplies from the first navigation on.
@@ -23,15 +31,21 @@ export async function start({ recordReplies = false } = {}) {
   const url = `http://127.0.0.1:${server.address().port}/`;
   const userDir = mkdtempSync(join(tmpdir(), 'tw-e2e-'));
   const context = await chromium.launchPersistentContext(userDir, {
-    executablePath: '/usr/bin/chromium', args: ARGS, headless: true, viewport: { width: 1400, height: 900 },
+    executablePath: '/usr/bin/chromium',
+    args: ARGS,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
   });
-  const page = context.pages()[0] ?? await context.newPage();
+  const page = context.pages()[0] ?? (await context.newPage());
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   if (recordReplies) await recordOpenReplies(page);
   await page.goto(url);
   return {
-    page, url, context, pageErrors,
+    page,
+    url,
+    context,
+    pageErrors,
     async close() {
       await context.close();
       await new Promise((ok) => server.close(ok));
@@ -63,8 +77,10 @@ export async function recordOpenReplies(page) {
         super(...a);
         this.addEventListener('message', (ev) => {
           if (ev.data?.result?.reader) window.__opens.push({ ...ev.data.result, at: performance.now() });
-          if (ev.data?.kind === 'ok' && typeof ev.data?.json === 'string') window.__summaryReplies.push({ precomputed: ev.data.precomputed, at: performance.now() });
-          if (ev.data?.kind === 'summaryPart') window.__summaryParts.push({ keys: Object.keys(JSON.parse(ev.data.json)), at: performance.now() });
+          if (ev.data?.kind === 'ok' && typeof ev.data?.json === 'string')
+            window.__summaryReplies.push({ precomputed: ev.data.precomputed, at: performance.now() });
+          if (ev.data?.kind === 'summaryPart')
+            window.__summaryParts.push({ keys: Object.keys(JSON.parse(ev.data.json)), at: performance.now() });
           if (ev.data?.kind === 'progress') window.__progress.push(ev.data);
           if (ev.data?.warmed === true) window.__warmed++;
           if (ev.data?.kind === 'error') window.__errors.push(ev.data);
@@ -80,13 +96,18 @@ export function waitWarmUps(page, n = 1, timeout = 30_000) {
 }
 
 export async function waitSettled(page, timeout = 45_000) {
-  await page.waitForFunction(() => window.__tracewise && window.__tracewise.ready === true, null, { timeout, polling: 50 });
+  await page.waitForFunction(() => window.__tracewise && window.__tracewise.ready === true, null, {
+    timeout,
+    polling: 50,
+  });
   return page.evaluate(() => ({ summary: window.__tracewise.summary, error: window.__tracewise.error }));
 }
 
 // Opens files through the header's file input.
 export async function openViaInput(page, paths) {
-  await page.evaluate(() => { window.__tracewise.ready = false; });
+  await page.evaluate(() => {
+    window.__tracewise.ready = false;
+  });
   await page.setInputFiles('#file-input', paths);
   return waitSettled(page);
 }
@@ -94,7 +115,9 @@ export async function openViaInput(page, paths) {
 // Opens files through a synthetic drop event carrying a DataTransfer with the files' bytes.
 export async function openViaDrop(page, paths) {
   const files = paths.map((p) => ({ name: basename(p), b64: readFileSync(p).toString('base64') }));
-  await page.evaluate(() => { window.__tracewise.ready = false; });
+  await page.evaluate(() => {
+    window.__tracewise.ready = false;
+  });
   await page.evaluate((files) => {
     const dt = new DataTransfer();
     for (const f of files) {

@@ -6,10 +6,18 @@ import { start, openViaInput, trace } from './helpers.mjs';
 
 const NCCL = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
 let s;
-before(async () => { s = await start(); });
-after(async () => { await s?.close(); });
+before(async () => {
+  s = await start();
+});
+after(async () => {
+  await s?.close();
+});
 
-const timelineIdle = () => s.page.waitForFunction(() => window.__tracewise.timeline?.ready && window.__tracewise.timeline.idle(), null, { timeout: 20_000, polling: 50 });
+const timelineIdle = () =>
+  s.page.waitForFunction(() => window.__tracewise.timeline?.ready && window.__tracewise.timeline.idle(), null, {
+    timeout: 20_000,
+    polling: 50,
+  });
 
 test('a step range link opens the timeline zoomed to that step', async () => {
   const { summary } = await openViaInput(s.page, [NCCL]);
@@ -23,7 +31,8 @@ test('a step range link opens the timeline zoomed to that step', async () => {
   assert.equal(await s.page.isVisible('#timeline canvas'), true);
   const { t0, t1 } = await s.page.evaluate(() => window.__tracewise.timeline.visibleRange());
   const origin = Number(await s.page.evaluate(() => window.__tracewise.timeline.originNs));
-  const b = step.begin_ns - origin, e = step.end_ns - origin;
+  const b = step.begin_ns - origin,
+    e = step.end_ns - origin;
   assert.ok(t0 <= b + 1 && t1 >= e - 1, `visible ${t0}..${t1} must cover the step ${b}..${e}`);
   assert.ok(t1 - t0 < 1.5 * (e - b), 'zoomed to the step, not the whole trace');
 });

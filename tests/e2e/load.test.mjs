@@ -11,8 +11,12 @@ const RANK0 = trace('hta/tests/data/trace_filter/sampled_rank-0.json.gz');
 const RANK1 = trace('hta/tests/data/trace_filter/sampled_rank-1.json.gz');
 
 let s;
-before(async () => { s = await start(); });
-after(async () => { await s?.close(); });
+before(async () => {
+  s = await start();
+});
+after(async () => {
+  await s?.close();
+});
 
 function at(obj, path) {
   let v = obj;
@@ -25,29 +29,37 @@ function at(obj, path) {
 
 // Every value the dashboard shows with a summary path must be that path's value in the CLI summary.
 async function checkShownNumbers(page, file) {
-  const shown = await page.$$eval('#overview [data-path][data-raw]', (els) => els.map((e) => ({ path: e.dataset.path, raw: e.dataset.raw, text: e.textContent })));
+  const shown = await page.$$eval('#overview [data-path][data-raw]', (els) =>
+    els.map((e) => ({ path: e.dataset.path, raw: e.dataset.raw, text: e.textContent }))
+  );
   let checked = 0;
   for (const { path, raw, text } of shown) {
     const v = at(file, path);
-    if (v === undefined) continue;  // derived values (cards) are checked separately
+    if (v === undefined) continue; // derived values (cards) are checked separately
     assert.equal(raw, v === null ? 'null' : String(v), `${path} shown as ${text}`);
     checked++;
   }
   // Tables whose rows are a summary array in its order (not re-sorted): every number cell too.
-  const tables = await page.$$eval('#overview [data-table]', (els) => els.map((t) => ({
-    path: t.dataset.table,
-    keys: [...t.querySelectorAll('thead th[data-key]')].map((th) => th.dataset.key),
-    rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.dataset.raw ?? null)),
-  })));
+  const tables = await page.$$eval('#overview [data-table]', (els) =>
+    els.map((t) => ({
+      path: t.dataset.table,
+      keys: [...t.querySelectorAll('thead th[data-key]')].map((th) => th.dataset.key),
+      rows: [...t.querySelectorAll('tbody tr')].map((tr) =>
+        [...tr.querySelectorAll('td')].map((td) => td.dataset.raw ?? null)
+      ),
+    }))
+  );
   for (const t of tables) {
     const arr = at(file, t.path);
     if (!Array.isArray(arr)) continue;
-    t.rows.forEach((cells, i) => t.keys.forEach((k, j) => {
-      if (cells[j] === null) return;
-      const v = at(arr[i], k);
-      assert.equal(cells[j], v === null ? 'null' : String(v), `${t.path}[${i}].${k}`);
-      checked++;
-    }));
+    t.rows.forEach((cells, i) =>
+      t.keys.forEach((k, j) => {
+        if (cells[j] === null) return;
+        const v = at(arr[i], k);
+        assert.equal(cells[j], v === null ? 'null' : String(v), `${t.path}[${i}].${k}`);
+        checked++;
+      })
+    );
   }
   return checked;
 }
@@ -58,8 +70,17 @@ test('file input: gzip Kineto trace, summary identical to the CLI, numbers on sc
   const cli = cliSummary([NCCL]);
   assert.deepEqual(summary, cli);
   const f = cli.files[0];
-  const cards = await s.page.$$eval('.card', (els) => Object.fromEntries(els.map((e) => [e.dataset.card, {
-    raw: e.querySelector('.card-value').dataset.raw, text: e.querySelector('.card-value').textContent }])));
+  const cards = await s.page.$$eval('.card', (els) =>
+    Object.fromEntries(
+      els.map((e) => [
+        e.dataset.card,
+        {
+          raw: e.querySelector('.card-value').dataset.raw,
+          text: e.querySelector('.card-value').textContent,
+        },
+      ])
+    )
+  );
   assert.equal(cards['gpu-ops'].raw, String(f.model.gpu_ops));
   assert.equal(cards['gpu-ops'].text.replace(/,/g, ''), String(f.model.gpu_ops));
   assert.equal(Number(cards.span.raw), f.model.last_ts_ns - f.model.first_ts_ns);
@@ -80,12 +101,15 @@ test('file input: gzip Kineto trace, summary identical to the CLI, numbers on sc
   }
   if (f.step_breakdown?.mean_ns != null) {
     assert.equal(Number(cards['step-time'].raw), f.step_breakdown.mean_ns);
-    near(cards['step-time'].text, f.step_breakdown.mean_ns / 1e6, 0.051);  // shown in ms for this trace
+    near(cards['step-time'].text, f.step_breakdown.mean_ns / 1e6, 0.051); // shown in ms for this trace
   }
   // Idle causes: the GPU's idle time (each device's stretches once), not the streams' overlapping gaps.
   const idleTotal = f.idle.devices.reduce((n, d) => n + Object.values(d.categories).reduce((a, c) => a + c.ns, 0), 0);
   assert.equal(Number(cards['idle-causes'].raw), idleTotal);
-  assert.equal(idleTotal, f.idle.devices.reduce((n, d) => n + d.idle_ns, 0));
+  assert.equal(
+    idleTotal,
+    f.idle.devices.reduce((n, d) => n + d.idle_ns, 0)
+  );
   const facts = await s.page.textContent('.facts');
   assert.match(facts, new RegExp(f.import.events.toLocaleString('en-US')));
   assert.match(facts, /Rank 0 of 2/);
@@ -101,7 +125,10 @@ test('drop event: plain JSON trace (DeepSeek), identical summary', async () => {
   assert.equal(await s.page.textContent('.file-title h1'), 'train.json');
   // Its only import notes are flows cut by the profiling window: told as usual, each in plain words.
   assert.deepEqual(Object.keys(summary.files[0].import.problems).sort(), ['flow_without_end', 'flow_without_start']);
-  const notes = await s.page.$eval('[data-section="import"]', (e) => ({ edge: e.dataset.edgeOnly, text: e.textContent }));
+  const notes = await s.page.$eval('[data-section="import"]', (e) => ({
+    edge: e.dataset.edgeOnly,
+    text: e.textContent,
+  }));
   assert.equal(notes.edge, 'true');
   assert.match(notes.text, /edges of the profiling window/);
   assert.match(notes.text, /2,853 flow arrows whose start was not recorded/);
@@ -118,7 +145,9 @@ test('two ranks at once: one worker each, the document lists both in order', asy
 });
 
 test('the sample button opens the bundled real trace', async () => {
-  await s.page.evaluate(() => { window.__tracewise.ready = false; });
+  await s.page.evaluate(() => {
+    window.__tracewise.ready = false;
+  });
   await s.page.click('header [data-sample]');
   const { summary, error } = await waitSettled(s.page);
   assert.equal(error, null);
@@ -128,11 +157,17 @@ test('the sample button opens the bundled real trace', async () => {
 test('HTA-compatible switch gives the CLI --hta-compat summary', async () => {
   await openViaInput(s.page, [NCCL]);
   await s.page.check('#hta-compat');
-  await s.page.waitForFunction((want) => JSON.stringify(window.__tracewise.summary) === want,
-    JSON.stringify(cliSummary([NCCL], { htaCompat: true })), { timeout: 20_000 });
+  await s.page.waitForFunction(
+    (want) => JSON.stringify(window.__tracewise.summary) === want,
+    JSON.stringify(cliSummary([NCCL], { htaCompat: true })),
+    { timeout: 20_000 }
+  );
   await s.page.uncheck('#hta-compat');
-  await s.page.waitForFunction((want) => JSON.stringify(window.__tracewise.summary) === want,
-    JSON.stringify(cliSummary([NCCL])), { timeout: 20_000 });
+  await s.page.waitForFunction(
+    (want) => JSON.stringify(window.__tracewise.summary) === want,
+    JSON.stringify(cliSummary([NCCL])),
+    { timeout: 20_000 }
+  );
   assert.deepEqual(s.pageErrors, []);
 });
 
@@ -163,7 +198,13 @@ test('Download summary JSON gives the CLI document', async () => {
 });
 
 test('more files than cores: they queue, and all load in the order given', async () => {
-  const paths = [RANK0, RANK1, NCCL, DEEPSEEK, trace('hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz')];
+  const paths = [
+    RANK0,
+    RANK1,
+    NCCL,
+    DEEPSEEK,
+    trace('hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz'),
+  ];
   const { summary, error } = await openViaInput(s.page, paths);
   assert.equal(error, null);
   assert.deepEqual(summary, cliSummary(paths));

@@ -20,12 +20,18 @@ before(async () => {
   writeFileSync(file, warmTraceText(300));
   s = await start();
 });
-after(async () => { await s?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });
+after(async () => {
+  await s?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
-const stepBars = () => s.page.evaluate(() => [...document.querySelectorAll('[data-section="temporal"] .bd')].map((bd) => ({
-  rows: bd.querySelectorAll('.bd-row').length,
-  steps: [...bd.querySelectorAll('.bd-label')].filter((l) => /^step \d+$/.test(l.textContent.trim())).length,
-})));
+const stepBars = () =>
+  s.page.evaluate(() =>
+    [...document.querySelectorAll('[data-section="temporal"] .bd')].map((bd) => ({
+      rows: bd.querySelectorAll('.bd-row').length,
+      steps: [...bd.querySelectorAll('.bd-label')].filter((l) => /^step \d+$/.test(l.textContent.trim())).length,
+    }))
+  );
 
 test('300 steps: the CLI summary, and step bars paged 100 then 200 at a time', async () => {
   const { summary, error } = await openViaInput(s.page, [file]);
@@ -33,15 +39,24 @@ test('300 steps: the CLI summary, and step bars paged 100 then 200 at a time', a
   assert.deepEqual(summary, cliSummary(file));
   assert.equal(summary.files[0].steps.length, 300);
   // Two lists: temporal (the file's row + steps) and TensorBoard categories ("all steps" + steps).
-  assert.deepEqual(await stepBars(), [{ rows: 101, steps: 100 }, { rows: 101, steps: 100 }]);
+  assert.deepEqual(await stepBars(), [
+    { rows: 101, steps: 100 },
+    { rows: 101, steps: 100 },
+  ]);
   const buttons = s.page.locator('[data-section="temporal"] .bd-more button');
   assert.equal(await buttons.count(), 2);
   assert.match(await buttons.first().textContent(), /Show more steps \(200 hidden\)/);
   await buttons.first().click();
-  assert.deepEqual(await stepBars(), [{ rows: 301, steps: 300 }, { rows: 101, steps: 100 }]);
-  assert.equal(await buttons.count(), 1);  // the first list is complete: its button is gone
+  assert.deepEqual(await stepBars(), [
+    { rows: 301, steps: 300 },
+    { rows: 101, steps: 100 },
+  ]);
+  assert.equal(await buttons.count(), 1); // the first list is complete: its button is gone
   await buttons.first().click();
-  assert.deepEqual(await stepBars(), [{ rows: 301, steps: 300 }, { rows: 301, steps: 300 }]);
+  assert.deepEqual(await stepBars(), [
+    { rows: 301, steps: 300 },
+    { rows: 301, steps: 300 },
+  ]);
   assert.equal(await buttons.count(), 0);
   assert.deepEqual(s.pageErrors, []);
 });

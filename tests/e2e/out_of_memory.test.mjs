@@ -11,7 +11,7 @@ import { SITE, start, openViaInput, cliSummary, trace } from './helpers.mjs';
 import { siteCopy } from './share_support.mjs';
 import { serve } from '../../web/serve.mjs';
 
-const BIG = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz');  // 87 MB inflated
+const BIG = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz'); // 87 MB inflated
 const GOOD = trace('hta/tests/data/trace_filter/sampled_rank-1.json.gz');
 const kCapMB = 24;
 

@@ -13,7 +13,7 @@ import { start, openViaInput, cliSummary, trace, recordOpenReplies, waitSettled,
 import { gatedSite, siteCopy } from './share_support.mjs';
 import { serve } from '../../web/serve.mjs';
 
-const MTIA_GZ = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz');  // 87 MB inflated
+const MTIA_GZ = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz'); // 87 MB inflated
 const DEEPSEEK = trace('deepseek_profile_data/train.json');
 const NCCL_GZ = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
 
@@ -24,7 +24,10 @@ before(async () => {
   await recordOpenReplies(s.page);
   dir = mkdtempSync(join(tmpdir(), 'tw-parts-'));
 });
-after(async () => { await s?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });
+after(async () => {
+  await s?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 function inflated(gz, name) {
   const path = join(dir, name);
@@ -36,7 +39,9 @@ function inflated(gz, name) {
 async function openInParts(path, base = s.url) {
   await s.page.goto(`${base}?workers=all`);
   await waitWarmUps(s.page, 1);
-  await s.page.evaluate(() => { window.__progress = []; });
+  await s.page.evaluate(() => {
+    window.__progress = [];
+  });
   const res = await openViaInput(s.page, [path]);
   const { opens, progress } = await s.page.evaluate(() => ({ opens: window.__opens, progress: window.__progress }));
   return { ...res, opens, progress };
@@ -53,7 +58,8 @@ test('a large plain trace in two parts: the later one absorbed, the CLI summary,
   assert.ok(opens[0].partTimings[0].exported > 0, JSON.stringify(opens[0].partTimings));
   assert.equal(opens[0].partsAhead, 1, 'the part worker was started and warmed ahead');
   const reading = progress.filter((p) => p.phase === 'reading');
-  for (const p of reading) assert.ok(p.bytesRead <= p.totalBytes && p.totalBytes === opens[0].fileBytes, JSON.stringify(p));
+  for (const p of reading)
+    assert.ok(p.bytesRead <= p.totalBytes && p.totalBytes === opens[0].fileBytes, JSON.stringify(p));
   assert.deepEqual(summary, cliSummary([path]));
 });
 
@@ -62,7 +68,10 @@ test('without asking, a plain trace of 64 MB+ is imported in parts from 2 cores 
   await s.page.goto(s.url);
   await waitWarmUps(s.page, 1);
   const cores = await s.page.evaluate(() => navigator.hardwareConcurrency);
-  const { summary, error, opens } = await openViaInput(s.page, [path]).then(async (r) => ({ ...r, opens: await s.page.evaluate(() => window.__opens) }));
+  const { summary, error, opens } = await openViaInput(s.page, [path]).then(async (r) => ({
+    ...r,
+    opens: await s.page.evaluate(() => window.__opens),
+  }));
   assert.equal(error, null);
   assert.equal(opens.at(-1).parts, cores >= 2 ? Math.max(2, Math.min(4, cores - 1)) : 1, `${cores} cores`);
   if (cores >= 2) assert.equal(opens.at(-1).absorbedParts, opens.at(-1).parts - 1);
@@ -111,25 +120,34 @@ test('a site without part.js: the part worker fails, the trace worker reads its 
 
 test('cancel while the trace worker waits for a part worker that never starts; the next file loads', async () => {
   const site = await gatedSite({}, '/part.js');
-  site.gate.close();  // the part worker's script never comes
+  site.gate.close(); // the part worker's script never comes
   try {
     await s.page.goto(`${site.base}?workers=all`);
-    await s.page.evaluate(() => { window.__tracewise.ready = false; window.__progress = []; });
+    await s.page.evaluate(() => {
+      window.__tracewise.ready = false;
+      window.__progress = [];
+    });
     await s.page.setInputFiles('#file-input', [DEEPSEEK]);
-    await s.page.waitForFunction(() => document.querySelector('.load-row.status-loading button'), null, { timeout: 20_000 });
+    await s.page.waitForFunction(() => document.querySelector('.load-row.status-loading button'), null, {
+      timeout: 20_000,
+    });
     for (let i = 0; i < 100 && site.gate.seen === 0; i++) await new Promise((ok) => setTimeout(ok, 50));
     assert.ok(site.gate.seen > 0, 'a part worker was started');
     // The trace worker has its own part in (its progress says so) and waits for the other.
     const size = readFileSync(DEEPSEEK).length;
-    await s.page.waitForFunction((n) => window.__progress.some((p) => p.inputBytes >= 0.4 * n), size, { timeout: 20_000 });
-    await s.page.evaluate(() => { window.__errors = []; });
+    await s.page.waitForFunction((n) => window.__progress.some((p) => p.inputBytes >= 0.4 * n), size, {
+      timeout: 20_000,
+    });
+    await s.page.evaluate(() => {
+      window.__errors = [];
+    });
     await s.page.click('.load-row.status-loading button');
     const res = await waitSettled(s.page);
     assert.equal(res.summary, null);
     assert.match(await s.page.textContent('#loads'), /Cancelled: Loading was cancelled/);
     // The trace worker answered the cancel itself (the page stops a worker that does not, 1.5 s on).
     await s.page.waitForFunction(() => window.__errors.some((e) => e.code === 'cancelled'), null, { timeout: 5_000 });
-    const next = await openViaInput(s.page, [NCCL_GZ]);  // gzip: no parts
+    const next = await openViaInput(s.page, [NCCL_GZ]); // gzip: no parts
     assert.equal(next.error, null);
     assert.deepEqual(next.summary, cliSummary([NCCL_GZ]));
   } finally {

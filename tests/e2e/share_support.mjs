@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve } from '../../web/serve.mjs';
+import { ARGS } from './helpers.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const site = resolve(root, process.env.TW_SITE || 'build/site');
@@ -17,13 +18,20 @@ export async function importTs(...entries) {
   const dir = mkdtempSync(join(tmpdir(), 'tw-share-'));
   const out = join(dir, 'm.mjs');
   const contents = entries.map((e) => `export * from ${JSON.stringify(resolve(root, e))};`).join('\n');
-  await build({ stdin: { contents, resolveDir: root, loader: 'ts' }, bundle: true, format: 'esm', platform: 'neutral', outfile: out, logLevel: 'error' });
+  await build({
+    stdin: { contents, resolveDir: root, loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    outfile: out,
+    logLevel: 'error',
+  });
   const mod = await import(pathToFileURL(out).href);
   rmSync(dir, { recursive: true, force: true });
   return mod;
 }
 
-export { cliSummary } from './helpers.mjs';  // cliSummary(path | paths, {htaCompat})
+export { cliSummary } from './helpers.mjs'; // cliSummary(path | paths, {htaCompat})
 
 // A private copy of the built site plus extra files ({relative path: source file or {text}}), for
 // tests that need a deployment setting (embed-config.json) or traces served beside the page.
@@ -33,7 +41,8 @@ export function siteCopy(extra = {}) {
   for (const [rel, src] of Object.entries(extra)) {
     const to = join(dir, rel);
     mkdirSync(dirname(to), { recursive: true });
-    if (typeof src === 'string') cpSync(src, to); else writeFileSync(to, src.text);
+    if (typeof src === 'string') cpSync(src, to);
+    else writeFileSync(to, src.text);
   }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -42,12 +51,18 @@ export async function launch() {
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'tw-chrome-'));
   const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ARGS,
     serviceWorkers: 'block',
   });
-  return { ctx, close: async () => { await ctx.close(); rmSync(profile, { recursive: true, force: true }); } };
+  return {
+    ctx,
+    close: async () => {
+      await ctx.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function waitHook(page, expr, timeout = 30000) {
@@ -56,7 +71,9 @@ export async function waitHook(page, expr, timeout = 30000) {
 
 // Opens trace files through the page's file input and waits until their dashboard is on screen.
 export async function openTraces(page, files) {
-  await page.evaluate(() => { if (window.__tracewise) window.__tracewise.ready = false; });
+  await page.evaluate(() => {
+    if (window.__tracewise) window.__tracewise.ready = false;
+  });
   await page.setInputFiles('#file-input', files);
   await waitHook(page, () => window.__tracewise?.ready && window.__tracewise.summary?.files.length > 0);
 }
@@ -77,7 +94,9 @@ export async function openSamplePage(ctx, url) {
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
   await waitHook(page, () => window.__tracewise?.share?.ready);
-  await page.evaluate(() => { window.__tracewise.ready = false; });
+  await page.evaluate(() => {
+    window.__tracewise.ready = false;
+  });
   await page.click('.topbar [data-sample]');
   await waitHook(page, () => window.__tracewise.ready && window.__tracewise.summary?.files.length > 0);
   return { page, errors };
@@ -85,7 +104,9 @@ export async function openSamplePage(ctx, url) {
 
 // Clicks one of the share buttons ('Copy link', 'Copy summary link') and returns the link it made.
 export async function copyLink(page, button) {
-  await page.evaluate(() => { window.__tracewise.share.lastLink = null; });
+  await page.evaluate(() => {
+    window.__tracewise.share.lastLink = null;
+  });
   await page.click(`#share-actions >> text=${button}`);
   await waitHook(page, () => window.__tracewise.share.lastLink);
   return page.evaluate(() => window.__tracewise.share.lastLink);
@@ -96,14 +117,29 @@ export async function copyLink(page, button) {
 export function gateRequests(srv, prefix) {
   const [handler] = srv.listeners('request');
   srv.removeAllListeners('request');
-  const g = { closed: false, held: [], seen: 0,
-    close() { this.closed = true; },
-    open() { this.closed = false; for (const [req, res] of this.held.splice(0)) handler(req, res); },
-    drop() { for (const [, res] of this.held.splice(0)) res.destroy(); } };
+  const g = {
+    closed: false,
+    held: [],
+    seen: 0,
+    close() {
+      this.closed = true;
+    },
+    open() {
+      this.closed = false;
+      for (const [req, res] of this.held.splice(0)) handler(req, res);
+    },
+    drop() {
+      for (const [, res] of this.held.splice(0)) res.destroy();
+    },
+  };
   srv.on('request', (req, res) => {
-    if (!req.url.startsWith(prefix)) { handler(req, res); return; }
+    if (!req.url.startsWith(prefix)) {
+      handler(req, res);
+      return;
+    }
     g.seen++;
-    if (g.closed) g.held.push([req, res]); else handler(req, res);
+    if (g.closed) g.held.push([req, res]);
+    else handler(req, res);
   });
   return g;
 }
@@ -115,8 +151,14 @@ export async function gatedSite(extra, prefix) {
   const server = await serve(copy.dir, 0);
   const gate = gateRequests(server, prefix);
   return {
-    dir: copy.dir, base: `http://127.0.0.1:${server.address().port}/`, gate,
-    close() { gate.drop(); server.close(); copy.remove(); },
+    dir: copy.dir,
+    base: `http://127.0.0.1:${server.address().port}/`,
+    gate,
+    close() {
+      gate.drop();
+      server.close();
+      copy.remove();
+    },
   };
 }
 

@@ -15,7 +15,9 @@ let s;
 before(async () => {
   s = await start({ recordReplies: true });
 });
-after(async () => { await s?.close(); });
+after(async () => {
+  await s?.close();
+});
 
 test('an idle page warms a spare worker, and the next file is imported by it', async () => {
   await waitWarmUps(s.page, 1);
@@ -26,7 +28,10 @@ test('an idle page warms a spare worker, and the next file is imported by it', a
   assert.equal(opens[0].warm, true);
   assert.equal(opens[0].readerStartedAhead, true, 'the warm-up started the feed worker');
   // After its warm-up it faulted in heap for the file (web/load/warm/heap_ahead.ts), up to its 128 MB.
-  assert.ok(opens[0].heapAheadPages > 1000 && opens[0].heapAheadPages <= (128 << 20) / 4096, `${opens[0].heapAheadPages} pages ahead`);
+  assert.ok(
+    opens[0].heapAheadPages > 1000 && opens[0].heapAheadPages <= (128 << 20) / 4096,
+    `${opens[0].heapAheadPages} pages ahead`
+  );
   assert.deepEqual(summary, cliSummary([A]));
   assert.deepEqual(s.pageErrors, []);
 });
@@ -37,7 +42,10 @@ test('the heap a file needed is remembered, and a spare faults in as much as rec
   // What the file needed (the allocator's break), not the heap's size, which counts the 128 MB
   // faulted in ahead: remembering that would keep any hint at least that large forever.
   assert.equal(heaps.length, 1);
-  assert.ok(heaps[0] >= 8 && heaps[0] < 100 && heaps[0] * 2 ** 20 <= opened, `${heaps[0]} MB remembered, heap ${opened / 2 ** 20} MB`);
+  assert.ok(
+    heaps[0] >= 8 && heaps[0] < 100 && heaps[0] * 2 ** 20 <= opened,
+    `${heaps[0]} MB remembered, heap ${opened / 2 ** 20} MB`
+  );
   // A browser that opened a 1 GB trace lately (its worker needed ~320 MB):
   const page = await s.context.newPage();
   await recordOpenReplies(page);
@@ -48,13 +56,15 @@ test('the heap a file needed is remembered, and a spare faults in as much as rec
   assert.equal(error, null);
   const pages = await page.evaluate(() => window.__opens[0].heapAheadPages);
   assert.ok(pages > (256 << 20) / 4096 && pages <= (320 << 20) / 4096, `${pages} pages ahead, for 320 MB`);
-  await page.evaluate(() => localStorage.removeItem('tracewise.recentHeapMB'));  // (shared with the other tests' page)
+  await page.evaluate(() => localStorage.removeItem('tracewise.recentHeapMB')); // (shared with the other tests' page)
   await page.close();
 });
 
 test('after a file has loaded, another spare is warmed for the next one', async () => {
   await waitWarmUps(s.page, 2);
-  await s.page.evaluate(() => { window.__opens = []; });
+  await s.page.evaluate(() => {
+    window.__opens = [];
+  });
   const { summary, error } = await openViaInput(s.page, [B]);
   assert.equal(error, null);
   const opens = await s.page.evaluate(() => window.__opens);
@@ -108,7 +118,7 @@ test('with a trace on screen, a busy user holds the spare back: none starts, and
   await keepMoving(page, 2500);
   assert.equal(await page.evaluate(() => window.__traceWorkers), 1, 'the first spare started while the user moved');
   await waitWarmUps(page, 1, 20_000);
-  const { error } = await openViaInput(page, [A]);  // takes that spare
+  const { error } = await openViaInput(page, [A]); // takes that spare
   assert.equal(error, null);
   // Without the quiet gate, the next spare would start within ~2 s (the first idle moment).
   await keepMoving(page, 3500);
@@ -116,7 +126,7 @@ test('with a trace on screen, a busy user holds the spare back: none starts, and
   await page.waitForFunction(() => window.__traceWorkers === 2, null, { timeout: 10_000, polling: 20 });
   // Its warm-up (~0.3 s) and heap fault-in (128 MB) would end well inside these 3.5 s if not held.
   await keepMoving(page, 3500);
-  assert.equal(await page.evaluate(() => window.__warmed), 1, 'the new spare\'s warm-up is held while the user is busy');
+  assert.equal(await page.evaluate(() => window.__warmed), 1, "the new spare's warm-up is held while the user is busy");
   await waitWarmUps(page, 2, 20_000);
   await page.close();
 });

@@ -5,26 +5,42 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, openViaInput, cliSummary, trace } from './helpers.mjs';
 
-const NCCL = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz');          // 3 steps, NCCL collectives
-const DF = trace('hta/tests/data/df_index_resolver/df_index_resolver.json.gz');      // 5 steps, [memory] samples
+const NCCL = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz'); // 3 steps, NCCL collectives
+const DF = trace('hta/tests/data/df_index_resolver/df_index_resolver.json.gz'); // 5 steps, [memory] samples
 const CPU_ONLY = trace('hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz');
 
 let s;
-before(async () => { s = await start(); });
-after(async () => { await s?.close(); });
+before(async () => {
+  s = await start();
+});
+after(async () => {
+  await s?.close();
+});
 
 // The value at a dotted summary path, undefined when any part is missing.
-const at = (obj, path) => path.split('.').reduce((v, p) => (v !== null && typeof v === 'object' ? v[p] : undefined), obj);
+const at = (obj, path) =>
+  path.split('.').reduce((v, p) => (v !== null && typeof v === 'object' ? v[p] : undefined), obj);
 
 // What the detail panel shows now: its step, the facts with their summary paths, and each table.
 function shown(page) {
   return page.$eval('[data-section="step-detail"] .step-detail-body', (body) => ({
     step: body.dataset.step,
-    facts: [...body.querySelectorAll('[data-key]')].map((e) => ({ key: e.dataset.key, raw: e.dataset.raw ?? null, text: e.textContent })),
-    tables: Object.fromEntries([...body.querySelectorAll('[data-table]')].map((t) => [t.dataset.table, {
-      keys: [...t.querySelectorAll('thead th[data-key]')].map((th) => th.dataset.key),
-      rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.dataset.raw ?? null)),
-    }])),
+    facts: [...body.querySelectorAll('[data-key]')].map((e) => ({
+      key: e.dataset.key,
+      raw: e.dataset.raw ?? null,
+      text: e.textContent,
+    })),
+    tables: Object.fromEntries(
+      [...body.querySelectorAll('[data-table]')].map((t) => [
+        t.dataset.table,
+        {
+          keys: [...t.querySelectorAll('thead th[data-key]')].map((th) => th.dataset.key),
+          rows: [...t.querySelectorAll('tbody tr')].map((tr) =>
+            [...tr.querySelectorAll('td')].map((td) => td.dataset.raw ?? null)
+          ),
+        },
+      ])
+    ),
     text: body.textContent,
   }));
 }
@@ -33,12 +49,14 @@ function checkTable(table, rows, label) {
   assert.ok(table, `${label} table shown`);
   assert.equal(table.rows.length, rows.length, `${label} rows`);
   let n = 0;
-  table.rows.forEach((cells, i) => table.keys.forEach((k, j) => {
-    if (cells[j] === null) return;  // text cells
-    const v = at(rows[i], k);
-    assert.equal(cells[j], v === null || v === undefined ? 'null' : String(v), `${label}[${i}].${k}`);
-    n++;
-  }));
+  table.rows.forEach((cells, i) =>
+    table.keys.forEach((k, j) => {
+      if (cells[j] === null) return; // text cells
+      const v = at(rows[i], k);
+      assert.equal(cells[j], v === null || v === undefined ? 'null' : String(v), `${label}[${i}].${k}`);
+      n++;
+    })
+  );
   return n;
 }
 
@@ -50,8 +68,13 @@ async function checkEveryStep(path) {
   assert.deepEqual(summary, cli);
   const steps = cli.files[0].steps.filter((st) => st.sections);
   assert.ok(steps.length > 0);
-  const options = await s.page.$$eval('[data-section="step-detail"] select.step-select option', (els) => els.map((e) => e.dataset.step));
-  assert.deepEqual(options, steps.map((st) => String(st.number)));
+  const options = await s.page.$$eval('[data-section="step-detail"] select.step-select option', (els) =>
+    els.map((e) => e.dataset.step)
+  );
+  assert.deepEqual(
+    options,
+    steps.map((st) => String(st.number))
+  );
   let checked = 0;
   for (const st of steps) {
     await s.page.selectOption('[data-section="step-detail"] select.step-select', { index: steps.indexOf(st) });
@@ -65,15 +88,26 @@ async function checkEveryStep(path) {
     }
     // The headline numbers of each section are among them.
     const keys = new Set(v.facts.map((f) => f.key));
-    for (const k of ['kernels.count', 'kernels.total_ns', 'launches.count', 'launches.delay.p50_ns', 'launches.host_syncs.count'])
+    for (const k of [
+      'kernels.count',
+      'kernels.total_ns',
+      'launches.count',
+      'launches.delay.p50_ns',
+      'launches.host_syncs.count',
+    ])
       assert.ok(keys.has(k), `${k} shown`);
     checked += checkTable(v.tables.step_kernels, d.kernels.top, `step ${st.number} kernels`);
     const idleRows = d.idle.streams.map((x) => ({
-      ops: x.ops, idle_ns: x.idle_ns, host_wait_ns: x.categories.host_wait.ns, kernel_wait_ns: x.categories.kernel_wait.ns,
-      other_ns: x.categories.other.ns, gaps: x.categories.host_wait.count + x.categories.kernel_wait.count + x.categories.other.count,
+      ops: x.ops,
+      idle_ns: x.idle_ns,
+      host_wait_ns: x.categories.host_wait.ns,
+      kernel_wait_ns: x.categories.kernel_wait.ns,
+      other_ns: x.categories.other.ns,
+      gaps: x.categories.host_wait.count + x.categories.kernel_wait.count + x.categories.other.count,
     }));
     checked += checkTable(v.tables.step_idle, idleRows, `step ${st.number} idle`);
-    if (d.collectives) checked += checkTable(v.tables.step_collectives, d.collectives.by_type, `step ${st.number} collectives`);
+    if (d.collectives)
+      checked += checkTable(v.tables.step_collectives, d.collectives.by_type, `step ${st.number} collectives`);
     checked += checkTable(v.tables.step_operators, d.operators.top, `step ${st.number} operators`);
     // Steps differ: the panel really switched (the first step's kernel total is not on every step).
     assert.ok(v.text.includes(`Step ${st.number}:`));
@@ -94,7 +128,7 @@ test('df_index_resolver: memory peak per step matches the summary', async () => 
   const { cli, checked } = await checkEveryStep(DF);
   assert.ok(checked > 100);
   const last = cli.files[0].steps.at(-1);
-  const v = await shown(s.page);  // the last step picked is on screen
+  const v = await shown(s.page); // the last step picked is on screen
   assert.equal(v.step, String(last.number));
   const mem = v.facts.filter((f) => f.key.startsWith('memory.'));
   assert.ok(mem.length > 0, 'memory peaks shown');

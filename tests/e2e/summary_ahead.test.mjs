@@ -13,14 +13,18 @@ let s;
 before(async () => {
   s = await start({ recordReplies: true });
 });
-after(async () => { await s?.close(); });
-
-const replies = () => s.page.evaluate(() => window.__summaryReplies.splice(0).map((r) => ({ precomputed: r.precomputed })));
-// The parts sent since the last call: their keys, and whether each came before the summary reply.
-const parts = () => s.page.evaluate(() => {
-  const reply = window.__summaryReplies.at(-1)?.at ?? Infinity;
-  return window.__summaryParts.splice(0).map((p) => ({ keys: p.keys.sort().join(' '), before: p.at <= reply }));
+after(async () => {
+  await s?.close();
 });
+
+const replies = () =>
+  s.page.evaluate(() => window.__summaryReplies.splice(0).map((r) => ({ precomputed: r.precomputed })));
+// The parts sent since the last call: their keys, and whether each came before the summary reply.
+const parts = () =>
+  s.page.evaluate(() => {
+    const reply = window.__summaryReplies.at(-1)?.at ?? Infinity;
+    return window.__summaryParts.splice(0).map((p) => ({ keys: p.keys.sort().join(' '), before: p.at <= reply }));
+  });
 const kParts = [
   { keys: 'bytes devices display_time_unit import launches memory model name operators rank world_size', before: true },
   { keys: 'collectives kernels', before: true },
@@ -38,9 +42,12 @@ test('the summary of an opened file was computed ahead, and is the CLI one', asy
 
 test('a switch of the analysis asks again; the next file gets the switched summary ahead', async () => {
   await s.page.check('#hta-compat');
-  await s.page.waitForFunction((want) => JSON.stringify(window.__tracewise.summary) === want,
-    JSON.stringify(cliSummary([NCCL], { htaCompat: true })), { timeout: 20_000 });
-  assert.deepEqual(await parts(), []);  // asked for, not made ahead: nothing sent ahead
+  await s.page.waitForFunction(
+    (want) => JSON.stringify(window.__tracewise.summary) === want,
+    JSON.stringify(cliSummary([NCCL], { htaCompat: true })),
+    { timeout: 20_000 }
+  );
+  assert.deepEqual(await parts(), []); // asked for, not made ahead: nothing sent ahead
   assert.deepEqual(await replies(), [{ precomputed: false }]);
   assert.deepEqual(await early(), []);
   const { summary, error } = await openViaInput(s.page, [RANK0]);
@@ -48,7 +55,7 @@ test('a switch of the analysis asks again; the next file gets the switched summa
   assert.deepEqual(summary, cliSummary([RANK0], { htaCompat: true }));
   assert.deepEqual(await parts(), kParts);
   assert.deepEqual(await replies(), [{ precomputed: true }]);
-  assert.ok((await early()).includes('operators'));  // made with the switched analysis, so used
+  assert.ok((await early()).includes('operators')); // made with the switched analysis, so used
   await s.page.uncheck('#hta-compat');
   assert.deepEqual(s.pageErrors, []);
 });

@@ -7,9 +7,12 @@ import { start } from './helpers.mjs';
 import { idle, showTimeline } from './timeline_helpers.mjs';
 
 let t;
-before(async () => { t = await start(); });
-after(async () => { await t?.close(); });
-
+before(async () => {
+  t = await start();
+});
+after(async () => {
+  await t?.close();
+});
 
 test('timeline draws the DeepSeek trace: lanes, items, non-blank canvas', async () => {
   const { page } = t;
@@ -24,7 +27,8 @@ test('timeline draws the DeepSeek trace: lanes, items, non-blank canvas', async 
   });
   assert.ok(info.items > 200, `drew ${info.items} items`);
   assert.ok(info.painted > info.total * 0.1, `painted ${info.painted} of ${info.total} sampled pixels`);
-  for (const name of ['thread 1166 (python3)', 'comm overlap (GPU 0)', 'stream 7', 'stream 27']) assert.ok(info.lanes.includes(name), name);
+  for (const name of ['thread 1166 (python3)', 'comm overlap (GPU 0)', 'stream 7', 'stream 27'])
+    assert.ok(info.lanes.includes(name), name);
   assert.deepEqual(t.pageErrors, []);
 });
 
@@ -33,7 +37,9 @@ test('clicking a known slice opens its details with args re-read from the file',
   const at = await page.evaluate(() => window.__tracewise.timeline.locate('ProfilerStep#1'));
   assert.ok(at, 'ProfilerStep#1 is drawn');
   await page.mouse.click(at.x, at.y);
-  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name === 'ProfilerStep#1', null, { timeout: 10_000 });
+  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name === 'ProfilerStep#1', null, {
+    timeout: 10_000,
+  });
   const d = await page.evaluate(() => window.__tracewise.timeline.details);
   assert.equal(d.argsSource, 'file');
   assert.ok(d.details.durNs > 1e8 && d.details.selfNs < d.details.durNs);
@@ -45,9 +51,16 @@ test('search finds a known kernel, next/previous walk the matches, the kernel li
   const { page } = t;
   await page.fill('[data-testid="timeline-search"]', 'internode::combine<');
   await page.press('[data-testid="timeline-search"]', 'Enter');
-  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name?.includes('internode::combine<'), null, { timeout: 10_000 });
+  await page.waitForFunction(
+    () => window.__tracewise.timeline.details?.details?.name?.includes('internode::combine<'),
+    null,
+    { timeout: 10_000 }
+  );
   await idle(page);
-  let s = await page.evaluate(() => ({ n: window.__tracewise.timeline.searchCount, d: window.__tracewise.timeline.details }));
+  let s = await page.evaluate(() => ({
+    n: window.__tracewise.timeline.searchCount,
+    d: window.__tracewise.timeline.details,
+  }));
   assert.equal(s.n, 8);
   assert.equal(await page.textContent('[data-testid="timeline-search-count"]'), '1 / 8');
   const first = s.d.details.id;
@@ -58,16 +71,29 @@ test('search finds a known kernel, next/previous walk the matches, the kernel li
   // The kernel's array args read as one spaced line in the panel (the core sends compact JSON).
   const grid = s.d.args.args.find(([k]) => k === 'grid');
   assert.equal(grid[2], true);
-  const shown = await page.$$eval('[data-testid="timeline-args"] tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, tr.cells[1].textContent]));
-  assert.deepEqual(shown.find(([k]) => k === 'grid'), ['grid', JSON.parse(grid[1]).join(', ').replace(/^/, '[') + ']']);
+  const shown = await page.$$eval('[data-testid="timeline-args"] tr', (trs) =>
+    trs.map((tr) => [tr.cells[0].textContent, tr.cells[1].textContent])
+  );
+  assert.deepEqual(
+    shown.find(([k]) => k === 'grid'),
+    ['grid', JSON.parse(grid[1]).join(', ').replace(/^/, '[') + ']']
+  );
   await page.click('[data-testid="timeline-search-next"]');
-  await page.waitForFunction((id) => window.__tracewise.timeline.details?.details?.id !== id, first, { timeout: 10_000 });
+  await page.waitForFunction((id) => window.__tracewise.timeline.details?.details?.id !== id, first, {
+    timeout: 10_000,
+  });
   assert.equal(await page.textContent('[data-testid="timeline-search-count"]'), '2 / 8');
   // Regex search: both dispatch kernels.
   await page.check('.twtl-bar input[type=checkbox]');
   await page.fill('[data-testid="timeline-search"]', 'internode::dispatch<false, 8, (true|false)');
   await page.press('[data-testid="timeline-search"]', 'Enter');
-  await page.waitForFunction(() => window.__tracewise.timeline.searchCount === 8 && window.__tracewise.timeline.details?.details?.name?.includes('dispatch<'), null, { timeout: 10_000 });
+  await page.waitForFunction(
+    () =>
+      window.__tracewise.timeline.searchCount === 8 &&
+      window.__tracewise.timeline.details?.details?.name?.includes('dispatch<'),
+    null,
+    { timeout: 10_000 }
+  );
   await page.fill('[data-testid="timeline-search"]', '');
   await page.press('[data-testid="timeline-search"]', 'Escape');
   await page.uncheck('.twtl-bar input[type=checkbox]');
@@ -78,7 +104,7 @@ test('W/S zoom and A/D pan change the visible range; F fits all', async () => {
   await page.click('.twtl-bar button[title^="Fit"]');
   await idle(page);
   const range = () => page.evaluate(() => window.__tracewise.timeline.visibleRange());
-  await page.mouse.move(10, 10);  // away from the canvas: zoom around the centre
+  await page.mouse.move(10, 10); // away from the canvas: zoom around the centre
   const r0 = await range();
   await page.keyboard.press('w');
   const r1 = await range();
@@ -92,13 +118,13 @@ test('W/S zoom and A/D pan change the visible range; F fits all', async () => {
   const r3 = await range();
   await page.keyboard.press('a');
   const r4 = await range();
-  assert.ok(r4.t0 < r3.t0 && Math.abs((r4.t1 - r4.t0) - (r3.t1 - r3.t0)) < 1, 'A pans left');
+  assert.ok(r4.t0 < r3.t0 && Math.abs(r4.t1 - r4.t0 - (r3.t1 - r3.t0)) < 1, 'A pans left');
   await page.keyboard.press('d');
   await page.keyboard.press('d');
   const r5 = await range();
   assert.ok(r5.t0 > r4.t0, 'D pans right');
   await idle(page);
-  assert.ok(await page.evaluate(() => window.__tracewise.timeline.drawnItems) > 0);
+  assert.ok((await page.evaluate(() => window.__tracewise.timeline.drawnItems)) > 0);
   await page.keyboard.press('f');
   const r6 = await range();
   assert.ok(Math.abs(r6.t0 - r0.t0) < 1 && Math.abs(r6.t1 - r0.t1) < 1, 'F fits all again');
@@ -108,7 +134,8 @@ test('shift+drag over the GPU streams aggregates the area', async () => {
   const { page } = t;
   await idle(page);
   const lanes = await page.evaluate(() => window.__tracewise.timeline.lanes);
-  const s7 = lanes.find((l) => l.name === 'stream 7').id, s27 = lanes.find((l) => l.name === 'stream 27').id;
+  const s7 = lanes.find((l) => l.name === 'stream 7').id,
+    s27 = lanes.find((l) => l.name === 'stream 27').id;
   const a = await page.evaluate(([l]) => window.__tracewise.timeline.pointAt(0, l), [s7]);
   const b = await page.evaluate(([l]) => window.__tracewise.timeline.pointAt(140e6, l), [s27]);
   await page.keyboard.down('Shift');
@@ -131,10 +158,15 @@ test('a gzip trace: details args are re-read by decompressing again', async () =
   await showTimeline(page, 'hta/tests/data/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz');
   await page.fill('[data-testid="timeline-search"]', 'cudaLaunchKernel');
   await page.press('[data-testid="timeline-search"]', 'Enter');
-  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name === 'cudaLaunchKernel', null, { timeout: 10_000 });
+  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name === 'cudaLaunchKernel', null, {
+    timeout: 10_000,
+  });
   const d = await page.evaluate(() => window.__tracewise.timeline.details);
   assert.equal(d.argsSource, 'gzip');
-  assert.ok(d.args.args.some(([k]) => k === 'correlation'), JSON.stringify(d.args));
+  assert.ok(
+    d.args.args.some(([k]) => k === 'correlation'),
+    JSON.stringify(d.args)
+  );
   assert.ok(d.details.links.some((l) => l.dir === 'kernel'));
   assert.deepEqual(t.pageErrors, []);
 });
@@ -152,9 +184,17 @@ test('dashboard-style links: zoomTo with absolute ns, highlight a name; groups c
   assert.ok(Math.abs(r.t0 - 19.5e6) < 1e3 && Math.abs(r.t1 - 30.5e6) < 1e3, JSON.stringify(r));
   await page.evaluate(() => {
     const tl = window.__tracewise.timeline;
-    tl.view.highlight({ name: 'internode::dispatch<', t0_ns: BigInt(tl.originNs) + 20_000_000n, t1_ns: BigInt(tl.originNs) + 30_000_000n });
+    tl.view.highlight({
+      name: 'internode::dispatch<',
+      t0_ns: BigInt(tl.originNs) + 20_000_000n,
+      t1_ns: BigInt(tl.originNs) + 30_000_000n,
+    });
   });
-  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name?.includes('internode::dispatch<'), null, { timeout: 10_000 });
+  await page.waitForFunction(
+    () => window.__tracewise.timeline.details?.details?.name?.includes('internode::dispatch<'),
+    null,
+    { timeout: 10_000 }
+  );
   const d = await page.evaluate(() => window.__tracewise.timeline.details.details);
   assert.ok(d.startNs >= 20e6, `first match at or after the range start (${d.startNs})`);
 
@@ -163,7 +203,7 @@ test('dashboard-style links: zoomTo with absolute ns, highlight a name; groups c
   await page.mouse.click(g.x, g.y);
   const collapsed = await page.evaluate(() => window.__tracewise.timeline.lanesShown);
   assert.equal(collapsed, before - 4, 'the GPU group (overlap lane + 3 streams) collapsed');
-  const g2 = await page.evaluate(() => window.__tracewise.timeline.groupPoint('GPU 0'));  // may have scrolled
+  const g2 = await page.evaluate(() => window.__tracewise.timeline.groupPoint('GPU 0')); // may have scrolled
   await page.mouse.click(g2.x, g2.y);
   assert.equal(await page.evaluate(() => window.__tracewise.timeline.lanesShown), before);
 

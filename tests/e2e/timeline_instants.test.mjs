@@ -7,15 +7,20 @@ import { start } from './helpers.mjs';
 import { idle, showTimeline } from './timeline_helpers.mjs';
 
 let t;
-before(async () => { t = await start(); });
-after(async () => { await t?.close(); });
-
+before(async () => {
+  t = await start();
+});
+after(async () => {
+  await t?.close();
+});
 
 async function clickInstant(page, name) {
   const at = await page.evaluate((n) => window.__tracewise.timeline.locateInstant(n), name);
   assert.ok(at, `${name} is drawn`);
   await page.mouse.click(at.x, at.y);
-  await page.waitForFunction((n) => window.__tracewise.timeline.details?.details?.name === n, name, { timeout: 10_000 });
+  await page.waitForFunction((n) => window.__tracewise.timeline.details?.details?.name === n, name, {
+    timeout: 10_000,
+  });
   return page.evaluate(() => window.__tracewise.timeline.details);
 }
 
@@ -38,7 +43,7 @@ test('thread, process and global instants are drawn; clicking one shows its name
   d = await clickInstant(page, 'ProcessWideEvent1');
   assert.equal(d.details.scope, 'process');
   // The process mark sits on the group header: clicking it did not collapse the group.
-  assert.ok(await page.evaluate(() => window.__tracewise.timeline.lanesShown) >= 3);
+  assert.ok((await page.evaluate(() => window.__tracewise.timeline.lanesShown)) >= 3);
   assert.deepEqual(t.pageErrors, []);
 });
 
@@ -67,10 +72,18 @@ test('search in the core: pages in time order, total count, linear-time regex, r
   // A pattern that makes a backtracking engine explode answers at once; look-ahead is refused.
   await page.fill('[data-testid="timeline-search"]', '(a+)+$x|(\\w+\\s?)+:::');
   await page.press('[data-testid="timeline-search"]', 'Enter');
-  await page.waitForFunction(() => document.querySelector('[data-testid="timeline-search-count"]').textContent === '0 matches', null, { timeout: 10_000 });
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="timeline-search-count"]').textContent === '0 matches',
+    null,
+    { timeout: 10_000 }
+  );
   await page.fill('[data-testid="timeline-search"]', 'cuda(?=Launch)');
   await page.press('[data-testid="timeline-search"]', 'Enter');
-  await page.waitForFunction(() => /look-ahead/.test(document.querySelector('[data-testid="timeline-search-count"]').textContent), null, { timeout: 10_000 });
+  await page.waitForFunction(
+    () => /look-ahead/.test(document.querySelector('[data-testid="timeline-search-count"]').textContent),
+    null,
+    { timeout: 10_000 }
+  );
   await page.fill('[data-testid="timeline-search"]', '');
   await page.press('[data-testid="timeline-search"]', 'Escape');
   await page.uncheck('.twtl-bar input[type=checkbox]');

@@ -14,12 +14,17 @@ before(async () => {
   await s.page.addInitScript(() => {
     window.__created = 0;
     const make = Document.prototype.createElement;
-    Document.prototype.createElement = function (...a) { window.__created++; return make.apply(this, a); };
+    Document.prototype.createElement = function (...a) {
+      window.__created++;
+      return make.apply(this, a);
+    };
   });
   await recordOpenReplies(s.page);
   await s.page.goto(s.url);
 });
-after(async () => { await s?.close(); });
+after(async () => {
+  await s?.close();
+});
 
 const created = () => s.page.evaluate(() => window.__created);
 
@@ -32,7 +37,8 @@ test('while nothing is opened, the warm-up dashboard is built off the page; the 
   const page = await s.page.evaluate(() => ({
     overview: document.querySelectorAll('#overview *').length,
     tables: document.querySelectorAll('[data-table]').length,
-    ready: window.__tracewise.ready, summary: window.__tracewise.summary,
+    ready: window.__tracewise.ready,
+    summary: window.__tracewise.summary,
     empty: !document.getElementById('empty').hidden,
   }));
   assert.deepEqual(page, { overview: 0, tables: 0, ready: false, summary: null, empty: true });
@@ -41,11 +47,11 @@ test('while nothing is opened, the warm-up dashboard is built off the page; the 
   assert.deepEqual(summary, cliSummary([A]));
   const title = await s.page.textContent('#overview .file-title h1');
   assert.equal(title, summary.files[0].name);
-  assert.ok(await s.page.evaluate(() => document.querySelectorAll('#overview [data-table]').length) > 3);
+  assert.ok((await s.page.evaluate(() => document.querySelectorAll('#overview [data-table]').length)) > 3);
   assert.deepEqual(s.pageErrors, []);
 });
 
-test('with a file on screen, the next spare\'s warm-up builds no dashboard', async () => {
+test("with a file on screen, the next spare's warm-up builds no dashboard", async () => {
   await waitWarmUps(s.page, 2);
   const before = await created();
   await s.page.waitForTimeout(1500);

@@ -52,7 +52,11 @@ export function snapshotName(rel) {
 function sorted(v) {
   if (Array.isArray(v)) return v.map(sorted);
   if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sorted(v[k])])
+    );
   }
   return v;
 }

@@ -13,7 +13,11 @@ test('the native CLI is built', () => {
 for (const rel of GOLDEN_TRACES) {
   test(`golden import/model sections: ${rel}`, () => {
     const diffs = checkOne(rel);
-    assert.deepEqual(diffs, [], `${diffs.length} difference(s); if intended, run ` +
-      '`node tests/golden/check_summaries.mjs --update` and review the diff');
+    assert.deepEqual(
+      diffs,
+      [],
+      `${diffs.length} difference(s); if intended, run ` +
+        '`node tests/golden/check_summaries.mjs --update` and review the diff'
+    );
   });
 }

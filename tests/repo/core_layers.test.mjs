@@ -16,7 +16,7 @@ const kAllowed = {
   analysis: ['model', 'regex', 'base'],
   timeline: ['analysis', 'model', 'regex', 'base'],
   summary: ['analysis', 'model', 'base'],
-  session: ['import', 'summary', 'timeline', 'analysis', 'model', 'regex', 'base'],  // core/*.h, core/*.cc
+  session: ['import', 'summary', 'timeline', 'analysis', 'model', 'regex', 'base'], // core/*.h, core/*.cc
 };
 
 function sources(dir) {
@@ -29,7 +29,8 @@ function sources(dir) {
   return out;
 }
 
-const includes = (file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^#include\s+["<]([^">]+)[">]/gm)].map((m) => m[1]);
+const includes = (file) =>
+  [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^#include\s+["<]([^">]+)[">]/gm)].map((m) => m[1]);
 const layerOf = (file) => (file.split('/').length === 2 ? 'session' : file.split('/')[1]);
 const core = sources('core');
 

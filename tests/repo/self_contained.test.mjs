@@ -67,7 +67,7 @@ test('the HTA reference numbers the parity tests read are here', () => {
 });
 
 test('no file outside the docs reads a folder beside the checkout', () => {
-  const beside = `..${'/'}shared`;  // spelled apart, so that this file does not match itself
+  const beside = `..${'/'}shared`; // spelled apart, so that this file does not match itself
   const skipDirs = new Set(['.git', 'build', 'node_modules', 'tests/data', 'bench/out']);
   const files = filesUnder(ROOT, (p, e) => e.isDirectory() && skipDirs.has(relative(ROOT, p)));
   // Also the form path.join writes: the folder's name as the argument after '..'.
@@ -77,7 +77,10 @@ test('no file outside the docs reads a folder beside the checkout', () => {
     const text = readFileSync(f, 'latin1');
     return text.includes(beside) || joined.test(text);
   });
-  assert.deepEqual(offenders.map((f) => relative(ROOT, f)), []);
+  assert.deepEqual(
+    offenders.map((f) => relative(ROOT, f)),
+    []
+  );
   assert.ok(files.length > 100, `only ${files.length} files scanned`);
 });
 
@@ -93,8 +96,14 @@ test('a license and the third-party notices exist and name what is shipped or bu
 
 test('the built site carries the license texts', () => {
   const dir = join(ROOT, 'build', 'site', 'licenses');
-  for (const f of ['LICENSE.txt', 'THIRD_PARTY_NOTICES.md', 'simdjson-LICENSE.txt', 'uplot-LICENSE.txt',
-    'nlohmann-json-copyright.txt', 'emscripten-copyright.txt']) {
+  for (const f of [
+    'LICENSE.txt',
+    'THIRD_PARTY_NOTICES.md',
+    'simdjson-LICENSE.txt',
+    'uplot-LICENSE.txt',
+    'nlohmann-json-copyright.txt',
+    'emscripten-copyright.txt',
+  ]) {
     assert.ok(statSync(join(dir, f)).size > 100, `build/site/licenses/${f}`);
   }
 });

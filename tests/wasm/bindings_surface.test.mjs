@@ -7,7 +7,10 @@ import { loadModule } from './wasm_node.mjs';
 import { loadTs } from '../web/load_ts.mjs';
 
 const kEmbindOwn = new Set(['constructor', 'clone', 'delete', 'deleteLater', 'isAliasOf', 'isDeleted']);
-const methodsOf = (cls) => Object.getOwnPropertyNames(cls.prototype).filter((n) => !kEmbindOwn.has(n)).sort();
+const methodsOf = (cls) =>
+  Object.getOwnPropertyNames(cls.prototype)
+    .filter((n) => !kEmbindOwn.has(n))
+    .sort();
 
 let mod;
 let b;

@@ -82,11 +82,13 @@ for (const [rel, maxChunk] of CHUNKED) {
     const raw = readFileSync(path);
     const bytes = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
     const next = rng(maxChunk);
-    const got = withSession(importBytes(basename(path), bytes, () => 1 + Math.floor(next() * maxChunk),
-      statSync(path).size), (s) => {
-      assert.ok(!s.failed(), s.error());
-      return s.summaryJson(false);
-    });
+    const got = withSession(
+      importBytes(basename(path), bytes, () => 1 + Math.floor(next() * maxChunk), statSync(path).size),
+      (s) => {
+        assert.ok(!s.failed(), s.error());
+        return s.summaryJson(false);
+      }
+    );
     assert.equal(got, nativeSummary(path));
   });
 }
@@ -128,15 +130,19 @@ test('wasm bad input: random bytes never abort', () => {
   for (let round = 0; round < 100; round++) {
     const bytes = Buffer.alloc(1 + Math.floor(next() * 3000));
     for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(next() * 256);
-    if (round % 2) bytes[0] = 0x5b;  // '['
-    withSession(importBytes(`r${round}`, bytes, () => 1 + Math.floor(next() * 64)), (s) => {
-      if (!s.failed()) JSON.parse(s.summaryJson(false));
-    });
+    if (round % 2) bytes[0] = 0x5b; // '['
+    withSession(
+      importBytes(`r${round}`, bytes, () => 1 + Math.floor(next() * 64)),
+      (s) => {
+        if (!s.failed()) JSON.parse(s.summaryJson(false));
+      }
+    );
   }
 });
 
 test('wasm bad input: numbers, invalid UTF-8, malformed args', () => {
-  const text = '[{"ph":"X","name":"a","ts":1e400,"dur":1},{"ph":"X","name":"b","ts":-0,"dur":-3},' +
+  const text =
+    '[{"ph":"X","name":"a","ts":1e400,"dur":1},{"ph":"X","name":"b","ts":-0,"dur":-3},' +
     '{"ph":"X","name":"c\xff","ts":"18446744073709551616","dur":1},{"ph":"X","name":"d","ts":1,"dur":1,' +
     '"args":{"correlation":18446744073709551616}},{"args":{n}},{"ph":"C","name":"k","ts":1,"args":{"v":"NaN"}}]';
   const file = withSession(importBytes('nums', B(text), byteByByte), expectLoaded);
@@ -151,7 +157,8 @@ test('wasm bad input: numbers, invalid UTF-8, malformed args', () => {
 
 test('wasm bad input: nesting 100k deep (the wasm stack is small)', () => {
   const d = 100000;
-  const text = `{"distributedInfo":{"pg_config":${nested(d, '[', ']')}},"traceEvents":[` +
+  const text =
+    `{"distributedInfo":{"pg_config":${nested(d, '[', ']')}},"traceEvents":[` +
     `{"ph":"X","name":"a","ts":1,"dur":1,"args":{"x":${nested(d, '{"a":', '}')}}},` +
     `{"ph":"i","name":"b","ts":1,"id2":${nested(d, '{"local":', '}')}},` +
     `${nested(d, '[', ']')},{"ph":"i","name":"ok","ts":2}]}`;

@@ -12,7 +12,7 @@ import { loadTs } from '../web/load_ts.mjs';
 import { readData } from '../test_data.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const kChunk = 256 << 10;  // pushes of this size: the importer keeps several batches of the trace
+const kChunk = 256 << 10; // pushes of this size: the importer keeps several batches of the trace
 let DecodeHelper;
 let mod;
 let bytes;
@@ -29,13 +29,18 @@ before(async () => {
 // A worker_threads Worker in the shape DecodeHelper expects of a browser Worker (DecodePort).
 function port(workerData) {
   const w = new Worker(join(here, 'decode_thread.mjs'), { workerData: { dir: WASM_DIR, slots: 4, ...workerData } });
-  const p = { onmessage: null, onerror: null, postMessage: (m, t) => w.postMessage(m, t), terminate: () => w.terminate() };
+  const p = {
+    onmessage: null,
+    onerror: null,
+    postMessage: (m, t) => w.postMessage(m, t),
+    terminate: () => w.terminate(),
+  };
   w.on('message', (data) => p.onmessage?.({ data }));
   w.on('error', (e) => p.onerror?.({ message: String(e) }));
   return p;
 }
 
-const tick = () => new Promise((ok) => setImmediate(ok));  // lets the worker's replies in, as the page's reads do
+const tick = () => new Promise((ok) => setImmediate(ok)); // lets the worker's replies in, as the page's reads do
 
 async function importWith(strict, workerData = {}) {
   const session = new mod.Session('train.json');

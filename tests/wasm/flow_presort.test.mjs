@@ -9,9 +9,18 @@ import { readData } from '../test_data.mjs';
 
 function importWith(mod, bytes, presort) {
   let steps = 0;
-  const session = importBytes(mod, bytes, 't', 256 << 10, bytes.length, presort ? (sn) => {
-    while (sn.presortStep()) steps++;
-  } : null);
+  const session = importBytes(
+    mod,
+    bytes,
+    't',
+    256 << 10,
+    bytes.length,
+    presort
+      ? (sn) => {
+          while (sn.presortStep()) steps++;
+        }
+      : null
+  );
   return { session, steps };
 }
 

@@ -17,9 +17,9 @@ const NCCL = dataPath('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
 const DEEPSEEK = dataPath('deepseek_profile_data/train.json');
 
 let parts;
-let stream;  // part_stream.ts
-let first;   // the trace worker's module
-let second;  // a part worker's
+let stream; // part_stream.ts
+let first; // the trace worker's module
+let second; // a part worker's
 before(async () => {
   parts = await loadTs('web/load/parts/plan.ts');
   stream = await loadTs('web/load/parts/stream.ts');
@@ -64,7 +64,8 @@ function streamedPart(s, breakAfter = Infinity) {
   const reader = new stream.ColumnReader(views);
   const buffer = new Uint8Array(64 << 10);
   return {
-    header, sizes: views.map((v) => v.length),
+    header,
+    sizes: views.map((v) => v.length),
     async receive(write) {
       for (let k = 0; reader.left > 0; k++) {
         if (k === breakAfter) return false;
@@ -88,12 +89,14 @@ async function importInParts(bytes, starts, objectForm, { change = () => {}, str
       const end = k + 1 < starts.length ? starts[k + 1] : bytes.length;
       const last = k + 1 === starts.length;
       const ok = streamed
-        ? await laterPart(bytes, begin, end, objectForm, last, (s2) => parts.absorbStreamed(first, s, streamedPart(s2, breakAfter)))
+        ? await laterPart(bytes, begin, end, objectForm, last, (s2) =>
+            parts.absorbStreamed(first, s, streamedPart(s2, breakAfter))
+          )
         : await laterPart(bytes, begin, end, objectForm, last, (s2) => {
-          const part = parts.exportPart(s2);
-          change(k, part);
-          return parts.absorbPart(first, s, part);
-        });
+            const part = parts.exportPart(s2);
+            change(k, part);
+            return parts.absorbPart(first, s, part);
+          });
       if (ok) absorbed++;
       else push(first, s, bytes.subarray(begin, end));
     }
@@ -108,10 +111,17 @@ async function importInParts(bytes, starts, objectForm, { change = () => {}, str
 function whole(bytes) {
   const s = importBytes(first, bytes, 't');
   s.setFileBytes(bytes.length);
-  try { return s.summaryJson(false); } finally { s.delete(); }
+  try {
+    return s.summaryJson(false);
+  } finally {
+    s.delete();
+  }
 }
 
-for (const [label, path] of [['NCCL (Kineto, ac2g flows)', NCCL], ['DeepSeek training (flows, many threads)', DEEPSEEK]]) {
+for (const [label, path] of [
+  ['NCCL (Kineto, ac2g flows)', NCCL],
+  ['DeepSeek training (flows, many threads)', DEEPSEEK],
+]) {
   test(`${label}: cut where the core finds events, absorbed, the same summary`, async () => {
     const bytes = bytesOf(path);
     const expected = whole(bytes);
@@ -135,7 +145,7 @@ test('a cut inside an event is refused; the part pushed instead gives the same s
   const expected = whole(bytes);
   const mid = bytes.length >> 1;
   for (const streamed of [false, true]) {
-    const r = await importInParts(bytes, [mid + 3], true, { streamed });  // not where an event starts
+    const r = await importInParts(bytes, [mid + 3], true, { streamed }); // not where an event starts
     assert.equal(r.absorbed, 0);
     assert.equal(r.summary, expected);
   }
@@ -157,12 +167,22 @@ test('spoilt part bytes are refused without harm: short header, column sizes, ga
   const expected = whole(bytes);
   const plan = await parts.planParts(first, new Blob([bytes]), 2, 1 << 20);
   const spoil = [
-    (p) => { p.header = p.header.slice(0, p.header.length - 9); },
-    (p) => { p.columns[0] = p.columns[0].slice(8); },
-    (p) => { p.columns.pop(); },
-    (p) => { for (let i = 8; i < p.header.length; i += 7) p.header[i] ^= 0x5a; },
+    (p) => {
+      p.header = p.header.slice(0, p.header.length - 9);
+    },
+    (p) => {
+      p.columns[0] = p.columns[0].slice(8);
+    },
+    (p) => {
+      p.columns.pop();
+    },
+    (p) => {
+      for (let i = 8; i < p.header.length; i += 7) p.header[i] ^= 0x5a;
+    },
     // A slice's track out of range (column 2 is the track: core/model/trace_model.h's column order).
-    (p) => { new Uint32Array(p.columns[2].buffer)[5] = 0xffffff; },
+    (p) => {
+      new Uint32Array(p.columns[2].buffer)[5] = 0xffffff;
+    },
   ];
   for (const [i, f] of spoil.entries()) {
     const r = await importInParts(bytes, plan.starts, plan.objectForm, { change: (_, p) => f(p) });
@@ -186,7 +206,7 @@ test('a cut that falls inside an event larger than the first window is found wit
   const bytes = new TextEncoder().encode(text);
   const hugeAt = text.indexOf('{"ph": "X", "name": "huge"');
   const next = text.indexOf('{', hugeAt + huge.length);
-  const aimed = Math.floor(bytes.length * parts.kFirstPartWeight / (parts.kFirstPartWeight + 1));
+  const aimed = Math.floor((bytes.length * parts.kFirstPartWeight) / (parts.kFirstPartWeight + 1));
   assert.ok(aimed > hugeAt && hugeAt + huge.length - aimed > 64 << 10, 'aimed well inside the huge event');
   const plan = await parts.planParts(first, new Blob([bytes]), 2, 1 << 19);
   assert.ok(plan, 'a plan');
@@ -204,8 +224,8 @@ test('the first part is the larger: cut k just after size * (w + k - 1) / (w + n
     const plan = await parts.planParts(first, new Blob([bytes]), n, 1 << 19);
     assert.equal(plan.starts.length, n - 1);
     for (const [i, s] of plan.starts.entries()) {
-      const at = Math.floor(bytes.length * (w + i) / (w + n - 1));
-      assert.ok(s >= at && s < at + 4096, `n=${n}: cut ${i} at ${s}, aimed at ${at}`);  // the next event start after it
+      const at = Math.floor((bytes.length * (w + i)) / (w + n - 1));
+      assert.ok(s >= at && s < at + 4096, `n=${n}: cut ${i} at ${s}, aimed at ${at}`); // the next event start after it
     }
   }
 });

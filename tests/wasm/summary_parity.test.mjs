@@ -21,7 +21,10 @@ const FILTER = process.env.TW_PARITY_FILTER ?? '';
 
 function manifestPaths() {
   const rows = manifest();
-  assert.ok(rows.every((r) => r.local_path), 'MANIFEST.tsv has no local_path column');
+  assert.ok(
+    rows.every((r) => r.local_path),
+    'MANIFEST.tsv has no local_path column'
+  );
   return rows.map((r) => r.local_path).filter((p) => p.includes(FILTER));
 }
 
@@ -36,8 +39,10 @@ function native(path, htaCompat) {
 function firstDifference(a, b) {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return `at char ${i}:\n  native: ${JSON.stringify(a.slice(Math.max(0, i - 80), i + 80))}\n` +
-    `  wasm:   ${JSON.stringify(b.slice(Math.max(0, i - 80), i + 80))}`;
+  return (
+    `at char ${i}:\n  native: ${JSON.stringify(a.slice(Math.max(0, i - 80), i + 80))}\n` +
+    `  wasm:   ${JSON.stringify(b.slice(Math.max(0, i - 80), i + 80))}`
+  );
 }
 
 // The summary made with its sections sent ahead (the web worker's way, summaryJsonWithParts): the
@@ -55,7 +60,8 @@ function checkParts(session, whole) {
       assert.equal(JSON.stringify(v), JSON.stringify(file[k]), `section ${k} sent ahead differs from the summary's`);
     }
   }
-  for (const k of ['model', 'operators', 'launches', 'memory', 'kernels', 'collectives']) assert.ok(seen.has(k), `section ${k} not sent ahead`);
+  for (const k of ['model', 'operators', 'launches', 'memory', 'kernels', 'collectives'])
+    assert.ok(seen.has(k), `section ${k} not sent ahead`);
 }
 
 let mod;

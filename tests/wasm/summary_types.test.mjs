@@ -21,7 +21,7 @@ const kImports = {
   [join(ROOT, 'web', 'app', 'summary_document')]: ['FileSummary', 'SummaryDocument'],
   [join(ROOT, 'web', 'timeline', 'replies')]: ['AggregateReply', 'EventArgs', 'EventDetails'],
 };
-const CHECKED = join(ROOT, 'build', 'summary_types_check.ts');  // in memory only: never written
+const CHECKED = join(ROOT, 'build', 'summary_types_check.ts'); // in memory only: never written
 
 // The first three elements and the last (e.g. a step after the 32nd, whose sections are null).
 function shrink(v) {
@@ -34,20 +34,23 @@ function shrink(v) {
 // the `what` of the declaration it is in and the line.
 function typeErrors(decls) {
   const lines = [];
-  const owner = [];  // each line's `what`
+  const owner = []; // each line's `what`
   const add = (what, text) => {
-    for (const line of text.split('\n')) { lines.push(line); owner.push(what); }
+    for (const line of text.split('\n')) {
+      lines.push(line);
+      owner.push(what);
+    }
   };
   for (const [from, names] of Object.entries(kImports)) {
     add('imports', `import type { ${names.join(', ')} } from ${JSON.stringify(from)};`);
   }
   decls.forEach(([what, type, v], i) => add(what, `export const v${i}: ${type} = ${JSON.stringify(v, null, 1)};`));
-  const lib = ['lib.es2022.d.ts', 'lib.dom.d.ts'];  // the DOM: replies.ts reaches the worker protocol's types
+  const lib = ['lib.es2022.d.ts', 'lib.dom.d.ts']; // the DOM: replies.ts reaches the worker protocol's types
   const options = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib, types: [] };
   const host = ts.createCompilerHost(options);
   const read = host.getSourceFile;
   host.getSourceFile = (name, lang, ...rest) =>
-    (name === CHECKED ? ts.createSourceFile(name, lines.join('\n'), lang) : read.call(host, name, lang, ...rest));
+    name === CHECKED ? ts.createSourceFile(name, lines.join('\n'), lang) : read.call(host, name, lang, ...rest);
   const program = ts.createProgram([CHECKED], options, host);
   return ts.getPreEmitDiagnostics(program).map((d) => {
     if (!d.file) return ts.flattenDiagnosticMessageText(d.messageText, '\n');
@@ -85,12 +88,18 @@ function timelineDecls(session, bytes, rel, model) {
   for (const id of spread(model.instants, 10)) {
     out.push([`${rel} instant ${id}`, 'EventDetails', shrink(JSON.parse(session.timelineInstant(id)))]);
   }
-  const all = JSON.parse(session.timelineAggregate(tracks.tracks.map((_, i) => i), -1, tracks.endNs + 1));
+  const all = JSON.parse(
+    session.timelineAggregate(
+      tracks.tracks.map((_, i) => i),
+      -1,
+      tracks.endNs + 1
+    )
+  );
   out.push([`${rel} aggregate`, 'AggregateReply', shrink(all)]);
   return out;
 }
 
-test('the types hold every test trace\'s summary, parts and timeline replies, in both modes', async () => {
+test("the types hold every test trace's summary, parts and timeline replies, in both modes", async () => {
   const paths = manifest().map((r) => r.local_path);
   assert.ok(paths.length >= 50, `only ${paths.length} files in ${DATA}/MANIFEST.tsv`);
   const decls = [];
@@ -99,7 +108,7 @@ test('the types hold every test trace\'s summary, parts and timeline replies, in
     const path = join(DATA, rel);
     const session = await importFile(mod, path);
     try {
-      if (session.failed()) continue;  // not a trace: no summary
+      if (session.failed()) continue; // not a trace: no summary
       let model = null;
       for (const htaCompat of [false, true]) {
         const doc = JSON.parse(session.summaryJson(htaCompat));

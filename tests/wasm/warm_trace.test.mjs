@@ -22,8 +22,8 @@ test('the warm-up trace exercises the whole import and summary without problems'
   assert.equal(f.import.truncated, false);
   const m = f.model;
   assert.equal(m.slices, 16800);
-  assert.equal(m.launch_links, m.gpu_ops);  // every kernel and memcpy found its launch
-  assert.equal(m.flows, 7200);              // 3600 ac2g + 3600 fwd/bwd, all paired
+  assert.equal(m.launch_links, m.gpu_ops); // every kernel and memcpy found its launch
+  assert.equal(m.flows, 7200); // 3600 ac2g + 3600 fwd/bwd, all paired
   assert.equal(m.memory_samples, 3600);
   assert.equal(m.counter_series, 1);
   assert.equal(m.gpu_stream_tracks, 2);
@@ -33,17 +33,21 @@ test('the warm-up trace exercises the whole import and summary without problems'
   assert.equal(f.devices.length, 8);
   assert.equal(f.collectives.by_type[0].type, 'allreduce');
   assert.ok(f.collectives.by_type[0].busbw_gbps > 0);
-  assert.ok(f.kernels.top.some((k) => k.class === 'communication') && f.kernels.top.some((k) => k.class !== 'communication'));
+  assert.ok(
+    f.kernels.top.some((k) => k.class === 'communication') && f.kernels.top.some((k) => k.class !== 'communication')
+  );
   const recs = f.recommendations.map((r) => r.id);
-  for (const id of ['exposed_communication', 'host_syncs', 'pageable_memcpy']) assert.ok(recs.includes(id), `${id} in ${recs}`);
+  for (const id of ['exposed_communication', 'host_syncs', 'pageable_memcpy'])
+    assert.ok(recs.includes(id), `${id} in ${recs}`);
 });
 
 test('the warm-up trace lists a few events out of order, as real files do', async () => {
   const { warmTraceText } = await importTs('web/load/warm/warm_trace.ts');
   const doc = JSON.parse(warmTraceText());
-  const descents = new Map();  // "pid/tid" -> [events, events starting before the one listed before]
+  const descents = new Map(); // "pid/tid" -> [events, events starting before the one listed before]
   const last = new Map();
-  let launchDescents = 0, lastCorrelation = -1;
+  let launchDescents = 0,
+    lastCorrelation = -1;
   for (const e of doc.traceEvents) {
     if (e.ph !== 'X') continue;
     const k = `${e.pid}/${e.tid}`;
@@ -58,7 +62,8 @@ test('the warm-up trace lists a few events out of order, as real files do', asyn
     }
   }
   // A few runs per track, not a shuffle: the importer sorts a shuffled track another way.
-  const cpu = descents.get('4242/4243'), stream = descents.get('0/7');
+  const cpu = descents.get('4242/4243'),
+    stream = descents.get('0/7');
   assert.ok(cpu[1] >= 100 && cpu[1] < cpu[0] / 64, `CPU thread: ${cpu}`);
   assert.ok(stream[1] >= 20 && stream[1] < stream[0] / 64, `compute stream: ${stream}`);
   assert.ok(launchDescents >= 20, `launches out of correlation order: ${launchDescents}`);

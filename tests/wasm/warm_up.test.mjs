@@ -40,10 +40,19 @@ test('the warm-up imports in two parts, absorbs the later one, finishes and summ
   assert.equal(of('finish').length, 3, 'three rounds (V8 optimises what has run enough)');
   assert.equal(of('beginLaterPart').length, 3, 'a later part each round');
   assert.ok(of('pushStaged').filter((c) => c.session === 'warm-up part').length > 0, 'the later part is imported');
-  assert.deepEqual(of('absorbPart').map((c) => c.out), [true, true, true], 'and absorbed');
-  const order = calls.filter((c) => c.session === 'warm-up').map((c) => c.call)
+  assert.deepEqual(
+    of('absorbPart').map((c) => c.out),
+    [true, true, true],
+    'and absorbed'
+  );
+  const order = calls
+    .filter((c) => c.session === 'warm-up')
+    .map((c) => c.call)
     .filter((c) => ['absorbPart', 'finish', 'summaryJsonWithParts', 'delete'].includes(c));
-  assert.deepEqual(order, Array(3).fill(['absorbPart', 'finish', 'summaryJsonWithParts', 'delete']).flat(),
-    'each round absorbed, then finished, then summarised, then freed');
+  assert.deepEqual(
+    order,
+    Array(3).fill(['absorbPart', 'finish', 'summaryJsonWithParts', 'delete']).flat(),
+    'each round absorbed, then finished, then summarised, then freed'
+  );
   assert.equal(of('delete').length, 6, 'both sessions freed each round');
 });

@@ -13,7 +13,10 @@ test('a stop while the warm-up makes its trace ends it before any session, a few
   const mod = await loadModule();
   let sessions = 0;
   const Real = mod.Session;
-  mod.Session = function Session(name) { sessions++; return new Real(name); };
+  mod.Session = function Session(name) {
+    sessions++;
+    return new Real(name);
+  };
   const { warmUp, stopWarmUp, warmedUp } = await loadTs('web/load/warm/warm_up.ts');
   const running = warmUp(async () => mod, 0);
   // Three tasks in, the trace (15 pieces of 20 steps, one a task) is still being made.

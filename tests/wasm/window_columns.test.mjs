@@ -28,7 +28,8 @@ test('the window columns the bindings send are the ones the page declares, in or
     const declared = Object.keys(columns.kWindowColumns);
     assert.equal(declared.length, 29);
     assert.deepEqual(Object.keys(views), declared);
-    for (const k of declared) assert.ok(views[k] instanceof columns.kWindowColumns[k], `${k} is a ${columns.kWindowColumns[k].name}`);
+    for (const k of declared)
+      assert.ok(views[k] instanceof columns.kWindowColumns[k], `${k} is a ${columns.kWindowColumns[k].name}`);
     assert.ok(views.start.length > 0 && views.matchId.length > 0, 'items and search matches in the window');
     for (const k of columns.kNameColumns) assert.ok(declared.includes(k));
   } finally {

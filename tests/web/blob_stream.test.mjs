@@ -11,7 +11,10 @@ const load = () => loadTs('web/load/input/blob_stream.ts');
 function bytes(n, seed = 1) {
   const b = new Uint8Array(n);
   let x = seed;
-  for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) >>> 0; b[i] = x >>> 24; }
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    b[i] = x >>> 24;
+  }
   return b;
 }
 
@@ -22,7 +25,11 @@ async function readAll(stream, giveBack = () => {}) {
   for (;;) {
     const { done, value } = await r.read();
     if (done) break;
-    chunks.push({ length: value.length, whole: value.byteOffset === 0 && value.byteLength === value.buffer.byteLength, copy: value.slice() });
+    chunks.push({
+      length: value.length,
+      whole: value.byteOffset === 0 && value.byteLength === value.buffer.byteLength,
+      copy: value.slice(),
+    });
     giveBack(value);
   }
   return chunks;
@@ -37,7 +44,11 @@ function inPieces(data, piece) {
       return new ReadableStream({
         type: 'bytes',
         pull(c) {
-          if (at >= data.length) { c.close(); c.byobRequest?.respond(0); return; }
+          if (at >= data.length) {
+            c.close();
+            c.byobRequest?.respond(0);
+            return;
+          }
           const p = data.slice(at, at + piece);
           at += p.length;
           c.enqueue(p);
@@ -52,13 +63,26 @@ const fail = (cause) => new Error(`read failed: ${cause?.message ?? cause}`);
 
 test('with a pool: whole batch buffers, the last one shorter, the bytes unchanged, a few buffers reused', async () => {
   const { blobStream, BufferPool } = await load();
-  const kBatch = 100_000;  // not a multiple of the stream's own chunks: batches fill over several reads
-  for (const [n, piece] of [0, 1, kBatch - 1, kBatch, kBatch + 1, 3 * kBatch + 17, 1_234_567].flatMap((n) => [[n, 0], [n, 7919]])) {
+  const kBatch = 100_000; // not a multiple of the stream's own chunks: batches fill over several reads
+  for (const [n, piece] of [0, 1, kBatch - 1, kBatch, kBatch + 1, 3 * kBatch + 17, 1_234_567].flatMap((n) => [
+    [n, 0],
+    [n, 7919],
+  ])) {
     const data = bytes(n, n + 1);
     const pool = new BufferPool(kBatch, 2);
     let seen = 0;
     const blob = piece ? inPieces(data, piece) : new Blob([data]);
-    const chunks = await readAll(blobStream(blob, fail, (k) => { seen += k; }, pool), (c) => pool.give(c.buffer));
+    const chunks = await readAll(
+      blobStream(
+        blob,
+        fail,
+        (k) => {
+          seen += k;
+        },
+        pool
+      ),
+      (c) => pool.give(c.buffer)
+    );
     assert.equal(seen, n, `size ${n}: every read counted`);
     assert.deepEqual(joined(chunks), Buffer.from(data), `size ${n}: the same bytes`);
     assert.equal(chunks.length, Math.ceil(n / kBatch), `size ${n}: batches`);
@@ -74,7 +98,10 @@ test('a small first batch (firstBytes) in a buffer of its own, then whole pool b
   const { blobStream, BufferPool } = await load();
   const kBatch = 100_000;
   const kFirst = 12_345;
-  for (const [n, piece] of [1, kFirst - 1, kFirst, kFirst + 1, kFirst + kBatch, 3 * kBatch + 17].flatMap((n) => [[n, 0], [n, 7919]])) {
+  for (const [n, piece] of [1, kFirst - 1, kFirst, kFirst + 1, kFirst + kBatch, 3 * kBatch + 17].flatMap((n) => [
+    [n, 0],
+    [n, 7919],
+  ])) {
     const data = bytes(n, n + 3);
     const pool = new BufferPool(kBatch, 2);
     const blob = piece ? inPieces(data, piece) : new Blob([data]);
@@ -82,7 +109,9 @@ test('a small first batch (firstBytes) in a buffer of its own, then whole pool b
     assert.deepEqual(joined(chunks), Buffer.from(data), `size ${n}: the same bytes`);
     assert.equal(chunks[0].length, Math.min(n, kFirst), `size ${n}: the first batch`);
     assert.equal(chunks.length, 1 + Math.ceil(Math.max(0, n - kFirst) / kBatch), `size ${n}: batches`);
-    chunks.slice(1, -1).forEach((c, i) => assert.ok(c.length === kBatch && c.whole, `size ${n}: batch ${i + 1} is a whole buffer`));
+    chunks
+      .slice(1, -1)
+      .forEach((c, i) => assert.ok(c.length === kBatch && c.whole, `size ${n}: batch ${i + 1} is a whole buffer`));
     assert.ok(pool.allocated <= 2, `size ${n}: ${pool.allocated} pool buffers made (the first is not one)`);
   }
 });
@@ -112,11 +141,23 @@ test('without a pool, or where the stream is not a byte stream: the default read
   const data = bytes(300_001, 7);
   assert.deepEqual(joined(await readAll(blobStream(new Blob([data]), fail))), Buffer.from(data));
   // A Blob-like whose stream() is a plain ReadableStream: getReader({mode: 'byob'}) throws.
-  const plainBlob = { stream: () => new ReadableStream({ start(c) { c.enqueue(data.slice(0, 1000)); c.enqueue(data.slice(1000)); c.close(); } }) };
+  const plainBlob = {
+    stream: () =>
+      new ReadableStream({
+        start(c) {
+          c.enqueue(data.slice(0, 1000));
+          c.enqueue(data.slice(1000));
+          c.close();
+        },
+      }),
+  };
   const pool = new BufferPool(65536, 2);
   const chunks = await readAll(blobStream(plainBlob, fail, undefined, pool), (c) => pool.give(c.buffer));
   assert.deepEqual(joined(chunks), Buffer.from(data));
-  assert.deepEqual(chunks.map((c) => c.length), [1000, data.length - 1000]);
+  assert.deepEqual(
+    chunks.map((c) => c.length),
+    [1000, data.length - 1000]
+  );
   assert.equal(pool.allocated, 0);
 });
 
@@ -125,15 +166,19 @@ test('a read that fails errors the stream with fail(cause), after the batches be
   const data = bytes(150_000, 3);
   let sent = 0;
   const failing = {
-    stream: () => new ReadableStream({
-      type: 'bytes',
-      pull(c) {
-        if (sent >= 120_000) { c.error(new Error('the file changed')); return; }
-        const piece = data.slice(sent, sent + 40_000);
-        sent += piece.length;
-        c.enqueue(piece);
-      },
-    }),
+    stream: () =>
+      new ReadableStream({
+        type: 'bytes',
+        pull(c) {
+          if (sent >= 120_000) {
+            c.error(new Error('the file changed'));
+            return;
+          }
+          const piece = data.slice(sent, sent + 40_000);
+          sent += piece.length;
+          c.enqueue(piece);
+        },
+      }),
   };
   const pool = new BufferPool(50_000, 2);
   const r = blobStream(failing, fail, undefined, pool).getReader();

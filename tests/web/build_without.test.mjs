@@ -9,14 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../test_data.mjs';
 
-const build = (...args) => spawnSync(process.execPath, [join(ROOT, 'web/build.mjs'), ...args], { cwd: ROOT, encoding: 'utf8' });
+const build = (...args) =>
+  spawnSync(process.execPath, [join(ROOT, 'web/build.mjs'), ...args], { cwd: ROOT, encoding: 'utf8' });
 
 test('--without names the mechanisms left out; none by default; unknown names refused', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tw-without-'));
   try {
     const a = build('--out', join(dir, 'a'), '--without', 'parts,hold');
     assert.equal(a.status, 0, a.stderr);
-    for (const f of ['app.js', 'worker.js', 'part.js']) assert.match(readFileSync(join(dir, 'a', f), 'utf8'), /"parts,hold"/, f);
+    for (const f of ['app.js', 'worker.js', 'part.js'])
+      assert.match(readFileSync(join(dir, 'a', f), 'utf8'), /"parts,hold"/, f);
     const b = build('--out', join(dir, 'b'));
     assert.equal(b.status, 0, b.stderr);
     assert.doesNotMatch(readFileSync(join(dir, 'b', 'worker.js'), 'utf8'), /"parts,hold"/);

@@ -11,12 +11,16 @@ const store = new Map();
 before(async () => {
   globalThis.localStorage = {
     getItem: (k) => (store.has(k) ? store.get(k) : null),
-    setItem: (k, v) => { store.set(k, String(v)); },
+    setItem: (k, v) => {
+      store.set(k, String(v));
+    },
   };
   hint = await loadTs('web/load/page/heap_hint.ts');
   ahead = await loadTs('web/load/warm/heap_ahead.ts');
 });
-beforeEach(() => { store.clear(); });
+beforeEach(() => {
+  store.clear();
+});
 
 test('the hint is the largest heap of the last four files, in whole MB; nothing known is 0', () => {
   assert.equal(hint.heapAheadHint(), 0);
@@ -37,7 +41,14 @@ test('spoilt or refused storage gives no hint and no error', () => {
   store.set('tracewise.recentHeapMB', '["1e9", -5, null, 64]');
   assert.equal(hint.heapAheadHint(), 64 * MB, 'only positive numbers count');
   const saved = globalThis.localStorage;
-  globalThis.localStorage = { getItem() { throw new Error('SecurityError'); }, setItem() { throw new Error('SecurityError'); } };
+  globalThis.localStorage = {
+    getItem() {
+      throw new Error('SecurityError');
+    },
+    setItem() {
+      throw new Error('SecurityError');
+    },
+  };
   try {
     assert.doesNotThrow(() => hint.rememberHeap(100 * MB));
     assert.equal(hint.heapAheadHint(), 0);
@@ -57,7 +68,11 @@ test('the worker takes the default at least and the maximum at most', () => {
 
 test('a device with little memory faults in less: none under 4 GB, the default at most under 8 GB', () => {
   const saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
-  const withMemory = (gb) => Object.defineProperty(globalThis, 'navigator', { value: gb === undefined ? {} : { deviceMemory: gb }, configurable: true });
+  const withMemory = (gb) =>
+    Object.defineProperty(globalThis, 'navigator', {
+      value: gb === undefined ? {} : { deviceMemory: gb },
+      configurable: true,
+    });
   try {
     withMemory(undefined);
     assert.equal(ahead.heapAheadBudget(321 * MB), 321 * MB, 'unknown: as asked');
@@ -69,7 +84,8 @@ test('a device with little memory faults in less: none under 4 GB, the default a
     withMemory(2);
     assert.equal(ahead.heapAheadBudget(321 * MB), 0);
   } finally {
-    if (saved) Object.defineProperty(globalThis, 'navigator', saved); else delete globalThis.navigator;
+    if (saved) Object.defineProperty(globalThis, 'navigator', saved);
+    else delete globalThis.navigator;
   }
 });
 
@@ -77,14 +93,41 @@ test('a device with little memory faults in less: none under 4 GB, the default a
 // input, and a spare's heap ahead.
 test('touchInSteps: 512 pages a step, each in its own task, until nothing is left or it is stopped', async () => {
   const { touchInSteps } = await loadTs('web/load/trace/prefault.ts');
-  let left = 2000, asked = [], between = 0;
-  const touch = (max) => { asked.push(max); const n = Math.min(max, left); left -= n; return n; };
-  assert.equal(await touchInSteps(touch, () => false, async () => { between++; }), 2000);
+  let left = 2000,
+    asked = [],
+    between = 0;
+  const touch = (max) => {
+    asked.push(max);
+    const n = Math.min(max, left);
+    left -= n;
+    return n;
+  };
+  assert.equal(
+    await touchInSteps(
+      touch,
+      () => false,
+      async () => {
+        between++;
+      }
+    ),
+    2000
+  );
   assert.deepEqual(asked, [512, 512, 512, 512, 512], 'the last call finds nothing and ends it');
   assert.equal(between, 4, 'a pause after each step that touched pages');
-  left = 10_000; asked = [];
+  left = 10_000;
+  asked = [];
   let steps = 0;
-  assert.equal(await touchInSteps((max) => { steps++; return touch(max); }, () => steps >= 3), 3 * 512, 'stopped after 3 steps');
+  assert.equal(
+    await touchInSteps(
+      (max) => {
+        steps++;
+        return touch(max);
+      },
+      () => steps >= 3
+    ),
+    3 * 512,
+    'stopped after 3 steps'
+  );
   assert.equal(await touchInSteps(touch, () => true), 0, 'stopped before any step');
 });
 
@@ -94,11 +137,23 @@ test('workAheadWhileWaiting: presort steps first, then prefault steps, until inp
   const { workAheadWhileWaiting } = await loadTs('web/load/trace/prefault.ts');
   const calls = [];
   const session = (sorts, pages) => ({
-    presortStep: () => { calls.push('sort'); return sorts-- > 0; },
-    prefault: (max) => { calls.push('fault'); const n = Math.min(max, pages); pages -= n; return n; },
+    presortStep: () => {
+      calls.push('sort');
+      return sorts-- > 0;
+    },
+    prefault: (max) => {
+      calls.push('fault');
+      const n = Math.min(max, pages);
+      pages -= n;
+      return n;
+    },
   });
   assert.equal(await workAheadWhileWaiting(session(2, 600), () => false), 600);
-  assert.deepEqual(calls, ['sort', 'sort', 'sort', 'fault', 'fault', 'fault'], 'two sorts, then faults until none are left');
+  assert.deepEqual(
+    calls,
+    ['sort', 'sort', 'sort', 'fault', 'fault', 'fault'],
+    'two sorts, then faults until none are left'
+  );
   calls.length = 0;
   let tasks = 0;
   const ticker = setInterval(() => tasks++, 0);

@@ -17,8 +17,14 @@ function scriptedClock() {
   const timers = new Set();
   return {
     now: () => now,
-    setTimeout(wake, ms) { const t = { at: now + ms, wake }; timers.add(t); return t; },
-    clearTimeout(t) { timers.delete(t); },
+    setTimeout(wake, ms) {
+      const t = { at: now + ms, wake };
+      timers.add(t);
+      return t;
+    },
+    clearTimeout(t) {
+      timers.delete(t);
+    },
     pending: () => timers.size,
     // Moves to `to`, firing each timer due on the way (and letting its promise turns run).
     async advanceTo(to) {
@@ -40,7 +46,9 @@ const settle = () => new Promise((ok) => setImmediate(ok));
 // Whether `p` has resolved by now.
 async function done(p) {
   let resolved = false;
-  p.then(() => { resolved = true; });
+  p.then(() => {
+    resolved = true;
+  });
   await settle();
   return resolved;
 }
@@ -56,7 +64,7 @@ test('a hold keeps whileHeld waiting until it ends, and a later hold extends it'
   hold.holdFor(120);
   const waited = hold.whileHeld();
   await clock.advanceTo(60);
-  hold.holdFor(150);  // now ends at 210
+  hold.holdFor(150); // now ends at 210
   await clock.advanceTo(209);
   assert.equal(await done(waited), false, 'still held at 209');
   await clock.advanceTo(210);

@@ -10,16 +10,18 @@ import { loadTs } from './load_ts.mjs';
 
 const { ImportPump } = await loadTs('web/load/trace/import_pump.ts');
 
-const kChunk = 64 << 10;  // one of DecompressionStream's chunks
-const kPerBatch = 32;     // the feed worker's batch: 2 MB
-const kPush = 4 << 20;    // HeapPusher's batch
+const kChunk = 64 << 10; // one of DecompressionStream's chunks
+const kPerBatch = 32; // the feed worker's batch: 2 MB
+const kPush = 4 << 20; // HeapPusher's batch
 
 // A Session that fails at its `failAt`-th push (never when null), and its module's heap.
 function fakeCore(failAt = null) {
   const pushes = [];
   const session = {
     stagingBuffer: () => 0,
-    pushStaged: (n) => { pushes.push(n); },
+    pushStaged: (n) => {
+      pushes.push(n);
+    },
     failed: () => failAt !== null && pushes.length >= failAt,
     prefault: () => 0,
   };
@@ -29,9 +31,15 @@ function fakeCore(failAt = null) {
 // `batches` reads of `perBatch` chunks, then the end (null); `rejectAt`: that read rejects instead.
 function fakeSource(batches, { gzip = false, rejectAt = null, perBatch = kPerBatch } = {}) {
   const src = {
-    reads: 0, given: 0, released: new Set(), gzip,
+    reads: 0,
+    given: 0,
+    released: new Set(),
+    gzip,
     available: () => true,
-    release: (chunk) => { assert.ok(!src.released.has(chunk), 'a chunk given back twice'); src.released.add(chunk); },
+    release: (chunk) => {
+      assert.ok(!src.released.has(chunk), 'a chunk given back twice');
+      src.released.add(chunk);
+    },
     input: {
       read: async () => {
         const k = src.reads++;
@@ -50,10 +58,10 @@ const pumpOf = (core, cancelled = () => false) => new ImportPump(core.mod, core.
 
 test('a trace: every batch is read, pushed 4 MB at a time with the last part flushed, and every chunk given back', async () => {
   const core = fakeCore();
-  const src = fakeSource(9);  // 18 MB
+  const src = fakeSource(9); // 18 MB
   const pump = pumpOf(core);
   await pump.pump(src);
-  assert.equal(src.reads, 10);  // nine batches and the end
+  assert.equal(src.reads, 10); // nine batches and the end
   assert.deepEqual(core.pushes, [kPush, kPush, kPush, kPush, 2 << 20]);
   assert.equal(pump.input, 18 << 20);
   assert.equal(src.released.size, src.given);
@@ -61,8 +69,8 @@ test('a trace: every batch is read, pushed 4 MB at a time with the last part flu
 });
 
 test('not a trace: reading stops at the push that failed the session; the rest of that batch is given back', async () => {
-  const core = fakeCore(1);  // the first push (after 4 MB, the second batch's last chunk) fails it
-  const src = fakeSource(50);  // 100 MB that must not be read
+  const core = fakeCore(1); // the first push (after 4 MB, the second batch's last chunk) fails it
+  const src = fakeSource(50); // 100 MB that must not be read
   const pump = pumpOf(core);
   await pump.pump(src);
   assert.equal(src.reads, 2);
@@ -73,11 +81,11 @@ test('not a trace: reading stops at the push that failed the session; the rest o
 
 test('not a trace, failing mid-batch: the chunks after the failed push are given back, not pushed', async () => {
   const core = fakeCore(1);
-  const src = fakeSource(50, { perBatch: 48 });  // 3 MB batches: the first push comes 16 chunks into the second
+  const src = fakeSource(50, { perBatch: 48 }); // 3 MB batches: the first push comes 16 chunks into the second
   const pump = pumpOf(core);
   await pump.pump(src);
   assert.equal(src.reads, 2);
-  assert.equal(pump.input, kPush);  // 64 chunks pushed; the second batch's last 32 only given back
+  assert.equal(pump.input, kPush); // 64 chunks pushed; the second batch's last 32 only given back
   assert.equal(src.released.size, 96);
 });
 
@@ -87,10 +95,14 @@ test('a cancel stops the pump at its next read', async () => {
   let cancel = false;
   const pump = pumpOf(core, () => cancel);
   const inner = src.input.read;
-  src.input.read = async () => { const b = await inner(); if (src.reads === 3) cancel = true; return b; };
+  src.input.read = async () => {
+    const b = await inner();
+    if (src.reads === 3) cancel = true;
+    return b;
+  };
   await assert.rejects(pump.pump(src), (e) => e.code === 'cancelled');
   assert.equal(src.reads, 3);
-  assert.equal(pump.input, 4 << 20);  // the third batch was never pushed
+  assert.equal(pump.input, 4 << 20); // the third batch was never pushed
 });
 
 test('gzip data that ends early: what came before is kept, with a warning', async () => {
@@ -99,7 +111,7 @@ test('gzip data that ends early: what came before is kept, with a warning', asyn
   const pump = pumpOf(core);
   await pump.pump(src);
   assert.equal(pump.input, 6 << 20);
-  assert.deepEqual(core.pushes, [kPush, 2 << 20]);  // the staged rest is flushed
+  assert.deepEqual(core.pushes, [kPush, 2 << 20]); // the staged rest is flushed
   assert.equal(pump.warnings.length, 1);
   assert.match(pump.warnings[0], /gzip data ends early/);
 });

@@ -10,10 +10,23 @@ const loadFormat = () => loadTs('web/app/format.ts');
 test('labelOf keeps acronyms upper case and drops the unit', async () => {
   const { labelOf } = await loadFormat();
   const want = {
-    gpu: 'GPU', gpu_ops: 'GPU ops', launch_cpu_ns: 'Launch CPU', launched_gpu_ns: 'Launched GPU', device_id: 'Device ID',
-    hta_selection: 'HTA selection', nccl_ops: 'NCCL ops', total_mb: 'Total MB', kernel_wait_ns: 'Kernel wait', htod: 'HtoD',
-    num_sms: 'Num SMs', sized_ops: 'Sized ops', peak_allocated_bytes: 'Peak allocated', idle_pct: 'Idle',
-    algbw_gbps: 'Alg BW (GB/s)', worst_exposed: 'Longest exposed stretches', gpuish: 'Gpuish',
+    gpu: 'GPU',
+    gpu_ops: 'GPU ops',
+    launch_cpu_ns: 'Launch CPU',
+    launched_gpu_ns: 'Launched GPU',
+    device_id: 'Device ID',
+    hta_selection: 'HTA selection',
+    nccl_ops: 'NCCL ops',
+    total_mb: 'Total MB',
+    kernel_wait_ns: 'Kernel wait',
+    htod: 'HtoD',
+    num_sms: 'Num SMs',
+    sized_ops: 'Sized ops',
+    peak_allocated_bytes: 'Peak allocated',
+    idle_pct: 'Idle',
+    algbw_gbps: 'Alg BW (GB/s)',
+    worst_exposed: 'Longest exposed stretches',
+    gpuish: 'Gpuish',
   };
   for (const [key, label] of Object.entries(want)) assert.equal(labelOf(key), label, key);
 });
@@ -27,7 +40,7 @@ test('wordsOf: the same words in lower case but for acronyms (the second half of
   assert.equal(wordsOf('p50_ns'), 'p50');
 });
 
-test('valueLabel: the summary\'s identifiers as words, anything else untouched', async () => {
+test("valueLabel: the summary's identifiers as words, anything else untouched", async () => {
   const { valueLabel } = await loadFormat();
   assert.equal(valueLabel('host_wait'), 'host wait');
   assert.equal(valueLabel('kernel_wait'), 'kernel wait');
@@ -35,7 +48,14 @@ test('valueLabel: the summary\'s identifiers as words, anything else untouched',
   assert.equal(valueLabel('device_synchronize'), 'device synchronize');
   assert.equal(valueLabel('other'), 'other');
   // Names from a trace are never rewritten.
-  for (const name of ['aten::add_', 'ProfilerStep#3', 'void my_kernel<float>(float*)', 'Memcpy HtoD (Pageable -> Device)', '_private_fn', 'Foo_Bar'])
+  for (const name of [
+    'aten::add_',
+    'ProfilerStep#3',
+    'void my_kernel<float>(float*)',
+    'Memcpy HtoD (Pageable -> Device)',
+    '_private_fn',
+    'Foo_Bar',
+  ])
     assert.equal(valueLabel(name), name);
   assert.equal(valueLabel(null), '–');
 });

@@ -15,9 +15,16 @@ before(async () => {
 
 function withCores(n, f) {
   const had = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
-  Object.defineProperty(globalThis, 'navigator', { value: { hardwareConcurrency: n }, configurable: true, writable: true });
-  try { return f(); } finally {
-    if (had) Object.defineProperty(globalThis, 'navigator', had); else delete globalThis.navigator;
+  Object.defineProperty(globalThis, 'navigator', {
+    value: { hardwareConcurrency: n },
+    configurable: true,
+    writable: true,
+  });
+  try {
+    return f();
+  } finally {
+    if (had) Object.defineProperty(globalThis, 'navigator', had);
+    else delete globalThis.navigator;
   }
 }
 
@@ -37,22 +44,24 @@ test('parts by cores in the default mode', () => {
   }
 });
 
-test('parts by size and mode on 2 cores', () => withCores(2, () => {
-  assert.equal(plan.wantsParts('auto', false, 64 * MB), true);
-  assert.equal(plan.wantsParts('auto', false, 64 * MB - 1), false);
-  assert.equal(plan.wantsParts('auto', false, 11 * 2 ** 30), false, 'beyond the plain-file limit');
-  assert.equal(plan.wantsParts('auto', true, 512 * MB), false, 'several files at once: one worker each');
-  assert.equal(plan.wantsParts('single', false, 512 * MB), false);
-  assert.equal(plan.wantsParts('all', false, 2 * MB), true, 'forced');
-  assert.equal(plan.wantsParts('all', true, 2 * MB), true, 'forced, other files loading');
-  assert.equal(plan.minPartBytes('all'), MB);
-  assert.equal(plan.minPartBytes('auto'), undefined);
-}));
+test('parts by size and mode on 2 cores', () =>
+  withCores(2, () => {
+    assert.equal(plan.wantsParts('auto', false, 64 * MB), true);
+    assert.equal(plan.wantsParts('auto', false, 64 * MB - 1), false);
+    assert.equal(plan.wantsParts('auto', false, 11 * 2 ** 30), false, 'beyond the plain-file limit');
+    assert.equal(plan.wantsParts('auto', true, 512 * MB), false, 'several files at once: one worker each');
+    assert.equal(plan.wantsParts('single', false, 512 * MB), false);
+    assert.equal(plan.wantsParts('all', false, 2 * MB), true, 'forced');
+    assert.equal(plan.wantsParts('all', true, 2 * MB), true, 'forced, other files loading');
+    assert.equal(plan.minPartBytes('all'), MB);
+    assert.equal(plan.minPartBytes('auto'), undefined);
+  }));
 
-test('parts on one core only when forced', () => withCores(1, () => {
-  assert.equal(plan.wantsParts('auto', false, 512 * MB), false);
-  assert.equal(plan.wantsParts('all', false, 512 * MB), true);
-}));
+test('parts on one core only when forced', () =>
+  withCores(1, () => {
+    assert.equal(plan.wantsParts('auto', false, 512 * MB), false);
+    assert.equal(plan.wantsParts('all', false, 512 * MB), true);
+  }));
 
 test('a decode worker only from 4 cores (or asked for, then for every batch)', () => {
   withCores(2, () => {
@@ -63,7 +72,11 @@ test('a decode worker only from 4 cores (or asked for, then for every batch)', (
   withCores(4, () => {
     assert.deepEqual(plan.decodeWorkerFor('auto', false, 512 * MB), { use: true, strict: false });
     assert.deepEqual(plan.decodeWorkerFor('auto', false, 16 * MB), { use: false, strict: false });
-    assert.deepEqual(plan.decodeWorkerFor('auto', true, 512 * MB), { use: false, strict: false }, 'other files loading');
+    assert.deepEqual(
+      plan.decodeWorkerFor('auto', true, 512 * MB),
+      { use: false, strict: false },
+      'other files loading'
+    );
     assert.deepEqual(plan.decodeWorkerFor('single', false, 512 * MB), { use: false, strict: false });
   });
 });

@@ -13,7 +13,10 @@ before(async () => {
 // A deterministic pseudo-random source (the test must not depend on luck).
 function rng(seed) {
   let x = seed >>> 0;
-  return () => { x = (x * 1664525 + 1013904223) >>> 0; return x / 2 ** 32; };
+  return () => {
+    x = (x * 1664525 + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
 }
 
 test('columns cut into buffers and written back land byte for byte at their addresses', () => {
@@ -25,7 +28,10 @@ test('columns cut into buffers and written back land byte for byte at their addr
     // Addresses in a heap with gaps between the columns, which must stay untouched.
     const addresses = [];
     let at = 5;
-    for (const s of sizes) { addresses.push(at); at += s + 3; }
+    for (const s of sizes) {
+      addresses.push(at);
+      at += s + 3;
+    }
     const heap = new Uint8Array(at + 5).fill(0xee);
     const reader = new m.ColumnReader(columns);
     const writer = new m.ColumnWriter(sizes, addresses);
@@ -40,7 +46,9 @@ test('columns cut into buffers and written back land byte for byte at their addr
     }
     assert.equal(reader.fill(buffer), 0, 'nothing after the end');
     assert.ok(writer.done);
-    sizes.forEach((s, i) => assert.deepEqual(heap.subarray(addresses[i], addresses[i] + s), columns[i], `round ${round} column ${i}`));
+    sizes.forEach((s, i) =>
+      assert.deepEqual(heap.subarray(addresses[i], addresses[i] + s), columns[i], `round ${round} column ${i}`)
+    );
     let untouched = heap.length - total;
     for (const b of heap) if (b === 0xee) untouched--;
     assert.ok(untouched <= 0, 'nothing written between the columns');
@@ -85,11 +93,13 @@ test('the sender posts nothing until asked, then every byte in order, and ends o
     const sender = new m.ChunkSender((b, n) => r.post(b, n));
     r = receiver(sender);
     sender.prepare();
-    const sizes = [3 << 20, 0, 5 << 20, 1];  // ~8 MB: more chunks than buffers
+    const sizes = [3 << 20, 0, 5 << 20, 1]; // ~8 MB: more chunks than buffers
     const columns = sizes.map((s, i) => Uint8Array.from({ length: s }, (_, j) => (j * 31 + i) & 255));
     if (askFirst) sender.ask();
     let ended = false;
-    const sent = sender.send(columns).then(() => { ended = true; });
+    const sent = sender.send(columns).then(() => {
+      ended = true;
+    });
     await new Promise((ok) => setTimeout(ok, 20));
     if (!askFirst) {
       assert.equal(r.got.length, 0, 'nothing before the receiver asks');
@@ -109,5 +119,8 @@ test('a sender never prepared makes its buffers when asked', async () => {
   r = receiver(sender);
   sender.ask();
   await sender.send([new Uint8Array([1, 2, 3])]);
-  assert.deepEqual(r.got.map((c) => [...c]), [[1, 2, 3]]);
+  assert.deepEqual(
+    r.got.map((c) => [...c]),
+    [[1, 2, 3]]
+  );
 });

@@ -19,7 +19,10 @@ test('nice steps are 1, 2 or 5 x 10^k and at least minPx apart', () => {
     const s = m.niceStep(nsPerPx, 90);
     assert.ok(s / nsPerPx >= 90 || s === 1, `${nsPerPx} -> ${s}`);
     const mant = s / 10 ** Math.floor(Math.log10(s) + 1e-9);
-    assert.ok([1, 2, 5].some((k) => Math.abs(mant - k) < 1e-9), `${s}`);
+    assert.ok(
+      [1, 2, 5].some((k) => Math.abs(mant - k) < 1e-9),
+      `${s}`
+    );
   }
 });
 

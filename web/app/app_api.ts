@@ -15,7 +15,11 @@ import type { FileInput, FileSet } from './files';
 import type { Progress } from '../worker/protocol';
 import type { SummaryDocument } from './summary_document';
 
-export interface ViewState { tab: 'overview' | 'timeline'; file: number; timeline?: unknown }
+export interface ViewState {
+  tab: 'overview' | 'timeline';
+  file: number;
+  timeline?: unknown;
+}
 
 export interface AppApi {
   open(inputs: FileInput[]): void;
@@ -36,8 +40,19 @@ type Listener<A extends unknown[]> = (...a: A) => void;
 
 export class Emitter<A extends unknown[]> {
   private fns = new Set<Listener<A>>();
-  on(fn: Listener<A>): () => void { this.fns.add(fn); return () => this.fns.delete(fn); }
-  emit(...a: A): void { for (const fn of this.fns) { try { fn(...a); } catch (e) { console.error(e); } } }
+  on(fn: Listener<A>): () => void {
+    this.fns.add(fn);
+    return () => this.fns.delete(fn);
+  }
+  emit(...a: A): void {
+    for (const fn of this.fns) {
+      try {
+        fn(...a);
+      } catch (e) {
+        console.error(e);
+      }
+    }
+  }
 }
 
 export interface AppInternals {
@@ -50,7 +65,9 @@ export interface AppInternals {
 }
 
 export function createAppApi(app: AppInternals): AppApi & {
-  loaded: Emitter<[SummaryDocument]>; progress: Emitter<[string, Progress]>; errors: Emitter<[string, string, string]>;
+  loaded: Emitter<[SummaryDocument]>;
+  progress: Emitter<[string, Progress]>;
+  errors: Emitter<[string, string, string]>;
 } {
   // The page emits the summary document on screen (FileSet.document()), which reaches it typed
   // unknown (as its hook's `summary`); onLoaded adds each callback as it is, so it gets that document.
@@ -58,18 +75,29 @@ export function createAppApi(app: AppInternals): AppApi & {
   const progress = new Emitter<[string, Progress]>();
   const errors = new Emitter<[string, string, string]>();
   return {
-    loaded, progress, errors,
+    loaded,
+    progress,
+    errors,
     open: (inputs) => app.open(inputs),
     openBuffer: (name, buffer) => app.open([{ name, blob: new Blob([buffer]) }]),
     showSummary: (doc, name) => app.files.showDocument(doc, name),
     previewSummary: (doc, name, onShown) => app.previewSummary(doc, name, onShown),
     getSummary: () => app.files.document(),
-    getFiles: () => app.files.files.map((f) => ({ name: f.name, status: f.status, error: f.error?.message ?? null, hasTrace: !!f.load })),
+    getFiles: () =>
+      app.files.files.map((f) => ({
+        name: f.name,
+        status: f.status,
+        error: f.error?.message ?? null,
+        hasTrace: !!f.load,
+      })),
     onLoaded: (cb) => loaded.on(cb),
     onProgress: (cb) => progress.on(cb),
     onError: (cb) => errors.on(cb),
     getViewState: () => app.getViewState(),
     setViewState: (s) => app.setViewState(s),
-    panel: (id) => (id === 'cards' ? app.overview.querySelector<HTMLElement>('.cards') : app.overview.querySelector<HTMLElement>(`[data-section="${CSS.escape(id)}"]`)),
+    panel: (id) =>
+      id === 'cards'
+        ? app.overview.querySelector<HTMLElement>('.cards')
+        : app.overview.querySelector<HTMLElement>(`[data-section="${CSS.escape(id)}"]`),
   };
 }

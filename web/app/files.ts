@@ -9,11 +9,11 @@ export interface OpenedFile {
   key: number;
   name: string;
   status: FileStatus;
-  load: TraceLoad | null;  // null for a summary JSON opened as such (no trace behind it)
+  load: TraceLoad | null; // null for a summary JSON opened as such (no trace behind it)
   progress: Progress | null;
   result: OpenResult | null;
-  summary: FileSummary | null;  // this file's entry of the summary document (files[0] of its worker)
-  schema: string;             // the summary document's schema id
+  summary: FileSummary | null; // this file's entry of the summary document (files[0] of its worker)
+  schema: string; // the summary document's schema id
   warnings: string[];
   error: { code: string; message: string } | null;
 }
@@ -31,15 +31,23 @@ export class FileSet {
   private generation = 0;
   private readonly listeners: Array<() => void> = [];
 
-  onChange(fn: () => void): void { this.listeners.push(fn); }
+  onChange(fn: () => void): void {
+    this.listeners.push(fn);
+  }
   onProgress: (file: OpenedFile) => void = () => {};
   // Sections of a loading file's summary that are final already (SummaryPart), parsed; made with
   // this set's htaCompat.
   onSummaryPart: (file: OpenedFile, part: Record<string, unknown>) => void = () => {};
-  private changed(): void { for (const fn of this.listeners) fn(); }
+  private changed(): void {
+    for (const fn of this.listeners) fn();
+  }
 
-  get settled(): boolean { return this.files.every((f) => f.status !== 'loading'); }
-  get ready(): OpenedFile[] { return this.files.filter((f) => f.status === 'ready'); }
+  get settled(): boolean {
+    return this.files.every((f) => f.status !== 'loading');
+  }
+  get ready(): OpenedFile[] {
+    return this.files.filter((f) => f.status === 'ready');
+  }
 
   // Replaces whatever was open with these inputs. A summary JSON written by `tracewise summarize`
   // is shown as it is (its dashboard, no timeline); anything else is imported as a trace.
@@ -50,7 +58,7 @@ export class FileSet {
     this.running = 0;
     const generation = ++this.generation;
     const docs = await Promise.all(inputs.map((inp) => (inp.blob ? readSummaryDocument(inp.blob) : null)));
-    if (generation !== this.generation) return;  // a newer open replaced this one meanwhile
+    if (generation !== this.generation) return; // a newer open replaced this one meanwhile
     this.files = inputs.flatMap((inp, i) => (docs[i] ? this.fromDocument(inp.name, docs[i]) : [this.start(inp)]));
     this.pump();
     this.changed();
@@ -68,22 +76,39 @@ export class FileSet {
 
   private fromDocument(name: string, doc: SummaryDocument): OpenedFile[] {
     return doc.files.map((summary): OpenedFile => ({
-      key: this.nextKey++, name: String(summary?.name ?? name), status: 'ready', load: null, progress: null, result: null,
-      summary, schema: String(doc.schema), warnings: [`${name} is a saved summary, not a trace: the timeline needs the trace itself.`], error: null,
+      key: this.nextKey++,
+      name: String(summary?.name ?? name),
+      status: 'ready',
+      load: null,
+      progress: null,
+      result: null,
+      summary,
+      schema: String(doc.schema),
+      warnings: [`${name} is a saved summary, not a trace: the timeline needs the trace itself.`],
+      error: null,
     }));
   }
 
   cancel(file: OpenedFile): void {
     if (file.status !== 'loading' || !file.load) return;
-    if (!file.progress) { this.fail(file, new WorkerError('cancelled', 'Loading was cancelled.')); return; }  // still waiting its turn
+    if (!file.progress) {
+      this.fail(file, new WorkerError('cancelled', 'Loading was cancelled.'));
+      return;
+    } // still waiting its turn
     file.load.cancel();
     // A worker busy inside one long wasm call cannot read the cancel message: stop it outright.
-    setTimeout(() => { if (file.status === 'loading') this.fail(file, new WorkerError('cancelled', 'Loading was cancelled.')); }, 1500);
+    setTimeout(() => {
+      if (file.status === 'loading') this.fail(file, new WorkerError('cancelled', 'Loading was cancelled.'));
+    }, 1500);
   }
 
   // Asks every ready worker again (e.g. after the HTA-compatible switch changed).
   async refreshSummaries(): Promise<void> {
-    await Promise.all(this.ready.map(async (f) => { if (f.load) this.setSummary(f, await f.load.summary(this.htaCompat)); }));
+    await Promise.all(
+      this.ready.map(async (f) => {
+        if (f.load) this.setSummary(f, await f.load.summary(this.htaCompat));
+      })
+    );
     this.changed();
   }
 
@@ -98,34 +123,56 @@ export class FileSet {
   private start(inp: FileInput): OpenedFile {
     const load = new TraceLoad();
     const file: OpenedFile = {
-      key: this.nextKey++, name: inp.name, status: 'loading', load, progress: null, result: null,
-      summary: null, schema: 'tracewise.summary/1', warnings: [], error: null,
+      key: this.nextKey++,
+      name: inp.name,
+      status: 'loading',
+      load,
+      progress: null,
+      result: null,
+      summary: null,
+      schema: 'tracewise.summary/1',
+      warnings: [],
+      error: null,
     };
     let lastPaint = 0;
     load.onProgress = (p) => {
       file.progress = p;
       this.onProgress(file);
       const now = performance.now();
-      if (now - lastPaint > 100) { lastPaint = now; this.changed(); }
+      if (now - lastPaint > 100) {
+        lastPaint = now;
+        this.changed();
+      }
     };
     load.onSummaryPart = (p) => {
       if (file.status !== 'loading' || p.htaCompat !== this.htaCompat) return;
       let part: unknown;
-      try { part = JSON.parse(p.json); } catch { return; }  // advisory: the summary reply has it all
+      try {
+        part = JSON.parse(p.json);
+      } catch {
+        return;
+      } // advisory: the summary reply has it all
       if (part && typeof part === 'object') this.onSummaryPart(file, part as Record<string, unknown>);
     };
-    const run = () => load.open(inp, { htaCompat: this.htaCompat, othersLoading: this.files.some((f) => f !== file && f.status === 'loading') })
-      .then(({ result, summary }) => {
-        file.result = result;
-        file.warnings.push(...result.warnings);
-        this.setSummary(file, summary);
-        if (file.summary?.import?.truncated) {
-          file.warnings.push(`The file ends before the trace does (truncated): the ${(file.summary.import.events ?? 0).toLocaleString('en-US')} complete events before that point are loaded.`);
-        }
-        file.status = 'ready';
-        this.changed();
-      })
-      .catch((e) => this.fail(file, e));
+    const run = () =>
+      load
+        .open(inp, {
+          htaCompat: this.htaCompat,
+          othersLoading: this.files.some((f) => f !== file && f.status === 'loading'),
+        })
+        .then(({ result, summary }) => {
+          file.result = result;
+          file.warnings.push(...result.warnings);
+          this.setSummary(file, summary);
+          if (file.summary?.import?.truncated) {
+            file.warnings.push(
+              `The file ends before the trace does (truncated): the ${(file.summary.import.events ?? 0).toLocaleString('en-US')} complete events before that point are loaded.`
+            );
+          }
+          file.status = 'ready';
+          this.changed();
+        })
+        .catch((e) => this.fail(file, e));
     this.schedule(file, run);
     return file;
   }
@@ -133,17 +180,17 @@ export class FileSet {
   // At most kParallel files import at once (each worker wants a core and its own heap); the others
   // wait their turn, in order.
   private schedule(file: OpenedFile, run: () => Promise<void>): void {
-    this.queue.push({ file, run });  // open() pumps once the new set is in place
+    this.queue.push({ file, run }); // open() pumps once the new set is in place
   }
 
   private pump(): void {
     while (this.running < kParallel && this.queue.length) {
       const { file, run } = this.queue.shift()!;
-      if (file.status !== 'loading' || !this.files.includes(file)) continue;  // cancelled or replaced while waiting
+      if (file.status !== 'loading' || !this.files.includes(file)) continue; // cancelled or replaced while waiting
       this.running++;
       const gen = this.generation;
       void run().finally(() => {
-        if (gen !== this.generation) return;  // a newer open() reset the queue
+        if (gen !== this.generation) return; // a newer open() reset the queue
         this.running--;
         this.pump();
       });
@@ -159,10 +206,13 @@ export class FileSet {
 
   private fail(file: OpenedFile, e: unknown): void {
     if (file.status !== 'loading') return;
-    const err = e instanceof WorkerError ? e : new WorkerError('internal', `Internal error: ${String((e as Error)?.message ?? e)}`);
+    const err =
+      e instanceof WorkerError
+        ? e
+        : new WorkerError('internal', `Internal error: ${String((e as Error)?.message ?? e)}`);
     file.status = err.code === 'cancelled' ? 'cancelled' : 'error';
     file.error = { code: err.code, message: err.message };
-    file.load?.close();  // a failed import may have left the wasm heap in any state
+    file.load?.close(); // a failed import may have left the wasm heap in any state
     this.changed();
   }
 }

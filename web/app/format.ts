@@ -9,7 +9,7 @@ export function fmtCount(n: number): string {
   const r = Math.round(n);
   const digits = String(Math.abs(r));
   if (digits.length <= 3) return r < 0 ? `-${digits}` : digits;
-  if (digits.includes('e')) return r.toLocaleString('en-US');  // >= 1e21: String() switches to exponents
+  if (digits.includes('e')) return r.toLocaleString('en-US'); // >= 1e21: String() switches to exponents
   let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
   for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
   return r < 0 ? `-${out}` : out;
@@ -35,9 +35,14 @@ export function fmtDuration(ns: number): string {
 // One unit for a whole column, so its numbers compare at a glance (the header names the unit): the
 // largest unit in which the column's largest magnitude is at least 1, and as many decimals as that
 // magnitude needs for 4 significant digits (at most 2).
-export interface ColumnUnit { unit: string; div: number; digits: number }
+export interface ColumnUnit {
+  unit: string;
+  div: number;
+  digits: number;
+}
 export function durationUnit(maxAbsNs: number): ColumnUnit {
-  const [unit, div] = maxAbsNs >= 1e9 ? ['s', 1e9] : maxAbsNs >= 1e6 ? ['ms', 1e6] : maxAbsNs >= 1e3 ? ['µs', 1e3] : ['ns', 1];
+  const [unit, div] =
+    maxAbsNs >= 1e9 ? ['s', 1e9] : maxAbsNs >= 1e6 ? ['ms', 1e6] : maxAbsNs >= 1e3 ? ['µs', 1e3] : ['ns', 1];
   return { unit, div, digits: div === 1 ? 0 : decimalsFor(maxAbsNs / div) };
 }
 export function pctUnit(maxAbsPct: number): ColumnUnit {
@@ -64,7 +69,10 @@ export function fmtBytes(b: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let v = b;
   let i = 0;
-  while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i++; }
+  while (Math.abs(v) >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
   return i === 0 ? `${Math.round(v)} B` : `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[i]}`;
 }
 
@@ -87,10 +95,15 @@ export function kindOfKey(key: string, sample: unknown): FieldKind {
   const k = key.toLowerCase();
   // Timestamps: begin_ns, end_ns, ts_ns, first_ns, peak_allocated_ts_ns, launch_end_ns, gpu_start_ns; not
   // durations that merely end in "start" (mean_launch_to_start_ns).
-  if (/^(ts|begin|start|end|first|last|t0|t1|cutoff)_ns$/.test(k) || /_ts_ns$/.test(k) || /^[a-z0-9]+_(begin|start|end)_ns$/.test(k)) return 'ts';
+  if (
+    /^(ts|begin|start|end|first|last|t0|t1|cutoff)_ns$/.test(k) ||
+    /_ts_ns$/.test(k) ||
+    /^[a-z0-9]+_(begin|start|end)_ns$/.test(k)
+  )
+    return 'ts';
   if (k.endsWith('_ns') || k === 'ns') return 'ns';
   if (/(^|_)pct(_|$)/.test(k) || k.includes('percent')) return 'pct';
-  if (k === 'share' || k.endsWith('_share') || k === 'busy') return 'frac';  // fractions 0..1
+  if (k === 'share' || k.endsWith('_share') || k === 'busy') return 'frac'; // fractions 0..1
   if (k.includes('bytes') || k.endsWith('_mem') || /(^|_)(allocated|reserved)$/.test(k)) return 'bytes';
   if (Number.isInteger(sample)) return 'count';
   return 'num';
@@ -101,30 +114,72 @@ export function fmtField(kind: FieldKind, v: unknown, originNs = 0): string {
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v !== 'number') return String(v);
   switch (kind) {
-    case 'ns': return fmtDuration(v);
-    case 'ts': return `+${fmtDuration(v - originNs)}`;
-    case 'pct': return fmtPct(v);
-    case 'frac': return fmtPct(100 * v);
-    case 'bytes': return fmtBytes(v);
-    case 'count': return fmtCount(v);
-    default: return fmtNum(v);
+    case 'ns':
+      return fmtDuration(v);
+    case 'ts':
+      return `+${fmtDuration(v - originNs)}`;
+    case 'pct':
+      return fmtPct(v);
+    case 'frac':
+      return fmtPct(100 * v);
+    case 'bytes':
+      return fmtBytes(v);
+    case 'count':
+      return fmtCount(v);
+    default:
+      return fmtNum(v);
   }
 }
 
 const kLabels: Record<string, string> = {
-  top: 'Top by total time', by_type: 'By type', worst_exposed: 'Longest exposed stretches', worst_delays: 'Worst launch delays',
-  top_sites: 'Top call sites', short_ops: 'Ops shorter than their launch', host_syncs: 'Host synchronisations',
-  algbw_gbps: 'Alg BW (GB/s)', busbw_gbps: 'Bus BW (GB/s)', p50_ns: 'p50', p90_ns: 'p90', p95_ns: 'p95', p99_ns: 'p99',
-  step_breakdown: 'Step breakdown', memory_ops: 'Memory ops', stream_overlap: 'Stream overlap',
+  top: 'Top by total time',
+  by_type: 'By type',
+  worst_exposed: 'Longest exposed stretches',
+  worst_delays: 'Worst launch delays',
+  top_sites: 'Top call sites',
+  short_ops: 'Ops shorter than their launch',
+  host_syncs: 'Host synchronisations',
+  algbw_gbps: 'Alg BW (GB/s)',
+  busbw_gbps: 'Bus BW (GB/s)',
+  p50_ns: 'p50',
+  p90_ns: 'p90',
+  p95_ns: 'p95',
+  p99_ns: 'p99',
+  step_breakdown: 'Step breakdown',
+  memory_ops: 'Memory ops',
+  stream_overlap: 'Stream overlap',
 };
 
 // Words of key names written as they are spoken: "launch_cpu_ns" is "Launch CPU", not "Launch cpu".
 const kWords: Record<string, string> = {
-  gpu: 'GPU', gpus: 'GPUs', cpu: 'CPU', cpus: 'CPUs', id: 'ID', ids: 'IDs', hta: 'HTA', nccl: 'NCCL', cuda: 'CUDA',
-  kb: 'KB', mb: 'MB', gb: 'GB', tb: 'TB', bw: 'BW', sm: 'SM', sms: 'SMs', dl: 'DL',
-  htod: 'HtoD', dtoh: 'DtoH', dtod: 'DtoD', ptop: 'PtoP',
+  gpu: 'GPU',
+  gpus: 'GPUs',
+  cpu: 'CPU',
+  cpus: 'CPUs',
+  id: 'ID',
+  ids: 'IDs',
+  hta: 'HTA',
+  nccl: 'NCCL',
+  cuda: 'CUDA',
+  kb: 'KB',
+  mb: 'MB',
+  gb: 'GB',
+  tb: 'TB',
+  bw: 'BW',
+  sm: 'SM',
+  sms: 'SMs',
+  dl: 'DL',
+  htod: 'HtoD',
+  dtoh: 'DtoH',
+  dtod: 'DtoD',
+  ptop: 'PtoP',
 };
-const phrase = (s: string) => s.split('_').filter(Boolean).map((w) => kWords[w.toLowerCase()] ?? w).join(' ');
+const phrase = (s: string) =>
+  s
+    .split('_')
+    .filter(Boolean)
+    .map((w) => kWords[w.toLowerCase()] ?? w)
+    .join(' ');
 
 // A key as words, lower case but for acronyms, without its unit: "launched_gpu_ns" -> "launched GPU".
 // For labels built of several keys ("Classes" + "memory").

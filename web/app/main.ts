@@ -36,12 +36,13 @@ let dashboardShown = true;
 // A summary shown read-only in place of traces that are still being opened (a summary link with
 // `?url=`): the link's dashboard at once rather than an empty page; the first ready trace replaces it.
 let preview: { files: OpenedFile[]; onShown: () => void } | null = null;
-let opening = 0;  // open() calls whose files are not yet in the FileSet (it reads them first)
+let opening = 0; // open() calls whose files are not yet in the FileSet (it reads them first)
 const onScreen = (): OpenedFile[] => (files.ready.length || !preview ? files.ready : preview.files);
 
 function setTab(t: typeof tab): void {
   tab = t;
-  for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]')) b.setAttribute('aria-selected', String(b.dataset.tab === t));
+  for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]'))
+    b.setAttribute('aria-selected', String(b.dataset.tab === t));
   const any = onScreen().length > 0;
   overview.hidden = !any || t !== 'overview';
   timelineRoot.hidden = !any || t !== 'timeline';
@@ -53,15 +54,24 @@ function setTab(t: typeof tab): void {
 function linksFor(file: OpenedFile, summary: Partial<FileSummary> | null = file.summary): Links {
   return {
     originNs: Number(summary?.model?.first_ts_ns ?? 0),
-    range: (t0, t1, name) => { setTab('timeline'); void timeline.zoomTo(file, t0, t1, name); },
-    name: (name) => { setTab('timeline'); void timeline.search(file, name); },
+    range: (t0, t1, name) => {
+      setTab('timeline');
+      void timeline.zoomTo(file, t0, t1, name);
+    },
+    name: (name) => {
+      setTab('timeline');
+      void timeline.search(file, name);
+    },
   };
 }
 
 function downloadSummary(): void {
   const doc = files.document();
   if (!doc) return;
-  const a = h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(doc) + '\n'], { type: 'application/json' })), download: 'summary.json' });
+  const a = h('a', {
+    href: URL.createObjectURL(new Blob([JSON.stringify(doc) + '\n'], { type: 'application/json' })),
+    download: 'summary.json',
+  });
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
@@ -70,14 +80,30 @@ function render(): void {
   progress.render();
   if (files.ready.length) preview = null;
   const ready = onScreen();
-  const shown = preview;  // its files' keys are their own FileSet's: the key says which set
-  const keys = (shown ? 'preview:' : '') + ready.map((f) => `${f.key}:${f.summary ? 1 : 0}`).join(',') + `|${selected}|${files.htaCompat}`;
+  const shown = preview; // its files' keys are their own FileSet's: the key says which set
+  const keys =
+    (shown ? 'preview:' : '') +
+    ready.map((f) => `${f.key}:${f.summary ? 1 : 0}`).join(',') +
+    `|${selected}|${files.htaCompat}`;
   if (keys !== renderedKeys) {
     renderedKeys = keys;
     timeline.setFiles(files.files);
     dashboardShown = false;
-    void renderDashboard(overview, ready, selected, linksFor, (i) => { selected = i; render(); }, downloadSummary).then((done) => {
-      if (done) { dashboardShown = true; updateHook(); }
+    void renderDashboard(
+      overview,
+      ready,
+      selected,
+      linksFor,
+      (i) => {
+        selected = i;
+        render();
+      },
+      downloadSummary
+    ).then((done) => {
+      if (done) {
+        dashboardShown = true;
+        updateHook();
+      }
       if (done && shown && preview === shown) shown.onShown();
     });
   }
@@ -99,8 +125,9 @@ function render(): void {
 // (The hook's warmDashboards: how many were built to their end, for tests.)
 onWarmSummary((json) => {
   if (without('warm-dashboard')) return;
-  void warmDashboard(json, () => opening === 0 && files.files.length === 0 && !preview)
-    .then((n) => { hook.warmDashboards = Math.max(Number(hook.warmDashboards ?? 0), n); });
+  void warmDashboard(json, () => opening === 0 && files.files.length === 0 && !preview).then((n) => {
+    hook.warmDashboards = Math.max(Number(hook.warmDashboards ?? 0), n);
+  });
 });
 
 function nothingLoading(): boolean {
@@ -122,7 +149,11 @@ function updateHook(): void {
   hook.summary = doc;
   const wasReady = hook.ready;
   hook.ready = files.files.length > 0 && files.settled && dashboardShown;
-  for (const f of errors) if (!announced.has(f.key)) { announced.add(f.key); app.errors.emit(f.name, f.error!.message, f.error!.code); }
+  for (const f of errors)
+    if (!announced.has(f.key)) {
+      announced.add(f.key);
+      app.errors.emit(f.name, f.error!.message, f.error!.code);
+    }
   if (hook.ready && !wasReady && doc) app.loaded.emit(doc);
 }
 const announced = new Set<number>();
@@ -156,9 +187,18 @@ function previewSummary(doc: unknown, name: string, onShown: () => void): boolea
 }
 
 // Extensions (share links, embed mode, export) plug in through this object: see app_api.ts.
-export const app = createAppApi({ files, open: (inputs) => open(inputs), previewSummary, getViewState, setViewState, overview });
+export const app = createAppApi({
+  files,
+  open: (inputs) => open(inputs),
+  previewSummary,
+  getViewState,
+  setViewState,
+  overview,
+});
 files.onSummaryPart = (f, part) => layOutEarly(f, files.htaCompat, part, linksFor(f, part));
-files.onProgress = (f) => { if (f.progress) app.progress.emit(f.name, f.progress); };
+files.onProgress = (f) => {
+  if (f.progress) app.progress.emit(f.name, f.progress);
+};
 
 function open(inputs: FileInput[]): void {
   if (!inputs.length) return;
@@ -171,7 +211,9 @@ function open(inputs: FileInput[]): void {
   renderedKeys = '';
   preview = null;
   opening++;
-  void files.open(inputs).finally(() => { opening--; });
+  void files.open(inputs).finally(() => {
+    opening--;
+  });
 }
 
 // --- ways to open ------------------------------------------------------------------------------
@@ -182,7 +224,12 @@ for (const id of ['file-input', 'file-input-2']) {
   if (label) {
     label.tabIndex = 0;
     label.setAttribute('role', 'button');
-    label.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); input.click(); } });
+    label.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        input.click();
+      }
+    });
   }
   input.addEventListener('change', () => {
     open([...(input.files ?? [])].map((f) => ({ name: f.name, blob: f })));
@@ -193,21 +240,43 @@ for (const id of ['file-input', 'file-input-2']) {
 const overlay = byId('drop-overlay');
 let dragDepth = 0;
 const hasFiles = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].includes('Files');
-window.addEventListener('dragenter', (e) => { if (hasFiles(e)) { dragDepth++; overlay.hidden = false; e.preventDefault(); } });
-window.addEventListener('dragleave', () => { dragDepth = Math.max(0, dragDepth - 1); if (dragDepth === 0) overlay.hidden = true; });
-window.addEventListener('dragover', (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer!.dropEffect = 'copy'; } });
+window.addEventListener('dragenter', (e) => {
+  if (hasFiles(e)) {
+    dragDepth++;
+    overlay.hidden = false;
+    e.preventDefault();
+  }
+});
+window.addEventListener('dragleave', () => {
+  dragDepth = Math.max(0, dragDepth - 1);
+  if (dragDepth === 0) overlay.hidden = true;
+});
+window.addEventListener('dragover', (e) => {
+  if (hasFiles(e)) {
+    e.preventDefault();
+    e.dataTransfer!.dropEffect = 'copy';
+  }
+});
 window.addEventListener('drop', (e) => {
   dragDepth = 0;
   overlay.hidden = true;
-  if (!hasFiles(e)) return;  // text dropped into a field keeps its default behaviour
+  if (!hasFiles(e)) return; // text dropped into a field keeps its default behaviour
   e.preventDefault();
   const dropped = [...(e.dataTransfer?.files ?? [])];
   open(dropped.map((f) => ({ name: f.name, blob: f })));
 });
 
-const nameOfUrl = (u: string) => { try { return decodeURIComponent(new URL(u, location.href).pathname.split('/').pop() || 'trace'); } catch { return 'trace'; } };
+const nameOfUrl = (u: string) => {
+  try {
+    return decodeURIComponent(new URL(u, location.href).pathname.split('/').pop() || 'trace');
+  } catch {
+    return 'trace';
+  }
+};
 for (const b of document.querySelectorAll<HTMLButtonElement>('[data-sample]')) {
-  b.addEventListener('click', () => open([{ name: nameOfUrl(b.dataset.sample!), url: new URL(b.dataset.sample!, document.baseURI).href }]));
+  b.addEventListener('click', () =>
+    open([{ name: nameOfUrl(b.dataset.sample!), url: new URL(b.dataset.sample!, document.baseURI).href }])
+  );
 }
 
 const urlParams = new URLSearchParams(location.search).getAll('url');
@@ -218,7 +287,8 @@ byId<HTMLInputElement>('hta-compat').addEventListener('change', (e) => {
   void files.refreshSummaries();
 });
 
-for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]')) b.addEventListener('click', () => setTab(b.dataset.tab as typeof tab));
+for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]'))
+  b.addEventListener('click', () => setTab(b.dataset.tab as typeof tab));
 
 // Offline once loaded: a network-first service worker keeps the last copy of the site.
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {
@@ -226,5 +296,8 @@ if ('serviceWorker' in navigator && location.protocol !== 'file:') {
 }
 render();
 // Share links, embed mode, the postMessage API and exports (web/share, web/embed, web/export).
-installIntegrations(app, { main: document.querySelector('main')!, actions: document.querySelector<HTMLElement>('.topbar .actions')! });
-syncSummaryActions();  // the buttons exist from here on
+installIntegrations(app, {
+  main: document.querySelector('main')!,
+  actions: document.querySelector<HTMLElement>('.topbar .actions')!,
+});
+syncSummaryActions(); // the buttons exist from here on

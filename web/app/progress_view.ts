@@ -15,20 +15,33 @@ const kTitles: Record<string, string> = {
   internal: 'Something went wrong',
 };
 
-interface Row { root: HTMLElement; bar: HTMLElement; text: HTMLElement; status: string }
+interface Row {
+  root: HTMLElement;
+  bar: HTMLElement;
+  text: HTMLElement;
+  status: string;
+}
 
 export class ProgressView {
   private rows = new Map<number, Row>();
-  constructor(private readonly root: HTMLElement, private readonly files: FileSet) {}
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly files: FileSet
+  ) {}
 
   render(): void {
     const keys = new Set(this.files.files.map((f) => f.key));
-    for (const [k, row] of this.rows) if (!keys.has(k)) { row.root.remove(); this.rows.delete(k); }
+    for (const [k, row] of this.rows)
+      if (!keys.has(k)) {
+        row.root.remove();
+        this.rows.delete(k);
+      }
     for (const f of this.files.files) {
       let row = this.rows.get(f.key);
       if (!row || row.status !== f.status) {
         const fresh = this.build(f);
-        if (row) row.root.replaceWith(fresh.root); else this.root.appendChild(fresh.root);
+        if (row) row.root.replaceWith(fresh.root);
+        else this.root.appendChild(fresh.root);
         row = fresh;
         this.rows.set(f.key, row);
       }
@@ -48,22 +61,37 @@ export class ProgressView {
     } else if (f.status === 'error' || f.status === 'cancelled') {
       const title = kTitles[f.error?.code ?? 'internal'] ?? 'Error';
       let text = f.error?.message ?? '';
-      if (text.startsWith(`${title}: `)) text = text.slice(title.length + 2);  // the core's messages name it already
+      if (text.startsWith(`${title}: `)) text = text.slice(title.length + 2); // the core's messages name it already
       root.append(name, h('span', { class: 'msg error', role: 'alert' }, h('strong', null, `${title}: `), text));
     } else {
       const r = f.result;
-      root.append(name, h('span', { class: 'load-text' },
-        r ? `${fmtBytes(r.fileBytes)}${r.gzip ? ` (gzip, ${fmtBytes(r.inputBytes)})` : ''} · ${fmtCount(r.events)} events · ` +
-          `${r.seconds.toFixed(2)} s · ${fmtRate(r.inputBytes / 1e6 / Math.max(r.seconds, 1e-3))}` : ''));
-      for (const w of f.warnings) root.append(h('span', { class: 'msg warning', role: 'status' }, h('strong', null, 'Warning: '), w));
+      root.append(
+        name,
+        h(
+          'span',
+          { class: 'load-text' },
+          r
+            ? `${fmtBytes(r.fileBytes)}${r.gzip ? ` (gzip, ${fmtBytes(r.inputBytes)})` : ''} · ${fmtCount(r.events)} events · ` +
+                `${r.seconds.toFixed(2)} s · ${fmtRate(r.inputBytes / 1e6 / Math.max(r.seconds, 1e-3))}`
+            : ''
+        )
+      );
+      for (const w of f.warnings)
+        root.append(h('span', { class: 'msg warning', role: 'status' }, h('strong', null, 'Warning: '), w));
     }
     return { root, bar, text, status: f.status };
   }
 
   private update(f: OpenedFile, row: Row): void {
     const p = f.progress;
-    if (!p) { row.text.textContent = 'waiting…'; return; }
-    if (p.phase === 'loading') { row.text.textContent = 'loading the analyzer…'; return; }
+    if (!p) {
+      row.text.textContent = 'waiting…';
+      return;
+    }
+    if (p.phase === 'loading') {
+      row.text.textContent = 'loading the analyzer…';
+      return;
+    }
     const frac = p.totalBytes ? Math.min(1, p.bytesRead / p.totalBytes) : 0;
     row.bar.style.transform = `scaleX(${frac.toFixed(3)})`;
     // Unknown size (a download without Content-Length) or the analysis after reading: no fraction to show.
@@ -80,5 +108,8 @@ export class ProgressView {
     row.text.textContent = parts.join(' · ');
   }
 
-  reset(): void { clear(this.root); this.rows.clear(); }
+  reset(): void {
+    clear(this.root);
+    this.rows.clear();
+  }
 }

@@ -25,9 +25,9 @@ export type FileSummary = FileHead & {
   memory_ops: MemoryOps | null;
   overlap: Overlap | null;
   stream_overlap: StreamOverlap | null;
-  steps: Step[];                                    // empty without ProfilerSteps
+  steps: Step[]; // empty without ProfilerSteps
   steps_source: 'cpu' | 'gpu_user_annotation' | null;
-  operators: Operators;                             // always an object, also for CPU-only traces
+  operators: Operators; // always an object, also for CPU-only traces
   launches: Launches | null;
   memory: Memory | null;
   kernels: Kernels | null;
@@ -42,7 +42,7 @@ export type FileSummary = FileHead & {
 
 export type FileHead = {
   name: string;
-  bytes: number;                    // as given (compressed size for .gz)
+  bytes: number; // as given (compressed size for .gz)
   rank: number | null;
   world_size: number | null;
   devices: DeviceProperties[];
@@ -52,22 +52,36 @@ export type FileHead = {
 };
 
 export type DeviceProperties = {
-  id: number; name: string; total_global_mem: number; compute_capability: string; num_sms: number;
+  id: number;
+  name: string;
+  total_global_mem: number;
+  compute_capability: string;
+  num_sms: number;
 };
 
 export type ImportStats = {
   events: number;
   bytes_read: number;
-  phases: Record<string, number>;                 // events per `ph`
-  problems: Record<string, number>;               // by problem name (bad_ts, unmatched_end, ...)
-  problem_first_offsets: Record<string, number>;  // byte offset of each problem's first occurrence
+  phases: Record<string, number>; // events per `ph`
+  problems: Record<string, number>; // by problem name (bad_ts, unmatched_end, ...)
+  problem_first_offsets: Record<string, number>; // byte offset of each problem's first occurrence
   truncated: boolean;
 };
 
 export type ModelCounts = {
-  processes: number; tracks: number; thread_tracks: number; gpu_stream_tracks: number; slices: number; gpu_ops: number;
-  instants: number; counter_series: number; memory_samples: number; flows: number; launch_links: number;
-  first_ts_ns: number; last_ts_ns: number;
+  processes: number;
+  tracks: number;
+  thread_tracks: number;
+  gpu_stream_tracks: number;
+  slices: number;
+  gpu_ops: number;
+  instants: number;
+  counter_series: number;
+  memory_samples: number;
+  flows: number;
+  launch_links: number;
+  first_ts_ns: number;
+  last_ts_ns: number;
 };
 
 // --- analysis sections (summary-schema.md) ---------------------------------------------------------
@@ -75,14 +89,19 @@ export type ModelCounts = {
 export type AnalysisMode = {
   name: 'default' | 'hta_compat';
   kernel_rules: 'default' | 'hta' | 'user';
-  hta_selection?: {                 // hta_compat only: the events HTA would keep
-    step_names: number; last_step_dropped: boolean; cutoff_ns: number | null;
-    kept_gpu_ops: number; dropped_gpu_ops: number; sync_events: number;
+  hta_selection?: {
+    // hta_compat only: the events HTA would keep
+    step_names: number;
+    last_step_dropped: boolean;
+    cutoff_ns: number | null;
+    kept_gpu_ops: number;
+    dropped_gpu_ops: number;
+    sync_events: number;
   };
 };
 
 export type KernelClass = 'computation' | 'communication' | 'memory' | 'other';
-export type ClassTimes = Record<KernelClass, number>;  // union of each class's ops, ns
+export type ClassTimes = Record<KernelClass, number>; // union of each class's ops, ns
 
 type OpsTime = { ops: number; sum_ns: number };
 export type MemoryOps = Record<'htod' | 'dtoh' | 'dtod' | 'ptop' | 'other' | 'memset', OpsTime & { bytes: number }> & {
@@ -91,37 +110,58 @@ export type MemoryOps = Record<'htod' | 'dtoh' | 'dtod' | 'ptop' | 'other' | 'me
 
 // Compute, then communication, memory and other not under it, then idle: they add up to span_ns.
 export type ExposedTimes = {
-  computation_ns: number; communication_ns: number; memory_ns: number; other_ns: number; idle_ns: number;
+  computation_ns: number;
+  communication_ns: number;
+  memory_ns: number;
+  other_ns: number;
+  idle_ns: number;
 };
 
 type TemporalTimes = {
-  begin_ns: number; end_ns: number; span_ns: number; busy_ns: number; idle_ns: number;
-  compute_ns: number; non_compute_ns: number;
-  idle_pct: number | null; compute_pct: number | null; non_compute_pct: number | null;  // null: empty span
+  begin_ns: number;
+  end_ns: number;
+  span_ns: number;
+  busy_ns: number;
+  idle_ns: number;
+  compute_ns: number;
+  non_compute_ns: number;
+  idle_pct: number | null;
+  compute_pct: number | null;
+  non_compute_pct: number | null; // null: empty span
   exposed: ExposedTimes;
 };
 export type Temporal = TemporalTimes & { gpu_ops: number };
 export type StepTemporal = TemporalTimes & { classes_ns: ClassTimes };
 
 export type Overlap = {
-  communication_ns: number; overlapped_ns: number; exposed_ns: number;
-  pct: number | null;               // null: no communication
+  communication_ns: number;
+  overlapped_ns: number;
+  exposed_ns: number;
+  pct: number | null; // null: no communication
 };
 
 export type StreamActivity = {
-  device: number; stream: number; ops: number; busy_ns: number; main_class: KernelClass; classes_ns: ClassTimes;
+  device: number;
+  stream: number;
+  ops: number;
+  busy_ns: number;
+  main_class: KernelClass;
+  classes_ns: ClassTimes;
 };
 export type StreamOverlap = {
-  streams: StreamActivity[];        // busiest first
-  pairs: Array<{ a: number; b: number; overlap_ns: number; pct_of_smaller: number | null }>;  // a, b: stream indices
-  truncated: boolean;               // only the busiest streams were compared
+  streams: StreamActivity[]; // busiest first
+  pairs: Array<{ a: number; b: number; overlap_ns: number; pct_of_smaller: number | null }>; // a, b: stream indices
+  truncated: boolean; // only the busiest streams were compared
 };
 
 export type Step = {
-  number: number; begin_ns: number; end_ns: number; duration_ns: number;  // the CPU-side window
-  temporal: StepTemporal | null;    // null without GPU work
+  number: number;
+  begin_ns: number;
+  end_ns: number;
+  duration_ns: number; // the CPU-side window
+  temporal: StepTemporal | null; // null without GPU work
   overlap: Overlap | null;
-  sections: StepSections | null;    // null after the 32nd step
+  sections: StepSections | null; // null after the 32nd step
 };
 
 // --- detail sections (summary-detail-sections.md) --------------------------------------------------
@@ -132,23 +172,43 @@ export type IdleCause = 'host_wait' | 'kernel_wait' | 'other';
 export type IdleCategories = Record<IdleCause, { ns: number; count: number; share: number }>;
 export type IdleGap = TimeRange & { duration_ns: number; category: IdleCause };
 export type StreamIdle = {
-  device: number; stream: number; ops: number; first_ns: number; last_ns: number; idle_ns: number;
-  categories: IdleCategories; longest_gaps: IdleGap[];
+  device: number;
+  stream: number;
+  ops: number;
+  first_ns: number;
+  last_ns: number;
+  idle_ns: number;
+  categories: IdleCategories;
+  longest_gaps: IdleGap[];
 };
 export type DeviceIdle = {
-  device: number; ops: number; first_ns: number; last_ns: number; busy_ns: number; idle_ns: number;
-  categories: IdleCategories; longest_gaps: IdleGap[];
+  device: number;
+  ops: number;
+  first_ns: number;
+  last_ns: number;
+  busy_ns: number;
+  idle_ns: number;
+  categories: IdleCategories;
+  longest_gaps: IdleGap[];
 };
 export type Idle = {
   kernel_wait_threshold_ns: number;
   streams: StreamIdle[];
-  devices?: DeviceIdle[];           // the whole trace's only (and not in summaries of older cores)
+  devices?: DeviceIdle[]; // the whole trace's only (and not in summaries of older cores)
 };
 
 export type KernelRow = {
-  name: string; kind: 'kernel' | 'gpu_memcpy' | 'gpu_memset'; class: KernelClass;
-  count: number; total_ns: number; mean_ns: number; min_ns: number; max_ns: number; p50_ns: number; p95_ns: number;
-  share: number;                    // of the summed time of all GPU ops (of the step's, per step)
+  name: string;
+  kind: 'kernel' | 'gpu_memcpy' | 'gpu_memset';
+  class: KernelClass;
+  count: number;
+  total_ns: number;
+  mean_ns: number;
+  min_ns: number;
+  max_ns: number;
+  p50_ns: number;
+  p95_ns: number;
+  share: number; // of the summed time of all GPU ops (of the step's, per step)
 };
 export type Kernels = { count: number; total_ns: number; distinct_names: number; top: KernelRow[] };
 
@@ -159,90 +219,165 @@ export type Operators = {
   distinct_modules: number;
   modules: Array<OperatorTimes & { depth: number }>;
   operator_kernels: Array<{
-    operator: string; kernel: string; count: number; gpu_ns: number;
-    mean_op_to_launch_ns: number; mean_launch_to_start_ns: number;
+    operator: string;
+    kernel: string;
+    count: number;
+    gpu_ns: number;
+    mean_op_to_launch_ns: number;
+    mean_launch_to_start_ns: number;
   }>;
-  launches: number; launches_attributed: number; launches_by_external_id: number;
+  launches: number;
+  launches_attributed: number;
+  launches_by_external_id: number;
 };
 
 export type Distribution = {
-  count: number; min_ns: number; p50_ns: number; p90_ns: number; p99_ns: number; max_ns: number; mean_ns: number;
+  count: number;
+  min_ns: number;
+  p50_ns: number;
+  p90_ns: number;
+  p99_ns: number;
+  max_ns: number;
+  mean_ns: number;
 };
 export type StreamQueue = {
-  device: number; stream: number; changes: number;
-  max: number; mean: number; time_weighted_mean: number; time_at_max_ns: number;
+  device: number;
+  stream: number;
+  changes: number;
+  max: number;
+  mean: number;
+  time_weighted_mean: number;
+  time_at_max_ns: number;
   series: { ts_ns: number[]; max_length: number[] };
 };
 export type SyncKind = 'device_synchronize' | 'stream_synchronize' | 'event_synchronize' | 'blocking_memcpy';
 export type HostSyncs = {
-  count: number; blocked_ns: number;
+  count: number;
+  blocked_ns: number;
   kinds: Array<{ kind: SyncKind; count: number; blocked_ns: number }>;
-  top_sites: Array<{ name: string | null; count: number; blocked_ns: number }>;  // null: called from no operator
+  top_sites: Array<{ name: string | null; count: number; blocked_ns: number }>; // null: called from no operator
   longest: Array<TimeRange & { name: string; duration_ns: number }>;
 };
 export type Launches = {
   count: number;
-  delay: Distribution; negative_delays: number; delay_outlier_threshold_ns: number; delay_outliers: number;
+  delay: Distribution;
+  negative_delays: number;
+  delay_outlier_threshold_ns: number;
+  delay_outliers: number;
   worst_delays: Array<{
-    kernel: string; launch: string; correlation: number | null; launch_end_ns: number; gpu_start_ns: number;
-    delay_ns: number; cpu_ns: number; gpu_ns: number;
+    kernel: string;
+    launch: string;
+    correlation: number | null;
+    launch_end_ns: number;
+    gpu_start_ns: number;
+    delay_ns: number;
+    cpu_ns: number;
+    gpu_ns: number;
   }>;
-  cpu: Distribution; runtime_outlier_threshold_ns: number; runtime_outliers: number;
+  cpu: Distribution;
+  runtime_outlier_threshold_ns: number;
+  runtime_outliers: number;
   short_ops: { count: number; gpu_ns: number; top: Array<{ name: string; count: number }> };
-  launch_cpu_ns: number; launched_gpu_ns: number; launch_bound: boolean;
+  launch_cpu_ns: number;
+  launched_gpu_ns: number;
+  launch_bound: boolean;
   host_syncs: HostSyncs;
-  queues?: StreamQueue[];           // the whole trace's only
+  queues?: StreamQueue[]; // the whole trace's only
 };
 
 export type MemoryDevice = {
-  device: number;                   // -1: the CPU
+  device: number; // -1: the CPU
   samples: number;
-  peak_allocated: number; peak_allocated_ts_ns: number; peak_reserved: number; peak_reserved_ts_ns: number;
-  final_allocated: number; final_reserved: number;
+  peak_allocated: number;
+  peak_allocated_ts_ns: number;
+  peak_reserved: number;
+  peak_reserved_ts_ns: number;
+  final_allocated: number;
+  final_reserved: number;
   // null when the device's memory size is unknown
-  total_global_mem: number | null; peak_allocated_share: number | null; peak_reserved_share: number | null;
-  series?: { ts_ns: number[]; allocated: number[]; reserved: number[] };  // the whole trace's only
+  total_global_mem: number | null;
+  peak_allocated_share: number | null;
+  peak_reserved_share: number | null;
+  series?: { ts_ns: number[]; allocated: number[]; reserved: number[] }; // the whole trace's only
 };
 export type Memory = { devices: MemoryDevice[] };
 
 export type CollectiveType = {
-  type: string; count: number; total_ns: number; mean_ns: number; exposed_ns: number;
-  sized_ops: number; bytes: number;  // bytes of the sized ops only
-  group_size: number | null; algbw_gbps: number | null; busbw_gbps: number | null;
+  type: string;
+  count: number;
+  total_ns: number;
+  mean_ns: number;
+  exposed_ns: number;
+  sized_ops: number;
+  bytes: number; // bytes of the sized ops only
+  group_size: number | null;
+  algbw_gbps: number | null;
+  busbw_gbps: number | null;
 };
 export type Collectives = {
-  count: number; total_ns: number; union_ns: number; exposed_ns: number;
-  by_type: CollectiveType[]; worst_exposed: TimeRange[];
+  count: number;
+  total_ns: number;
+  union_ns: number;
+  exposed_ns: number;
+  by_type: CollectiveType[];
+  worst_exposed: TimeRange[];
 };
 
 export type StepCategory =
   'kernel' | 'memcpy' | 'memset' | 'communication' | 'runtime' | 'dataloader' | 'cpu_exec' | 'other';
 export type StepTimes = {
-  number: number; begin_ns: number; end_ns: number; duration_ns: number; categories_ns: Record<StepCategory, number>;
+  number: number;
+  begin_ns: number;
+  end_ns: number;
+  duration_ns: number;
+  categories_ns: Record<StepCategory, number>;
 };
 export type StepBreakdown = {
-  count: number; mean_ns: number; p50_ns: number; min_ns: number; max_ns: number; total_ns: number;
+  count: number;
+  mean_ns: number;
+  p50_ns: number;
+  min_ns: number;
+  max_ns: number;
+  total_ns: number;
   categories_ns: Record<StepCategory, number>;
   steps: StepTimes[];
 };
 
 export type Utilization = {
-  begin_ns: number; end_ns: number; bucket_ns: number; buckets: number;
-  all: number[];                    // busy fraction per bucket, any device
+  begin_ns: number;
+  end_ns: number;
+  bucket_ns: number;
+  buckets: number;
+  all: number[]; // busy fraction per bucket, any device
   devices: Array<{ device: number; busy_ns: number; busy: number[] }>;
 };
 
-export type RecommendationRule = 'data_loading' | 'exposed_communication' | 'gpu_idle' | 'launch_bound' | 'host_syncs' |
-  'pageable_memcpy' | 'memory_peak' | 'no_tensor_cores' | 'unbalanced_micro_batches';
+export type RecommendationRule =
+  | 'data_loading'
+  | 'exposed_communication'
+  | 'gpu_idle'
+  | 'launch_bound'
+  | 'host_syncs'
+  | 'pageable_memcpy'
+  | 'memory_peak'
+  | 'no_tensor_cores'
+  | 'unbalanced_micro_batches';
 export type Recommendation = {
-  id: RecommendationRule; severity: 'high' | 'medium' | 'low'; title: string; text: string;
+  id: RecommendationRule;
+  severity: 'high' | 'medium' | 'low';
+  title: string;
+  text: string;
   evidence: { numbers: Record<string, number>; offenders: Array<string | null>; ranges: TimeRange[] };
 };
 
 // A step's sections, each shaped as the whole trace's (without the keys marked "the whole trace's only").
 export type StepSections = {
-  idle: Idle | null; kernels: Kernels | null; launches: Launches | null; collectives: Collectives | null;
-  memory: Memory | null; operators: Operators;
+  idle: Idle | null;
+  kernels: Kernels | null;
+  launches: Launches | null;
+  collectives: Collectives | null;
+  memory: Memory | null;
+  operators: Operators;
 };
 
 // --- reading values of unknown shape ---------------------------------------------------------------

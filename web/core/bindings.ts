@@ -7,7 +7,10 @@
 import type { WindowColumns } from '../timeline/window_columns';
 
 // A batch kept for a decode worker: its bytes, and 4 uint32 per event ({begin, length, ...}).
-export interface OutgoingBatch { data: Uint8Array; refs: Uint32Array }
+export interface OutgoingBatch {
+  data: Uint8Array;
+  refs: Uint32Array;
+}
 
 export interface CoreSession {
   // input
@@ -84,16 +87,55 @@ export interface CoreModule {
 type Methods<T> = Exclude<keyof T, 'delete'>;
 // Every method, once: a name missing here, or here but not in the interface, fails to compile.
 function methods<T>() {
-  return <const L extends readonly Methods<T>[]>(list: L & ([Methods<T>] extends [L[number]] ? unknown : never)) => list;
+  return <const L extends readonly Methods<T>[]>(list: L & ([Methods<T>] extends [L[number]] ? unknown : never)) =>
+    list;
 }
 export const kSessionMethods = methods<CoreSession>()([
-  'stagingBuffer', 'pushStaged', 'setSizeHint', 'setFileBytes', 'finish', 'failed', 'error', 'eventsSoFar', 'modelBytes',
-  'presortStep', 'prefault', 'setDeferredDecode', 'endInput', 'deferredBatches', 'nextOutgoing', 'recordsBuffer',
-  'applyRecords', 'applyLocal', 'beginLaterPart', 'partHeader', 'partColumns', 'partBuffer', 'loadPart',
-  'partColumnAddress', 'absorbPart', 'dropPart', 'summaryJson', 'summaryJsonWithParts', 'timelineTracks',
-  'timelineWindow', 'stringAt', 'timelineEvent', 'timelineInstant', 'argsBuffer', 'eventArgs', 'timelineSearchQuery',
-  'timelineSearchPage', 'timelineSearchClear', 'timelineSearchStep', 'timelineAggregate',
+  'stagingBuffer',
+  'pushStaged',
+  'setSizeHint',
+  'setFileBytes',
+  'finish',
+  'failed',
+  'error',
+  'eventsSoFar',
+  'modelBytes',
+  'presortStep',
+  'prefault',
+  'setDeferredDecode',
+  'endInput',
+  'deferredBatches',
+  'nextOutgoing',
+  'recordsBuffer',
+  'applyRecords',
+  'applyLocal',
+  'beginLaterPart',
+  'partHeader',
+  'partColumns',
+  'partBuffer',
+  'loadPart',
+  'partColumnAddress',
+  'absorbPart',
+  'dropPart',
+  'summaryJson',
+  'summaryJsonWithParts',
+  'timelineTracks',
+  'timelineWindow',
+  'stringAt',
+  'timelineEvent',
+  'timelineInstant',
+  'argsBuffer',
+  'eventArgs',
+  'timelineSearchQuery',
+  'timelineSearchPage',
+  'timelineSearchClear',
+  'timelineSearchStep',
+  'timelineAggregate',
 ] as const);
 export const kBatchDecoderMethods = methods<CoreBatchDecoder>()(['stage', 'refsAddress', 'decode'] as const);
-export const kModuleFunctions = ['likelyEventStart', 'startsAsObject', 'prefaultHeapAhead', 'heapBreak'] as const satisfies
-  readonly (keyof CoreModule)[];
+export const kModuleFunctions = [
+  'likelyEventStart',
+  'startsAsObject',
+  'prefaultHeapAhead',
+  'heapBreak',
+] as const satisfies readonly (keyof CoreModule)[];

@@ -9,15 +9,26 @@ const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src || l
 const kBase = new URL('.', scriptUrl);
 
 class TracewiseView extends HTMLElement {
-  static get observedAttributes(): string[] { return ['src', 'panels', 'range', 'theme']; }
+  static get observedAttributes(): string[] {
+    return ['src', 'panels', 'range', 'theme'];
+  }
   private frame: HTMLIFrameElement | null = null;
   private listener: ((ev: MessageEvent) => void) | null = null;
   private status: HTMLElement | null = null;
   summary: unknown = null;
 
-  connectedCallback(): void { this.start(); }
-  disconnectedCallback(): void { this.stop(); }
-  attributeChangedCallback(): void { if (this.isConnected && this.frame) { this.stop(); this.start(); } }
+  connectedCallback(): void {
+    this.start();
+  }
+  disconnectedCallback(): void {
+    this.stop();
+  }
+  attributeChangedCallback(): void {
+    if (this.isConnected && this.frame) {
+      this.stop();
+      this.start();
+    }
+  }
 
   private stop(): void {
     if (this.listener) window.removeEventListener('message', this.listener);
@@ -51,14 +62,19 @@ class TracewiseView extends HTMLElement {
     frame.src = page.href;
     this.frame = frame;
     this.append(this.status, frame);
-    if (!src) { this.setStatus('tracewise-view: the src attribute is missing.', true); return; }
+    if (!src) {
+      this.setStatus('tracewise-view: the src attribute is missing.', true);
+      return;
+    }
     this.setStatus(`Loading ${src}…`);
 
     const bytes = fetch(new URL(src, document.baseURI).href).then((r) => {
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       return r.arrayBuffer();
     });
-    bytes.catch((e) => this.setStatus(`tracewise-view: could not fetch ${src} (${String((e as Error)?.message ?? e)}).`, true));
+    bytes.catch((e) =>
+      this.setStatus(`tracewise-view: could not fetch ${src} (${String((e as Error)?.message ?? e)}).`, true)
+    );
     const name = decodeURIComponent(new URL(src, document.baseURI).pathname.split('/').pop() || 'trace.json');
     let sent = false;
     this.listener = (ev: MessageEvent) => {
@@ -69,7 +85,11 @@ class TracewiseView extends HTMLElement {
         frame.style.height = `${Math.min(Math.ceil(d.height), 20000)}px`;
       } else if (d.type === 'tracewise.ready' && !sent) {
         sent = true;
-        void bytes.then((buffer) => frame.contentWindow?.postMessage({ type: 'tracewise.open', name, buffer }, kBase.origin, [buffer]), () => {});
+        void bytes.then(
+          (buffer) =>
+            frame.contentWindow?.postMessage({ type: 'tracewise.open', name, buffer }, kBase.origin, [buffer]),
+          () => {}
+        );
       } else if (d.type === 'tracewise.loaded') {
         this.summary = d.summary;
         this.setStatus('');

@@ -3,7 +3,10 @@
 // own origin and local development origins (http://localhost:*, http://127.0.0.1:*) are allowed;
 // with it, the page's own origin and exactly the listed ones (a deployment that lists origins means
 // it, also for local ports). Summaries are only ever posted back to the origin that sent the trace.
-export interface EmbedConfig { allowedOrigins: string[]; configured: boolean }
+export interface EmbedConfig {
+  allowedOrigins: string[];
+  configured: boolean;
+}
 
 const kDefault: EmbedConfig = { allowedOrigins: [], configured: false };
 let configPromise: Promise<EmbedConfig> | null = null;
@@ -19,7 +22,10 @@ export function loadEmbedConfig(): Promise<EmbedConfig> {
 export function parseConfig(v: unknown): EmbedConfig {
   const list = (v as { allowedOrigins?: unknown })?.allowedOrigins;
   if (!Array.isArray(list)) return kDefault;
-  return { allowedOrigins: list.filter((x): x is string => typeof x === 'string' && x.length < 300).slice(0, 200), configured: true };
+  return {
+    allowedOrigins: list.filter((x): x is string => typeof x === 'string' && x.length < 300).slice(0, 200),
+    configured: true,
+  };
 }
 
 export function isLocalOrigin(origin: string): boolean {

@@ -5,7 +5,11 @@
 //   theme=light|dark            range=<t0_ns>-<t1_ns> (absolute trace ns, as in the summary)
 import type { AppApi } from '../app/app_api';
 
-export interface EmbedOptions { panels: string[] | null; theme: 'light' | 'dark' | null; range: { t0: string; t1: string } | null }
+export interface EmbedOptions {
+  panels: string[] | null;
+  theme: 'light' | 'dark' | null;
+  range: { t0: string; t1: string } | null;
+}
 
 // Panel names -> selectors of the dashboard (web/app/dashboard: .cards and [data-section=...]).
 const kAliases: Record<string, string[]> = {
@@ -23,16 +27,25 @@ export function isEmbedMode(loc: Location = location): boolean {
 export function readEmbedOptions(search: string): EmbedOptions {
   const p = new URLSearchParams(search);
   const panelsRaw = p.get('panels');
-  const panels = panelsRaw === null ? null : panelsRaw.split(',').map((s) => s.trim()).filter((s) => /^[a-z0-9_-]{1,32}$/.test(s)).slice(0, 16);
+  const panels =
+    panelsRaw === null
+      ? null
+      : panelsRaw
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => /^[a-z0-9_-]{1,32}$/.test(s))
+          .slice(0, 16);
   const t = p.get('theme');
   const m = /^(\d{1,20})-(\d{1,20})$/.exec(p.get('range') ?? '');
   const range = m && BigInt(m[1]) < BigInt(m[2]) ? { t0: m[1], t1: m[2] } : null;
   return { panels, theme: t === 'light' || t === 'dark' ? t : null, range };
 }
 
-const kDark = '--bg:#0f1216;--panel:#171b21;--fg:#e3e7ec;--muted:#8d98a5;--line:#2a313a;--grid:#232a32;--accent:#4c8dff;--accent-fg:#0b0d10;' +
+const kDark =
+  '--bg:#0f1216;--panel:#171b21;--fg:#e3e7ec;--muted:#8d98a5;--line:#2a313a;--grid:#232a32;--accent:#4c8dff;--accent-fg:#0b0d10;' +
   '--hover:#1e2631;--good:#3fb950;--warn:#d29922;--bad:#f85149;--c-idle:#3a414b;--c-other:#6c757d;color-scheme:dark;';
-const kLight = '--bg:#f6f7f9;--panel:#ffffff;--fg:#1b1f24;--muted:#5f6b7a;--line:#dde2e8;--grid:#e6e9ee;--accent:#1f6feb;--accent-fg:#ffffff;' +
+const kLight =
+  '--bg:#f6f7f9;--panel:#ffffff;--fg:#1b1f24;--muted:#5f6b7a;--line:#dde2e8;--grid:#e6e9ee;--accent:#1f6feb;--accent-fg:#ffffff;' +
   '--hover:#eef3fb;--good:#1a7f37;--warn:#b26b00;--bad:#c62828;--c-idle:#dee2e6;--c-other:#868e96;color-scheme:light;';
 
 export function embedCss(o: EmbedOptions): string {
@@ -66,7 +79,10 @@ export function installEmbedMode(app: AppApi): EmbedOptions {
   app.onLoaded(() => {
     const wantsTimeline = o.panels?.includes('timeline') ?? false;
     if (!wantsTimeline && !o.range) return;
-    app.setViewState({ ...(wantsTimeline ? { tab: 'timeline' as const } : {}), ...(o.range ? { timeline: { t0_ns: o.range.t0, t1_ns: o.range.t1 } } : {}) });
+    app.setViewState({
+      ...(wantsTimeline ? { tab: 'timeline' as const } : {}),
+      ...(o.range ? { timeline: { t0_ns: o.range.t0, t1_ns: o.range.t1 } } : {}),
+    });
   });
 
   // Content height -> parent (a number only, so '*' is fine), whenever it changes.

@@ -15,7 +15,11 @@ import { rememberTrace } from '../share/trace_inputs';
 import { loadEmbedConfig, originAllowed } from './embed_config';
 import { tracewiseHook } from '../hook';
 
-export interface MessageHook { received: number; opened: string[]; refused: string[] }
+export interface MessageHook {
+  received: number;
+  opened: string[];
+  refused: string[];
+}
 
 const kMaxName = 256;
 
@@ -27,16 +31,30 @@ export function installMessageApi(app: AppApi, notify: (text: string) => void): 
   const send = (msg: unknown) => {
     if (client) (client.win as Window).postMessage(msg, client.origin);
   };
-  app.onProgress((name, p) => send({ type: 'tracewise.progress', name, phase: p.phase, bytesRead: p.bytesRead, totalBytes: p.totalBytes, events: p.events }));
+  app.onProgress((name, p) =>
+    send({
+      type: 'tracewise.progress',
+      name,
+      phase: p.phase,
+      bytesRead: p.bytesRead,
+      totalBytes: p.totalBytes,
+      events: p.events,
+    })
+  );
   // One trace, one answer: after it, files the user opens by hand are not reported to the host.
   app.onLoaded((doc) => {
     if (!client || !app.getFiles().some((f) => f.hasTrace)) return;
     send({ type: 'tracewise.loaded', summary: doc });
     client = null;
   });
-  app.onError((name, message) => { send({ type: 'tracewise.error', message: `${name}: ${message}` }); client = null; });
+  app.onError((name, message) => {
+    send({ type: 'tracewise.error', message: `${name}: ${message}` });
+    client = null;
+  });
 
-  const fromHost = (ev: MessageEvent) => ev.source !== null && ev.source !== window &&
+  const fromHost = (ev: MessageEvent) =>
+    ev.source !== null &&
+    ev.source !== window &&
     (ev.source === window.parent || ev.source === window.opener || (ev.source as Window).opener === window);
 
   window.addEventListener('message', async (ev: MessageEvent) => {
@@ -56,12 +74,19 @@ export function installMessageApi(app: AppApi, notify: (text: string) => void): 
     if (!allowed) {
       hook.refused.push(ev.origin);
       notify(`A page at ${ev.origin} tried to open a trace here; that origin is not allowed (see embed-config.json).`);
-      reply({ type: 'tracewise.error', message: `Origin ${ev.origin} is not allowed to open traces in this tracewise page.` });
+      reply({
+        type: 'tracewise.error',
+        message: `Origin ${ev.origin} is not allowed to open traces in this tracewise page.`,
+      });
       return;
     }
     const src = perfetto ?? ours;
-    const buffer = src.buffer instanceof ArrayBuffer ? src.buffer : ArrayBuffer.isView(src.buffer) ? src.buffer.buffer : null;
-    if (!buffer) { reply({ type: 'tracewise.error', message: 'The message has no trace: "buffer" must be an ArrayBuffer.' }); return; }
+    const buffer =
+      src.buffer instanceof ArrayBuffer ? src.buffer : ArrayBuffer.isView(src.buffer) ? src.buffer.buffer : null;
+    if (!buffer) {
+      reply({ type: 'tracewise.error', message: 'The message has no trace: "buffer" must be an ArrayBuffer.' });
+      return;
+    }
     const rawName = perfetto ? (perfetto.fileName ?? perfetto.title) : ours.name;
     const name = typeof rawName === 'string' && rawName.trim() ? rawName.trim().slice(0, kMaxName) : 'trace.json';
     client = { win: ev.source as MessageEventSource, origin: ev.origin };
@@ -76,6 +101,7 @@ export function installMessageApi(app: AppApi, notify: (text: string) => void): 
       w?.postMessage({ type: 'tracewise.ready' }, '*');
     }
   };
-  if (document.readyState === 'complete') ready(); else window.addEventListener('load', ready, { once: true });
+  if (document.readyState === 'complete') ready();
+  else window.addEventListener('load', ready, { once: true });
   return hook;
 }

@@ -5,13 +5,25 @@ import { headlineCards, type Card } from '../app/dashboard/cards';
 import { fmtField, kindOfKey, labelOf, fmtBytes, fmtCount } from '../app/format';
 import { type FileSummary, recommendationsOf } from '../app/summary_document';
 
-export interface DigestTable { title: string; path: string; columns: string[]; rows: string[][]; raw: Record<string, unknown>[]; total: number; barColumn: string | null }
-export interface DigestRec { severity: string; title: string; detail: string }
+export interface DigestTable {
+  title: string;
+  path: string;
+  columns: string[];
+  rows: string[][];
+  raw: Record<string, unknown>[];
+  total: number;
+  barColumn: string | null;
+}
+export interface DigestRec {
+  severity: string;
+  title: string;
+  detail: string;
+}
 export interface FileDigest {
   name: string;
   facts: Array<[string, string]>;
   cards: Card[];
-  recommendations: DigestRec[] | null;   // null: the summary has no recommendations section
+  recommendations: DigestRec[] | null; // null: the summary has no recommendations section
   tables: DigestTable[];
   originNs: number;
 }
@@ -22,7 +34,8 @@ const isScalar = (v: unknown) => v === null || typeof v !== 'object';
 
 function factsOf(f: FileSummary): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  if (f.rank !== null && f.rank !== undefined) out.push(['Rank', f.world_size ? `${f.rank} of ${f.world_size}` : String(f.rank)]);
+  if (f.rank !== null && f.rank !== undefined)
+    out.push(['Rank', f.world_size ? `${f.rank} of ${f.world_size}` : String(f.rank)]);
   if (Array.isArray(f.devices) && f.devices.length) {
     const names = new Map<string, number>();
     for (const d of f.devices) names.set(String(d?.name), (names.get(String(d?.name)) ?? 0) + 1);
@@ -54,12 +67,31 @@ function columnsOf(rows: Record<string, unknown>[], max: number): string[] {
   return cols.slice(0, max);
 }
 
-function tableOf(title: string, path: string, rows: Record<string, unknown>[], maxRows: number, originNs: number): DigestTable {
+function tableOf(
+  title: string,
+  path: string,
+  rows: Record<string, unknown>[],
+  maxRows: number,
+  originNs: number
+): DigestTable {
   const columns = columnsOf(rows, 7);
   const shown = rows.slice(0, maxRows);
   const cell = (k: string, v: unknown) => (v === undefined ? '' : fmtField(kindOfKey(k, v), v, originNs));
-  const barColumn = columns.find((c) => /(^|_)(total|sum|time|dur)[a-z_]*_ns$|^total_ns$|^ns$/.test(c) && shown.every((r) => typeof r[c] === 'number' || r[c] === undefined)) ?? null;
-  return { title, path, columns, rows: shown.map((r) => columns.map((c) => cell(c, r[c]))), raw: shown, total: rows.length, barColumn };
+  const barColumn =
+    columns.find(
+      (c) =>
+        /(^|_)(total|sum|time|dur)[a-z_]*_ns$|^total_ns$|^ns$/.test(c) &&
+        shown.every((r) => typeof r[c] === 'number' || r[c] === undefined)
+    ) ?? null;
+  return {
+    title,
+    path,
+    columns,
+    rows: shown.map((r) => columns.map((c) => cell(c, r[c]))),
+    raw: shown,
+    total: rows.length,
+    barColumn,
+  };
 }
 
 function tablesOf(f: FileSummary, maxRows: number, originNs: number): DigestTable[] {
@@ -67,10 +99,12 @@ function tablesOf(f: FileSummary, maxRows: number, originNs: number): DigestTabl
   const visit = (key: string, v: unknown, path: string, depth: number) => {
     if (out.length >= 12 || v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
-      if (v.length && v.every((x) => x && typeof x === 'object' && !Array.isArray(x))) out.push(tableOf(labelOf(key), path, v as Record<string, unknown>[], maxRows, originNs));
+      if (v.length && v.every((x) => x && typeof x === 'object' && !Array.isArray(x)))
+        out.push(tableOf(labelOf(key), path, v as Record<string, unknown>[], maxRows, originNs));
       return;
     }
-    if (depth < 2) for (const [k, x] of Object.entries(v)) visit(depth === 0 ? k : `${key} ${k}`, x, `${path}.${k}`, depth + 1);
+    if (depth < 2)
+      for (const [k, x] of Object.entries(v)) visit(depth === 0 ? k : `${key} ${k}`, x, `${path}.${k}`, depth + 1);
   };
   const sections: Record<string, unknown> = f;
   for (const key of kTableSections) visit(key, sections[key], key, 0);
@@ -80,6 +114,17 @@ function tablesOf(f: FileSummary, maxRows: number, originNs: number): DigestTabl
 export function digestFile(f: FileSummary, maxRows = 10): FileDigest {
   const originNs = Number(f?.model?.first_ts_ns ?? 0);
   let cards: Card[] = [];
-  try { cards = headlineCards(f); } catch { cards = []; }
-  return { name: String(f?.name ?? 'trace'), facts: factsOf(f ?? {}), cards, recommendations: recsOf(f), tables: tablesOf(f ?? {}, maxRows, originNs), originNs };
+  try {
+    cards = headlineCards(f);
+  } catch {
+    cards = [];
+  }
+  return {
+    name: String(f?.name ?? 'trace'),
+    facts: factsOf(f ?? {}),
+    cards,
+    recommendations: recsOf(f),
+    tables: tablesOf(f ?? {}, maxRows, originNs),
+    originNs,
+  };
 }

@@ -6,14 +6,25 @@ import { buildHtmlReport } from './html_report';
 import { buildMarkdown } from './markdown';
 import { tracewiseHook } from '../hook';
 
-export interface ExportHook { lastHtml: string | null; lastMarkdown: string | null }
+export interface ExportHook {
+  lastHtml: string | null;
+  lastMarkdown: string | null;
+}
 
-export function installExport(app: AppApi, actions: HTMLElement, say: (text: string, extra?: Node) => void,
-  fallbackDoc: () => SummaryDocument | null): ExportHook {
+export function installExport(
+  app: AppApi,
+  actions: HTMLElement,
+  say: (text: string, extra?: Node) => void,
+  fallbackDoc: () => SummaryDocument | null
+): ExportHook {
   const hook: ExportHook = { lastHtml: null, lastMarkdown: null };
   tracewiseHook().export = hook;
   const doc = () => app.getSummary() ?? fallbackDoc();
-  const stem = (d: SummaryDocument) => String(d.files[0]?.name ?? 'trace').replace(/\.(json|gz|trace)+$/gi, '').replace(/[^\w.-]+/g, '_').slice(0, 80) || 'trace';
+  const stem = (d: SummaryDocument) =>
+    String(d.files[0]?.name ?? 'trace')
+      .replace(/\.(json|gz|trace)+$/gi, '')
+      .replace(/[^\w.-]+/g, '_')
+      .slice(0, 80) || 'trace';
 
   const add = (label: string, title: string, fn: () => Promise<void> | void) => {
     const b = document.createElement('button');
@@ -21,37 +32,53 @@ export function installExport(app: AppApi, actions: HTMLElement, say: (text: str
     b.type = 'button';
     b.textContent = label;
     b.title = title;
-    b.addEventListener('click', () => { Promise.resolve(fn()).catch((e) => say(`Export failed: ${String((e as Error)?.message ?? e)}`)); });
+    b.addEventListener('click', () => {
+      Promise.resolve(fn()).catch((e) => say(`Export failed: ${String((e as Error)?.message ?? e)}`));
+    });
     actions.append(b);
   };
-  add('Download report', 'One self-contained HTML file: numbers, charts and recommendations (no trace, no network requests)', () => {
-    const d = doc();
-    if (!d) { say('Open a trace first.'); return; }
-    const html = buildHtmlReport(d, { generated: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' });
-    hook.lastHtml = html;
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
-    a.download = `${stem(d)}.tracewise.html`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-  });
-  add('Copy Markdown', 'A Markdown summary (headline table, top kernels, recommendations) for pull requests and issues', async () => {
-    const d = doc();
-    if (!d) { say('Open a trace first.'); return; }
-    const md = buildMarkdown(d);
-    hook.lastMarkdown = md;
-    try {
-      await navigator.clipboard.writeText(md);
-      say(`Markdown summary copied to the clipboard (${md.length} characters).`);
-    } catch {
-      const area = document.createElement('textarea');
-      area.readOnly = true;
-      area.rows = 8;
-      area.className = 'share-md';
-      area.value = md;
-      say('Markdown summary; copy it from here:', area);
-      area.select();
+  add(
+    'Download report',
+    'One self-contained HTML file: numbers, charts and recommendations (no trace, no network requests)',
+    () => {
+      const d = doc();
+      if (!d) {
+        say('Open a trace first.');
+        return;
+      }
+      const html = buildHtmlReport(d, { generated: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' });
+      hook.lastHtml = html;
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
+      a.download = `${stem(d)}.tracewise.html`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
     }
-  });
+  );
+  add(
+    'Copy Markdown',
+    'A Markdown summary (headline table, top kernels, recommendations) for pull requests and issues',
+    async () => {
+      const d = doc();
+      if (!d) {
+        say('Open a trace first.');
+        return;
+      }
+      const md = buildMarkdown(d);
+      hook.lastMarkdown = md;
+      try {
+        await navigator.clipboard.writeText(md);
+        say(`Markdown summary copied to the clipboard (${md.length} characters).`);
+      } catch {
+        const area = document.createElement('textarea');
+        area.readOnly = true;
+        area.rows = 8;
+        area.className = 'share-md';
+        area.value = md;
+        say('Markdown summary; copy it from here:', area);
+        area.select();
+      }
+    }
+  );
   return hook;
 }

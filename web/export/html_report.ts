@@ -7,7 +7,7 @@ import { fmtDuration } from '../app/format';
 import type { FileSummary } from '../app/summary_document';
 
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]!));
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 const kCss = `
@@ -33,47 +33,82 @@ function barChart(t: DigestTable): string {
   const rows = t.raw.filter((r) => typeof r[col] === 'number').slice(0, 10);
   if (rows.length < 2) return '';
   const max = Math.max(...rows.map((r) => r[col] as number)) || 1;
-  const rowH = 20, labelW = 320, barW = 520, w = labelW + barW + 110, hgt = rows.length * rowH + 6;
-  const bars = rows.map((r, i) => {
-    const v = r[col] as number;
-    const y = i * rowH + 3;
-    const label = String(r[nameCol] ?? '');
-    const short = label.length > 48 ? `${label.slice(0, 47)}…` : label;
-    return `<text x="${labelW - 6}" y="${y + 13}" text-anchor="end"><title>${escapeHtml(label)}</title>${escapeHtml(short)}</text>` +
-      `<rect class="bar" x="${labelW}" y="${y + 2}" width="${Math.max(1, (barW * v) / max).toFixed(1)}" height="${rowH - 6}" rx="2"></rect>` +
-      `<text x="${labelW + Math.max(1, (barW * v) / max) + 6}" y="${y + 13}">${escapeHtml(fmtDuration(v))}</text>`;
-  }).join('');
+  const rowH = 20,
+    labelW = 320,
+    barW = 520,
+    w = labelW + barW + 110,
+    hgt = rows.length * rowH + 6;
+  const bars = rows
+    .map((r, i) => {
+      const v = r[col] as number;
+      const y = i * rowH + 3;
+      const label = String(r[nameCol] ?? '');
+      const short = label.length > 48 ? `${label.slice(0, 47)}…` : label;
+      return (
+        `<text x="${labelW - 6}" y="${y + 13}" text-anchor="end"><title>${escapeHtml(label)}</title>${escapeHtml(short)}</text>` +
+        `<rect class="bar" x="${labelW}" y="${y + 2}" width="${Math.max(1, (barW * v) / max).toFixed(1)}" height="${rowH - 6}" rx="2"></rect>` +
+        `<text x="${labelW + Math.max(1, (barW * v) / max) + 6}" y="${y + 13}">${escapeHtml(fmtDuration(v))}</text>`
+      );
+    })
+    .join('');
   return `<svg role="img" aria-label="${escapeHtml(`${t.title}: ${col}`)}" viewBox="0 0 ${w} ${hgt}" width="100%" style="max-width:${w}px">${bars}</svg>`;
 }
 
 function tableHtml(t: DigestTable): string {
-  const num = t.raw.length ? t.columns.map((c) => t.raw.every((r) => typeof r[c] === 'number' || r[c] === undefined || r[c] === null)) : [];
+  const num = t.raw.length
+    ? t.columns.map((c) => t.raw.every((r) => typeof r[c] === 'number' || r[c] === undefined || r[c] === null))
+    : [];
   const head = t.columns.map((c, i) => `<th${num[i] ? ' class="n"' : ''}>${escapeHtml(c)}</th>`).join('');
-  const body = t.rows.map((r) => `<tr>${r.map((cell, i) => `<td class="${num[i] ? 'n' : /name/.test(t.columns[i]) ? 'name' : ''}">${escapeHtml(cell)}</td>`).join('')}</tr>`).join('');
+  const body = t.rows
+    .map(
+      (r) =>
+        `<tr>${r.map((cell, i) => `<td class="${num[i] ? 'n' : /name/.test(t.columns[i]) ? 'name' : ''}">${escapeHtml(cell)}</td>`).join('')}</tr>`
+    )
+    .join('');
   const more = t.total > t.rows.length ? `<p class="muted">Top ${t.rows.length} of ${t.total} rows.</p>` : '';
   return `<h3>${escapeHtml(t.title)}</h3>${barChart(t)}<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${more}`;
 }
 
 function fileHtml(d: FileDigest): string {
   const parts: string[] = [`<h2>${escapeHtml(d.name)}</h2>`];
-  if (d.facts.length) parts.push(`<dl class="facts">${d.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`);
+  if (d.facts.length)
+    parts.push(
+      `<dl class="facts">${d.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`
+    );
   if (d.cards.length) {
-    parts.push(`<div class="cards">${d.cards.map((c) => `<div class="card${c.tone ? ` tone-${c.tone}` : ''}" data-card="${escapeHtml(c.id)}">` +
-      `<div class="l">${escapeHtml(c.label)}</div><div class="v" data-raw="${escapeHtml(String(c.raw))}">${escapeHtml(c.value)}</div>` +
-      `${c.sub ? `<div class="s">${escapeHtml(c.sub)}</div>` : ''}</div>`).join('')}</div>`);
+    parts.push(
+      `<div class="cards">${d.cards
+        .map(
+          (c) =>
+            `<div class="card${c.tone ? ` tone-${c.tone}` : ''}" data-card="${escapeHtml(c.id)}">` +
+            `<div class="l">${escapeHtml(c.label)}</div><div class="v" data-raw="${escapeHtml(String(c.raw))}">${escapeHtml(c.value)}</div>` +
+            `${c.sub ? `<div class="s">${escapeHtml(c.sub)}</div>` : ''}</div>`
+        )
+        .join('')}</div>`
+    );
   }
   if (d.recommendations) {
     parts.push('<h3>Recommendations</h3>');
-    parts.push(d.recommendations.length === 0 ? '<p class="muted">Nothing stands out: no rule fired for this trace.</p>' :
-      `<ol class="recs">${d.recommendations.map((r) => `<li><span class="sev">${escapeHtml(r.severity)}</span><strong>${escapeHtml(r.title)}</strong>` +
-        `${r.detail ? `<br>${escapeHtml(r.detail)}` : ''}</li>`).join('')}</ol>`);
+    parts.push(
+      d.recommendations.length === 0
+        ? '<p class="muted">Nothing stands out: no rule fired for this trace.</p>'
+        : `<ol class="recs">${d.recommendations
+            .map(
+              (r) =>
+                `<li><span class="sev">${escapeHtml(r.severity)}</span><strong>${escapeHtml(r.title)}</strong>` +
+                `${r.detail ? `<br>${escapeHtml(r.detail)}` : ''}</li>`
+            )
+            .join('')}</ol>`
+    );
   }
   for (const t of d.tables) parts.push(tableHtml(t));
   return `<section class="file">${parts.join('\n')}</section>`;
 }
 
-export function buildHtmlReport(doc: { files: FileSummary[]; schema?: string },
-  opts: { title?: string; generated?: string; topRows?: number } = {}): string {
+export function buildHtmlReport(
+  doc: { files: FileSummary[]; schema?: string },
+  opts: { title?: string; generated?: string; topRows?: number } = {}
+): string {
   const files = (doc.files ?? []).map((f) => digestFile(f, opts.topRows ?? 15));
   const title = opts.title ?? `tracewise report: ${files.map((f) => f.name).join(', ') || 'no files'}`;
   return `<!doctype html>

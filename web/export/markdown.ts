@@ -5,7 +5,11 @@ import { digestFile } from './digest';
 import type { FileSummary } from '../app/summary_document';
 
 export function mdEscape(s: string): string {
-  return s.replace(/[\r\n\t]+/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/([\\`*_{}[\]()#+!|~>])/g, '\\$1');
+  return s
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/([\\`*_{}[\]()#+!|~>])/g, '\\$1');
 }
 
 function table(head: string[], rows: string[][]): string {
@@ -20,20 +24,32 @@ export function buildMarkdown(doc: { files: FileSummary[] }, opts: { topRows?: n
   for (const f of doc.files ?? []) {
     const d = digestFile(f, opts.topRows ?? 10);
     out.push(`### tracewise: ${mdEscape(d.name)}`, '');
-    const head: string[][] = [...d.facts.map(([k, v]) => [k, v]), ...d.cards.map((c) => [c.label, c.sub ? `${c.value} (${c.sub})` : c.value])];
+    const head: string[][] = [
+      ...d.facts.map(([k, v]) => [k, v]),
+      ...d.cards.map((c) => [c.label, c.sub ? `${c.value} (${c.sub})` : c.value]),
+    ];
     if (head.length) out.push(table(['Metric', 'Value'], head), '');
     const t = d.tables.find((x) => /kernel/i.test(x.path)) ?? d.tables[0];
     if (t) {
       out.push(`**${mdEscape(t.title)}** (top ${t.rows.length} of ${t.total})`, '');
-      out.push(table(t.columns, t.rows.map((r) => r.map((c) => clip(c, 80)))), '');
+      out.push(
+        table(
+          t.columns,
+          t.rows.map((r) => r.map((c) => clip(c, 80)))
+        ),
+        ''
+      );
     }
     if (d.recommendations) {
       out.push('**Recommendations**', '');
       if (d.recommendations.length === 0) out.push('- Nothing stands out: no rule fired.');
-      for (const r of d.recommendations) out.push(`- **${mdEscape(r.severity)}**: ${mdEscape(r.title)}${r.detail ? ` — ${mdEscape(r.detail)}` : ''}`);
+      for (const r of d.recommendations)
+        out.push(`- **${mdEscape(r.severity)}**: ${mdEscape(r.title)}${r.detail ? ` — ${mdEscape(r.detail)}` : ''}`);
       out.push('');
     }
   }
-  out.push(`<sub>Made with tracewise${opts.source ? ` from ${mdEscape(opts.source)}` : ''}; numbers from \`tracewise summarize\`.</sub>`);
+  out.push(
+    `<sub>Made with tracewise${opts.source ? ` from ${mdEscape(opts.source)}` : ''}; numbers from \`tracewise summarize\`.</sub>`
+  );
   return out.join('\n') + '\n';
 }

@@ -2,8 +2,17 @@
 // trace worker's open with its feed, part and decode workers, heap faulted in ahead) is drawn in
 // ./README.md. The page opens a file with a TraceLoad, reads its summary, and hands its timeline
 // client to the timeline view; while idle it lets a spare worker get ready for the next file.
-import type { OpenResult, Progress, SummaryPart, SummaryReply, TimelineClient, TimelineKind, TimelinePayloads,
-  TimelineReplies, TracePayloads } from '../worker/protocol';
+import type {
+  OpenResult,
+  Progress,
+  SummaryPart,
+  SummaryReply,
+  TimelineClient,
+  TimelineKind,
+  TimelinePayloads,
+  TimelineReplies,
+  TracePayloads,
+} from '../worker/protocol';
 import { kWorkersModes, type WorkersMode } from './trace/open_plan';
 import { WorkerError, type WorkerClient } from './page/trace_client';
 import { onSpareWarmed, prepareSpareWorker, takeWorker } from './page/spare';
@@ -22,7 +31,11 @@ function workersMode(): WorkersMode {
   return kWorkersModes.find((m) => m === asked) ?? 'auto';
 }
 
-export interface FileSource { name: string; blob?: Blob; url?: string }
+export interface FileSource {
+  name: string;
+  blob?: Blob;
+  url?: string;
+}
 
 // One file's load: its trace worker (the spare, if one is ready) from construction to close.
 export class TraceLoad {
@@ -39,14 +52,17 @@ export class TraceLoad {
   // Opens the file and returns its open reply and summary (made by the worker right after the open,
   // so it is usually ready when asked for). `othersLoading`: other files load meanwhile, so this one
   // uses no part or decode workers.
-  async open(src: FileSource, opts: { htaCompat: boolean; othersLoading: boolean }): Promise<{ result: OpenResult; summary: SummaryReply }> {
+  async open(
+    src: FileSource,
+    opts: { htaCompat: boolean; othersLoading: boolean }
+  ): Promise<{ result: OpenResult; summary: SummaryReply }> {
     const req: TracePayloads['open'] = { name: src.name, workers: workersMode(), othersLoading: opts.othersLoading };
     if (!without('summary-ahead')) req.summaryNext = { htaCompat: opts.htaCompat };
     if (src.blob) req.blob = src.blob;
     if (src.url) req.url = src.url;
     const { result } = await this.client.request('open', req);
     const summary = await this.summary(opts.htaCompat);
-    rememberHeap(summary.heapUsedBytes);  // the next spare faults in as much ahead
+    rememberHeap(summary.heapUsedBytes); // the next spare faults in as much ahead
     return { result, summary };
   }
 
@@ -60,7 +76,9 @@ export class TraceLoad {
     // The worker sends the core's JSON objects; TimelineReplies says what the core writes in them
     // (tests/wasm/summary_types.test.mjs holds the types to the core's output).
     request: <K extends TimelineKind>(kind: K, payload: TimelinePayloads[K]) =>
-      this.client.request(kind, payload as unknown as TracePayloads[K]) as Promise<unknown> as Promise<TimelineReplies[K]>,
+      this.client.request(kind, payload as unknown as TracePayloads[K]) as Promise<unknown> as Promise<
+        TimelineReplies[K]
+      >,
   };
 
   // Asks the open to stop (a worker inside one long wasm call reads it only after: close() ends it).

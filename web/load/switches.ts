@@ -2,20 +2,20 @@
 // (docs/performance.md): `node web/build.mjs --without parts,hold --out build/site-b` defines
 // TW_WITHOUT (esbuild `define`). The site users get leaves nothing out; node tests see no build.
 export const kMechanisms = [
-  'feed',            // the file read (and inflated) in a feed worker (feed/)
-  'parts',           // a large plain file imported in parts (parts/)
-  'decode',          // a decode worker beside the trace worker on 4+ cores (decode/)
-  'spare',           // a trace worker started and warmed while the page is idle (page/spare.ts)
-  'warm-up',         // the spare's synthetic trace through import, finish() and the summary (warm/warm_up.ts)
-  'heap-ahead',      // heap faulted in ahead by the spare (warm/heap_ahead.ts)
-  'hold',            // the spare's background work paused while the user interacts (warm/hold.ts)
-  'prefault',        // presort and prefault while the trace worker waits for input (trace/prefault.ts)
-  'summary-ahead',   // the summary computed right after the open, its sections sent early (OpenRequest.summaryNext)
-  'warm-dashboard',  // the warm-up's summary built into a dashboard off the page (app/dashboard/warm_dashboard.ts)
+  'feed', // the file read (and inflated) in a feed worker (feed/)
+  'parts', // a large plain file imported in parts (parts/)
+  'decode', // a decode worker beside the trace worker on 4+ cores (decode/)
+  'spare', // a trace worker started and warmed while the page is idle (page/spare.ts)
+  'warm-up', // the spare's synthetic trace through import, finish() and the summary (warm/warm_up.ts)
+  'heap-ahead', // heap faulted in ahead by the spare (warm/heap_ahead.ts)
+  'hold', // the spare's background work paused while the user interacts (warm/hold.ts)
+  'prefault', // presort and prefault while the trace worker waits for input (trace/prefault.ts)
+  'summary-ahead', // the summary computed right after the open, its sections sent early (OpenRequest.summaryNext)
+  'warm-dashboard', // the warm-up's summary built into a dashboard off the page (app/dashboard/warm_dashboard.ts)
 ] as const;
 export type Mechanism = (typeof kMechanisms)[number];
 
-declare const TW_WITHOUT: string;  // comma-separated Mechanism names, defined by web/build.mjs
+declare const TW_WITHOUT: string; // comma-separated Mechanism names, defined by web/build.mjs
 const off: readonly string[] = typeof TW_WITHOUT === 'string' ? TW_WITHOUT.split(',') : [];
 
 export const without = (m: Mechanism): boolean => off.includes(m);

@@ -16,12 +16,21 @@ export const hasTrace = (app: AppApi) => app.getFiles().some((f) => f.hasTrace);
 // A trace has loaded (its live dashboard can be shown); loading or failed ones do not count.
 export const liveTrace = (app: AppApi) => app.getFiles().some((f) => f.hasTrace && f.status === 'ready');
 // Traces loaded and on screen (not still loading): a view can be applied to them.
-export const traceReady = (app: AppApi) => app.getFiles().every((f) => f.status !== 'loading') && app.getFiles().some((f) => f.hasTrace && f.status === 'ready');
+export const traceReady = (app: AppApi) =>
+  app.getFiles().every((f) => f.status !== 'loading') && app.getFiles().some((f) => f.hasTrace && f.status === 'ready');
 // Per ready file (the summary document's order): its name when a trace is behind it, else null.
-export const readyNames = (app: AppApi) => app.getFiles().filter((f) => f.status === 'ready').map((f) => (f.hasTrace ? f.name : null));
-export const traceNames = (app: AppApi) => app.getFiles().filter((f) => f.hasTrace && f.status === 'ready').map((f) => f.name);
+export const readyNames = (app: AppApi) =>
+  app
+    .getFiles()
+    .filter((f) => f.status === 'ready')
+    .map((f) => (f.hasTrace ? f.name : null));
+export const traceNames = (app: AppApi) =>
+  app
+    .getFiles()
+    .filter((f) => f.hasTrace && f.status === 'ready')
+    .map((f) => f.name);
 // The dashboard is rebuilt after a change of file; its tables exist again only at the next onLoaded.
 // The page's hook turns `ready` false synchronously when a rebuild starts (its first panels may
 // already be in the DOM then, its tables not yet), so the element count alone is not enough.
-export const dashboardShown = () => (document.getElementById('overview')?.childElementCount ?? 0) > 0 &&
-  window.__tracewise?.ready === true;
+export const dashboardShown = () =>
+  (document.getElementById('overview')?.childElementCount ?? 0) > 0 && window.__tracewise?.ready === true;

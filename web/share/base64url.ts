@@ -29,9 +29,14 @@ export function encodeBase64url(bytes: Uint8Array): string {
 }
 
 export function decodeBase64url(text: string, maxBytes: number): Uint8Array {
-  if (text.length % 4 === 1) throw new ShareError('bad_encoding', 'The link is damaged (its data has an impossible length; was it cut?).');
+  if (text.length % 4 === 1)
+    throw new ShareError('bad_encoding', 'The link is damaged (its data has an impossible length; was it cut?).');
   const outLen = Math.floor((text.length * 3) / 4);
-  if (outLen > maxBytes) throw new ShareError('too_large', `The link carries more data than tracewise accepts (${outLen} bytes; the limit is ${maxBytes}).`);
+  if (outLen > maxBytes)
+    throw new ShareError(
+      'too_large',
+      `The link carries more data than tracewise accepts (${outLen} bytes; the limit is ${maxBytes}).`
+    );
   const out = new Uint8Array(outLen);
   let acc = 0;
   let bits = 0;
@@ -46,7 +51,7 @@ export function decodeBase64url(text: string, maxBytes: number): Uint8Array {
       bits -= 8;
       out[o++] = (acc >> bits) & 0xff;
     }
-    acc &= (1 << bits) - 1;  // keep only the bits not yet emitted (at most 6)
+    acc &= (1 << bits) - 1; // keep only the bits not yet emitted (at most 6)
   }
   return out.subarray(0, o);
 }

@@ -6,12 +6,16 @@ import { ShareError } from './share_error';
 function concat(chunks: Uint8Array[], total: number): Uint8Array {
   const out = new Uint8Array(total);
   let off = 0;
-  for (const c of chunks) { out.set(c, off); off += c.length; }
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
   return out;
 }
 
 export async function deflateRaw(data: Uint8Array): Promise<Uint8Array> {
-  if (typeof CompressionStream === 'undefined') throw new ShareError('unsupported', 'This browser cannot compress links (no CompressionStream).');
+  if (typeof CompressionStream === 'undefined')
+    throw new ShareError('unsupported', 'This browser cannot compress links (no CompressionStream).');
   const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate-raw'));
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -26,7 +30,8 @@ export async function deflateRaw(data: Uint8Array): Promise<Uint8Array> {
 }
 
 export async function inflateRaw(data: Uint8Array, maxOutBytes: number): Promise<Uint8Array> {
-  if (typeof DecompressionStream === 'undefined') throw new ShareError('unsupported', 'This browser cannot read compressed links (no DecompressionStream).');
+  if (typeof DecompressionStream === 'undefined')
+    throw new ShareError('unsupported', 'This browser cannot read compressed links (no DecompressionStream).');
   const ds = new DecompressionStream('deflate-raw');
   const writer = ds.writable.getWriter();
   // Errors surface on the reader; the writer's promises are awaited only to avoid unhandled rejections.

@@ -5,9 +5,9 @@ import { readViewState, writeViewState, type ViewState } from './view_state';
 import { kMaxDecodeChars } from './summary_link';
 
 export interface ParsedFragment {
-  summary: string | null;   // the raw `s=` value (decode with decodeSummaryLink)
+  summary: string | null; // the raw `s=` value (decode with decodeSummaryLink)
   view: ViewState;
-  problems: string[];       // plain sentences
+  problems: string[]; // plain sentences
   tooLong: boolean;
 }
 
@@ -16,17 +16,28 @@ const kMaxFragmentChars = kMaxDecodeChars + 4096;
 export function parseFragment(hash: string): ParsedFragment {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (text.length > kMaxFragmentChars) {
-    return { summary: null, view: {}, problems: [`The link is too long (${text.length} characters after '#'); it was ignored.`], tooLong: true };
+    return {
+      summary: null,
+      view: {},
+      problems: [`The link is too long (${text.length} characters after '#'); it was ignored.`],
+      tooLong: true,
+    };
   }
   let params: URLSearchParams;
   try {
     params = new URLSearchParams(text);
   } catch {
-    return { summary: null, view: {}, problems: ['The part of the link after # could not be read; it was ignored.'], tooLong: false };
+    return {
+      summary: null,
+      view: {},
+      problems: ['The part of the link after # could not be read; it was ignored.'],
+      tooLong: false,
+    };
   }
   const { state, problems } = readViewState(params);
   const out: ParsedFragment = { summary: params.get('s'), view: state, problems: [], tooLong: false };
-  if (problems.length) out.problems.push(`Some view settings in the link were invalid and ignored: ${problems.join(', ')}.`);
+  if (problems.length)
+    out.problems.push(`Some view settings in the link were invalid and ignored: ${problems.join(', ')}.`);
   return out;
 }
 

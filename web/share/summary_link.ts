@@ -17,15 +17,19 @@ import type { FileSummary, SummaryDocument } from '../app/summary_document';
 
 export const kLinkVersion = '1';
 export const kPayloadTag = 'tracewise.link/1';
-export const kTargetLinkChars = 8000;        // aim: the whole fragment value under ~8 KB
-export const kMaxEncodeChars = 32 * 1024;    // refuse to make links longer than this
-export const kMaxDecodeChars = 64 * 1024;    // refuse to read fragment values longer than this
+export const kTargetLinkChars = 8000; // aim: the whole fragment value under ~8 KB
+export const kMaxEncodeChars = 32 * 1024; // refuse to make links longer than this
+export const kMaxDecodeChars = 64 * 1024; // refuse to read fragment values longer than this
 export const kMaxInflatedBytes = 2 << 20;
 const kMaxNodes = 200_000;
 const kMaxDepth = 24;
 const kMaxFiles = 1024;
 
-export interface TraceRef { name: string; bytes: number; hash: string }
+export interface TraceRef {
+  name: string;
+  bytes: number;
+  hash: string;
+}
 
 export interface LinkPayload {
   tw: typeof kPayloadTag;
@@ -42,18 +46,28 @@ export function linkDocument(p: LinkPayload): SummaryDocument {
   return { files: p.files as FileSummary[], schema: p.schema };
 }
 
-export interface EncodedLink { value: string; level: TrimLevel; payloadBytes: number; cuts: Record<string, number> }
+export interface EncodedLink {
+  value: string;
+  level: TrimLevel;
+  payloadBytes: number;
+  cuts: Record<string, number>;
+}
 
 // Encodes `doc` ({files, schema}, the CLI's summary document) into the fragment value of `s=`.
 // Tries the trim levels from the most generous and returns the first that fits `targetChars` (the
 // rest of the link shares the 8 KB aim), else the smallest one if it fits kMaxEncodeChars.
-export async function encodeSummaryLink(doc: { files?: unknown[]; schema?: unknown }, traces: (TraceRef | null)[],
-  targetChars = kTargetLinkChars): Promise<EncodedLink> {
+export async function encodeSummaryLink(
+  doc: { files?: unknown[]; schema?: unknown },
+  traces: (TraceRef | null)[],
+  targetChars = kTargetLinkChars
+): Promise<EncodedLink> {
   let best: EncodedLink | null = null;
   for (const level of kTrimLevels) {
     const { doc: trimmed, cuts } = trimSummary(doc, level);
     const payload: LinkPayload = {
-      tw: kPayloadTag, schema: trimmed.schema, files: trimmed.files as Record<string, unknown>[],
+      tw: kPayloadTag,
+      schema: trimmed.schema,
+      files: trimmed.files as Record<string, unknown>[],
       traces: trimmed.files.map((_, i) => traces[i] ?? null),
       trim: { rows: level.rows, text: level.text, series: level.series },
     };
@@ -63,17 +77,28 @@ export async function encodeSummaryLink(doc: { files?: unknown[]; schema?: unkno
     if (value.length <= targetChars) return best;
   }
   if (best && best.value.length <= kMaxEncodeChars) return best;
-  throw new ShareError('too_large', 'This summary is too large for a link even when trimmed; use "Download report" instead.');
+  throw new ShareError(
+    'too_large',
+    'This summary is too large for a link even when trimmed; use "Download report" instead.'
+  );
 }
 
 export async function decodeSummaryLink(value: string): Promise<LinkPayload> {
   if (value.length > kMaxDecodeChars) {
-    throw new ShareError('too_large', `The link is too long (${value.length} characters; tracewise reads at most ${kMaxDecodeChars}).`);
+    throw new ShareError(
+      'too_large',
+      `The link is too long (${value.length} characters; tracewise reads at most ${kMaxDecodeChars}).`
+    );
   }
   const dot = value.indexOf('.');
   const version = dot < 0 ? '' : value.slice(0, dot);
-  if (!/^\d{1,3}$/.test(version)) throw new ShareError('bad_encoding', 'The link is damaged (it does not start with a version number).');
-  if (version !== kLinkVersion) throw new ShareError('unsupported', `The link was made by a newer tracewise (link version ${version}); open it with that version.`);
+  if (!/^\d{1,3}$/.test(version))
+    throw new ShareError('bad_encoding', 'The link is damaged (it does not start with a version number).');
+  if (version !== kLinkVersion)
+    throw new ShareError(
+      'unsupported',
+      `The link was made by a newer tracewise (link version ${version}); open it with that version.`
+    );
   const packed = decodeBase64url(value.slice(dot + 1), kMaxDecodeChars);
   const raw = await inflateRaw(packed, kMaxInflatedBytes);
   let text: string;
@@ -118,17 +143,29 @@ function validatePayload(parsed: unknown): LinkPayload {
   const p = cleanJson(parsed, 0, { nodes: kMaxNodes }) as Record<string, unknown>;
   if (p.tw !== kPayloadTag) fail('missing its tag');
   if (typeof p.schema !== 'string' || !/^tracewise\.summary\/\d+$/.test(p.schema)) fail('unknown summary schema');
-  if (!Array.isArray(p.files) || p.files.length === 0 || p.files.length > kMaxFiles || !p.files.every(isObj)) fail('no file summaries');
+  if (!Array.isArray(p.files) || p.files.length === 0 || p.files.length > kMaxFiles || !p.files.every(isObj))
+    fail('no file summaries');
   const files = p.files as Record<string, unknown>[];
   const tracesIn = Array.isArray(p.traces) ? p.traces : [];
   const traces = files.map((_, i): TraceRef | null => {
     const t = tracesIn[i];
     if (!isObj(t)) return null;
-    const ok = typeof t.name === 'string' && t.name.length <= 1024 && Number.isSafeInteger(t.bytes) && (t.bytes as number) >= 0 &&
-      typeof t.hash === 'string' && /^[0-9a-f]{32}$/.test(t.hash);
+    const ok =
+      typeof t.name === 'string' &&
+      t.name.length <= 1024 &&
+      Number.isSafeInteger(t.bytes) &&
+      (t.bytes as number) >= 0 &&
+      typeof t.hash === 'string' &&
+      /^[0-9a-f]{32}$/.test(t.hash);
     return ok ? { name: t.name as string, bytes: t.bytes as number, hash: t.hash as string } : null;
   });
   const tr = isObj(p.trim) ? p.trim : {};
   const int = (x: unknown) => (Number.isSafeInteger(x) && (x as number) >= 0 ? (x as number) : 0);
-  return { tw: kPayloadTag, schema: p.schema, files, traces, trim: { rows: int(tr.rows), text: int(tr.text), series: int(tr.series) } };
+  return {
+    tw: kPayloadTag,
+    schema: p.schema,
+    files,
+    traces,
+    trim: { rows: int(tr.rows), text: int(tr.text), series: int(tr.series) },
+  };
 }

@@ -5,11 +5,11 @@
 // a trimmed summary with the same code as a full one; `cuts` lists what was shortened or dropped.
 
 export interface TrimLevel {
-  rows: number;     // rows kept per array of objects
-  text: number;     // characters kept per string
-  series: number;   // longest array of numbers kept (longer ones are dropped)
-  depth: number;    // deepest nesting kept
-  stepDetails?: boolean;  // keep each step's `sections` (per-step idle, kernels, launches...)
+  rows: number; // rows kept per array of objects
+  text: number; // characters kept per string
+  series: number; // longest array of numbers kept (longer ones are dropped)
+  depth: number; // deepest nesting kept
+  stepDetails?: boolean; // keep each step's `sections` (per-step idle, kernels, launches...)
 }
 
 // Per-step details repeat the whole-trace sections once per step, so they are the first thing a
@@ -28,7 +28,10 @@ export const kTrimLevels: TrimLevel[] = [
 // Recommendations are the point of sharing: keep more of them, and more of their text.
 const kKeepWhole = new Set(['recommendations']);
 
-export interface TrimResult { doc: { files: unknown[]; schema: string }; cuts: Record<string, number> }
+export interface TrimResult {
+  doc: { files: unknown[]; schema: string };
+  cuts: Record<string, number>;
+}
 
 export function trimSummary(doc: { files?: unknown[]; schema?: unknown }, level: TrimLevel): TrimResult {
   const cuts: Record<string, number> = {};
@@ -41,10 +44,20 @@ function trimString(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
 }
 
-function trimValue(v: unknown, lv: TrimLevel, depth: number, path: string, cuts: Record<string, number>, whole: boolean): unknown {
+function trimValue(
+  v: unknown,
+  lv: TrimLevel,
+  depth: number,
+  path: string,
+  cuts: Record<string, number>,
+  whole: boolean
+): unknown {
   if (typeof v === 'string') return trimString(v, whole ? Math.max(lv.text * 3, 240) : lv.text);
   if (v === null || typeof v !== 'object') return v;
-  if (depth > lv.depth) { cuts[path] = -1; return undefined; }
+  if (depth > lv.depth) {
+    cuts[path] = -1;
+    return undefined;
+  }
   if (Array.isArray(v)) {
     if (v.every((x) => typeof x === 'number' || x === null)) {
       if (v.length <= lv.series || v.length <= 4) return v;
@@ -56,14 +69,17 @@ function trimValue(v: unknown, lv: TrimLevel, depth: number, path: string, cuts:
     // Rows cut by the depth limit are left out, not turned into nulls (JSON has no holes).
     const rows = v.slice(0, keep).map((x, i) => trimValue(x, lv, depth + 1, `${path}.${i}`, cuts, whole));
     const kept = rows.filter((x) => x !== undefined);
-    if (kept.length === 0 && v.length > 0) { cuts[path] = -1; return undefined; }
+    if (kept.length === 0 && v.length > 0) {
+      cuts[path] = -1;
+      return undefined;
+    }
     return kept;
   }
   const o: Record<string, unknown> = {};
   const isStep = /^files\.\d+\.steps\.\d+$/.test(path);
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
     if (isStep && k === 'sections' && !lv.stepDetails) {
-      const key = `${path.replace(/\.\d+$/, '')}.*.sections`;  // one entry for all steps: how many lost theirs
+      const key = `${path.replace(/\.\d+$/, '')}.*.sections`; // one entry for all steps: how many lost theirs
       if (x !== null && x !== undefined) cuts[key] = (cuts[key] ?? 0) + 1;
       continue;
     }

@@ -27,15 +27,24 @@ export async function traceHash(blob: Blob): Promise<string> {
   return digest(size, [blob.slice(0, kHashEdgeBytes), blob.slice(size - kHashEdgeBytes, size)]);
 }
 
-export interface UrlHash { hash: string; bytes: number }
+export interface UrlHash {
+  hash: string;
+  bytes: number;
+}
 
 // Bytes [from, to] (inclusive) by a Range request, and the total size; null when the server did not
 // answer with exactly that range (no Range support, Content-Range hidden by CORS, encoded body).
 async function fetchRange(url: string, from: number, to: number): Promise<{ bytes: Uint8Array; total: number } | null> {
   const r = await fetch(url, { headers: { Range: `bytes=${from}-${to}` }, cache: 'no-store' });
-  if (r.status !== 206) { void r.body?.cancel().catch(() => {}); return null; }
+  if (r.status !== 206) {
+    void r.body?.cancel().catch(() => {});
+    return null;
+  }
   const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(r.headers.get('content-range') ?? '');
-  if (!m || Number(m[1]) !== from) { void r.body?.cancel().catch(() => {}); return null; }
+  if (!m || Number(m[1]) !== from) {
+    void r.body?.cancel().catch(() => {});
+    return null;
+  }
   const total = Number(m[3]);
   const bytes = new Uint8Array(await r.arrayBuffer());
   return bytes.length === Math.min(to, total - 1) - from + 1 ? { bytes, total } : null;
@@ -49,7 +58,10 @@ async function hashByRanges(url: string): Promise<UrlHash | null> {
   if (size <= E) return { hash: await digest(size, [head.bytes as Uint8Array<ArrayBuffer>]), bytes: size };
   const tail = await fetchRange(url, size <= 2 * E ? E : size - E, size - 1);
   if (!tail || tail.total !== size) return null;
-  return { hash: await digest(size, [head.bytes as Uint8Array<ArrayBuffer>, tail.bytes as Uint8Array<ArrayBuffer>]), bytes: size };
+  return {
+    hash: await digest(size, [head.bytes as Uint8Array<ArrayBuffer>, tail.bytes as Uint8Array<ArrayBuffer>]),
+    bytes: size,
+  };
 }
 
 // One full download; memory stays at about two edges whatever the size.
@@ -61,7 +73,7 @@ async function hashByStream(url: string): Promise<UrlHash> {
   const head = new Uint8Array(E);
   let headLen = 0;
   let size = 0;
-  const tail: Uint8Array[] = [];  // the last chunks, at least E bytes of them once there are
+  const tail: Uint8Array[] = []; // the last chunks, at least E bytes of them once there are
   let tailLen = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -80,9 +92,15 @@ async function hashByStream(url: string): Promise<UrlHash> {
   const want = size <= 2 * E ? size - headLen : E;
   const all = new Uint8Array(tailLen);
   let off = 0;
-  for (const c of tail) { all.set(c, off); off += c.length; }
+  for (const c of tail) {
+    all.set(c, off);
+    off += c.length;
+  }
   const last = all.subarray(tailLen - want);
-  return { hash: await digest(size, [head.subarray(0, headLen) as Uint8Array<ArrayBuffer>, last as Uint8Array<ArrayBuffer>]), bytes: size };
+  return {
+    hash: await digest(size, [head.subarray(0, headLen) as Uint8Array<ArrayBuffer>, last as Uint8Array<ArrayBuffer>]),
+    bytes: size,
+  };
 }
 
 export async function traceHashOfUrl(url: string): Promise<UrlHash> {

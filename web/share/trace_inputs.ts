@@ -9,7 +9,7 @@ type Hashed = { hash: string; bytes: number };
 const sourcesByName = new Map<string, Source>();
 const blobHashes = new WeakMap<Blob, Promise<Hashed>>();
 const urlHashes = new Map<string, Promise<Hashed>>();
-const known = new WeakMap<Source, string>();  // hashes already computed (readable synchronously)
+const known = new WeakMap<Source, string>(); // hashes already computed (readable synchronously)
 
 function remember(name: string, src: Source): void {
   sourcesByName.delete(name);
@@ -17,8 +17,12 @@ function remember(name: string, src: Source): void {
   if (sourcesByName.size > 64) sourcesByName.delete(sourcesByName.keys().next().value as string);
 }
 
-export function rememberTrace(name: string, blob: Blob): void { remember(name, { blob }); }
-export function rememberTraceUrl(name: string, url: string): void { remember(name, { url }); }
+export function rememberTrace(name: string, blob: Blob): void {
+  remember(name, { blob });
+}
+export function rememberTraceUrl(name: string, url: string): void {
+  remember(name, { url });
+}
 
 export function traceSource(name: string): Source | undefined {
   return sourcesByName.get(name);
@@ -38,7 +42,7 @@ function hashOfSource(src: Source): Promise<Hashed> {
   let p = urlHashes.get(src.url);
   if (!p) {
     urlHashes.set(src.url, (p = traceHashOfUrl(src.url)));
-    p.catch(() => urlHashes.delete(src.url));  // a failed fetch may be retried later
+    p.catch(() => urlHashes.delete(src.url)); // a failed fetch may be retried later
   }
   return p;
 }
@@ -64,23 +68,36 @@ export function knownHash(name: string): string | null {
 }
 
 export function watchTraceInputs(): void {
-  const keep = (list: FileList | null | undefined) => { for (const f of list ?? []) rememberTrace(f.name, f); };
+  const keep = (list: FileList | null | undefined) => {
+    for (const f of list ?? []) rememberTrace(f.name, f);
+  };
   window.addEventListener('drop', (e) => keep(e.dataTransfer?.files), true);
-  window.addEventListener('change', (e) => {
-    const t = e.target as HTMLInputElement | null;
-    if (t && t.tagName === 'INPUT' && t.type === 'file') keep(t.files);
-  }, true);
+  window.addEventListener(
+    'change',
+    (e) => {
+      const t = e.target as HTMLInputElement | null;
+      if (t && t.tagName === 'INPUT' && t.type === 'file') keep(t.files);
+    },
+    true
+  );
   // The page opens `?url=` traces and the sample buttons' `data-sample` (relative to the document)
   // by URL, under the last path segment of the URL (web/app/main.ts).
   const keepUrl = (u: string, base: string) => {
     try {
       const abs = new URL(u, base);
       rememberTraceUrl(decodeURIComponent(abs.pathname.split('/').pop() || 'trace'), abs.href);
-    } catch { /* an unusable URL: the page reports it when it fails to open */ }
+    } catch {
+      /* an unusable URL: the page reports it when it fails to open */
+    }
   };
   for (const u of new URLSearchParams(location.search).getAll('url')) keepUrl(u, location.href);
-  window.addEventListener('click', (e) => {
-    const sample = e.target instanceof Element ? e.target.closest<HTMLElement>('[data-sample]')?.dataset.sample : undefined;
-    if (sample) keepUrl(sample, document.baseURI);
-  }, true);
+  window.addEventListener(
+    'click',
+    (e) => {
+      const sample =
+        e.target instanceof Element ? e.target.closest<HTMLElement>('[data-sample]')?.dataset.sample : undefined;
+      if (sample) keepUrl(sample, document.baseURI);
+    },
+    true
+  );
 }

@@ -18,9 +18,9 @@ import type { TableState } from '../app/dashboard/table';
 export interface ViewState {
   tab?: 'overview' | 'timeline';
   file?: number;
-  tl?: unknown;             // the timeline view's state, opaque here (plain JSON, bounded)
-  tables?: TableState[];    // dashboard tables' filter and sort order
-  hashes?: (string | null)[];  // content hash of each opened trace, null when unknown
+  tl?: unknown; // the timeline view's state, opaque here (plain JSON, bounded)
+  tables?: TableState[]; // dashboard tables' filter and sort order
+  hashes?: (string | null)[]; // content hash of each opened trace, null when unknown
 }
 
 const kMaxTlChars = 2000;
@@ -34,7 +34,8 @@ const kMaxHashes = 64;
 const kHashRe = /^[0-9a-f]{32}$/;
 const hasControl = (s: string) => /[\u0000-\u001f\u007f]/.test(s);
 // Ids and column keys come from summary keys (some from the trace): anything printable without '*'.
-const okName = (s: string, max: number) => s.length > 0 && s.length <= max && !s.includes('*') && !s.startsWith('-') && !hasControl(s);
+const okName = (s: string, max: number) =>
+  s.length > 0 && s.length <= max && !s.includes('*') && !s.startsWith('-') && !hasControl(s);
 
 function readTable(v: string): TableState | null {
   const a = v.indexOf('*');
@@ -45,18 +46,34 @@ function readTable(v: string): TableState | null {
   const filter = v.slice(b + 1);
   const desc = sortRaw.startsWith('-');
   const sort = desc ? sortRaw.slice(1) : sortRaw;
-  if (!okName(id, kMaxTableId) || (sort && !okName(sort, kMaxTableId)) || (desc && !sort) || filter.length > kMaxFilter || hasControl(filter)) return null;
+  if (
+    !okName(id, kMaxTableId) ||
+    (sort && !okName(sort, kMaxTableId)) ||
+    (desc && !sort) ||
+    filter.length > kMaxFilter ||
+    hasControl(filter)
+  )
+    return null;
   if (!sort && !filter) return null;
   const st: TableState = { id };
   if (filter) st.filter = filter;
-  if (sort) { st.sort = sort; st.desc = desc; }
+  if (sort) {
+    st.sort = sort;
+    st.desc = desc;
+  }
   return st;
 }
 
 function writeTable(t: TableState): string | null {
   const filter = typeof t.filter === 'string' ? t.filter : '';
   const sort = typeof t.sort === 'string' ? t.sort : '';
-  if (!okName(t.id, kMaxTableId) || (sort && !okName(sort, kMaxTableId)) || filter.length > kMaxFilter || hasControl(filter)) return null;
+  if (
+    !okName(t.id, kMaxTableId) ||
+    (sort && !okName(sort, kMaxTableId)) ||
+    filter.length > kMaxFilter ||
+    hasControl(filter)
+  )
+    return null;
   if (!sort && !filter) return null;
   return `${t.id}*${sort && t.desc ? '-' : ''}${sort}*${filter}`;
 }
@@ -80,20 +97,37 @@ export function readViewState(params: URLSearchParams): { state: ViewState; prob
   const state: ViewState = {};
   const problems: string[] = [];
   const tab = params.get('tab');
-  if (tab !== null) { if (tab === 'overview' || tab === 'timeline') state.tab = tab; else problems.push('tab'); }
+  if (tab !== null) {
+    if (tab === 'overview' || tab === 'timeline') state.tab = tab;
+    else problems.push('tab');
+  }
   const file = params.get('file');
-  if (file !== null) { if (/^\d{1,4}$/.test(file)) state.file = Number(file); else problems.push('file'); }
+  if (file !== null) {
+    if (/^\d{1,4}$/.test(file)) state.file = Number(file);
+    else problems.push('file');
+  }
   const tl = params.get('tl');
   if (tl !== null) {
     let v: unknown;
-    try { v = tl.length <= kMaxTlChars ? JSON.parse(tl) : undefined; } catch { v = undefined; }
+    try {
+      v = tl.length <= kMaxTlChars ? JSON.parse(tl) : undefined;
+    } catch {
+      v = undefined;
+    }
     if (v !== undefined && v !== null && typeof v === 'object' && !Array.isArray(v) && boundedJson(v, 0)) state.tl = v;
     else problems.push('tl');
   }
   const t0 = params.get('t0');
   const t1 = params.get('t1');
   if (t0 !== null || t1 !== null) {
-    if (t0 !== null && t1 !== null && kNsRe.test(t0) && kNsRe.test(t1) && BigInt(t0) < BigInt(t1) && BigInt(t1) < 2n ** 63n) {
+    if (
+      t0 !== null &&
+      t1 !== null &&
+      kNsRe.test(t0) &&
+      kNsRe.test(t1) &&
+      BigInt(t0) < BigInt(t1) &&
+      BigInt(t1) < 2n ** 63n
+    ) {
       state.tl ??= { t0_ns: t0, t1_ns: t1 };
     } else {
       problems.push('t0/t1');
@@ -105,7 +139,8 @@ export function readViewState(params: URLSearchParams): { state: ViewState; prob
     let bad = tb.length > kMaxTables;
     for (const v of tb.slice(0, kMaxTables)) {
       const t = readTable(v);
-      if (t && !tables.some((u) => u.id === t.id)) tables.push(t); else bad = true;
+      if (t && !tables.some((u) => u.id === t.id)) tables.push(t);
+      else bad = true;
     }
     if (tables.length) state.tables = tables;
     if (bad) problems.push('tb');
@@ -113,7 +148,8 @@ export function readViewState(params: URLSearchParams): { state: ViewState; prob
   const hs = params.get('h');
   if (hs !== null) {
     const list = hs.split(',');
-    if (list.length <= kMaxHashes && list.every((x) => x === '' || kHashRe.test(x)) && list.some((x) => x !== '')) state.hashes = list.map((x) => x || null);
+    if (list.length <= kMaxHashes && list.every((x) => x === '' || kHashRe.test(x)) && list.some((x) => x !== ''))
+      state.hashes = list.map((x) => x || null);
     else problems.push('h');
   }
   return { state, problems };
@@ -122,10 +158,12 @@ export function readViewState(params: URLSearchParams): { state: ViewState; prob
 // Appends the state to params. Invalid parts are skipped, so what is written reads back identically.
 export function writeViewState(state: ViewState, params: URLSearchParams = new URLSearchParams()): URLSearchParams {
   if (state.tab === 'overview' || state.tab === 'timeline') params.set('tab', state.tab);
-  if (Number.isInteger(state.file) && state.file! >= 0 && state.file! < 10000 && state.file !== 0) params.set('file', String(state.file));
+  if (Number.isInteger(state.file) && state.file! >= 0 && state.file! < 10000 && state.file !== 0)
+    params.set('file', String(state.file));
   // The timeline's state goes through JSON first: it leaves out what is unset (undefined keys).
   const tlJson = state.tl !== null && typeof state.tl === 'object' ? JSON.stringify(state.tl) : undefined;
-  if (tlJson !== undefined && tlJson.length <= kMaxTlChars && boundedJson(JSON.parse(tlJson), 0)) params.set('tl', tlJson);
+  if (tlJson !== undefined && tlJson.length <= kMaxTlChars && boundedJson(JSON.parse(tlJson), 0))
+    params.set('tl', tlJson);
   const seen = new Set<string>();
   for (const t of Array.isArray(state.tables) ? state.tables : []) {
     const v = seen.size < kMaxTables && !seen.has(t?.id) ? writeTable(t) : null;
@@ -133,7 +171,9 @@ export function writeViewState(state: ViewState, params: URLSearchParams = new U
     seen.add(t.id);
     params.append('tb', v);
   }
-  const hashes = Array.isArray(state.hashes) ? state.hashes.slice(0, kMaxHashes).map((x) => (typeof x === 'string' && kHashRe.test(x) ? x : '')) : [];
+  const hashes = Array.isArray(state.hashes)
+    ? state.hashes.slice(0, kMaxHashes).map((x) => (typeof x === 'string' && kHashRe.test(x) ? x : ''))
+    : [];
   if (hashes.some((x) => x)) params.set('h', hashes.join(','));
   return params;
 }

@@ -7,11 +7,15 @@
 // with JSON.parse. Text that is not valid JSON (e.g. cut by the core at 16 KB) is shown as it came.
 // Pure: the panel puts the rows into textContent and title attributes, never into HTML.
 
-export interface ArgRow { key: string; value: string; title?: string }
+export interface ArgRow {
+  key: string;
+  value: string;
+  title?: string;
+}
 
-export const kMaxValueChars = 2000;  // longer values are cut, the whole text goes in the title
-const kMaxDepth = 4;                  // object levels spread over rows; deeper ones stay one JSON line
-const kMaxRows = 100;                 // an arg that would take more rows stays one JSON line
+export const kMaxValueChars = 2000; // longer values are cut, the whole text goes in the title
+const kMaxDepth = 4; // object levels spread over rows; deeper ones stay one JSON line
+const kMaxRows = 100; // an arg that would take more rows stays one JSON line
 
 // A parsed value: strings decoded; numbers, true, false and null as their source text.
 type Value = { str: string } | { lit: string } | { arr: Value[] } | { obj: Array<[string, Value]> };
@@ -21,7 +25,7 @@ type Value = { str: string } | { lit: string } | { arr: Value[] } | { obj: Array
 export function argRows(key: string, text: string, json = true): ArgRow[] {
   const first = text.charAt(0);
   const v = json && (first === '[' || first === '{') ? parse(text) : null;
-  if (!v) return [capped(key, text)];  // a string, a number, true / false / null, or invalid JSON
+  if (!v) return [capped(key, text)]; // a string, a number, true / false / null, or invalid JSON
   const rows: ArgRow[] = [];
   spread(key, v, 0, rows);
   return rows.length > kMaxRows ? [capped(key, inline(v))] : rows;
@@ -48,7 +52,7 @@ function capped(key: string, value: string): ArgRow {
   if (value.length <= kMaxValueChars) return { key, value };
   let end = kMaxValueChars;
   const c = value.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end--;  // do not split a surrogate pair
+  if (c >= 0xd800 && c <= 0xdbff) end--; // do not split a surrogate pair
   return { key, value: `${value.slice(0, end)}…`, title: value };
 }
 
@@ -61,7 +65,11 @@ const kSpace = /[ \t\n\r]*/y;
 // The value of `text`, or null when it is not exactly one JSON value.
 function parse(text: string): Value | null {
   let pos = 0;
-  const skip = () => { kSpace.lastIndex = pos; kSpace.exec(text); pos = kSpace.lastIndex; };
+  const skip = () => {
+    kSpace.lastIndex = pos;
+    kSpace.exec(text);
+    pos = kSpace.lastIndex;
+  };
   const match = (re: RegExp): string | null => {
     re.lastIndex = pos;
     const m = re.exec(text);
@@ -70,7 +78,7 @@ function parse(text: string): Value | null {
     return m[0];
   };
   const value = (depth: number): Value | null => {
-    if (depth > 64) return null;  // the core refuses deeper events too
+    if (depth > 64) return null; // the core refuses deeper events too
     skip();
     const c = text.charAt(pos);
     if (c === '"') {
@@ -79,10 +87,14 @@ function parse(text: string): Value | null {
     }
     if (c === '[' || c === '{') {
       const close = c === '[' ? ']' : '}';
-      const arr: Value[] = [], obj: Array<[string, Value]> = [];
+      const arr: Value[] = [],
+        obj: Array<[string, Value]> = [];
       pos++;
       skip();
-      if (text.charAt(pos) === close) { pos++; return c === '[' ? { arr } : { obj }; }
+      if (text.charAt(pos) === close) {
+        pos++;
+        return c === '[' ? { arr } : { obj };
+      }
       for (;;) {
         if (c === '{') {
           skip();
@@ -106,7 +118,10 @@ function parse(text: string): Value | null {
       }
     }
     for (const word of ['true', 'false', 'null']) {
-      if (text.startsWith(word, pos)) { pos += word.length; return { lit: word }; }
+      if (text.startsWith(word, pos)) {
+        pos += word.length;
+        return { lit: word };
+      }
     }
     const n = match(kNumber);
     return n === null ? null : { lit: n };

@@ -6,7 +6,9 @@ export class BoundedCache<V> {
   private readonly map = new Map<string, V>();
   constructor(private readonly limit: number) {}
 
-  get(key: string): V | undefined { return this.map.get(key); }
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
 
   // Remembers v for key; returns v.
   set(key: string, v: V): V {

@@ -17,21 +17,28 @@ function row(table: HTMLTableElement, key: string, value: string | Node, title?:
   const tr = el('tr');
   tr.append(el('th', undefined, key));
   const td = el('td');
-  if (typeof value === 'string') td.textContent = value; else td.append(value);
+  if (typeof value === 'string') td.textContent = value;
+  else td.append(value);
   if (title !== undefined) td.title = title;
   tr.append(td);
   table.append(tr);
 }
 
 const kLinkLabel: Record<string, string> = {
-  kernel: 'Launched GPU op', launch: 'Launched by', flow_out: 'Flow to', flow_in: 'Flow from',
+  kernel: 'Launched GPU op',
+  launch: 'Launched by',
+  flow_out: 'Flow to',
+  flow_in: 'Flow from',
 };
 
 export class DetailsPanel {
   readonly root = el('div', 'twtl-panel');
   private readonly body = el('div', 'twtl-panel-body');
 
-  constructor(private readonly onJump: (ref: SliceRef) => void, onClose: () => void) {
+  constructor(
+    private readonly onJump: (ref: SliceRef) => void,
+    onClose: () => void
+  ) {
     const close = el('button', 'twtl-close', '×');
     close.title = 'Close (Esc)';
     close.setAttribute('aria-label', 'Close details');
@@ -40,7 +47,10 @@ export class DetailsPanel {
     this.root.hidden = true;
   }
 
-  hide(): void { this.root.hidden = true; this.body.replaceChildren(); }
+  hide(): void {
+    this.root.hidden = true;
+    this.body.replaceChildren();
+  }
 
   loading(title: string): void {
     this.root.hidden = false;
@@ -64,7 +74,11 @@ export class DetailsPanel {
       row(t, 'Duration', formatDuration(d.durNs));
       row(t, 'Self time', formatDuration(d.selfNs));
     }
-    row(t, 'Start', `${formatDuration(d.startNs)} after the trace start (ts ${d.startAbsNs ?? absoluteNs(originNs, d.startNs)} ns)`);
+    row(
+      t,
+      'Start',
+      `${formatDuration(d.startNs)} after the trace start (ts ${d.startAbsNs ?? absoluteNs(originNs, d.startNs)} ns)`
+    );
     row(t, 'Category', String(d.cat ?? ''));
     if (!d.instant) row(t, 'Kind / class', `${d.kind ?? ''} / ${d.class ?? ''}`);
     row(t, 'Track', d.instant ? String(d.laneName ?? '') : `${d.laneName ?? ''} (depth ${d.depth ?? 0})`);
@@ -72,12 +86,16 @@ export class DetailsPanel {
     if (d.externalId) row(t, 'External id', String(d.externalId));
     if (d.unclosed) row(t, 'Note', 'never closed: ends at the end of the trace');
     if (d.overlapping) row(t, 'Note', 'overlaps an earlier slice without nesting in it');
-    if (d.gpu) for (const [k, v] of Object.entries(d.gpu)) row(t, `GPU ${k}`, Array.isArray(v) ? v.join(' × ') : String(v));
+    if (d.gpu)
+      for (const [k, v] of Object.entries(d.gpu)) row(t, `GPU ${k}`, Array.isArray(v) ? v.join(' × ') : String(v));
     for (const l of d.links ?? []) {
       if (!l.to) continue;
       const a = el('a', 'twtl-link', `${l.to.name} (${formatDuration(l.to.durNs)}, ${laneName(l.to.lane)})`);
       a.href = '#';
-      a.addEventListener('click', (e) => { e.preventDefault(); this.onJump(l.to); });
+      a.addEventListener('click', (e) => {
+        e.preventDefault();
+        this.onJump(l.to);
+      });
       row(t, kLinkLabel[l.dir] ?? l.dir, a);
     }
     const parts: Node[] = [title, t];
@@ -101,14 +119,19 @@ export class DetailsPanel {
     // Args are read again from the file; from a gzip file that means decompressing up to the event,
     // which is worth a word only when it took long enough to notice.
     if (reply.argsSource === 'gzip' && typeof reply.argsMs === 'number' && reply.argsMs >= 300)
-      parts.push(el('div', 'twtl-muted', `Args read again from the compressed file (${(reply.argsMs / 1000).toFixed(1)} s).`));
+      parts.push(
+        el('div', 'twtl-muted', `Args read again from the compressed file (${(reply.argsMs / 1000).toFixed(1)} s).`)
+      );
     this.body.replaceChildren(...parts);
   }
 
   showAggregate(r: AggregateReply, t0: number, t1: number, lanes: number): void {
     this.root.hidden = false;
-    const title = el('div', 'twtl-title',
-      `${r.slices} slices, ${r.names} names in ${formatDuration(t1 - t0)} (${formatDuration(t0)} – ${formatDuration(t1)}) on ${lanes} lane${lanes === 1 ? '' : 's'}`);
+    const title = el(
+      'div',
+      'twtl-title',
+      `${r.slices} slices, ${r.names} names in ${formatDuration(t1 - t0)} (${formatDuration(t0)} – ${formatDuration(t1)}) on ${lanes} lane${lanes === 1 ? '' : 's'}`
+    );
     const t = el('table', 'twtl-agg');
     t.setAttribute('data-testid', 'timeline-aggregate');
     const head = el('tr');
@@ -116,12 +139,18 @@ export class DetailsPanel {
     t.append(head);
     for (const x of r.rows ?? []) {
       const tr = el('tr');
-      tr.append(el('td', 'twtl-name', String(x.name)), el('td', 'num', String(x.count)), el('td', 'num', formatDuration(x.totalNs)),
-        el('td', 'num', formatDuration(x.selfNs)), el('td', 'num', formatDuration(x.inRangeNs)));
+      tr.append(
+        el('td', 'twtl-name', String(x.name)),
+        el('td', 'num', String(x.count)),
+        el('td', 'num', formatDuration(x.totalNs)),
+        el('td', 'num', formatDuration(x.selfNs)),
+        el('td', 'num', formatDuration(x.inRangeNs))
+      );
       t.append(tr);
     }
     const parts: Node[] = [title, t];
-    if (r.truncated) parts.push(el('div', 'twtl-muted', `only the ${(r.rows ?? []).length} names with the most time are listed`));
+    if (r.truncated)
+      parts.push(el('div', 'twtl-muted', `only the ${(r.rows ?? []).length} names with the most time are listed`));
     this.body.replaceChildren(...parts);
   }
 }

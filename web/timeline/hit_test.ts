@@ -17,12 +17,17 @@ export function sliceAt(f: Frame, x: number, y: number): { lane: LaneBox; i: num
   const depth = Math.floor((cy - lane.y) / lane.rowH);
   const t = tOf(f, x);
   const slop = ((f.t1 - f.t0) / Math.max(1, f.width - kGutter)) * 2;
-  let best = -1, bestDist = Infinity;
+  let best = -1,
+    bestDist = Infinity;
   for (let i = d.itemOffset[k]; i < d.itemOffset[k + 1]; i++) {
     if (d.depth[i] !== depth) continue;
-    const a = d.start[i], b = a + d.dur[i];
+    const a = d.start[i],
+      b = a + d.dur[i];
     const dist = t < a ? a - t : t > b ? t - b : 0;
-    if (dist <= slop && dist < bestDist) { best = i; bestDist = dist; }
+    if (dist <= slop && dist < bestDist) {
+      best = i;
+      bestDist = dist;
+    }
   }
   return best < 0 ? null : { lane, i: best };
 }

@@ -38,7 +38,9 @@ export class HoverTip {
     }
   }
 
-  hide(): void { this.el.hidden = true; }
+  hide(): void {
+    this.el.hidden = true;
+  }
 
   // Shows `text` next to the pointer `p` (stage px) on a stage of `width` × `height` px.
   show(text: string, p: { x: number; y: number }, width: number, height: number): void {

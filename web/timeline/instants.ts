@@ -8,8 +8,8 @@ import { kGutter, kRulerH, yOf, type Frame } from './render';
 import { kGlobalMark } from './window_cache';
 
 export const kInstantColor = '#e65100';
-const kHalf = 4;       // half width of a marker triangle, px
-const kHitPx = 5;      // how far from a marker a click still selects it
+const kHalf = 4; // half width of a marker triangle, px
+const kHitPx = 5; // how far from a marker a click still selects it
 
 function triangle(ctx: CanvasRenderingContext2D, x: number, y: number): void {
   ctx.moveTo(x - kHalf, y);
@@ -23,7 +23,8 @@ const xAt = (f: Frame, t: number) => kGutter + ((t - f.t0) / (f.t1 - f.t0)) * (f
 // Thread instants of lane slot k (the cache's lane index).
 export function drawInstants(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: number): number {
   const d = f.data!;
-  const a = d.instantOffset?.[k] ?? 0, b = d.instantOffset?.[k + 1] ?? 0;
+  const a = d.instantOffset?.[k] ?? 0,
+    b = d.instantOffset?.[k + 1] ?? 0;
   if (b <= a) return 0;
   const y = yOf(f, lane.y) + 1;
   if (y + 2 * kHalf < kRulerH || y > f.height) return 0;
@@ -85,7 +86,12 @@ export function drawMarks(ctx: CanvasRenderingContext2D, f: Frame): number {
   return n;
 }
 
-export interface InstantHit { instantId: number; name: number; count: number; t: number }
+export interface InstantHit {
+  instantId: number;
+  name: number;
+  count: number;
+  t: number;
+}
 
 // The thread instant whose marker is under (x, y) in the top row of `lane` (slot k), if any.
 export function instantAt(f: Frame, lane: LaneBox, k: number, x: number, y: number): InstantHit | null {
@@ -93,10 +99,14 @@ export function instantAt(f: Frame, lane: LaneBox, k: number, x: number, y: numb
   if (!d || !d.instantOffset) return null;
   const top = yOf(f, lane.y);
   if (y < top || y > top + 2 * kHalf + 4) return null;
-  let best: InstantHit | null = null, bestDx = kHitPx + 1;
+  let best: InstantHit | null = null,
+    bestDx = kHitPx + 1;
   for (let i = d.instantOffset[k]; i < d.instantOffset[k + 1]; i++) {
     const dx = Math.abs(xAt(f, d.instantTs[i]) - x);
-    if (dx < bestDx) { bestDx = dx; best = { instantId: d.instantId[i], name: d.instantName[i], count: d.instantCount[i], t: d.instantTs[i] }; }
+    if (dx < bestDx) {
+      bestDx = dx;
+      best = { instantId: d.instantId[i], name: d.instantName[i], count: d.instantCount[i], t: d.instantTs[i] };
+    }
   }
   return best;
 }
@@ -105,19 +115,27 @@ export function instantAt(f: Frame, lane: LaneBox, k: number, x: number, y: numb
 export function markAt(f: Frame, x: number, y: number): InstantHit | null {
   const d = f.data;
   if (!d || !d.markTs || x < kGutter) return null;
-  let best: InstantHit | null = null, bestDx = kHitPx + 1;
+  let best: InstantHit | null = null,
+    bestDx = kHitPx + 1;
   for (let i = 0; i < d.markTs.length; i++) {
     const s = markSpan(f, d.markGroup[i]);
     if (!s || y < s.head - 2 || y > s.head + 2 * kHalf + 3) continue;
     const dx = Math.abs(xAt(f, d.markTs[i]) - x);
-    if (dx < bestDx) { bestDx = dx; best = { instantId: d.markId[i], name: d.markName[i], count: d.markCount[i], t: d.markTs[i] }; }
+    if (dx < bestDx) {
+      bestDx = dx;
+      best = { instantId: d.markId[i], name: d.markName[i], count: d.markCount[i], t: d.markTs[i] };
+    }
   }
   return best;
 }
 
 // Client-space centre of the first drawn marker whose name contains `text` (test hook).
-export function locateInstant(f: Frame, names: Map<number, string>, rect: DOMRect, text: string):
-    { x: number; y: number; instantId: number } | null {
+export function locateInstant(
+  f: Frame,
+  names: Map<number, string>,
+  rect: DOMRect,
+  text: string
+): { x: number; y: number; instantId: number } | null {
   const d = f.data;
   if (!d || !d.instantOffset) return null;
   const inView = (x: number, y: number) => x >= kGutter && x <= f.width && y >= 0 && y <= f.height;
@@ -126,7 +144,8 @@ export function locateInstant(f: Frame, names: Map<number, string>, rect: DOMRec
     if (k === undefined || lane.info.kind !== 'slices') continue;
     for (let i = d.instantOffset[k]; i < d.instantOffset[k + 1]; i++) {
       if (!(names.get(d.instantName[i]) ?? '').includes(text)) continue;
-      const x = xAt(f, d.instantTs[i]), y = yOf(f, lane.y) + 1 + kHalf;
+      const x = xAt(f, d.instantTs[i]),
+        y = yOf(f, lane.y) + 1 + kHalf;
       if (inView(x, y) && y >= kRulerH) return { x: rect.left + x, y: rect.top + y, instantId: d.instantId[i] };
     }
   }
@@ -134,7 +153,8 @@ export function locateInstant(f: Frame, names: Map<number, string>, rect: DOMRec
     if (!(names.get(d.markName[i]) ?? '').includes(text)) continue;
     const s = markSpan(f, d.markGroup[i]);
     const x = xAt(f, d.markTs[i]);
-    if (s && inView(x, s.head + kHalf)) return { x: rect.left + x, y: rect.top + s.head + kHalf, instantId: d.markId[i] };
+    if (s && inView(x, s.head + kHalf))
+      return { x: rect.left + x, y: rect.top + s.head + kHalf, instantId: d.markId[i] };
   }
   return null;
 }

@@ -1,9 +1,24 @@
 // Vertical layout of the timeline: group headers (one per process, collapsible) and the lanes under
 // them, in the order the core gives. Heights are CSS pixels; y is from the top of the content.
 
-export interface GroupInfo { name: string; pid: number; gpu: boolean }
-export interface LaneInfo { id: number; group: number; kind: 'slices' | 'counter' | 'memory' | 'overlap'; name: string; rows: number }
-export interface TracksReply { originNs: string; endNs: number; groups: GroupInfo[]; tracks: LaneInfo[] }
+export interface GroupInfo {
+  name: string;
+  pid: number;
+  gpu: boolean;
+}
+export interface LaneInfo {
+  id: number;
+  group: number;
+  kind: 'slices' | 'counter' | 'memory' | 'overlap';
+  name: string;
+  rows: number;
+}
+export interface TracksReply {
+  originNs: string;
+  endNs: number;
+  groups: GroupInfo[];
+  tracks: LaneInfo[];
+}
 
 export const kHeaderH = 22;
 export const kRowH = 18;
@@ -11,16 +26,33 @@ export const kOverlapRowH = 10;
 export const kCounterH = 36;
 export const kLaneGap = 4;
 
-export interface GroupBox { index: number; info: GroupInfo; y: number; h: number; collapsed: boolean; lanes: number }
-export interface LaneBox { info: LaneInfo; y: number; h: number; rowH: number }
+export interface GroupBox {
+  index: number;
+  info: GroupInfo;
+  y: number;
+  h: number;
+  collapsed: boolean;
+  lanes: number;
+}
+export interface LaneBox {
+  info: LaneInfo;
+  y: number;
+  h: number;
+  rowH: number;
+}
 
 export class Layout {
   groups: GroupBox[] = [];
-  lanes: LaneBox[] = [];          // visible (not collapsed) lanes, top to bottom
+  lanes: LaneBox[] = []; // visible (not collapsed) lanes, top to bottom
   byLane = new Map<number, LaneBox>();
   height = 0;
 
-  constructor(readonly tracks: TracksReply, readonly collapsed: Set<number>) { this.build(); }
+  constructor(
+    readonly tracks: TracksReply,
+    readonly collapsed: Set<number>
+  ) {
+    this.build();
+  }
 
   build(): void {
     this.groups = [];

@@ -8,10 +8,18 @@
 export const kWide = 3;
 
 export class RectRun {
-  private x0 = 0; private x1 = -1; private y = 0; private color = ''; private dim = false;
+  private x0 = 0;
+  private x1 = -1;
+  private y = 0;
+  private color = '';
+  private dim = false;
   private fill = '';
   // gap: leave the pixel gap after a wide slice (not in the overlap lane, whose rows are intervals).
-  constructor(private readonly ctx: CanvasRenderingContext2D, private readonly h: number, private readonly gap = true) {}
+  constructor(
+    private readonly ctx: CanvasRenderingContext2D,
+    private readonly h: number,
+    private readonly gap = true
+  ) {}
 
   // A slice [x0, x1) x [y, y + h) in whole pixels (x1 > x0); `wide` when its unrounded width is at
   // least kWide (so that panning does not flip it). Slices of a row in order of x0 merge best; any
@@ -19,7 +27,7 @@ export class RectRun {
   add(x0: number, x1: number, y: number, color: string, dim: boolean, wide: boolean): void {
     if (wide) {
       this.flush();
-      this.rect(x0, this.gap ? Math.max(x0 + 1, x1 - 1) : x1, y, color, dim);  // 1 px left: no gap
+      this.rect(x0, this.gap ? Math.max(x0 + 1, x1 - 1) : x1, y, color, dim); // 1 px left: no gap
       return;
     }
     if (x0 <= this.x1 && x1 >= this.x0 && y === this.y && color === this.color && dim === this.dim) {
@@ -28,7 +36,11 @@ export class RectRun {
       return;
     }
     this.flush();
-    this.x0 = x0; this.x1 = x1; this.y = y; this.color = color; this.dim = dim;
+    this.x0 = x0;
+    this.x1 = x1;
+    this.y = y;
+    this.color = color;
+    this.dim = dim;
   }
 
   // Draws the pending run; call once after the last add.
@@ -40,7 +52,10 @@ export class RectRun {
 
   private rect(x0: number, x1: number, y: number, color: string, dim: boolean): void {
     const ctx = this.ctx;
-    if (color !== this.fill) { ctx.fillStyle = color; this.fill = color; }
+    if (color !== this.fill) {
+      ctx.fillStyle = color;
+      this.fill = color;
+    }
     if (dim) ctx.globalAlpha = 0.3;
     ctx.fillRect(x0, y, x1 - x0, this.h);
     if (dim) ctx.globalAlpha = 1;

@@ -15,8 +15,10 @@ export const kGutter = 190;
 export const kRulerH = 24;
 
 export interface Frame {
-  width: number; height: number;           // CSS px of the canvas
-  t0: number; t1: number;                  // visible range (relative ns)
+  width: number;
+  height: number; // CSS px of the canvas
+  t0: number;
+  t1: number; // visible range (relative ns)
   scrollY: number;
   layout: Layout;
   data: WindowData | null;
@@ -26,10 +28,16 @@ export interface Frame {
   selected: { lane: number; depth: number; startNs: number; durNs: number } | null;
   links: Array<{ lane: number; depth: number; startNs: number; durNs: number }>;
   area: { t0: number; t1: number; y0: number; y1: number } | null;
-  fg: string; muted: string; line: string; bg: string;
+  fg: string;
+  muted: string;
+  line: string;
+  bg: string;
 }
 
-export interface FrameStats { items: number; instants: number }
+export interface FrameStats {
+  items: number;
+  instants: number;
+}
 
 export function xOf(f: Frame, t: number): number {
   return kGutter + ((t - f.t0) / (f.t1 - f.t0)) * (f.width - kGutter);
@@ -40,7 +48,9 @@ export function tOf(f: Frame, x: number): number {
 }
 
 // Screen y of a content y.
-export function yOf(f: Frame, y: number): number { return kRulerH + y - f.scrollY; }
+export function yOf(f: Frame, y: number): number {
+  return kRulerH + y - f.scrollY;
+}
 
 // Two ways to cut a label, on purpose. Slice labels (truncate) are up to thousands per frame and
 // redrawn on every pan and zoom: they are cut by an average character width, with no measureText
@@ -66,10 +76,13 @@ function fitText(ctx: CanvasRenderingContext2D, text: string, maxW: number): str
 
 function cutToFit(ctx: CanvasRenderingContext2D, text: string, maxW: number): string {
   if (ctx.measureText(text).width <= maxW) return text;
-  let lo = 0, hi = text.length;
-  while (lo < hi) {  // the longest prefix that fits with the ellipsis
+  let lo = 0,
+    hi = text.length;
+  while (lo < hi) {
+    // the longest prefix that fits with the ellipsis
     const mid = (lo + hi + 1) >> 1;
-    if (ctx.measureText(text.slice(0, mid) + '…').width <= maxW) lo = mid; else hi = mid - 1;
+    if (ctx.measureText(text.slice(0, mid) + '…').width <= maxW) lo = mid;
+    else hi = mid - 1;
   }
   return text.slice(0, lo) + '…';
 }
@@ -120,8 +133,13 @@ function drawSlices(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: n
     x0 = Math.round(Math.max(x0, kGutter));
     x1 = Math.max(x0 + 1, Math.round(Math.min(x1, f.width)));
     const cls = d.cls[i];
-    const color = overlap ? (cls === 4 ? kOverlapComputeColor : classColor(cls))
-      : f.colorBy === 'name' ? nameColor(f.names.get(d.name[i]) ?? '') : classColor(cls);
+    const color = overlap
+      ? cls === 4
+        ? kOverlapComputeColor
+        : classColor(cls)
+      : f.colorBy === 'name'
+        ? nameColor(f.names.get(d.name[i]) ?? '')
+        : classColor(cls);
     run.add(x0, x1, y, color, f.searchActive && !overlap && !(d.flags[i] & 2), wide);
     stats.items++;
     const w = x1 - x0;
@@ -152,11 +170,17 @@ function drawSlices(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: n
 
 function drawSeries(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: number, stats: FrameStats): void {
   const d = f.data!;
-  const a = d.pointOffset[k], b = d.pointOffset[k + 1];
+  const a = d.pointOffset[k],
+    b = d.pointOffset[k + 1];
   if (b <= a) return;
-  let lo = 0, hi = 0;
-  for (let i = a; i < b; i++) { lo = Math.min(lo, d.pointMin[i]); hi = Math.max(hi, d.pointMax[i]); }
-  const top = yOf(f, lane.y) + 2, h = lane.h - 4;
+  let lo = 0,
+    hi = 0;
+  for (let i = a; i < b; i++) {
+    lo = Math.min(lo, d.pointMin[i]);
+    hi = Math.max(hi, d.pointMax[i]);
+  }
+  const top = yOf(f, lane.y) + 2,
+    h = lane.h - 4;
   const yv = (v: number) => top + h - ((v - lo) / (hi - lo || 1)) * h;
   const base = yv(Math.max(lo, 0));
   ctx.beginPath();
@@ -208,7 +232,11 @@ function drawGutter(ctx: CanvasRenderingContext2D, f: Frame): void {
     ctx.globalAlpha = 1;
     ctx.fillStyle = f.fg;
     ctx.font = 'bold 12px system-ui, sans-serif';
-    ctx.fillText(`${g.collapsed ? '▸' : '▾'} ${g.info.name}${g.collapsed ? ` (${g.lanes})` : ''}`, 6, y + kHeaderH / 2 - 1);
+    ctx.fillText(
+      `${g.collapsed ? '▸' : '▾'} ${g.info.name}${g.collapsed ? ` (${g.lanes})` : ''}`,
+      6,
+      y + kHeaderH / 2 - 1
+    );
   }
   ctx.font = '11px system-ui, sans-serif';
   for (const l of f.layout.lanes) {
@@ -216,7 +244,10 @@ function drawGutter(ctx: CanvasRenderingContext2D, f: Frame): void {
     if (y + l.h < kRulerH || y > f.height) continue;
     ctx.fillStyle = f.muted;
     const text = fitText(ctx, l.info.name, kGutter - 20);
-    if (l.info.kind !== 'overlap') { ctx.fillText(text, 14, y + Math.min(l.h, 18) / 2); continue; }
+    if (l.info.kind !== 'overlap') {
+      ctx.fillText(text, 14, y + Math.min(l.h, 18) / 2);
+      continue;
+    }
     // The overlap lane's rows are 10 px: its name sits on the first, and a row's small label only
     // where it fits after the name (the name has priority).
     ctx.fillText(text, 14, y + l.rowH / 2);
@@ -224,7 +255,8 @@ function drawGutter(ctx: CanvasRenderingContext2D, f: Frame): void {
     ctx.font = '9px system-ui, sans-serif';
     ctx.textAlign = 'right';
     ['compute', 'comm hidden', 'comm exposed'].forEach((r, i) => {
-      if (i > 0 || kGutter - 6 - ctx.measureText(r).width >= nameEnd) ctx.fillText(r, kGutter - 6, y + i * l.rowH + l.rowH / 2);
+      if (i > 0 || kGutter - 6 - ctx.measureText(r).width >= nameEnd)
+        ctx.fillText(r, kGutter - 6, y + i * l.rowH + l.rowH / 2);
     });
     ctx.textAlign = 'left';
     ctx.font = '11px system-ui, sans-serif';
@@ -272,7 +304,8 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): FrameStats {
   const box = (s: { lane: number; depth: number; startNs: number; durNs: number }) => {
     const lane = f.layout.byLane.get(s.lane);
     if (!lane) return null;
-    const x0 = xOf(f, s.startNs), x1 = Math.max(x0 + 2, xOf(f, s.startNs + s.durNs));
+    const x0 = xOf(f, s.startNs),
+      x1 = Math.max(x0 + 2, xOf(f, s.startNs + s.durNs));
     return { x0, x1, y: yOf(f, lane.y + s.depth * lane.rowH), h: lane.rowH };
   };
   if (f.selected) {
@@ -293,10 +326,12 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): FrameStats {
     }
   }
   if (f.area) {
-    const x0 = xOf(f, f.area.t0), x1 = xOf(f, f.area.t1);
+    const x0 = xOf(f, f.area.t0),
+      x1 = xOf(f, f.area.t1);
     ctx.fillStyle = 'rgba(33,150,243,0.15)';
     ctx.strokeStyle = 'rgba(33,150,243,0.9)';
-    const y0 = yOf(f, f.area.y0), y1 = yOf(f, f.area.y1);
+    const y0 = yOf(f, f.area.y0),
+      y1 = yOf(f, f.area.y1);
     ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
     ctx.strokeRect(x0, y0, x1 - x0, y1 - y0);
   }

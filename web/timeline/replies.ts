@@ -5,44 +5,80 @@
 // timeline track ids.
 import type { EventReply } from '../worker/timeline_handlers';
 
-export interface SliceRef { id: number; name: string; lane: number; depth: number; startNs: number; durNs: number }
-export interface Link { dir: string; to: SliceRef }  // dir: kernel, launch, flow_out or flow_in
+export interface SliceRef {
+  id: number;
+  name: string;
+  lane: number;
+  depth: number;
+  startNs: number;
+  durNs: number;
+}
+export interface Link {
+  dir: string;
+  to: SliceRef;
+} // dir: kernel, launch, flow_out or flow_in
 
 type EventCommon = {
-  id: number; name: string; cat: string; lane: number; depth: number; laneName: string;
-  startNs: number; startAbsNs: string;  // startAbsNs: the absolute timestamp as a decimal string
-  durNs: number; srcOffset: number; srcLength: number;  // srcOffset, srcLength: the event's bytes in the file
-  links: Link[];                        // none for an instant
+  id: number;
+  name: string;
+  cat: string;
+  lane: number;
+  depth: number;
+  laneName: string;
+  startNs: number;
+  startAbsNs: string; // startAbsNs: the absolute timestamp as a decimal string
+  durNs: number;
+  srcOffset: number;
+  srcLength: number; // srcOffset, srcLength: the event's bytes in the file
+  links: Link[]; // none for an instant
 };
 
 // A GPU op's fields from its args (ids, sizes, collective, launch shape), when the trace has them.
 export type GpuFields = {
-  device: number; stream: number; bytes?: number; collective?: string; inNelems?: number; outNelems?: number;
-  groupSize?: number; dtype?: string; pgName?: string; grid?: number[]; block?: number[];
+  device: number;
+  stream: number;
+  bytes?: number;
+  collective?: string;
+  inNelems?: number;
+  outNelems?: number;
+  groupSize?: number;
+  dtype?: string;
+  pgName?: string;
+  grid?: number[];
+  block?: number[];
 };
 
 // What a slice has and an instant has not (so either's keys can be read on the union).
 type SliceOnly = {
-  kind: string; class: string; selfNs: number;
-  correlation: string; externalId: string;  // '' when the event has none
-  unclosed: boolean; overlapping: boolean;
+  kind: string;
+  class: string;
+  selfNs: number;
+  correlation: string;
+  externalId: string; // '' when the event has none
+  unclosed: boolean;
+  overlapping: boolean;
   gpu?: GpuFields;
 };
 export type SliceDetails = EventCommon & SliceOnly & { instant?: undefined; scope?: undefined };
 export type InstantDetails = EventCommon & { [K in keyof SliceOnly]?: undefined } & {
-  instant: true; scope: 'thread' | 'process' | 'global';
+  instant: true;
+  scope: 'thread' | 'process' | 'global';
 };
 export type EventDetails = SliceDetails | InstantDetails;
 
 // An event's args, and its other fields, as the file has them: [key, text, the value was not a string].
-export interface EventArgs { args: Array<[string, string, boolean]>; fields: Array<[string, string, boolean]> }
+export interface EventArgs {
+  args: Array<[string, string, boolean]>;
+  fields: Array<[string, string, boolean]>;
+}
 
 // The 'event' reply (EventReply) with its details and args as the core writes them.
 export type EventView = Omit<EventReply, 'details' | 'args'> & { details: EventDetails; args: EventArgs | null };
 
 export interface AggregateReply {
-  slices: number; names: number;
-  truncated: boolean;                   // rows lists the names with the most time only
+  slices: number;
+  names: number;
+  truncated: boolean; // rows lists the names with the most time only
   rows: Array<{ name: string; count: number; totalNs: number; selfNs: number; inRangeNs: number }>;
 }
 

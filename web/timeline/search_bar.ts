@@ -5,24 +5,51 @@ import { h as el } from './element';
 import type { TimelineClient } from '../worker/protocol';
 
 export class TimelineSearch {
-  readonly input = el('input', { type: 'search', placeholder: 'Search names (Enter = next)', 'aria-label': 'Search slices by name', 'data-testid': 'timeline-search' });
+  readonly input = el('input', {
+    type: 'search',
+    placeholder: 'Search names (Enter = next)',
+    'aria-label': 'Search slices by name',
+    'data-testid': 'timeline-search',
+  });
   private readonly regexBox = el('input', { type: 'checkbox', 'aria-label': 'Regular expression' });
   private readonly countText = el('span', { class: 'twtl-count', 'data-testid': 'timeline-search-count' });
-  private readonly prevButton = el('button', { title: 'Previous match (Shift+Enter)', 'aria-label': 'Previous match' }, '◀');
-  private readonly nextButton = el('button', { title: 'Next match (Enter)', 'aria-label': 'Next match', 'data-testid': 'timeline-search-next' }, '▶');
+  private readonly prevButton = el(
+    'button',
+    { title: 'Previous match (Shift+Enter)', 'aria-label': 'Previous match' },
+    '◀'
+  );
+  private readonly nextButton = el(
+    'button',
+    { title: 'Next match (Enter)', 'aria-label': 'Next match', 'data-testid': 'timeline-search-next' },
+    '▶'
+  );
   private state = { query: '', regex: false, count: 0, index: -1, active: false, ran: '' };
-  pending = 0;  // requests in flight
+  pending = 0; // requests in flight
 
   // `changed`: the set of matches changed (redraw with the new highlight); `step(dir)`: the user asked
   // for the next (1) or previous (-1) match.
-  constructor(private readonly client: TimelineClient, private readonly changed: () => void, step: (dir: number) => void) {
+  constructor(
+    private readonly client: TimelineClient,
+    private readonly changed: () => void,
+    step: (dir: number) => void
+  ) {
     this.input.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') { e.preventDefault(); step(e.shiftKey ? -1 : 1); }
-      if (e.key === 'Escape') { this.input.value = ''; void this.run(); }
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        step(e.shiftKey ? -1 : 1);
+      }
+      if (e.key === 'Escape') {
+        this.input.value = '';
+        void this.run();
+      }
       e.stopPropagation();
     });
-    this.input.addEventListener('search', () => { if (!this.input.value) void this.run(); });
-    this.regexBox.addEventListener('change', () => { if (this.state.query) void this.run(); });
+    this.input.addEventListener('search', () => {
+      if (!this.input.value) void this.run();
+    });
+    this.regexBox.addEventListener('change', () => {
+      if (this.state.query) void this.run();
+    });
     this.prevButton.addEventListener('click', () => step(-1));
     this.nextButton.addEventListener('click', () => step(1));
   }
@@ -34,12 +61,22 @@ export class TimelineSearch {
     return [this.input, regexLabel, this.prevButton, this.nextButton, this.countText];
   }
 
-  get query(): string { return this.state.query; }
-  get regex(): boolean { return this.state.regex; }
-  get count(): number { return this.state.count; }
-  get active(): boolean { return this.state.active; }
+  get query(): string {
+    return this.state.query;
+  }
+  get regex(): boolean {
+    return this.state.regex;
+  }
+  get count(): number {
+    return this.state.count;
+  }
+  get active(): boolean {
+    return this.state.active;
+  }
   // The last match stepped to (-1: none since the query ran).
-  get index(): number { return this.state.index; }
+  get index(): number {
+    return this.state.index;
+  }
 
   // Puts a query in the box (a link's, or a name from the dashboard); run() searches it.
   set(query: string, regex: boolean): void {
@@ -56,9 +93,17 @@ export class TimelineSearch {
     this.pending++;
     try {
       const r = await this.client.request('search', { op: 'run', query, regex });
-      const refused = r.error;  // the pattern was refused: why
-      this.state = { query, regex, count: r.count ?? 0, index: -1, active: query.length > 0 && refused === undefined, ran: key };
-      this.countText.textContent = refused ?? (query ? `${this.state.count} match${this.state.count === 1 ? '' : 'es'}` : '');
+      const refused = r.error; // the pattern was refused: why
+      this.state = {
+        query,
+        regex,
+        count: r.count ?? 0,
+        index: -1,
+        active: query.length > 0 && refused === undefined,
+        ran: key,
+      };
+      this.countText.textContent =
+        refused ?? (query ? `${this.state.count} match${this.state.count === 1 ? '' : 'es'}` : '');
       this.changed();
     } catch (e) {
       this.state = { query, regex, count: 0, index: -1, active: false, ran: '' };

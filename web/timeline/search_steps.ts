@@ -18,7 +18,10 @@ export interface StepHost {
 }
 
 export class SearchSteps {
-  constructor(private readonly search: TimelineSearch, private readonly host: StepHost) {}
+  constructor(
+    private readonly search: TimelineSearch,
+    private readonly host: StepHost
+  ) {}
 
   // Runs the box's query if it changed, then selects and reveals the next / previous match: after
   // the selected match, or from `fromNs` when `fromTime` or none is selected. A new query starts at

@@ -13,8 +13,9 @@ function dropTemplateArgs(s: string): string | null {
   let depth = 0;
   for (const ch of s) {
     if (ch === '<') depth++;
-    else if (ch === '>') { if (--depth < 0) return null; }
-    else if (depth === 0) out += ch;
+    else if (ch === '>') {
+      if (--depth < 0) return null;
+    } else if (depth === 0) out += ch;
   }
   return depth === 0 ? out : null;
 }
@@ -41,8 +42,14 @@ function firstTypeArg(s: string): string | null {
 }
 
 // Wrappers whose first type argument is the kernel (or the functor it runs).
-const kWrappers = new Set(['cutlass::device_kernel', 'cutlass::Kernel', 'cutlass::Kernel2', 'at::native::vectorized_elementwise_kernel',
-  'at::native::elementwise_kernel', 'at::native::unrolled_elementwise_kernel']);
+const kWrappers = new Set([
+  'cutlass::device_kernel',
+  'cutlass::Kernel',
+  'cutlass::Kernel2',
+  'at::native::vectorized_elementwise_kernel',
+  'at::native::elementwise_kernel',
+  'at::native::unrolled_elementwise_kernel',
+]);
 
 export function shortKernelName(name: string): string {
   if (name.indexOf('(') < 0 && name.indexOf('<') < 0) return name;
@@ -54,7 +61,10 @@ export function shortKernelName(name: string): string {
     const ch = s[i];
     if (ch === '<') depth++;
     else if (ch === '>') depth--;
-    else if (ch === '(' && depth === 0) { cut = i; break; }
+    else if (ch === '(' && depth === 0) {
+      cut = i;
+      break;
+    }
   }
   s = s.slice(0, cut).trim();
   const base = dropTemplateArgs(s)?.trim();

@@ -1,9 +1,8 @@
 // TimelineView: the canvas timeline of one opened trace.
 //
 // API (used by the page shell, web/app):
-//   const view = new TimelineView(container: HTMLElement, client: { request(kind, payload): Promise<any> })
-//       `client.request` sends {kind, ...payload} to the trace's worker, which answers through
-//       web/worker/timeline_handlers.ts (kinds: 'tracks' | 'window' | 'event' | 'search' | 'aggregate').
+//   const view = new TimelineView(container: HTMLElement, client: TimelineClient)
+//       the trace's worker answers the client's requests (web/worker/timeline_handlers.ts).
 //       The view fills `container` (give it a size; position: relative or absolute).
 //   await view.load()            fetches the track list, fits the whole trace, first paint.
 //   view.zoomTo(t0_ns, t1_ns)    zooms to an ABSOLUTE time range in trace nanoseconds, as written in the
@@ -21,8 +20,7 @@
 // Test hook: window.__tracewise.timeline = { ready, idle(), visibleRange(), locate(text), ... } (hook()).
 //
 // Times inside the view are float64 ns relative to the trace origin (originNs from the worker).
-import { DetailsPanel } from './details_panel';
-import type { AggregateReply, EventView, SliceRef } from './replies';
+import { TimelineSelection } from './selection';
 import { h } from './element';
 import { instantUnder, sliceAt } from './hit_test';
 import { HoverTip, instantTipText, sliceTipText } from './hover_tip';
@@ -35,22 +33,35 @@ import { SearchSteps } from './search_steps';
 import { injectStyle } from './style';
 import { hookedView, installTimelineHook } from './test_hook';
 import { WindowCache } from './window_cache';
+import { Drag, keyAction, wheelAction, type KeyAction } from './gestures';
+import { clampRange, fitRange, paddedRange, relativeNs, zoomedRange, type Range, type TimeLike } from './time_range';
 import type { TimelineClient } from '../worker/protocol';
 
-export type TimeLike = bigint | string | number;
+export type { TimeLike };
 
-interface Selected { id: number; lane: number; depth: number; startNs: number; durNs: number; instant?: boolean }
-export interface ViewState { t0: number; t1: number; t0_ns?: string; t1_ns?: string; search?: string; regex?: boolean; colorBy?: 'class' | 'name'; collapsed?: number[]; selected?: number }
-
-const kMinSpanNs = 20;
+export interface ViewState {
+  t0: number;
+  t1: number;
+  t0_ns?: string;
+  t1_ns?: string;
+  search?: string;
+  regex?: boolean;
+  colorBy?: 'class' | 'name';
+  collapsed?: number[];
+  selected?: number;
+}
 
 export class TimelineView {
   private readonly root = h('div', { class: 'twtl-root' });
   private readonly stage = h('div', { class: 'twtl-stage', tabindex: '0', 'data-testid': 'timeline-stage' });
-  private readonly canvas = h('canvas', { 'data-testid': 'timeline-canvas', role: 'img', 'aria-label': 'Timeline of the trace: drag to pan, wheel to zoom, click a slice for details' });
+  private readonly canvas = h('canvas', {
+    'data-testid': 'timeline-canvas',
+    role: 'img',
+    'aria-label': 'Timeline of the trace: drag to pan, wheel to zoom, click a slice for details',
+  });
   private readonly tip = new HoverTip();
   private readonly colorSelect = h('select', { 'aria-label': 'Colour slices by' });
-  private readonly panel: DetailsPanel;
+  private readonly sel: TimelineSelection;
   private readonly search: TimelineSearch;
   private readonly steps: SearchSteps;
   private readonly cache: WindowCache;
@@ -69,50 +80,79 @@ export class TimelineView {
   // Until the user picks a colouring (or a link gives one), a trace whose slices have no class (a
   // Chrome or other non-Kineto trace: every slice 'other') is coloured by name, not all grey.
   private colorChosen = false;
-  private selected: Selected | null = null;
-  private links: SliceRef[] = [];
-  private lastDetails: EventView | null = null;
-  private area: { t0: number; t1: number; y0: number; y1: number; lanes: number[] } | null = null;
-  private lastAggregate: AggregateReply | null = null;
   private dirty = true;
   private raf = 0;
   private frames = 0;
-  private readonly drawMs: number[] = [];  // the last frames' draw times, for benchmarks
+  private readonly drawMs: number[] = []; // the last frames' draw times, for benchmarks
   private drawnItems = 0;
   private drawnInstants = 0;
   private ready = false;
-  private pending = 0;  // event / aggregate requests in flight (the search counts its own)
   private mouse: { x: number; y: number } | null = null;
-  private drag: { x: number; y: number; t0: number; t1: number; scrollY: number; mode: 'pan' | 'area'; moved: boolean } | null = null;
+  private drag: Drag | null = null;
   private destroyed = false;
   private loading: Promise<void> | null = null;
   private readonly resize: ResizeObserver;
   private readonly onKey = (e: KeyboardEvent) => this.key(e);
   private colors = { fg: '#222', muted: '#666', line: '#999', bg: '#fff' };
 
-  constructor(private readonly container: HTMLElement, private readonly client: TimelineClient) {
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly client: TimelineClient
+  ) {
     injectStyle();
     this.ctx = this.canvas.getContext('2d')!;
-    this.panel = new DetailsPanel((ref) => this.jumpTo(ref), () => this.clearSelection());
-    this.panel.root.setAttribute('data-testid', 'timeline-details');
-    this.cache = new WindowCache((req) => this.client.request('window', req), () => this.invalidate(),
-      (e) => this.panel.error(`The timeline could not be fetched: ${String((e as Error)?.message ?? e)}`));
-    for (const [v, t] of [['class', 'Colour: class'], ['name', 'Colour: name']]) this.colorSelect.append(h('option', { value: v }, t));
-    this.search = new TimelineSearch(client, () => { this.cache.invalidate(); this.invalidate(); }, (dir) => void this.steps.step(dir));
+    this.sel = new TimelineSelection({
+      client,
+      destroyed: () => this.destroyed,
+      originNs: () => this.tracks?.originNs ?? '0',
+      laneName: (lane) => this.tracks?.tracks[lane]?.name ?? '',
+      range: () => this.range,
+      goTo: (r) => this.goTo(r),
+      measure: () => this.measure(),
+      invalidate: () => this.invalidate(),
+      revealLane: (lane, depth) => this.revealLane(lane, depth),
+      keepRowShown: (lane, depth) => this.keepRowShown(lane, depth),
+    });
+    this.sel.panel.root.setAttribute('data-testid', 'timeline-details');
+    this.cache = new WindowCache(
+      (req) => this.client.request('window', req),
+      () => this.invalidate(),
+      (e) => this.sel.panel.error(`The timeline could not be fetched: ${String((e as Error)?.message ?? e)}`)
+    );
+    for (const [v, t] of [
+      ['class', 'Colour: class'],
+      ['name', 'Colour: name'],
+    ])
+      this.colorSelect.append(h('option', { value: v }, t));
+    this.search = new TimelineSearch(
+      client,
+      () => {
+        this.cache.invalidate();
+        this.invalidate();
+      },
+      (dir) => void this.steps.step(dir)
+    );
     this.steps = new SearchSteps(this.search, {
-      selected: () => this.selected, visibleStart: () => this.t0, reveal: (id) => this.select(id, true),
+      selected: () => this.sel.selected,
+      visibleStart: () => this.t0,
+      reveal: (id) => this.sel.select(id, true),
     });
     const fit = h('button', { title: 'Fit all (F)' }, 'Fit');
     const zoomSel = h('button', { title: 'Zoom to the selection (Z)' }, 'Zoom to selection');
     const bar = h('div', { class: 'twtl-bar' });
-    bar.append(...this.search.controls(), this.colorSelect, fit, zoomSel,
-      h('span', { class: 'twtl-hint' }, 'wheel/W/S zoom · drag/A/D pan · shift+drag aggregate · F fit · click details'));
+    bar.append(
+      ...this.search.controls(),
+      this.colorSelect,
+      fit,
+      zoomSel,
+      h('span', { class: 'twtl-hint' }, 'wheel/W/S zoom · drag/A/D pan · shift+drag aggregate · F fit · click details')
+    );
     this.stage.append(this.canvas, this.tip.el);
-    this.root.append(bar, this.stage, this.panel.root);
+    this.root.append(bar, this.stage, this.sel.panel.root);
     container.append(this.root);
 
     fit.addEventListener('click', () => this.fitAll());
-    zoomSel.addEventListener('click', () => this.zoomToSelection());
+    zoomSel.addEventListener('click', () => this.sel.zoomTo());
     this.colorSelect.addEventListener('change', () => {
       this.colorChosen = true;
       this.colorBy = this.colorSelect.value === 'name' ? 'name' : 'class';
@@ -123,7 +163,10 @@ export class TimelineView {
     this.canvas.addEventListener('pointerdown', (e) => this.pointerDown(e));
     this.canvas.addEventListener('pointermove', (e) => this.pointerMove(e));
     this.canvas.addEventListener('pointerup', (e) => this.pointerUp(e));
-    this.canvas.addEventListener('pointerleave', () => { this.mouse = null; this.tip.hide(); });
+    this.canvas.addEventListener('pointerleave', () => {
+      this.mouse = null;
+      this.tip.hide();
+    });
     window.addEventListener('keydown', this.onKey);
     this.resize = new ResizeObserver(() => this.measure());
     this.resize.observe(this.stage);
@@ -140,7 +183,12 @@ export class TimelineView {
   // Calls made before load() finished wait for it (times need the origin from the track list).
   private afterLoad(f: () => void): boolean {
     if (this.tracks) return false;
-    void this.load().then(() => { if (this.tracks) f(); }, () => {});
+    void this.load().then(
+      () => {
+        if (this.tracks) f();
+      },
+      () => {}
+    );
     return true;
   }
 
@@ -156,11 +204,9 @@ export class TimelineView {
 
   zoomTo(t0_ns: TimeLike, t1_ns: TimeLike): void {
     if (this.afterLoad(() => this.zoomTo(t0_ns, t1_ns))) return;
-    const a = this.rel(t0_ns), b = this.rel(t1_ns);
-    if (!Number.isFinite(a) || !Number.isFinite(b)) return;
-    const lo = Math.min(a, b), hi = Math.max(a, b);
-    const pad = Math.max((hi - lo) * 0.05, kMinSpanNs / 2);
-    this.setRange(lo - pad, hi + pad);
+    const a = this.rel(t0_ns);
+    const b = this.rel(t1_ns);
+    if (Number.isFinite(a) && Number.isFinite(b)) this.goTo(paddedRange(a, b));
   }
 
   highlight(opts: { name?: string; regex?: boolean; t0_ns?: TimeLike; t1_ns?: TimeLike }): void {
@@ -176,9 +222,8 @@ export class TimelineView {
   }
 
   fitAll(): void {
-    const end = Math.max(this.tracks?.endNs ?? 1, 1000);
     this.scrollY = 0;
-    this.setRange(-end * 0.01, end * 1.01);
+    this.goTo(fitRange(this.tracks?.endNs ?? 1));
   }
 
   destroy(): void {
@@ -191,70 +236,79 @@ export class TimelineView {
   }
 
   getViewState(): ViewState {
-    return { t0: this.t0, t1: this.t1, search: this.search.query || undefined, regex: this.search.regex || undefined,
-      colorBy: this.colorBy, collapsed: [...this.collapsed], selected: this.selected?.instant ? undefined : this.selected?.id };
+    return {
+      t0: this.t0,
+      t1: this.t1,
+      search: this.search.query || undefined,
+      regex: this.search.regex || undefined,
+      colorBy: this.colorBy,
+      collapsed: [...this.collapsed],
+      selected: this.sel.selected?.instant ? undefined : this.sel.selected?.id,
+    };
   }
 
   setViewState(s: ViewState): void {
     if (!s || typeof s !== 'object') return;
     if (this.afterLoad(() => this.setViewState(s))) return;
-    if (s.colorBy === 'name' || s.colorBy === 'class') { this.colorBy = s.colorBy; this.colorSelect.value = s.colorBy; this.colorChosen = true; }
+    if (s.colorBy === 'name' || s.colorBy === 'class') {
+      this.colorBy = s.colorBy;
+      this.colorSelect.value = s.colorBy;
+      this.colorChosen = true;
+    }
     if (Array.isArray(s.collapsed)) {
       this.collapsed.clear();
       for (const g of s.collapsed) if (Number.isInteger(g)) this.collapsed.add(g);
       this.layout?.build();
     }
     if (Number.isFinite(s.t0) && Number.isFinite(s.t1) && s.t1 > s.t0) {
-      this.setRange(s.t0, s.t1);
-    } else if (typeof s.t0_ns === 'string' && typeof s.t1_ns === 'string' && /^\d{1,20}$/.test(s.t0_ns) &&
-               /^\d{1,20}$/.test(s.t1_ns)) {
+      this.goTo(s);
+    } else if (
+      typeof s.t0_ns === 'string' &&
+      typeof s.t1_ns === 'string' &&
+      /^\d{1,20}$/.test(s.t0_ns) &&
+      /^\d{1,20}$/.test(s.t1_ns)
+    ) {
       // Hand-written links and embed `range=` give absolute trace ns as decimal strings (beyond 2^53).
-      const t0 = this.rel(s.t0_ns), t1 = this.rel(s.t1_ns);
-      if (t1 > t0) this.setRange(t0, t1);
+      const t0 = this.rel(s.t0_ns),
+        t1 = this.rel(s.t1_ns);
+      if (t1 > t0) this.goTo({ t0, t1 });
     }
     if (typeof s.search === 'string' && s.search) {
       this.search.set(s.search, Boolean(s.regex));
       void this.search.run();
     }
-    if (Number.isInteger(s.selected)) void this.select(s.selected!, false);
+    if (Number.isInteger(s.selected)) void this.sel.select(s.selected!, false);
   }
 
   // --- state changes ----------------------------------------------------------------------------
 
   private rel(t: TimeLike): number {
-    const origin = this.tracks?.originNs ?? '0';
-    if (typeof t === 'bigint') return Number(t - BigInt(origin));
-    if (typeof t === 'string') {
-      try { return Number(BigInt(t.trim()) - BigInt(origin)); } catch { return Number(t) - Number(origin); }
-    }
-    return t - Number(origin);
+    return relativeNs(t, this.tracks?.originNs ?? '0');
   }
 
-  private setRange(t0: number, t1: number): void {
-    const end = Math.max(this.tracks?.endNs ?? 1, 1000);
-    const maxSpan = end * 4;
-    let span = Math.min(Math.max(t1 - t0, kMinSpanNs), maxSpan);
-    const mid = (t0 + t1) / 2;
-    let a = mid - span / 2;
-    a = Math.min(Math.max(a, -end * 1.5), end * 2.5 - span);
-    this.t0 = a;
-    this.t1 = a + span;
+  private get range(): Range {
+    return { t0: this.t0, t1: this.t1 };
+  }
+
+  private goTo(r: Range | null): void {
+    if (!r) return;
+    ({ t0: this.t0, t1: this.t1 } = clampRange(r.t0, r.t1, this.tracks?.endNs ?? 1));
     this.invalidate();
   }
 
   private zoomAround(factor: number, x: number | null): void {
     const at = x === null ? (this.t0 + this.t1) / 2 : tOf(this.frame(), Math.max(kGutter, x));
-    this.setRange(at - (at - this.t0) * factor, at + (this.t1 - at) * factor);
+    this.goTo(zoomedRange(this.range, at, factor));
   }
 
   private pan(fraction: number): void {
     const d = (this.t1 - this.t0) * fraction;
-    this.setRange(this.t0 + d, this.t1 + d);
+    this.goTo({ t0: this.t0 + d, t1: this.t1 + d });
   }
 
   private scrollBy(dy: number): void {
     const max = Math.max(0, (this.layout?.height ?? 0) - (this.height - kRulerH) + 20);
-    this.scrollY = Math.round(Math.min(max, Math.max(0, this.scrollY + dy)));  // whole px: a fractional y blurs rows, slower
+    this.scrollY = Math.round(Math.min(max, Math.max(0, this.scrollY + dy))); // whole px: a fractional y blurs rows, slower
     this.invalidate();
   }
 
@@ -266,10 +320,12 @@ export class TimelineView {
   private measure(): void {
     const r = this.stage.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(kGutter + 50, Math.floor(r.width)), hgt = Math.max(60, Math.floor(r.height));
+    const w = Math.max(kGutter + 50, Math.floor(r.width)),
+      hgt = Math.max(60, Math.floor(r.height));
     if (w === this.width && hgt === this.height && dpr === this.dpr) return;
     // A selected row on screen stays there when the stage shrinks (the details panel opening, a resize).
-    const keep = this.selected && this.rowShown(this.selected.lane, this.selected.depth) ? this.selected : null;
+    const sel = this.sel.selected;
+    const keep = sel && this.rowShown(sel.lane, sel.depth) ? sel : null;
     this.width = w;
     this.height = hgt;
     this.dpr = dpr;
@@ -278,7 +334,12 @@ export class TimelineView {
     this.canvas.style.width = `${w}px`;
     this.canvas.style.height = `${hgt}px`;
     const cs = getComputedStyle(this.container);
-    this.colors = { fg: cs.color || '#222', muted: cs.color || '#666', line: 'rgba(128,128,128,0.6)', bg: 'rgba(0,0,0,0)' };
+    this.colors = {
+      fg: cs.color || '#222',
+      muted: cs.color || '#666',
+      line: 'rgba(128,128,128,0.6)',
+      bg: 'rgba(0,0,0,0)',
+    };
     if (keep) this.keepRowShown(keep.lane, keep.depth);
     this.invalidate();
   }
@@ -288,15 +349,31 @@ export class TimelineView {
     const d = this.cache.data;
     if (this.colorChosen || !d || d.cls.length === 0) return;
     this.colorChosen = true;
-    if (d.cls.every((c) => c === 0)) { this.colorBy = 'name'; this.colorSelect.value = 'name'; }
+    if (d.cls.every((c) => c === 0)) {
+      this.colorBy = 'name';
+      this.colorSelect.value = 'name';
+    }
   }
 
   private frame(): Frame {
     return {
-      width: this.width, height: this.height, t0: this.t0, t1: this.t1, scrollY: this.scrollY, layout: this.layout!,
-      data: this.cache.data, names: this.cache.names, colorBy: this.colorBy, searchActive: this.search.active,
-      selected: this.selected, links: this.links, area: this.area,
-      fg: this.colors.fg, muted: this.colors.muted, line: this.colors.line, bg: this.colors.bg,
+      width: this.width,
+      height: this.height,
+      t0: this.t0,
+      t1: this.t1,
+      scrollY: this.scrollY,
+      layout: this.layout!,
+      data: this.cache.data,
+      names: this.cache.names,
+      colorBy: this.colorBy,
+      searchActive: this.search.active,
+      selected: this.sel.selected,
+      links: this.sel.links,
+      area: this.sel.area,
+      fg: this.colors.fg,
+      muted: this.colors.muted,
+      line: this.colors.line,
+      bg: this.colors.bg,
     };
   }
 
@@ -327,13 +404,14 @@ export class TimelineView {
   private whenIdle(timeoutMs: number): Promise<void> {
     const start = performance.now();
     return new Promise((ok) => {
-      const check = () => (this.isIdle() || performance.now() - start > timeoutMs || this.destroyed ? ok() : setTimeout(check, 16));
+      const check = () =>
+        this.isIdle() || performance.now() - start > timeoutMs || this.destroyed ? ok() : setTimeout(check, 16);
       check();
     });
   }
 
   private isIdle(): boolean {
-    return this.ready && !this.dirty && !this.cache.inFlight && this.pending === 0 && this.search.pending === 0;
+    return this.ready && !this.dirty && !this.cache.inFlight && this.sel.pending === 0 && this.search.pending === 0;
   }
 
   // --- hit testing ---------------------------------------------------------------------------------
@@ -356,13 +434,10 @@ export class TimelineView {
   private wheel(e: WheelEvent): void {
     e.preventDefault();
     const p = this.local(e);
-    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? this.height : 1;
-    const dx = e.deltaX * unit, dy = e.deltaY * unit;
-    if (p.x < kGutter || (e.shiftKey && !e.ctrlKey)) { this.scrollBy(e.shiftKey && dx && !dy ? dx : dy); return; }
-    if (Math.abs(dx) > Math.abs(dy)) { this.pan(dx / Math.max(1, this.width - kGutter)); return; }
-    // Pinch arrives as ctrl+wheel with small deltas: zoom a bit faster for it.
-    const factor = Math.exp(dy * (e.ctrlKey ? 0.01 : 0.0025));
-    this.zoomAround(factor, p.x);
+    const a = wheelAction(e, p.x, this.width, this.height);
+    if (a.kind === 'scroll') this.scrollBy(a.dy);
+    else if (a.kind === 'pan') this.pan(a.fraction);
+    else this.zoomAround(a.factor, p.x);
   }
 
   private pointerDown(e: PointerEvent): void {
@@ -370,11 +445,15 @@ export class TimelineView {
     this.stage.focus({ preventScroll: true });
     const p = this.local(e);
     const mark = markAt(this.frame(), p.x, p.y);
-    if (mark && p.y >= kRulerH) { void this.selectInstant(mark.instantId); return; }  // on a group header
+    if (mark && p.y >= kRulerH) {
+      void this.sel.selectInstant(mark.instantId);
+      return;
+    } // on a group header
     if (p.y >= kRulerH && this.layout) {
       const g = this.layout.groupHeaderAt(p.y - kRulerH + this.scrollY);
       if (g) {
-        if (this.collapsed.has(g.index)) this.collapsed.delete(g.index); else this.collapsed.add(g.index);
+        if (this.collapsed.has(g.index)) this.collapsed.delete(g.index);
+        else this.collapsed.add(g.index);
         this.layout.build();
         this.scrollBy(0);
         return;
@@ -382,7 +461,7 @@ export class TimelineView {
     }
     if (p.x < kGutter) return;
     this.canvas.setPointerCapture(e.pointerId);
-    this.drag = { x: p.x, y: p.y, t0: this.t0, t1: this.t1, scrollY: this.scrollY, mode: e.shiftKey ? 'area' : 'pan', moved: false };
+    this.drag = new Drag(p.x, p.y, this.t0, this.t1, this.scrollY, e.shiftKey ? 'area' : 'pan');
     this.canvas.style.cursor = e.shiftKey ? 'crosshair' : 'grabbing';
   }
 
@@ -390,22 +469,25 @@ export class TimelineView {
     const p = this.local(e);
     this.mouse = p;
     const d = this.drag;
-    if (!d) { this.hover(p); return; }
-    if (Math.abs(p.x - d.x) + Math.abs(p.y - d.y) > 3) d.moved = true;
-    if (!d.moved) return;
+    if (!d) {
+      this.hover(p);
+      return;
+    }
+    if (!d.to(p)) return;
     this.tip.hide();
     if (d.mode === 'pan') {
-      const nsPerPx = (d.t1 - d.t0) / Math.max(1, this.width - kGutter);
-      const shift = (d.x - p.x) * nsPerPx;
-      this.t0 = d.t0 + shift;
-      this.t1 = d.t1 + shift;
+      const to = d.pannedTo(p, this.width);
+      this.t0 = to.t0;
+      this.t1 = to.t1;
       this.scrollY = d.scrollY;
-      this.scrollBy(d.y - p.y);
+      this.scrollBy(to.dy);
     } else {
       const f = this.frame();
-      const ta = tOf(f, Math.max(kGutter, Math.min(d.x, p.x))), tb = tOf(f, Math.max(kGutter, Math.max(d.x, p.x)));
-      const ya = Math.min(d.y, p.y) - kRulerH + this.scrollY, yb = Math.max(d.y, p.y) - kRulerH + this.scrollY;
-      this.area = { t0: ta, t1: tb, y0: ya, y1: yb, lanes: [] };
+      const ta = tOf(f, Math.max(kGutter, Math.min(d.x, p.x))),
+        tb = tOf(f, Math.max(kGutter, Math.max(d.x, p.x)));
+      const ya = Math.min(d.y, p.y) - kRulerH + this.scrollY,
+        yb = Math.max(d.y, p.y) - kRulerH + this.scrollY;
+      this.sel.area = { t0: ta, t1: tb, y0: ya, y1: yb, lanes: [] };
       this.invalidate();
     }
   }
@@ -418,16 +500,21 @@ export class TimelineView {
     const p = this.local(e);
     if (!d.moved) {
       const inst = this.instantHit(p.x, p.y);
-      if (inst) { void this.selectInstant(inst.instantId); return; }
+      if (inst) {
+        void this.sel.selectInstant(inst.instantId);
+        return;
+      }
       const hit = this.itemAt(p.x, p.y);
-      if (hit) void this.select(this.cache.data!.sliceId[hit.i], false);
-      else this.clearSelection();
+      if (hit) void this.sel.select(this.cache.data!.sliceId[hit.i], false);
+      else this.sel.clear();
       return;
     }
-    if (d.mode === 'area' && this.area && this.layout) {
-      const a = this.area;
-      a.lanes = this.layout.lanes.filter((l) => l.y + l.h > a.y0 && l.y < a.y1 && l.info.kind === 'slices').map((l) => l.info.id);
-      void this.aggregate();
+    if (d.mode === 'area' && this.sel.area && this.layout) {
+      const a = this.sel.area;
+      a.lanes = this.layout.lanes
+        .filter((l) => l.y + l.h > a.y0 && l.y < a.y1 && l.info.kind === 'slices')
+        .map((l) => l.info.id);
+      void this.sel.aggregate();
     }
   }
 
@@ -442,96 +529,25 @@ export class TimelineView {
   }
 
   private key(e: KeyboardEvent): void {
-    if (this.destroyed || !this.ready || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (!this.root.isConnected || this.root.offsetParent === null) return;  // hidden tab
-    const t = e.target as HTMLElement | null;
-    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+    if (this.destroyed || !this.ready) return;
+    if (!this.root.isConnected || this.root.offsetParent === null) return; // hidden tab
+    const action = keyAction(e);
+    if (!action) return;
     const x = this.mouse ? this.mouse.x : null;
-    switch (e.key.toLowerCase()) {
-      case 'w': this.zoomAround(0.8, x); break;
-      case 's': this.zoomAround(1.25, x); break;
-      case 'a': this.pan(-0.15); break;
-      case 'd': this.pan(0.15); break;
-      case 'f': this.fitAll(); break;
-      case 'z': this.zoomToSelection(); break;
-      case 'escape': this.clearSelection(); break;
-      default: return;
-    }
+    const run: Record<KeyAction, () => void> = {
+      zoomIn: () => this.zoomAround(0.8, x),
+      zoomOut: () => this.zoomAround(1.25, x),
+      panLeft: () => this.pan(-0.15),
+      panRight: () => this.pan(0.15),
+      fit: () => this.fitAll(),
+      zoomToSelection: () => this.sel.zoomTo(),
+      clear: () => this.sel.clear(),
+    };
+    run[action]();
     e.preventDefault();
   }
 
-  // --- selection, details, aggregate ------------------------------------------------------------
-
-  private clearSelection(): void {
-    this.selected = null;
-    this.links = [];
-    this.area = null;
-    this.lastDetails = null;
-    this.panel.hide();
-    this.invalidate();
-  }
-
-  private zoomToSelection(): void {
-    if (this.area && this.area.t1 > this.area.t0) this.setRange(this.area.t0, this.area.t1);
-    else if (this.selected) this.zoomToSlice(this.selected, true);
-  }
-
-  private zoomToSlice(s: { startNs: number; durNs: number }, fit: boolean): void {
-    const span = this.t1 - this.t0;
-    if (fit || s.durNs > span * 0.8 || s.durNs < span / 5000) {
-      const w = Math.max(s.durNs, kMinSpanNs);
-      this.setRange(s.startNs - w * 0.25, s.startNs + w * 1.25);
-    } else if (s.startNs < this.t0 || s.startNs + s.durNs > this.t1) {
-      const mid = s.startNs + s.durNs / 2;
-      this.setRange(mid - span / 2, mid + span / 2);
-    }
-  }
-
-  private async select(id: number, reveal: boolean, preloaded?: EventView): Promise<void> {
-    this.area = null;
-    this.pending++;
-    try {
-      const reply: EventView = preloaded && preloaded.args !== undefined ? preloaded
-        : await this.client.request('event', { sliceId: id });
-      if (this.destroyed) return;
-      const d = reply.details;
-      this.selected = { id, lane: d.lane, depth: d.depth, startNs: d.startNs, durNs: d.durNs };
-      this.links = (d.links ?? []).map((l) => l.to).filter((x) => x);
-      this.lastDetails = reply;
-      this.panel.showEvent(reply, this.tracks?.originNs ?? '0', (lane) => this.tracks?.tracks[lane]?.name ?? '');
-      this.measure();  // the panel may just have taken room from the stage
-      if (reveal) this.revealLane(d.lane, d.depth);
-      else this.keepRowShown(d.lane, d.depth);
-      if (reveal) this.zoomToSlice(this.selected, false);
-      this.invalidate();
-    } catch (e) {
-      this.panel.error(`This event could not be shown: ${String((e as Error)?.message ?? e)}`);
-    } finally {
-      this.pending--;
-    }
-  }
-
-  // An instant's details: the same panel, args re-read from the file like a slice's.
-  private async selectInstant(id: number): Promise<void> {
-    this.area = null;
-    this.pending++;
-    try {
-      const reply: EventView = await this.client.request('event', { instantId: id });
-      if (this.destroyed) return;
-      const d = reply.details;
-      this.selected = { id, lane: d.lane, depth: 0, startNs: d.startNs, durNs: 0, instant: true };
-      this.links = [];
-      this.lastDetails = reply;
-      this.panel.showEvent(reply, this.tracks?.originNs ?? '0', (lane) => this.tracks?.tracks[lane]?.name ?? '');
-      this.measure();
-      if (d.scope === 'thread') this.keepRowShown(d.lane, 0);  // the others sit on headers and the ruler
-      this.invalidate();
-    } catch (e) {
-      this.panel.error(`This instant could not be shown: ${String((e as Error)?.message ?? e)}`);
-    } finally {
-      this.pending--;
-    }
-  }
+  // --- rows of a selection --------------------------------------------------------------------------
 
   private revealLane(lane: number, depth: number): void {
     if (!this.layout || !this.tracks) return;
@@ -556,47 +572,29 @@ export class TimelineView {
     if (dy !== null) this.scrollBy(dy);
   }
 
-  private jumpTo(ref: SliceRef): void {
-    this.revealLane(ref.lane, ref.depth);
-    // Keep the current slice in view as well when the two are close enough.
-    const s = this.selected;
-    if (s) {
-      const a = Math.min(s.startNs, ref.startNs), b = Math.max(s.startNs + s.durNs, ref.startNs + ref.durNs);
-      if (b - a < (this.t1 - this.t0) * 4) this.setRange(a - (b - a) * 0.3, b + (b - a) * 0.3);
-      else this.zoomToSlice(ref, true);
-    }
-    void this.select(ref.id, true);
-  }
-
-  private async aggregate(): Promise<void> {
-    const a = this.area;
-    if (!a) return;
-    if (!a.lanes.length) { this.panel.error('The area holds no slice lanes.'); return; }
-    this.pending++;
-    this.panel.loading('Aggregating…');
-    try {
-      const r: AggregateReply = await this.client.request('aggregate', { lanes: a.lanes, t0: a.t0, t1: a.t1 });
-      if (this.area !== a) return;
-      this.lastAggregate = r;
-      this.selected = null;
-      this.links = [];
-      this.panel.showAggregate(r, a.t0, a.t1, a.lanes.length);
-    } catch (e) {
-      this.panel.error(`The area could not be aggregated: ${String((e as Error)?.message ?? e)}`);
-    } finally {
-      this.pending--;
-    }
-  }
-
   // --- test hook -----------------------------------------------------------------------------------
 
   private installHook(): void {
     installTimelineHook(this, () => ({
-      ready: this.ready, idle: this.isIdle(), t0: this.t0, t1: this.t1, originNs: this.tracks?.originNs ?? null,
-      frames: this.frames, drawnItems: this.drawnItems, drawnInstants: this.drawnInstants, drawMs: this.drawMs, selectedId: this.selected?.id ?? null,
-      details: this.lastDetails, aggregate: this.lastAggregate, searchCount: this.search.count,
-      lanes: this.tracks?.tracks ?? [], colorBy: this.colorBy, layout: this.layout, cache: this.cache,
-      frame: this.layout ? this.frame() : null, canvasRect: this.canvas.getBoundingClientRect(),
+      ready: this.ready,
+      idle: this.isIdle(),
+      t0: this.t0,
+      t1: this.t1,
+      originNs: this.tracks?.originNs ?? null,
+      frames: this.frames,
+      drawnItems: this.drawnItems,
+      drawnInstants: this.drawnInstants,
+      drawMs: this.drawMs,
+      selectedId: this.sel.selected?.id ?? null,
+      details: this.sel.lastDetails,
+      aggregate: this.sel.lastAggregate,
+      searchCount: this.search.count,
+      lanes: this.tracks?.tracks ?? [],
+      colorBy: this.colorBy,
+      layout: this.layout,
+      cache: this.cache,
+      frame: this.layout ? this.frame() : null,
+      canvasRect: this.canvas.getBoundingClientRect(),
     }));
   }
 }

@@ -7,13 +7,24 @@ import type { WindowColumns } from './window_columns';
 import type { WindowReply } from '../worker/timeline_handlers';
 
 export interface WindowData extends WindowColumns {
-  t0: number; t1: number; px: number; nsPerPx: number; search: boolean;
-  lanes: number[]; laneIndex: Map<number, number>;
+  t0: number;
+  t1: number;
+  px: number;
+  nsPerPx: number;
+  search: boolean;
+  lanes: number[];
+  laneIndex: Map<number, number>;
 }
 
 export const kGlobalMark = 0xffffffff;
 
-export interface Need { t0: number; t1: number; widthPx: number; lanes: number[]; search: boolean }
+export interface Need {
+  t0: number;
+  t1: number;
+  widthPx: number;
+  lanes: number[];
+  search: boolean;
+}
 
 type Fetch = (req: { lanes: number[]; t0: number; t1: number; px: number; search: boolean }) => Promise<WindowReply>;
 
@@ -23,11 +34,17 @@ export class WindowCache {
   inFlight = false;
   requests = 0;
   private pending: Need | null = null;
-  private generation = 0;  // bumped by invalidate(): replies to older requests still show, then refetch
+  private generation = 0; // bumped by invalidate(): replies to older requests still show, then refetch
 
-  constructor(private readonly fetch: Fetch, private readonly onData: () => void, private readonly onError: (e: unknown) => void) {}
+  constructor(
+    private readonly fetch: Fetch,
+    private readonly onData: () => void,
+    private readonly onError: (e: unknown) => void
+  ) {}
 
-  invalidate(): void { this.generation++; }
+  invalidate(): void {
+    this.generation++;
+  }
 
   // True when the cache serves `need` well.
   covers(need: Need): boolean {
@@ -56,8 +73,13 @@ export class WindowCache {
       if (this.covers(need) && this.dataGeneration === this.generation) continue;
       const span = need.t1 - need.t0;
       const gen = this.generation;
-      const req = { lanes: need.lanes, t0: need.t0 - span, t1: need.t1 + span, px: Math.round(3 * Math.max(1, need.widthPx)),
-        search: need.search };
+      const req = {
+        lanes: need.lanes,
+        t0: need.t0 - span,
+        t1: need.t1 + span,
+        px: Math.round(3 * Math.max(1, need.widthPx)),
+        search: need.search,
+      };
       this.inFlight = true;
       this.requests++;
       try {
@@ -65,8 +87,16 @@ export class WindowCache {
         for (const [k, v] of Object.entries(r.names ?? {})) this.names.set(Number(k), String(v));
         const laneIndex = new Map<number, number>();
         req.lanes.forEach((l, i) => laneIndex.set(l, i));
-        this.data = { ...r, t0: req.t0, t1: req.t1, px: req.px, nsPerPx: (req.t1 - req.t0) / req.px, search: req.search,
-          lanes: req.lanes, laneIndex } as WindowData;
+        this.data = {
+          ...r,
+          t0: req.t0,
+          t1: req.t1,
+          px: req.px,
+          nsPerPx: (req.t1 - req.t0) / req.px,
+          search: req.search,
+          lanes: req.lanes,
+          laneIndex,
+        } as WindowData;
         this.dataGeneration = gen;
       } catch (e) {
         this.onError(e);

@@ -2,14 +2,36 @@
 // the one list the trace worker copies out of the wasm heap and the window cache keeps
 // (tests/wasm/window_columns.test.mjs holds the two lists together).
 export const kWindowColumns = {
-  itemOffset: Uint32Array, start: Float64Array, dur: Float64Array, depth: Uint16Array, name: Uint32Array,
-  cls: Uint8Array, sliceId: Uint32Array, count: Uint32Array, flags: Uint8Array,
-  pointOffset: Uint32Array, pointTs: Float64Array, pointMin: Float64Array, pointMax: Float64Array, pointLast: Float64Array,
-  matchOffset: Uint32Array, matchStart: Float64Array, matchDur: Float64Array, matchDepth: Uint16Array, matchId: Uint32Array,
+  itemOffset: Uint32Array,
+  start: Float64Array,
+  dur: Float64Array,
+  depth: Uint16Array,
+  name: Uint32Array,
+  cls: Uint8Array,
+  sliceId: Uint32Array,
+  count: Uint32Array,
+  flags: Uint8Array,
+  pointOffset: Uint32Array,
+  pointTs: Float64Array,
+  pointMin: Float64Array,
+  pointMax: Float64Array,
+  pointLast: Float64Array,
+  matchOffset: Uint32Array,
+  matchStart: Float64Array,
+  matchDur: Float64Array,
+  matchDepth: Uint16Array,
+  matchId: Uint32Array,
   // Thread instants per lane, and process (markGroup = group index) / global (kGlobalMark) instants.
-  instantOffset: Uint32Array, instantTs: Float64Array, instantId: Uint32Array, instantName: Uint32Array,
+  instantOffset: Uint32Array,
+  instantTs: Float64Array,
+  instantId: Uint32Array,
+  instantName: Uint32Array,
   instantCount: Uint32Array,
-  markGroup: Uint32Array, markTs: Float64Array, markId: Uint32Array, markName: Uint32Array, markCount: Uint32Array,
+  markGroup: Uint32Array,
+  markTs: Float64Array,
+  markId: Uint32Array,
+  markName: Uint32Array,
+  markCount: Uint32Array,
 } as const;
 
 export type WindowColumnName = keyof typeof kWindowColumns;

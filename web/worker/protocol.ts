@@ -11,23 +11,23 @@ import type { CoreModule, CoreSession } from '../core/bindings';
 // message carrying the same id, and sends unsolicited `progress` messages while opening.
 
 export type ErrorCode =
-  | 'not_trace'      // the bytes are not a trace (the core's one-sentence message says why)
-  | 'too_large'      // refused before reading: bigger than the browser build can hold
-  | 'out_of_memory'  // the wasm heap (or the browser) ran out of memory while importing
-  | 'cancelled'      // the user pressed cancel
-  | 'network'        // ?url= download failed (HTTP status, unreachable host)
-  | 'cors'           // ?url= download blocked by the other server's CORS policy (most likely)
-  | 'read'           // the browser could not read the file (moved, permission)
-  | 'no_file'        // a request that needs an opened file came first
-  | 'internal';      // a bug: anything else thrown while handling a request
+  | 'not_trace' // the bytes are not a trace (the core's one-sentence message says why)
+  | 'too_large' // refused before reading: bigger than the browser build can hold
+  | 'out_of_memory' // the wasm heap (or the browser) ran out of memory while importing
+  | 'cancelled' // the user pressed cancel
+  | 'network' // ?url= download failed (HTTP status, unreachable host)
+  | 'cors' // ?url= download blocked by the other server's CORS policy (most likely)
+  | 'read' // the browser could not read the file (moved, permission)
+  | 'no_file' // a request that needs an opened file came first
+  | 'internal'; // a bug: anything else thrown while handling a request
 
 export interface OpenRequest {
   id: number;
   kind: 'open';
   name: string;
-  blob?: Blob;             // File or Blob (streamed; kept for re-reading event args)
-  buffer?: ArrayBuffer;    // bytes already in memory (transferred)
-  url?: string;            // downloaded by the worker (streamed)
+  blob?: Blob; // File or Blob (streamed; kept for re-reading event args)
+  buffer?: ArrayBuffer; // bytes already in memory (transferred)
+  url?: string; // downloaded by the worker (streamed)
   // Nested workers beside this one (../load/trace/open_plan.ts): 'auto' (default) by size and cores,
   // 'single' none, 'all' every one (tests, comparisons).
   workers?: WorkersMode;
@@ -42,53 +42,76 @@ export interface OpenRequest {
 
 export interface OpenResult {
   name: string;
-  fileBytes: number;         // as given (compressed size for gzip)
-  inputBytes: number;        // bytes the importer saw (decompressed)
+  fileBytes: number; // as given (compressed size for gzip)
+  inputBytes: number; // bytes the importer saw (decompressed)
   events: number;
   gzip: boolean;
   seconds: number;
-  finishSeconds: number;     // of `seconds`, the time in finish() (sorting and linking the model)
-  waitSeconds: number;       // of `seconds`, the time spent waiting for input (the reader was behind)
+  finishSeconds: number; // of `seconds`, the time in finish() (sorting and linking the model)
+  waitSeconds: number; // of `seconds`, the time spent waiting for input (the reader was behind)
   firstInputSeconds: number; // from the request to the first input bytes (module, file and reader set up)
-  prefaultPages: number;     // 4 KB pages of the model written ahead while waiting (web/load/trace/prefault.ts)
-  heapAheadPages: number;    // 4 KB pages of the heap faulted in by this worker's warm-up before the file (../load/warm/heap_ahead.ts)
+  prefaultPages: number; // 4 KB pages of the model written ahead while waiting (web/load/trace/prefault.ts)
+  heapAheadPages: number; // 4 KB pages of the heap faulted in by this worker's warm-up before the file (../load/warm/heap_ahead.ts)
   modelBytes: number;
   heapBytes: number;
-  warnings: string[];        // plain sentences (e.g. gzip data ended early)
-  reader: 'feed worker' | 'trace worker';  // which thread read (and inflated) the file
-  readerStartedAhead: boolean;  // the feed worker was started by the spare worker's warm-up (../load/feed/client.ts)
-  readBuffers: number | null;  // batch buffers a plain file was read into (reused once copied; ../load/input/blob_stream.ts)
-  readerTiming: ReaderTiming | null;  // the feed worker's read of this worker's input (with parts: its own part); null: no feed worker
-  decodeWorker: boolean;     // events were decoded by a decode worker beside the trace worker
-  localBatches: number | null;  // with one: batches the trace worker decoded itself
-  warm: boolean;             // the worker had run its warm-up (../load/warm/warm_up.ts) to the end before this file
-  parts: number;             // the file was imported in this many parts (1: in one, by this worker)
-  absorbedParts: number;     // later parts absorbed as imported by their workers (the rest were read again here)
-  partsSeconds: number;      // of `seconds`, waiting for and absorbing the later parts
-  ownPartSeconds: number;    // of `seconds`, until this worker had imported its own part
-  partTimings: Array<PartTiming | null>;  // each later part's worker (../load/parts/client.ts); null: it failed
-  partsAhead: number;        // of those, started (and warmed) ahead by the spare worker's warm-up
+  warnings: string[]; // plain sentences (e.g. gzip data ended early)
+  reader: 'feed worker' | 'trace worker'; // which thread read (and inflated) the file
+  readerStartedAhead: boolean; // the feed worker was started by the spare worker's warm-up (../load/feed/client.ts)
+  readBuffers: number | null; // batch buffers a plain file was read into (reused once copied; ../load/input/blob_stream.ts)
+  readerTiming: ReaderTiming | null; // the feed worker's read of this worker's input (with parts: its own part); null: no feed worker
+  decodeWorker: boolean; // events were decoded by a decode worker beside the trace worker
+  localBatches: number | null; // with one: batches the trace worker decoded itself
+  warm: boolean; // the worker had run its warm-up (../load/warm/warm_up.ts) to the end before this file
+  parts: number; // the file was imported in this many parts (1: in one, by this worker)
+  absorbedParts: number; // later parts absorbed as imported by their workers (the rest were read again here)
+  partsSeconds: number; // of `seconds`, waiting for and absorbing the later parts
+  ownPartSeconds: number; // of `seconds`, until this worker had imported its own part
+  partTimings: Array<PartTiming | null>; // each later part's worker (../load/parts/client.ts); null: it failed
+  partsAhead: number; // of those, started (and warmed) ahead by the spare worker's warm-up
 }
 
-export interface SummaryRequest { id: number; kind: 'summary'; htaCompat?: boolean }
+export interface SummaryRequest {
+  id: number;
+  kind: 'summary';
+  htaCompat?: boolean;
+}
 // Its reply: the summary document's JSON; precomputed: it was made before the request (ahead, after the
 // open reply, as summaryNext asked; or for an earlier request).
 // heapUsedBytes: the heap the session's allocations have claimed by then (the allocator's break,
 // without memory faulted in ahead), what the page remembers for the next file (web/load/page/heap_hint.ts).
-export interface SummaryReply { json: string; precomputed: boolean; heapUsedBytes: number }
-export interface CancelRequest { id: number; kind: 'cancel' }
+export interface SummaryReply {
+  json: string;
+  precomputed: boolean;
+  heapUsedBytes: number;
+}
+export interface CancelRequest {
+  id: number;
+  kind: 'cancel';
+}
 // Sent to a spare worker while the page is idle: load the core and run the warm-up (../load/warm/warm_up.ts).
 // Replies {warmed, summaryJson} once it finished (and faulted in heap ahead, ../load/warm/heap_ahead.ts), or
 // stopped because an `open` came (summaryJson: the synthetic trace's summary, null if not made).
 // `workers`: the mode the page's next open will ask for, so that the part workers it would use
 // (../load/parts/plan.ts) are started and warmed ahead too.
 // `heapAheadBytes`: the heap to fault in ahead for it (web/load/page/heap_hint.ts; bounded by ../load/warm/heap_ahead.ts).
-export interface WarmRequest { id: number; kind: 'warm'; workers?: WorkersMode; heapAheadBytes?: number }
-export interface WarmReply { warmed: boolean; summaryJson: string | null }
+export interface WarmRequest {
+  id: number;
+  kind: 'warm';
+  workers?: WorkersMode;
+  heapAheadBytes?: number;
+}
+export interface WarmReply {
+  warmed: boolean;
+  summaryJson: string | null;
+}
 // Sent to a warming spare worker while the user interacts with the page: its warm-up and heap
 // fault-in (and its part workers') pause for `ms` (../load/warm/hold.ts), so that they do not take a core from the
 // page. An `open` ends the hold.
-export interface HoldRequest { id: number; kind: 'hold'; ms: number }
+export interface HoldRequest {
+  id: number;
+  kind: 'hold';
+  ms: number;
+}
 // The timeline's requests (web/worker/timeline_handlers.ts answers them; its header lists the
 // replies). Times are float64 ns relative to the trace origin; lanes are timeline track ids.
 export type SearchOp =
@@ -139,27 +162,32 @@ export interface TraceReplies {
 
 export interface Progress {
   kind: 'progress';
-  id: number;               // the open request's id
+  id: number; // the open request's id
   phase: 'loading' | 'reading' | 'finishing';
-  bytesRead: number;        // of the file as given (compressed bytes for gzip)
+  bytesRead: number; // of the file as given (compressed bytes for gzip)
   totalBytes: number | null;
-  inputBytes: number;       // decompressed bytes handed to the importer
+  inputBytes: number; // decompressed bytes handed to the importer
   events: number;
-  mbPerSec: number;         // file bytes per second so far
-  gzip: boolean;            // the file is gzip (known once reading starts)
-  inputMbPerSec: number;    // decompressed bytes per second so far (= mbPerSec for plain files)
+  mbPerSec: number; // file bytes per second so far
+  gzip: boolean; // the file is gzip (known once reading starts)
+  inputMbPerSec: number; // decompressed bytes per second so far (= mbPerSec for plain files)
   secondsLeft: number | null;
 }
 
 export type OkReply = { id: number; kind: 'ok' } & TraceReplies[TraceKind];
-export interface ErrorReply { id: number; kind: 'error'; code: ErrorCode; message: string }
+export interface ErrorReply {
+  id: number;
+  kind: 'error';
+  code: ErrorCode;
+  message: string;
+}
 // Sections of the summary made ahead (OpenRequest.summaryNext), posted as soon as each group is
 // final while the rest is computed: `json` is an object of top-level keys of the file's summary
 // (files[0]) that no earlier part had, with the values the summary will have. Advisory: the
 // summary reply is still the whole document.
 export interface SummaryPart {
   kind: 'summaryPart';
-  id: number;               // the open request's id
+  id: number; // the open request's id
   htaCompat: boolean;
   json: string;
 }

@@ -47,7 +47,10 @@ const state = new WeakMap<object, PerSession>();
 
 function stateOf(session: object): PerSession {
   let s = state.get(session);
-  if (!s) { s = { sentNames: new Set() }; state.set(session, s); }
+  if (!s) {
+    s = { sentNames: new Set() };
+    state.set(session, s);
+  }
   return s;
 }
 
@@ -71,11 +74,18 @@ function laneList(v: unknown): number[] {
 }
 
 export interface WindowReply extends WindowColumns {
-  lanes: number[]; t0: number; t1: number; px: number;
-  names: Record<number, string>;  // the texts of name ids not sent before to this page
+  lanes: number[];
+  t0: number;
+  t1: number;
+  px: number;
+  names: Record<number, string>; // the texts of name ids not sent before to this page
 }
 export interface EventReply {
-  details: Json; args: Json | null; argsSource: 'unavailable' | 'gzip' | 'file'; argsMs: number; argsError?: string;
+  details: Json;
+  args: Json | null;
+  argsSource: 'unavailable' | 'gzip' | 'file';
+  argsMs: number;
+  argsError?: string;
 }
 
 export type TimelineReply = Json | WindowReply | EventReply;
@@ -84,26 +94,35 @@ export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineR
   const { session } = ctx;
   if (!session) throw new Error('no trace is loaded in this worker');
   switch (req.kind) {
-    case 'tracks': return parseJson(session.timelineTracks());
-    case 'window': return windowReply(ctx, req);
-    case 'event': return eventReply(ctx, req);
-    case 'search': return searchReply(ctx, req);
+    case 'tracks':
+      return parseJson(session.timelineTracks());
+    case 'window':
+      return windowReply(ctx, req);
+    case 'event':
+      return eventReply(ctx, req);
+    case 'search':
+      return searchReply(ctx, req);
     case 'aggregate':
       return parseJson(session.timelineAggregate(laneList(req.lanes), finiteOr(req.t0, 0), finiteOr(req.t1, 0)));
-    default: throw new Error(`unknown timeline request '${String((req as { kind: unknown }).kind)}'`);
+    default:
+      throw new Error(`unknown timeline request '${String((req as { kind: unknown }).kind)}'`);
   }
 }
-
 
 function windowReply(ctx: TimelineContext, req: WindowRequest): WindowReply {
   const { session } = ctx;
   const lanes = laneList(req.lanes);
-  const t0 = finiteOr(req.t0, 0), t1 = finiteOr(req.t1, t0 + 1);
+  const t0 = finiteOr(req.t0, 0),
+    t1 = finiteOr(req.t1, t0 + 1);
   const px = Math.max(1, Math.min(65535, Math.round(finiteOr(req.px, 1000))));
   const views = session.timelineWindow(lanes, t0, t1, px, Boolean(req.search));
   // The views point into the wasm heap: copy them all before the next call into wasm.
-  const columns = Object.fromEntries((Object.keys(kWindowColumns) as WindowColumnName[]).map(
-    (k) => [k, views[k] ? views[k].slice() : new kWindowColumns[k](0)])) as unknown as WindowColumns;
+  const columns = Object.fromEntries(
+    (Object.keys(kWindowColumns) as WindowColumnName[]).map((k) => [
+      k,
+      views[k] ? views[k].slice() : new kWindowColumns[k](0),
+    ])
+  ) as unknown as WindowColumns;
   const out: WindowReply = { ...columns, lanes, t0, t1, px, names: {} };
   // Names travel once per session, then by id.
   const st = stateOf(session);
@@ -124,7 +143,9 @@ async function eventReply(ctx: TimelineContext, req: EventRequest): Promise<Even
   const id = Math.trunc(finiteOr(instant ? instantId : 'sliceId' in req ? req.sliceId : undefined, -1));
   const details = parseJson(instant ? session.timelineInstant(id) : session.timelineEvent(id));
   const t = performance.now();
-  let args: Json | null = null, argsSource: EventReply['argsSource'] = 'unavailable', argsError: string | undefined;
+  let args: Json | null = null,
+    argsSource: EventReply['argsSource'] = 'unavailable',
+    argsError: string | undefined;
   try {
     const bytes = await eventBytes(ctx, Number(details.srcOffset), Number(details.srcLength));
     if (bytes) {
@@ -156,7 +177,8 @@ async function eventBytes(ctx: TimelineContext, offset: number, length: number):
     return c.bytes.slice(offset - c.start, offset - c.start + length);
   // Decompress from the start; keep [offset - half, offset + half) of the output for later clicks.
   const half = Math.max(kGzipCacheBytes / 2, length);
-  const keepStart = Math.max(0, offset - half), keepEnd = offset + Math.max(half, length);
+  const keepStart = Math.max(0, offset - half),
+    keepEnd = offset + Math.max(half, length);
   const keep = new Uint8Array(keepEnd - keepStart);
   let kept = 0;
   const reader = blob.stream().pipeThrough(new DecompressionStream('gzip')).getReader();
@@ -167,7 +189,8 @@ async function eventBytes(ctx: TimelineContext, offset: number, length: number):
       if (done || !value) break;
       const end = pos + value.length;
       if (end > keepStart && pos < keepEnd) {
-        const a = Math.max(pos, keepStart), b = Math.min(end, keepEnd);
+        const a = Math.max(pos, keepStart),
+          b = Math.min(end, keepEnd);
         keep.set(value.subarray(a - pos, b - pos), a - keepStart);
         kept = Math.max(kept, b - keepStart);
       }
@@ -194,12 +217,17 @@ function searchReply(ctx: TimelineContext, req: SearchRequest): Json {
       return { count: 0 };
     case 'next':
     case 'prev':
-      return parseJson(session.timelineSearchStep(finiteOr(req.fromNs, 0), finiteOr(req.fromId, -1), req.op === 'next' ? 1 : -1));
+      return parseJson(
+        session.timelineSearchStep(finiteOr(req.fromNs, 0), finiteOr(req.fromId, -1), req.op === 'next' ? 1 : -1)
+      );
     case 'page':
       return parseJson(session.timelineSearchPage(finiteOr(req.offset, 0), finiteOr(req.limit, 100)));
     default: {
       const query = String(req.query ?? '');
-      if (query.length === 0) { session.timelineSearchClear(); return { count: 0, names: 0 }; }
+      if (query.length === 0) {
+        session.timelineSearchClear();
+        return { count: 0, names: 0 };
+      }
       // A refused query (invalid regex, look-ahead, too long) is an answer, not a failure: { count: 0, error }.
       const r = JSON.parse(session.timelineSearchQuery(query, Boolean(req.regex), Boolean(req.caseSensitive)));
       return typeof r.error === 'string' ? { count: 0, names: 0, error: r.error } : r;
@@ -212,8 +240,14 @@ export function transferablesOf(payload: unknown): Transferable[] {
   const out = new Set<ArrayBuffer>();
   const walk = (v: unknown, depth: number): void => {
     if (depth > 4 || v === null || typeof v !== 'object') return;
-    if (ArrayBuffer.isView(v)) { if (v.buffer instanceof ArrayBuffer) out.add(v.buffer); return; }
-    if (v instanceof ArrayBuffer) { out.add(v); return; }
+    if (ArrayBuffer.isView(v)) {
+      if (v.buffer instanceof ArrayBuffer) out.add(v.buffer);
+      return;
+    }
+    if (v instanceof ArrayBuffer) {
+      out.add(v);
+      return;
+    }
     for (const x of Array.isArray(v) ? v : Object.values(v as object)) walk(x, depth + 1);
   };
   walk(payload, 0);

@@ -11,9 +11,9 @@ import { moduleIfLoaded } from '../core/module';
 
 const post = (msg: unknown, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
 
-let opened: OpenedTrace | null = null;  // the session finished importing without a fatal error
+let opened: OpenedTrace | null = null; // the session finished importing without a fatal error
 let opening = false;
-let summaryKept: { htaCompat: boolean; json: string } | null = null;  // the last one made
+let summaryKept: { htaCompat: boolean; json: string } | null = null; // the last one made
 
 // The opened file (requests that need one come after an open).
 function openedTrace(): OpenedTrace {
@@ -28,7 +28,9 @@ function summaryReply(htaCompat: boolean, onPart?: (json: string) => void): Summ
   const { mod, session } = openedTrace();
   const precomputed = summaryKept?.htaCompat === htaCompat;
   if (!precomputed) {
-    const json = onPart ? session.summaryJsonWithParts(htaCompat, (part: string) => onPart(part)) : session.summaryJson(htaCompat);
+    const json = onPart
+      ? session.summaryJsonWithParts(htaCompat, (part: string) => onPart(part))
+      : session.summaryJson(htaCompat);
     summaryKept = { htaCompat, json: String(json) };
   }
   return { json: summaryKept!.json, precomputed, heapUsedBytes: Number(mod.heapBreak()) };
@@ -45,7 +47,7 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
     case 'cancel':
       cancelOpen();
       return { payload: {} };
-    case 'warm':  // sent to a spare worker before any open
+    case 'warm': // sent to a spare worker before any open
       if (opening) return { payload: { warmed: false, summaryJson: null } };
       return { payload: await warmSpare(req, loadCore) };
     case 'hold':
@@ -53,7 +55,11 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
       return { payload: {} };
     case 'summary':
       return { payload: summaryReply(!!req.htaCompat) };
-    case 'tracks': case 'window': case 'event': case 'search': case 'aggregate': {
+    case 'tracks':
+    case 'window':
+    case 'event':
+    case 'search':
+    case 'aggregate': {
       const ctx = openedTrace();
       const out = await handleTimelineRequest(ctx, req);
       // Never transfer the wasm heap itself (that would detach it): only copies made for the reply.
@@ -74,14 +80,22 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
       // Made while the page handles the reply; a failure here is reported by the summary request.
       const htaCompat = !!req.summaryNext.htaCompat;
       const onPart = (json: string) => post({ kind: 'summaryPart', id: req.id, htaCompat, json } satisfies SummaryPart);
-      try { summaryReply(htaCompat, onPart); } catch { /* the summary request will */ }
+      try {
+        summaryReply(htaCompat, onPart);
+      } catch {
+        /* the summary request will */
+      }
     }
   } catch (e) {
     const mod = moduleIfLoaded();
     const oom = !(e instanceof WorkerFailure) && isOutOfMemory(mod, e);
     const code: ErrorCode = e instanceof WorkerFailure ? e.code : oom ? 'out_of_memory' : 'internal';
-    const message = e instanceof WorkerFailure ? e.message
-      : oom ? outOfMemory(`for the ${String(req?.kind)} request`) : `Internal error: ${String((e as Error)?.message ?? e)}`;
+    const message =
+      e instanceof WorkerFailure
+        ? e.message
+        : oom
+          ? outOfMemory(`for the ${String(req?.kind)} request`)
+          : `Internal error: ${String((e as Error)?.message ?? e)}`;
     post({ id: req?.id ?? 0, kind: 'error', code, message });
   }
 };

@@ -21,8 +21,27 @@ import { kEarlySections, takeEarly } from './early_sections';
 
 // Sections with their own view (or shown in the header), in the order the dashboard shows them.
 const kTableSections = kEarlySections;
-const kHandled = new Set(['name', 'bytes', 'rank', 'world_size', 'devices', 'display_time_unit', 'model', 'import',
-  'recommendations', 'temporal', 'overlap', 'kernel_classes_ns', 'steps', 'steps_source', 'analysis_mode', 'idle', 'step_breakdown', 'utilization', 'stream_overlap']);
+const kHandled = new Set([
+  'name',
+  'bytes',
+  'rank',
+  'world_size',
+  'devices',
+  'display_time_unit',
+  'model',
+  'import',
+  'recommendations',
+  'temporal',
+  'overlap',
+  'kernel_classes_ns',
+  'steps',
+  'steps_source',
+  'analysis_mode',
+  'idle',
+  'step_breakdown',
+  'utilization',
+  'stream_overlap',
+]);
 
 export function section(title: string, id: string, ...body: Array<Node | null>): HTMLElement {
   return h('section', { class: 'panel', 'data-section': id }, h('h2', null, title), ...body);
@@ -30,7 +49,8 @@ export function section(title: string, id: string, ...body: Array<Node | null>):
 
 function fileFacts(f: FileSummary, file: OpenedFile): HTMLElement {
   const facts: Array<[string, string]> = [];
-  if (f.rank !== null && f.rank !== undefined) facts.push(['Rank', f.world_size ? `${f.rank} of ${f.world_size}` : String(f.rank)]);
+  if (f.rank !== null && f.rank !== undefined)
+    facts.push(['Rank', f.world_size ? `${f.rank} of ${f.world_size}` : String(f.rank)]);
   const devs = Array.isArray(f.devices) ? f.devices : [];
   if (devs.length) {
     const names = new Map<string, number>();
@@ -39,11 +59,23 @@ function fileFacts(f: FileSummary, file: OpenedFile): HTMLElement {
   }
   facts.push(['File', `${fmtBytes(f.bytes)}${file.result?.gzip ? ' gzip' : ''}`]);
   facts.push(['Events', fmtCount(f.import?.events ?? 0)]);
-  if (f.model) facts.push(['Tracks', `${fmtCount(f.model.thread_tracks)} CPU threads, ${fmtCount(f.model.gpu_stream_tracks)} GPU streams`]);
+  if (f.model)
+    facts.push([
+      'Tracks',
+      `${fmtCount(f.model.thread_tracks)} CPU threads, ${fmtCount(f.model.gpu_stream_tracks)} GPU streams`,
+    ]);
   if (file.result) facts.push(['Loaded in', `${file.result.seconds.toFixed(2)} s`]);
   const mode = f.analysis_mode;
-  if (mode && typeof mode === 'object') facts.push(['Analysis', `${mode.name === 'hta_compat' ? 'HTA-compatible' : String(mode.name ?? 'default')}, ${String(mode.kernel_rules ?? 'default')} kernel rules`]);
-  return h('div', { class: 'facts' }, ...facts.map(([k, v]) => h('span', { class: 'fact' }, h('span', { class: 'muted' }, `${k} `), v)));
+  if (mode && typeof mode === 'object')
+    facts.push([
+      'Analysis',
+      `${mode.name === 'hta_compat' ? 'HTA-compatible' : String(mode.name ?? 'default')}, ${String(mode.kernel_rules ?? 'default')} kernel rules`,
+    ]);
+  return h(
+    'div',
+    { class: 'facts' },
+    ...facts.map(([k, v]) => h('span', { class: 'fact' }, h('span', { class: 'muted' }, `${k} `), v))
+  );
 }
 
 // Lets input and a frame in between slices (setTimeout(0)'s clamp was idle time paid per slice).
@@ -57,7 +89,7 @@ let generation = 0;
 // added so far, so shorter slices make the dashboard slower to show; longer ones bring the longest
 // main-thread task of a load too close to a long task's 50 ms.
 const kSliceMs = 20;
-const kEagerParts = 2;  // the file head and the headline cards: always on the first screen
+const kEagerParts = 2; // the file head and the headline cards: always on the first screen
 
 // Panels below the headline cards are laid out and painted only once scrolled near
 // (content-visibility: auto). Added in one step at the end of a load, the panels' style and layout
@@ -74,34 +106,71 @@ function layoutWhenNear(n: Node): void {
 // once everything is on screen (false when a newer render replaced this one). The first screen is
 // shown at once; the panels below it are built off the page and added in one step at the end: added
 // slice by slice, every frame in between laid the page out again.
-export function renderDashboard(root: HTMLElement, files: OpenedFile[], selected: number, links: (file: OpenedFile) => Links,
-  onSelect: (i: number) => void, onDownload: () => void): Promise<boolean> {
+export function renderDashboard(
+  root: HTMLElement,
+  files: OpenedFile[],
+  selected: number,
+  links: (file: OpenedFile) => Links,
+  onSelect: (i: number) => void,
+  onDownload: () => void
+): Promise<boolean> {
   const gen = ++generation;
   return buildDashboard(root, files, selected, links, onSelect, onDownload, () => gen === generation);
 }
 
 // The same without replacing a render under way: it stops at its next slice once `current()` is
 // false (warm_dashboard.ts builds one off the page).
-export async function buildDashboard(root: HTMLElement, files: OpenedFile[], selected: number, links: (file: OpenedFile) => Links,
-  onSelect: (i: number) => void, onDownload: () => void, current: () => boolean): Promise<boolean> {
+export async function buildDashboard(
+  root: HTMLElement,
+  files: OpenedFile[],
+  selected: number,
+  links: (file: OpenedFile) => Links,
+  onSelect: (i: number) => void,
+  onDownload: () => void,
+  current: () => boolean
+): Promise<boolean> {
   clear(root);
   if (files.length === 0) return true;
   const file = files[Math.min(selected, files.length - 1)];
   // The files on screen are ready: each has its summary (a whole one, a saved one or a link's).
   const f = file.summary!;
-  const sections: Record<string, unknown> = f;  // by key, for the sections rendered generically
+  const sections: Record<string, unknown> = f; // by key, for the sections rendered generically
   const l = links(file);
   const all = files.map((x) => x.summary!);
 
   const head = h('div', { class: 'file-head' });
   if (files.length > 1) {
-    head.append(h('div', { class: 'chips', role: 'tablist' }, ...files.map((x, i) => h('button', {
-      class: `chip${x === file ? ' active' : ''}`, role: 'tab', 'aria-selected': x === file ? 'true' : 'false',
-      onclick: () => onSelect(i),
-    }, x.summary?.rank !== null && x.summary?.rank !== undefined ? `rank ${x.summary.rank}` : x.name))));
+    head.append(
+      h(
+        'div',
+        { class: 'chips', role: 'tablist' },
+        ...files.map((x, i) =>
+          h(
+            'button',
+            {
+              class: `chip${x === file ? ' active' : ''}`,
+              role: 'tab',
+              'aria-selected': x === file ? 'true' : 'false',
+              onclick: () => onSelect(i),
+            },
+            x.summary?.rank !== null && x.summary?.rank !== undefined ? `rank ${x.summary.rank}` : x.name
+          )
+        )
+      )
+    );
   }
-  head.append(h('div', { class: 'file-title' }, h('h1', { title: f.name }, f.name),
-    h('button', { class: 'btn small', onclick: onDownload, title: 'The summary JSON, as `tracewise summarize` prints it' }, 'Download summary JSON')));
+  head.append(
+    h(
+      'div',
+      { class: 'file-title' },
+      h('h1', { title: f.name }, f.name),
+      h(
+        'button',
+        { class: 'btn small', onclick: onDownload, title: 'The summary JSON, as `tracewise summarize` prints it' },
+        'Download summary JSON'
+      )
+    )
+  );
   head.append(fileFacts(f, file));
 
   // The big tables may have been laid out while the summary was computed (early_sections.ts).
@@ -118,9 +187,15 @@ export async function buildDashboard(root: HTMLElement, files: OpenedFile[], sel
     () => head,
     () => renderCards(headlineCards(f)),
     () => importNotes(f),
-    () => (f.model?.gpu_ops === 0 ? h('p', { class: 'panel muted', 'data-section': 'no-gpu' },
-      'This trace has no GPU kernels, copies or memsets, so the GPU analyses (utilisation, overlap, idle time, kernels) do not apply. ' +
-      'Its CPU threads are in the timeline.') : null),
+    () =>
+      f.model?.gpu_ops === 0
+        ? h(
+            'p',
+            { class: 'panel muted', 'data-section': 'no-gpu' },
+            'This trace has no GPU kernels, copies or memsets, so the GPU analyses (utilisation, overlap, idle time, kernels) do not apply. ' +
+              'Its CPU threads are in the timeline.'
+          )
+        : null,
     () => ranksPanel(all, l),
     () => recommendationsPanel(f, l),
     () => breakdownPanel(all, f, l),
@@ -129,12 +204,20 @@ export async function buildDashboard(root: HTMLElement, files: OpenedFile[], sel
     () => stepsPanel(f, l),
     () => streamsPanel(f, l),
     ...kTableSections.filter((k) => sections[k] !== undefined && sections[k] !== null).map(generic),
-    ...Object.keys(f).filter((k) => !kHandled.has(k) && !kTableSections.includes(k) && sections[k] !== null &&
-      sections[k] !== undefined).map(generic),
-    () => h('p', { class: 'muted foot-note' }, `Times in ns from the trace, shown relative to its first event (+0 = ${fmtDuration(0)}; span ${fmtDuration(span)}).`),
+    ...Object.keys(f)
+      .filter(
+        (k) => !kHandled.has(k) && !kTableSections.includes(k) && sections[k] !== null && sections[k] !== undefined
+      )
+      .map(generic),
+    () =>
+      h(
+        'p',
+        { class: 'muted foot-note' },
+        `Times in ns from the trace, shown relative to its first event (+0 = ${fmtDuration(0)}; span ${fmtDuration(span)}).`
+      ),
   ];
   let t0 = performance.now();
-  const rest = document.createDocumentFragment();  // below the first screen, until the end
+  const rest = document.createDocumentFragment(); // below the first screen, until the end
   for (const [index, part] of parts.entries()) {
     if (!current()) return false;
     let out: Node | Node[] | null = null;
@@ -142,7 +225,11 @@ export async function buildDashboard(root: HTMLElement, files: OpenedFile[], sel
       out = part();
     } catch (e) {
       // A section whose shape surprised a view: say so in place, keep the rest of the dashboard.
-      out = h('p', { class: 'msg error' }, `A summary section could not be shown: ${String((e as Error)?.message ?? e)}`);
+      out = h(
+        'p',
+        { class: 'msg error' },
+        `A summary section could not be shown: ${String((e as Error)?.message ?? e)}`
+      );
     }
     for (const n of Array.isArray(out) ? out : out ? [out] : []) {
       if (index >= kEagerParts) layoutWhenNear(n);

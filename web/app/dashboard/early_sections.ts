@@ -14,8 +14,8 @@ export const kEarlySections: readonly string[] = ['kernels', 'operators', 'colle
 interface Early {
   file: object;
   htaCompat: boolean;
-  bodies: Map<string, HTMLElement | null>;  // built, not yet taken
-  taken: Set<string>;                       // taken (or built by the dashboard itself): never built here
+  bodies: Map<string, HTMLElement | null>; // built, not yet taken
+  taken: Set<string>; // taken (or built by the dashboard itself): never built here
   queue: Array<[string, unknown]>;
   links: Links;
   running: boolean;
@@ -28,7 +28,7 @@ let early: Early | null = null;
 // times relative to its first timestamp); later parts use those.
 export function layOutEarly(file: object, htaCompat: boolean, part: Record<string, unknown>, links: Links): void {
   if (!early || early.file !== file || early.htaCompat !== htaCompat) {
-    if (!('model' in part)) return;  // a later part whose first did not come: nothing to time from
+    if (!('model' in part)) return; // a later part whose first did not come: nothing to time from
     early = { file, htaCompat, bodies: new Map(), taken: new Set(), queue: [], links, running: false };
   }
   const e = early;
@@ -45,7 +45,9 @@ async function run(e: Early): Promise<void> {
     if (e.taken.has(key)) continue;
     try {
       e.bodies.set(key, renderValue(key, value, e.links, key));
-    } catch { /* the dashboard builds it again and says why */ }
+    } catch {
+      /* the dashboard builds it again and says why */
+    }
     await postedTask();
   }
   e.running = false;

@@ -15,7 +15,12 @@ export function renderValue(key: string, value: unknown, links: Links, path: str
   if (Array.isArray(value)) {
     if (value.length === 0) return h('div', { class: 'empty-note' }, `${labelOf(key)}: none`);
     if (value.every((v) => typeof v === 'number')) {
-      return h('div', { class: 'subsection' }, h('h4', null, labelOf(key)), lineChart([value.map((_, i) => i), value as number[]], [labelOf(key)], { height: 120 }));
+      return h(
+        'div',
+        { class: 'subsection' },
+        h('h4', null, labelOf(key)),
+        lineChart([value.map((_, i) => i), value as number[]], [labelOf(key)], { height: 120 })
+      );
     }
     if (value.every((v) => v && typeof v === 'object' && !Array.isArray(v))) {
       return new DataTable(value, inferColumns(value), links, labelOf(key), path).root;
@@ -25,14 +30,22 @@ export function renderValue(key: string, value: unknown, links: Links, path: str
   const obj = value as Record<string, unknown>;
   const scalars: Record<string, unknown> = {};
   const nested: Array<[string, unknown]> = [];
-  for (const [k, v] of Object.entries(obj)) (isScalar(v) ? (scalars[k] = v) : nested.push([k, v]));
+  for (const [k, v] of Object.entries(obj)) isScalar(v) ? (scalars[k] = v) : nested.push([k, v]);
   // Objects whose values are all scalars (e.g. per-kind stats keyed by kind) read best as one table.
-  const flat = nested.filter(([, v]) => v && typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every(isScalar));
+  const flat = nested.filter(
+    ([, v]) => v && typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every(isScalar)
+  );
   let rest = nested;
   let table: HTMLElement | null = null;
   if (flat.length > 1) {
     const rows = flat.map(([k, v]) => ({ name: k, ...(v as object) }));
-    table = new DataTable(rows, inferColumns(rows), links, depth > 0 || Object.keys(scalars).length ? labelOf(key) : undefined, path).root;
+    table = new DataTable(
+      rows,
+      inferColumns(rows),
+      links,
+      depth > 0 || Object.keys(scalars).length ? labelOf(key) : undefined,
+      path
+    ).root;
     rest = nested.filter((e) => !flat.includes(e));
     if (!rest.length && !Object.keys(scalars).length) return table;
   }
@@ -53,8 +66,14 @@ export function kvGrid(obj: Record<string, unknown>, links: Links, path: string)
   const grid = h('dl', { class: 'kv' });
   for (const [k, v] of Object.entries(obj)) {
     const kind = kindOfKey(k, v);
-    grid.append(h('dt', { title: k }, labelOf(k)),
-      h('dd', { 'data-path': path ? `${path}.${k}` : k, 'data-raw': v === null ? 'null' : String(v) }, fmtField(kind, v, links.originNs)));
+    grid.append(
+      h('dt', { title: k }, labelOf(k)),
+      h(
+        'dd',
+        { 'data-path': path ? `${path}.${k}` : k, 'data-raw': v === null ? 'null' : String(v) },
+        fmtField(kind, v, links.originNs)
+      )
+    );
   }
   return grid;
 }

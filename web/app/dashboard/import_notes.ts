@@ -8,7 +8,10 @@ import type { FileSummary } from '../summary_document';
 
 // What each count means. `edge`: expected at the edges of a profiling window.
 const kKnown: Record<string, { text: string; edge?: boolean }> = {
-  flow_without_start: { text: 'flow arrows whose start was not recorded (before the profiling window began)', edge: true },
+  flow_without_start: {
+    text: 'flow arrows whose start was not recorded (before the profiling window began)',
+    edge: true,
+  },
   flow_without_end: { text: 'flow arrows whose end was not recorded (after the profiling window ended)', edge: true },
   unclosed_begin: { text: 'begin (B) events without their end, cut by the end of the trace', edge: true },
   unmatched_end: { text: 'end (E) events without their begin, cut by the start of the trace', edge: true },
@@ -26,12 +29,29 @@ export function importNotes(f: FileSummary): HTMLElement | null {
   const problems = f.import?.problems;
   if (!problems || typeof problems !== 'object' || Object.keys(problems).length === 0) return null;
   const entries = Object.entries(problems as Record<string, number>);
-  const rows = entries.map(([k, n]) => h('li', null, h('strong', null, fmtCount(n)), ` ${kKnown[k]?.text ?? k.replace(/_/g, ' ')}`,
-    f.import?.problem_first_offsets?.[k] !== undefined ? h('span', { class: 'muted' }, ` (first at byte ${fmtCount(f.import.problem_first_offsets[k])})`) : null));
+  const rows = entries.map(([k, n]) =>
+    h(
+      'li',
+      null,
+      h('strong', null, fmtCount(n)),
+      ` ${kKnown[k]?.text ?? k.replace(/_/g, ' ')}`,
+      f.import?.problem_first_offsets?.[k] !== undefined
+        ? h('span', { class: 'muted' }, ` (first at byte ${fmtCount(f.import.problem_first_offsets[k])})`)
+        : null
+    )
+  );
   const edgeOnly = entries.every(([k]) => kKnown[k]?.edge);
   const title = edgeOnly
     ? 'Import notes: events cut by the edges of the profiling window (usual in profiler traces)'
     : `Import notes: ${entries.length} kind${entries.length === 1 ? '' : 's'} of event skipped or repaired`;
-  return h('details', { class: `panel notes${edgeOnly ? ' notes-edge' : ''}`, 'data-section': 'import', 'data-edge-only': String(edgeOnly) },
-    h('summary', null, title), h('ul', null, ...rows));
+  return h(
+    'details',
+    {
+      class: `panel notes${edgeOnly ? ' notes-edge' : ''}`,
+      'data-section': 'import',
+      'data-edge-only': String(edgeOnly),
+    },
+    h('summary', null, title),
+    h('ul', null, ...rows)
+  );
 }

@@ -26,13 +26,18 @@ export function ranksPanel(all: FileSummary[], links: Links): HTMLElement | null
       step_ns: f?.step_breakdown?.mean_ns ?? null,
       span_ns: span,
       busy_pct: span && typeof t?.busy_ns === 'number' ? (100 * t.busy_ns) / span : null,
-      exposed_comm_pct: span && typeof t?.exposed?.communication_ns === 'number' ? (100 * t.exposed.communication_ns) / span : null,
+      exposed_comm_pct:
+        span && typeof t?.exposed?.communication_ns === 'number' ? (100 * t.exposed.communication_ns) / span : null,
       overlap_pct: f?.overlap?.pct ?? null,
       gpu_ops: f?.model?.gpu_ops ?? null,
       events: f?.import?.events ?? null,
     };
   });
   const cols = kColumns.filter((c) => rows.some((r) => r[c.key] !== null && r[c.key] !== undefined));
-  return h('section', { class: 'panel', 'data-section': 'ranks' }, h('h2', null, `Ranks side by side (${all.length} files)`),
-    new DataTable(rows, cols, links, undefined, 'ranks').root);
+  return h(
+    'section',
+    { class: 'panel', 'data-section': 'ranks' },
+    h('h2', null, `Ranks side by side (${all.length} files)`),
+    new DataTable(rows, cols, links, undefined, 'ranks').root
+  );
 }

@@ -3,7 +3,19 @@
 // `name` column links to a search for that name. Each table's filter and sort order can be read and
 // set from outside by its id (tableStates / applyTableStates), so view links can carry them.
 import { h, clear } from '../dom';
-import { type ColumnUnit, type FieldKind, durationUnit, fmtField, fmtInUnit, kindOfKey, kNoOperator, labelOf, pctUnit, valueLabel, wordsOf } from '../format';
+import {
+  type ColumnUnit,
+  type FieldKind,
+  durationUnit,
+  fmtField,
+  fmtInUnit,
+  kindOfKey,
+  kNoOperator,
+  labelOf,
+  pctUnit,
+  valueLabel,
+  wordsOf,
+} from '../format';
 import { type Links, nameLink, rangeLink } from './links';
 import { field } from '../summary_document';
 
@@ -45,8 +57,29 @@ const kEnumKeys = new Set(['category', 'kind']);
 // Values the summary encodes as known-or-zero: collectives' bytes count only the ops whose size is
 // known (sized_ops), so with none of them the 0 means "unknown" (docs/summary-detail-sections.md).
 const kUnknownWhen: Record<string, (row: Row) => boolean> = { bytes: (r) => r?.sized_ops === 0 };
-const kNumberOrder = ['device', 'stream', 'number', 'count', 'calls', 'ops', 'gpu_ops', 'total_ns', 'duration_ns', 'self_ns', 'device_total_ns',
-  'device_self_ns', 'exposed_ns', 'mean_ns', 'p50_ns', 'p90_ns', 'p95_ns', 'p99_ns', 'min_ns', 'max_ns', 'share'];
+const kNumberOrder = [
+  'device',
+  'stream',
+  'number',
+  'count',
+  'calls',
+  'ops',
+  'gpu_ops',
+  'total_ns',
+  'duration_ns',
+  'self_ns',
+  'device_total_ns',
+  'device_self_ns',
+  'exposed_ns',
+  'mean_ns',
+  'p50_ns',
+  'p90_ns',
+  'p95_ns',
+  'p99_ns',
+  'min_ns',
+  'max_ns',
+  'share',
+];
 
 function get(row: Row, key: string): unknown {
   if (!key.includes('.')) return row?.[key];
@@ -68,7 +101,8 @@ export function inferColumns(rows: Row[]): Column[] {
         // One level of nesting is flattened: {"classes_ns": {"memory": 5}} -> "Classes memory" in ns.
         const unit = /_(ns|bytes|pct)$/.exec(k)?.[0] ?? '';
         for (const [k2, v2] of Object.entries(v as object)) {
-          if (v2 === null || typeof v2 !== 'object') note(`${k}.${k2}`, `${labelOf(k)} ${wordsOf(k2)}`, k2.endsWith(unit) ? k2 : k2 + unit, v2);
+          if (v2 === null || typeof v2 !== 'object')
+            note(`${k}.${k2}`, `${labelOf(k)} ${wordsOf(k2)}`, k2.endsWith(unit) ? k2 : k2 + unit, v2);
         }
       } else if (!Array.isArray(v)) note(k, labelOf(k), k, v);
     }
@@ -76,12 +110,20 @@ export function inferColumns(rows: Row[]): Column[] {
   // A column that is empty or unknown in every row (bandwidths and bytes when no message size is
   // known) says nothing; but for names, null is itself an answer (a sync's call site outside any operator).
   const unknownEverywhere = (key: string) => !!kUnknownWhen[key] && rows.every((r) => kUnknownWhen[key](r));
-  const cols: Column[] = [...seen].filter(([key, c]) => ((c.sample !== null && c.sample !== undefined) || kNameKeys.has(key)) && !unknownEverywhere(key))
+  const cols: Column[] = [...seen]
+    .filter(
+      ([key, c]) => ((c.sample !== null && c.sample !== undefined) || kNameKeys.has(key)) && !unknownEverywhere(key)
+    )
     .map(([key, c]) => ({ key, label: c.label, kind: kindOfKey(c.leaf, c.sample) }));
   // Time ranges without a length ({begin_ns, end_ns}): the length is what one looks for first.
   const has = (k: string) => cols.some((c) => c.key === k);
   if (has('begin_ns') && has('end_ns') && !kDurKeys.some(has)) {
-    cols.push({ key: 'duration_ns', label: 'Duration', kind: 'ns', derived: (r) => Number(r?.end_ns) - Number(r?.begin_ns) });
+    cols.push({
+      key: 'duration_ns',
+      label: 'Duration',
+      kind: 'ns',
+      derived: (r) => Number(r?.end_ns) - Number(r?.begin_ns),
+    });
   }
   // The summary's keys are sorted alphabetically; show names first, then what identifies a row,
   // then text, then the usual statistics in reading order, then anything else, then timestamps.
@@ -97,7 +139,12 @@ export function inferColumns(rows: Row[]): Column[] {
 }
 
 // The filter text and sort order of one table, by its id (the summary path it shows).
-export interface TableState { id: string; filter?: string; sort?: string; desc?: boolean }
+export interface TableState {
+  id: string;
+  filter?: string;
+  sort?: string;
+  desc?: boolean;
+}
 
 // The table of each root element, for the tables with an id. Found through the document, in page
 // order: a table may be built before it is on the page (early_sections.ts), and those of an older
@@ -147,35 +194,63 @@ export class DataTable {
   private readonly foot = h('div', { class: 'table-foot' });
   private readonly rangeKeys: { begin?: string; end?: string; dur?: string };
   private readonly input: HTMLInputElement;
-  private readonly units = new Map<string, ColumnUnit>();  // the fixedUnit columns' units, by key
+  private readonly units = new Map<string, ColumnUnit>(); // the fixedUnit columns' units, by key
   private readonly cols: Column[];
   readonly id: string;
 
-  constructor(private readonly rows: Row[], cols: Column[], private readonly links: Links, title?: string,
-    id?: string) {
+  constructor(
+    private readonly rows: Row[],
+    cols: Column[],
+    private readonly links: Links,
+    title?: string,
+    id?: string
+  ) {
     this.id = id ?? '';
     this.cols = cols = cols.map((c) => {
       if (c.display) return c;
       // A null name is a host sync's call site outside any operator (format.ts, kNoOperator).
       if (kNameKeys.has(c.key)) return { ...c, display: (v: unknown) => (v === null ? `(${kNoOperator})` : null) };
       // Identifiers of the summary shown as words ("host wait"), as the legends write them.
-      if (c.kind === 'text' && kEnumKeys.has(c.key)) return { ...c, display: (v: unknown) => (typeof v === 'string' ? valueLabel(v) : null) };
+      if (c.kind === 'text' && kEnumKeys.has(c.key))
+        return { ...c, display: (v: unknown) => (typeof v === 'string' ? valueLabel(v) : null) };
       const unknown = kUnknownWhen[c.key];
       return unknown ? { ...c, display: (_v: unknown, row: Row) => (unknown(row) ? '–' : null) } : c;
     });
-    for (const c of cols) if (c.fixedUnit) { const u = this.unitOf(c); if (u) this.units.set(c.key, u); }
+    for (const c of cols)
+      if (c.fixedUnit) {
+        const u = this.unitOf(c);
+        if (u) this.units.set(c.key, u);
+      }
     // A row's time range: its first two timestamp columns, or one timestamp and a duration.
     const ts = cols.filter((c) => c.kind === 'ts' && !c.key.includes('.')).map((c) => c.key);
     const k = new Set(cols.map((c) => c.key));
     this.rangeKeys = { begin: ts[0], end: ts[1], dur: ts.length === 1 ? kDurKeys.find((x) => k.has(x)) : undefined };
-    const input = this.input = h('input', { type: 'search', class: 'filter', placeholder: 'Filter…', 'aria-label': 'Filter rows' });
-    input.addEventListener('input', () => { this.filter = input.value.toLowerCase(); this.shown = kPage; this.renderBody(); });
+    const input = (this.input = h('input', {
+      type: 'search',
+      class: 'filter',
+      placeholder: 'Filter…',
+      'aria-label': 'Filter rows',
+    }));
+    input.addEventListener('input', () => {
+      this.filter = input.value.toLowerCase();
+      this.shown = kPage;
+      this.renderBody();
+    });
     this.scroll = h('div', { class: 'table-scroll' }, h('table', { class: 'data' }, this.head, this.body));
     renderRowsWhenVisible(this.scroll, Math.min(rows.length, kPage));
-    this.root = h('div', { class: 'table-block', 'data-table': id ?? title ?? '' },
-      h('div', { class: 'table-tools' }, title ? h('h3', null, title) : null, h('span', { class: 'count' }, `${rows.length} row${rows.length === 1 ? '' : 's'}`), input),
+    this.root = h(
+      'div',
+      { class: 'table-block', 'data-table': id ?? title ?? '' },
+      h(
+        'div',
+        { class: 'table-tools' },
+        title ? h('h3', null, title) : null,
+        h('span', { class: 'count' }, `${rows.length} row${rows.length === 1 ? '' : 's'}`),
+        input
+      ),
       this.scroll,
-      this.foot);
+      this.foot
+    );
     this.renderHead();
     this.renderBody();
     if (this.id) tableOfRoot.set(this.root, this);
@@ -186,7 +261,10 @@ export class DataTable {
     if (!this.id) return null;
     const st: TableState = { id: this.id };
     if (this.input.value) st.filter = this.input.value;
-    if (this.sortKey) { st.sort = this.sortKey; st.desc = this.sortDesc; }
+    if (this.sortKey) {
+      st.sort = this.sortKey;
+      st.desc = this.sortDesc;
+    }
     return st;
   }
 
@@ -203,7 +281,9 @@ export class DataTable {
     return true;
   }
 
-  private value(row: Row, c: Column): unknown { return c.derived ? c.derived(row) : get(row, c.key); }
+  private value(row: Row, c: Column): unknown {
+    return c.derived ? c.derived(row) : get(row, c.key);
+  }
 
   // The one unit of a fixedUnit column: from its largest magnitude (timestamps: from the trace's start).
   private unitOf(c: Column): ColumnUnit | null {
@@ -224,26 +304,40 @@ export class DataTable {
     const shown = c.display?.(v, r);
     if (shown !== null && shown !== undefined) return shown;
     const u = this.units.get(c.key);
-    if (u && typeof v === 'number') return (c.kind === 'ts' ? '+' : '') + fmtInUnit(c.kind === 'ts' ? v - this.links.originNs : v, u);
+    if (u && typeof v === 'number')
+      return (c.kind === 'ts' ? '+' : '') + fmtInUnit(c.kind === 'ts' ? v - this.links.originNs : v, u);
     return fmtField(c.kind, v, this.links.originNs);
   }
 
-  private hasRange(): boolean { return !!this.rangeKeys.begin && !!(this.rangeKeys.end || this.rangeKeys.dur); }
+  private hasRange(): boolean {
+    return !!this.rangeKeys.begin && !!(this.rangeKeys.end || this.rangeKeys.dur);
+  }
 
   private renderHead(): void {
     clear(this.head);
     const tr = h('tr');
     for (const c of this.cols) {
       const arrow = this.sortKey === c.key ? (this.sortDesc ? ' ▾' : ' ▴') : '';
-      tr.append(h('th', {
-        class: c.kind === 'text' ? 'text' : 'num', 'data-key': c.key, title: c.key,
-        onclick: () => {
-          if (this.sortKey === c.key) this.sortDesc = !this.sortDesc;
-          else { this.sortKey = c.key; this.sortDesc = c.kind !== 'text'; }
-          this.renderHead();
-          this.renderBody();
-        },
-      }, c.label + (this.units.has(c.key) ? ` (${this.units.get(c.key)!.unit})` : '') + arrow));
+      tr.append(
+        h(
+          'th',
+          {
+            class: c.kind === 'text' ? 'text' : 'num',
+            'data-key': c.key,
+            title: c.key,
+            onclick: () => {
+              if (this.sortKey === c.key) this.sortDesc = !this.sortDesc;
+              else {
+                this.sortKey = c.key;
+                this.sortDesc = c.kind !== 'text';
+              }
+              this.renderHead();
+              this.renderBody();
+            },
+          },
+          c.label + (this.units.has(c.key) ? ` (${this.units.get(c.key)!.unit})` : '') + arrow
+        )
+      );
     }
     if (this.hasRange()) tr.append(h('th', null, ''));
     this.head.append(tr);
@@ -255,15 +349,25 @@ export class DataTable {
       // The raw value or the words shown for it ("host_wait" or "host wait").
       const match = (r: Row, c: Column) => {
         const v = this.value(r, c);
-        return String(v ?? '').toLowerCase().includes(this.filter) || (!!c.display && this.text(r, c, v).toLowerCase().includes(this.filter));
+        return (
+          String(v ?? '')
+            .toLowerCase()
+            .includes(this.filter) ||
+          (!!c.display && this.text(r, c, v).toLowerCase().includes(this.filter))
+        );
       };
       rows = rows.filter((r) => this.cols.some((c) => c.kind === 'text' && match(r, c)));
     }
     if (this.sortKey) {
-      const col = this.cols.find((c) => c.key === this.sortKey) ?? { key: this.sortKey, label: '', kind: 'text' as FieldKind };
+      const col = this.cols.find((c) => c.key === this.sortKey) ?? {
+        key: this.sortKey,
+        label: '',
+        kind: 'text' as FieldKind,
+      };
       const dir = this.sortDesc ? -1 : 1;
       rows = [...rows].sort((a, b) => {
-        const x = this.value(a, col), y = this.value(b, col);
+        const x = this.value(a, col),
+          y = this.value(b, col);
         if (x === y) return 0;
         if (x === null || x === undefined) return 1;
         if (y === null || y === undefined) return -1;
@@ -293,16 +397,34 @@ export class DataTable {
       if (this.hasRange()) {
         const a = Number(get(r, this.rangeKeys.begin!));
         const b = this.rangeKeys.end ? Number(get(r, this.rangeKeys.end)) : a + Number(get(r, this.rangeKeys.dur!));
-        const t0 = Math.min(a, b), t1 = Math.max(a, b);
+        const t0 = Math.min(a, b),
+          t1 = Math.max(a, b);
         const name = typeof r?.name === 'string' ? r.name : typeof r?.kernel === 'string' ? r.kernel : undefined;
-        tr.append(h('td', { class: 'link-cell' }, Number.isFinite(t0) && Number.isFinite(t1) ? rangeLink(this.links, t0, t1, 'show ›', name) : null));
+        tr.append(
+          h(
+            'td',
+            { class: 'link-cell' },
+            Number.isFinite(t0) && Number.isFinite(t1) ? rangeLink(this.links, t0, t1, 'show ›', name) : null
+          )
+        );
       }
       this.body.append(tr);
     }
     clear(this.foot);
     if (rows.length > this.shown) {
-      this.foot.append(h('button', { class: 'btn small', onclick: () => { this.shown += 200; this.renderBody(); } },
-        `Show more (${rows.length - this.shown} hidden)`));
+      this.foot.append(
+        h(
+          'button',
+          {
+            class: 'btn small',
+            onclick: () => {
+              this.shown += 200;
+              this.renderBody();
+            },
+          },
+          `Show more (${rows.length - this.shown} hidden)`
+        )
+      );
     } else if (this.filter) this.foot.append(`${rows.length} of ${this.rows.length} rows match`);
   }
 }

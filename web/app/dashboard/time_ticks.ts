@@ -4,9 +4,18 @@
 // number of decimals, chosen from the tick increment, and ticks are spaced by the labels' width.
 // Pure (no DOM): tests/web/time_ticks.test.mjs runs it in node.
 
-export interface TickFormat { unit: string; ms: number; decimals: number }
+export interface TickFormat {
+  unit: string;
+  ms: number;
+  decimals: number;
+}
 
-const kUnits = [{ unit: 'ns', ms: 1e-6 }, { unit: 'µs', ms: 1e-3 }, { unit: 'ms', ms: 1 }, { unit: 's', ms: 1e3 }];
+const kUnits = [
+  { unit: 'ns', ms: 1e-6 },
+  { unit: 'µs', ms: 1e-3 },
+  { unit: 'ms', ms: 1 },
+  { unit: 's', ms: 1e3 },
+];
 // uPlot's numeric increments (its default for a non-time scale): 1, 2, 2.5 and 5 times powers of ten.
 const kMults = [1, 2, 2.5, 5];
 
@@ -34,7 +43,10 @@ export function tickFormat(incr: number, lo: number, hi: number): TickFormat {
   for (const u of kUnits) {
     const f = { unit: u.unit, ms: u.ms, decimals: decimalsOf(incr / u.ms) };
     const key = [Math.max(formatTick(lo, f).length, formatTick(hi, f).length), f.decimals];
-    if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) { best = f; bestKey = key; }
+    if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) {
+      best = f;
+      bestKey = key;
+    }
   }
   return best!;
 }
@@ -55,7 +67,13 @@ function incrsFrom(from: number): number[] {
 // gap, fit between two ticks, returned as just under its spacing so that uPlot picks that increment
 // (it takes the first increment at least `space` apart; the one before is at most 1/1.25 of it).
 // measure(text) is the label's width in px.
-export function tickSpace(lo: number, hi: number, dimPx: number, measure: (text: string) => number, gapPx = 16): number {
+export function tickSpace(
+  lo: number,
+  hi: number,
+  dimPx: number,
+  measure: (text: string) => number,
+  gapPx = 16
+): number {
   const range = hi - lo;
   if (!(range > 0) || !(dimPx > 0)) return 50;
   for (const incr of incrsFrom(range / dimPx)) {

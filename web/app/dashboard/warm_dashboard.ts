@@ -35,12 +35,31 @@ export async function warmDashboard(summaryJson: string, wanted: () => boolean):
   const summary = field(field(doc, 'files'), '0');
   if (!isObject(summary)) return 0;
   const file: OpenedFile = {
-    key: -1, name: String(summary.name ?? 'warm-up'), status: 'ready', load: null, progress: null, result: null,
-    summary: summary as FileSummary,  // the core's summary of the warm-up's trace
-    schema: String(field(doc, 'schema')), warnings: [], error: null,
+    key: -1,
+    name: String(summary.name ?? 'warm-up'),
+    status: 'ready',
+    load: null,
+    progress: null,
+    result: null,
+    summary: summary as FileSummary, // the core's summary of the warm-up's trace
+    schema: String(field(doc, 'schema')),
+    warnings: [],
+    error: null,
   };
   const links: Links = { originNs: 0, range: () => {}, name: () => {} };
   let built = 0;
-  while (built < kWarmBuilds && await buildDashboard(document.createElement('div'), [file], 0, () => links, () => {}, () => {}, wanted)) built++;
+  while (
+    built < kWarmBuilds &&
+    (await buildDashboard(
+      document.createElement('div'),
+      [file],
+      0,
+      () => links,
+      () => {},
+      () => {},
+      wanted
+    ))
+  )
+    built++;
   return built;
 }

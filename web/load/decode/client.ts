@@ -23,20 +23,31 @@ export class DecodeHelper {
   private readonly arrived = new Map<number, Uint8Array>();
   private wake: (() => void) | null = null;
   private failed = false;
-  localBatches = 0;       // decoded in the trace worker (for the open reply)
+  localBatches = 0; // decoded in the trace worker (for the open reply)
 
   // The default port throws when this browser cannot start a worker from a worker. `strict`: every
   // batch goes to the decode worker (this one waits for it) unless it fails; for tests and comparisons.
-  constructor(private readonly mod: CoreModule, private readonly session: CoreSession, private readonly strict = false,
-              private readonly worker: DecodePort = new Worker(new URL('decode.js', self.location.href), { type: 'module' }) as DecodePort) {
+  constructor(
+    private readonly mod: CoreModule,
+    private readonly session: CoreSession,
+    private readonly strict = false,
+    private readonly worker: DecodePort = new Worker(new URL('decode.js', self.location.href), {
+      type: 'module',
+    }) as DecodePort
+  ) {
     this.worker.onmessage = (ev) => {
       const m = ev.data;
       if (m.kind === 'ready') this.slots += m.slots;
-      else if (m.kind === 'records') { this.arrived.set(m.seq, m.records); this.slots++; }
-      else this.fail();
+      else if (m.kind === 'records') {
+        this.arrived.set(m.seq, m.records);
+        this.slots++;
+      } else this.fail();
       this.poke();
     };
-    this.worker.onerror = (ev) => { ev.preventDefault?.(); this.fail(); };
+    this.worker.onerror = (ev) => {
+      ev.preventDefault?.();
+      this.fail();
+    };
     session.setDeferredDecode(true);
   }
 
@@ -45,7 +56,11 @@ export class DecodeHelper {
     this.poke();
   }
   private poke(): void {
-    if (this.wake) { const w = this.wake; this.wake = null; w(); }
+    if (this.wake) {
+      const w = this.wake;
+      this.wake = null;
+      w();
+    }
   }
 
   // After each push: hands out new batches while the worker has room, applies the records that
@@ -66,7 +81,9 @@ export class DecodeHelper {
     }
   }
 
-  close(): void { this.worker.terminate(); }
+  close(): void {
+    this.worker.terminate();
+  }
 
   private handOut(): void {
     while (!this.failed && this.slots > 0) {
@@ -87,7 +104,7 @@ export class DecodeHelper {
   private apply(records: Uint8Array): void {
     this.arrived.delete(this.applied);
     const addr = Number(this.session.recordsBuffer(records.length));
-    this.mod.HEAPU8.set(records, addr);  // HEAPU8 re-read: the heap may have grown
+    this.mod.HEAPU8.set(records, addr); // HEAPU8 re-read: the heap may have grown
     this.session.applyRecords(records.length);
     this.applied++;
   }
@@ -96,12 +113,21 @@ export class DecodeHelper {
   private async applyOldest(): Promise<void> {
     while (this.strict && !this.failed && this.applied >= this.next) {
       this.handOut();
-      if (this.applied >= this.next) await new Promise<void>((ok) => { this.wake = ok; });
+      if (this.applied >= this.next)
+        await new Promise<void>((ok) => {
+          this.wake = ok;
+        });
     }
     if (this.applied < this.next) {
-      while (!this.arrived.has(this.applied) && !this.failed) await new Promise<void>((ok) => { this.wake = ok; });
+      while (!this.arrived.has(this.applied) && !this.failed)
+        await new Promise<void>((ok) => {
+          this.wake = ok;
+        });
       const r = this.arrived.get(this.applied);
-      if (r !== undefined) { this.apply(r); return; }
+      if (r !== undefined) {
+        this.apply(r);
+        return;
+      }
     }
     this.session.applyLocal();
     this.applied++;

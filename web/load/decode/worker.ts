@@ -21,7 +21,7 @@ scope.onmessage = (ev) => {
     const addr = Number(decoder.stage(m.data.length, m.refs.length / 4));
     mod.HEAPU8.set(m.data, addr);
     mod.HEAPU8.set(new Uint8Array(m.refs.buffer, m.refs.byteOffset, m.refs.byteLength), Number(decoder.refsAddress()));
-    const records: Uint8Array = decoder.decode().slice();  // a copy: the view dies with the next call
+    const records: Uint8Array = decoder.decode().slice(); // a copy: the view dies with the next call
     scope.postMessage({ kind: 'records', seq: m.seq, records }, [records.buffer as ArrayBuffer]);
   } catch (e) {
     decoder = null;
@@ -29,8 +29,11 @@ scope.onmessage = (ev) => {
   }
 };
 
-loadModule().then((m) => {
-  mod = m;
-  decoder = new m.BatchDecoder();
-  scope.postMessage({ kind: 'ready', slots: kSlots });
-}, (e) => scope.postMessage({ kind: 'failed', message: String((e as Error)?.message ?? e) }));
+loadModule().then(
+  (m) => {
+    mod = m;
+    decoder = new m.BatchDecoder();
+    scope.postMessage({ kind: 'ready', slots: kSlots });
+  },
+  (e) => scope.postMessage({ kind: 'failed', message: String((e as Error)?.message ?? e) })
+);

@@ -26,9 +26,19 @@ export function dropFeedWorkerAhead(): void {
 
 // Resolves to null when this browser cannot start a worker from a worker, or the feed worker fails
 // before its first reply (e.g. feed.js cannot be loaded): the caller then reads in its own thread.
-export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (name: string) => Error):
-    Promise<{ input: ChunkReader; rawBytes: () => number; available: () => boolean; startedAhead: boolean;
-              release: (chunk: Uint8Array) => void; readBuffers: () => number | null; timing: () => ReaderTiming | null } | null> {
+export async function feedFromWorker(
+  blob: Blob,
+  gzip: boolean,
+  onInputError: (name: string) => Error
+): Promise<{
+  input: ChunkReader;
+  rawBytes: () => number;
+  available: () => boolean;
+  startedAhead: boolean;
+  release: (chunk: Uint8Array) => void;
+  readBuffers: () => number | null;
+  timing: () => ReaderTiming | null;
+} | null> {
   let w: TypedWorker<FeedRequest, FeedReply>;
   let startedAhead = false;
   try {
@@ -40,30 +50,44 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   const queue: Reply[] = [];
   let waiting: (() => void) | null = null;
   let raw = 0;
-  let recycle = false;  // the feed worker reuses the buffers it sends (a plain file's batches)
-  let buffers: number | null = null;  // batch buffers the feed worker made, once it is done
-  let timing: ReaderTiming | null = null;  // its read's timing, once it is done
-  const ackWith = new Set<Uint8Array>();  // chunks whose release acknowledges their batch
+  let recycle = false; // the feed worker reuses the buffers it sends (a plain file's batches)
+  let buffers: number | null = null; // batch buffers the feed worker made, once it is done
+  let timing: ReaderTiming | null = null; // its read's timing, once it is done
+  const ackWith = new Set<Uint8Array>(); // chunks whose release acknowledges their batch
   w.onmessage = (ev) => {
     queue.push(ev.data);
-    if (waiting) { const f = waiting; waiting = null; f(); }
+    if (waiting) {
+      const f = waiting;
+      waiting = null;
+      f();
+    }
   };
   w.onerror = (ev) => {
     ev.preventDefault();
     queue.push({ kind: 'broken', message: ev.message || 'the file reader worker failed', raw });
-    if (waiting) { const f = waiting; waiting = null; f(); }
+    if (waiting) {
+      const f = waiting;
+      waiting = null;
+      f();
+    }
   };
   w.postMessage({ kind: 'start', blob, gzip });
-  while (queue.length === 0) await new Promise<void>((ok) => { waiting = ok; });
+  while (queue.length === 0)
+    await new Promise<void>((ok) => {
+      waiting = ok;
+    });
   if (queue[0].kind === 'broken') {
     w.terminate();
     return null;
   }
   let ended = false;
-  let end: Error | null = null;  // what a read after the last batch throws (null: the input ended well)
+  let end: Error | null = null; // what a read after the last batch throws (null: the input ended well)
   const input: ChunkReader = {
     async read() {
-      while (!ended && queue.length === 0) await new Promise<void>((ok) => { waiting = ok; });
+      while (!ended && queue.length === 0)
+        await new Promise<void>((ok) => {
+          waiting = ok;
+        });
       if (ended) {
         if (end) throw end;
         return null;
@@ -84,8 +108,7 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
       if (m.kind === 'done') {
         buffers = m.buffers;
         timing = m.timing;
-      }
-      else if (m.kind === 'error') end = m.input ? onInputError(m.message) : new Error(`gzip: ${m.message}`);
+      } else if (m.kind === 'error') end = m.input ? onInputError(m.message) : new Error(`gzip: ${m.message}`);
       else end = new Error(`The file reader worker failed: ${m.message}`);
       return input.read();
     },
@@ -94,7 +117,11 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
       ended = true;
       w.postMessage({ kind: 'cancel' });
       w.terminate();
-      if (waiting) { const f = waiting; waiting = null; f(); }
+      if (waiting) {
+        const f = waiting;
+        waiting = null;
+        f();
+      }
     },
   };
   // A read would not wait: a batch has arrived or the input ended.
@@ -112,7 +139,7 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
   // buffers costs less than one each. Not in read(): the importer counts the time a read takes as
   // time spent waiting for the reader.
   let pending: ArrayBuffer[] = [];
-  let unreleased = 0;  // chunks of the last batch read not given back yet
+  let unreleased = 0; // chunks of the last batch read not given back yet
   const release = (chunk: Uint8Array) => {
     const last = --unreleased <= 0;
     const ack = ackWith.delete(chunk);
@@ -129,5 +156,13 @@ export async function feedFromWorker(blob: Blob, gzip: boolean, onInputError: (n
       pending = [];
     }
   };
-  return { input, rawBytes: () => raw, available, startedAhead, release, readBuffers: () => buffers, timing: () => timing };
+  return {
+    input,
+    rawBytes: () => raw,
+    available,
+    startedAhead,
+    release,
+    readBuffers: () => buffers,
+    timing: () => timing,
+  };
 }

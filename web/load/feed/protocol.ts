@@ -14,14 +14,14 @@ export interface ReaderTiming {
 }
 
 export type FeedRequest =
-  | { kind: 'warm' }                                   // started ahead: make the batch buffers now
+  | { kind: 'warm' } // started ahead: make the batch buffers now
   | { kind: 'start'; blob: Blob; gzip: boolean }
-  | { kind: 'ack' }                                    // a batch was read: one more may come
-  | { kind: 'recycle'; buffer: ArrayBuffer; ack: boolean }  // a batch buffer back, to read into again
+  | { kind: 'ack' } // a batch was read: one more may come
+  | { kind: 'recycle'; buffer: ArrayBuffer; ack: boolean } // a batch buffer back, to read into again
   | { kind: 'cancel' };
 
 export type FeedReply =
-  | { kind: 'data'; chunks: Uint8Array[]; raw: number; recycle: boolean }  // recycle: the chunks are pool buffers
+  | { kind: 'data'; chunks: Uint8Array[]; raw: number; recycle: boolean } // recycle: the chunks are pool buffers
   | { kind: 'done'; raw: number; buffers: number | null; timing: ReaderTiming }
   // After every byte read before it. input: the file could not be read (else gzip data was bad).
   | { kind: 'error'; input: boolean; message: string; raw: number };

@@ -35,24 +35,33 @@ function own(chunk: Uint8Array): Uint8Array {
 async function send(batch: Uint8Array[]): Promise<void> {
   if (credits === 0 && !cancelled) {
     const t = now();
-    while (credits === 0 && !cancelled) await new Promise<void>((ok) => { wake = ok; });
+    while (credits === 0 && !cancelled)
+      await new Promise<void>((ok) => {
+        wake = ok;
+      });
     creditWaitMs += now() - t;
   }
   if (cancelled || batch.length === 0) return;
   credits--;
   const chunks = batch.map(own);
   const recycle = pool.allocated > 0;
-  scope.postMessage({ kind: 'data', chunks, raw, recycle }, chunks.map((c) => c.buffer as ArrayBuffer));
+  scope.postMessage(
+    { kind: 'data', chunks, raw, recycle },
+    chunks.map((c) => c.buffer as ArrayBuffer)
+  );
 }
 
 async function run(blob: Blob, gzip: boolean): Promise<void> {
   startedAt = now();
-  const count = (n: number) => { raw += n; };
-  const reader = (gzip ? gunzip(blob.stream(), count)
-    : blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes)).getReader();
+  const count = (n: number) => {
+    raw += n;
+  };
+  const reader = (
+    gzip ? gunzip(blob.stream(), count) : blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes)
+  ).getReader();
   let batch: Uint8Array[] = [];
   let size = 0;
-  let want = kFirstBatchBytes;  // a small first batch, gzip's too: the importer begins sooner (../input/blob_stream.ts)
+  let want = kFirstBatchBytes; // a small first batch, gzip's too: the importer begins sooner (../input/blob_stream.ts)
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -88,8 +97,11 @@ scope.onmessage = (ev) => {
   else if (m.kind === 'ack') credits++;
   else if (m.kind === 'recycle') {
     pool.give(m.buffer);
-    if (m.ack) credits++;  // the batch's last buffer back: its acknowledgement too
+    if (m.ack) credits++; // the batch's last buffer back: its acknowledgement too
+  } else if (m.kind === 'cancel') cancelled = true;
+  if (wake) {
+    const w = wake;
+    wake = null;
+    w();
   }
-  else if (m.kind === 'cancel') cancelled = true;
-  if (wake) { const w = wake; wake = null; w(); }
 };

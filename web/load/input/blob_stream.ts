@@ -19,10 +19,15 @@ export function touchedBuffer(bytes: number): ArrayBuffer {
 // Reused batch buffers, all of one size. Buffers of another size are not kept.
 export class BufferPool {
   private free: ArrayBuffer[] = [];
-  private ahead: ArrayBuffer[] = [];  // made (touched) before the first take
-  allocated = 0;  // buffers taken new (reported in the open reply: they are few when they come back)
-  constructor(readonly bytes: number, private readonly keep = 8) {}
-  get madeAhead(): number { return this.ahead.length; }  // made ahead, not taken yet
+  private ahead: ArrayBuffer[] = []; // made (touched) before the first take
+  allocated = 0; // buffers taken new (reported in the open reply: they are few when they come back)
+  constructor(
+    readonly bytes: number,
+    private readonly keep = 8
+  ) {}
+  get madeAhead(): number {
+    return this.ahead.length;
+  } // made ahead, not taken yet
   take(): ArrayBuffer {
     const b = this.free.pop();
     if (b) return b;
@@ -46,7 +51,7 @@ function byobReader(blob: Blob): ReadableStreamBYOBReader | null {
   try {
     return blob.stream().getReader({ mode: 'byob' });
   } catch {
-    return null;  // not a byte stream in this browser
+    return null; // not a byte stream in this browser
   }
 }
 
@@ -61,55 +66,85 @@ export const kFirstBatchBytes = 256 << 10;
 
 // `firstBytes` (with a pool): the first batch is that small, in a buffer of its own, so that its
 // reader can begin while the browser's reading gets going (see batchStream).
-export function blobStream(blob: Blob, fail: (cause: unknown) => Error, onChunk?: (n: number) => void,
-                           pool?: BufferPool, firstBytes = 0): ReadableStream<Uint8Array> {
+export function blobStream(
+  blob: Blob,
+  fail: (cause: unknown) => Error,
+  onChunk?: (n: number) => void,
+  pool?: BufferPool,
+  firstBytes = 0
+): ReadableStream<Uint8Array> {
   const byob = pool ? byobReader(blob) : null;
   if (pool && byob) return batchStream(byob, pool, fail, onChunk, firstBytes);
   const r = blob.stream().getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(c) {
-      let res: ReadableStreamReadResult<Uint8Array>;
-      try {
-        res = await r.read();
-      } catch (e) {
-        throw fail(e);
-      }
-      if (res.done) { c.close(); return; }
-      onChunk?.(res.value.length);
-      c.enqueue(res.value);
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(c) {
+        let res: ReadableStreamReadResult<Uint8Array>;
+        try {
+          res = await r.read();
+        } catch (e) {
+          throw fail(e);
+        }
+        if (res.done) {
+          c.close();
+          return;
+        }
+        onChunk?.(res.value.length);
+        c.enqueue(res.value);
+      },
+      cancel(reason) {
+        return r.cancel(reason);
+      },
     },
-    cancel(reason) { return r.cancel(reason); },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 }
+  );
 }
 
 // As a read begins the browser's reads come slowly (small reads, far apart), so a whole first
 // batch would keep the importer waiting. A small first batch lets it start on the first bytes.
-function batchStream(r: ReadableStreamBYOBReader, pool: BufferPool, fail: (cause: unknown) => Error,
-                     onChunk: ((n: number) => void) | undefined, firstBytes: number): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    async pull(c) {
-      let buffer = firstBytes > 0 ? new ArrayBuffer(firstBytes) : pool.take();
-      firstBytes = 0;
-      let filled = 0;
-      let done = false;
-      while (filled < buffer.byteLength) {
-        let res: ReadableStreamReadResult<Uint8Array<ArrayBuffer>>;
-        try {
-          res = await r.read(new Uint8Array(buffer, filled));
-        } catch (e) {
-          throw fail(e);
+function batchStream(
+  r: ReadableStreamBYOBReader,
+  pool: BufferPool,
+  fail: (cause: unknown) => Error,
+  onChunk: ((n: number) => void) | undefined,
+  firstBytes: number
+): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(c) {
+        let buffer = firstBytes > 0 ? new ArrayBuffer(firstBytes) : pool.take();
+        firstBytes = 0;
+        let filled = 0;
+        let done = false;
+        while (filled < buffer.byteLength) {
+          let res: ReadableStreamReadResult<Uint8Array<ArrayBuffer>>;
+          try {
+            res = await r.read(new Uint8Array(buffer, filled));
+          } catch (e) {
+            throw fail(e);
+          }
+          // The read took the buffer over (transferred it); its bytes come back in the result's view.
+          if (!res.value) {
+            done = true;
+            filled = 0;
+            break;
+          } // cancelled: the bytes went with the buffer
+          buffer = res.value.buffer;
+          if (res.done) {
+            done = true;
+            break;
+          }
+          filled += res.value.length;
+          onChunk?.(res.value.length);
         }
-        // The read took the buffer over (transferred it); its bytes come back in the result's view.
-        if (!res.value) { done = true; filled = 0; break; }  // cancelled: the bytes went with the buffer
-        buffer = res.value.buffer;
-        if (res.done) { done = true; break; }
-        filled += res.value.length;
-        onChunk?.(res.value.length);
-      }
-      if (filled > 0) c.enqueue(new Uint8Array(buffer, 0, filled));
-      else if (buffer.byteLength > 0) pool.give(buffer);  // not detached by a cancelled read
-      if (done) c.close();
+        if (filled > 0) c.enqueue(new Uint8Array(buffer, 0, filled));
+        else if (buffer.byteLength > 0) pool.give(buffer); // not detached by a cancelled read
+        if (done) c.close();
+      },
+      cancel(reason) {
+        return r.cancel(reason);
+      },
     },
-    cancel(reason) { return r.cancel(reason); },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 }
+  );
 }

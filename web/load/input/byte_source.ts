@@ -11,19 +11,19 @@ import { without } from '../switches';
 // A local file is read (and inflated) in a nested worker (../feed/client.ts) where the browser allows it.
 
 export interface ByteSource {
-  totalBytes: number | null;             // size of the file as given, if known
-  rawBytes(): number;                    // file bytes consumed so far
+  totalBytes: number | null; // size of the file as given, if known
+  rawBytes(): number; // file bytes consumed so far
   gzip: boolean;
-  input: ChunkReader;                    // decompressed bytes
-  keep: () => Blob | undefined;          // the file as given, for re-reading events later
-  sizeHint(): Promise<number>;           // expected decompressed bytes, 0 if unknown
+  input: ChunkReader; // decompressed bytes
+  keep: () => Blob | undefined; // the file as given, for re-reading events later
+  sizeHint(): Promise<number>; // expected decompressed bytes, 0 if unknown
   reader: 'feed worker' | 'trace worker'; // the thread that reads (and inflates)
   // False when a read would wait for the reader (known for the feed worker only; elsewhere true).
   available(): boolean;
-  readerStartedAhead: boolean;           // the feed worker was started before the file came
-  release(chunk: Uint8Array): void;      // the reader is done with a chunk of `input` (frees it if it may)
-  readBuffers(): number | null;          // batch buffers the reader made (null: it reads into the browser's)
-  readerTiming(): ReaderTiming | null;   // the feed worker's read, once it ended (null: none, or not yet)
+  readerStartedAhead: boolean; // the feed worker was started before the file came
+  release(chunk: Uint8Array): void; // the reader is done with a chunk of `input` (frees it if it may)
+  readBuffers(): number | null; // batch buffers the reader made (null: it reads into the browser's)
+  readerTiming(): ReaderTiming | null; // the feed worker's read, once it ended (null: none, or not yet)
 }
 
 // The importer sizes its tables once from this (instead of doubling them): File.size for plain
@@ -38,7 +38,12 @@ async function sizeHintOf(blob: Blob | undefined, total: number | null, gzip: bo
 }
 
 export class SourceError extends Error {
-  constructor(readonly code: 'network' | 'cors' | 'read', message: string) { super(message); }
+  constructor(
+    readonly code: 'network' | 'cors' | 'read',
+    message: string
+  ) {
+    super(message);
+  }
 }
 
 const readFailure = (name: string) =>
@@ -50,11 +55,18 @@ async function download(url: string): Promise<{ stream: ReadableStream<Uint8Arra
     res = await fetch(url, { credentials: 'omit' });
   } catch {
     let crossOrigin = true;
-    try { crossOrigin = new URL(url, self.location.href).origin !== self.location.origin; } catch { /* bad URL */ }
+    try {
+      crossOrigin = new URL(url, self.location.href).origin !== self.location.origin;
+    } catch {
+      /* bad URL */
+    }
     if (crossOrigin) {
-      throw new SourceError('cors', `Could not download ${url}: the other server did not allow this page to read it ` +
-        '(CORS), or it cannot be reached. Download the file and drop it here instead, or serve it with an ' +
-        '"Access-Control-Allow-Origin" header.');
+      throw new SourceError(
+        'cors',
+        `Could not download ${url}: the other server did not allow this page to read it ` +
+          '(CORS), or it cannot be reached. Download the file and drop it here instead, or serve it with an ' +
+          '"Access-Control-Allow-Origin" header.'
+      );
     }
     throw new SourceError('network', `Could not download ${url}: the server cannot be reached.`);
   }
@@ -79,56 +91,109 @@ export async function magicIsGzip(blob: Blob): Promise<boolean> {
 
 // A download's bytes, each chunk seen by `onChunk` (counted and kept), the first one (already read
 // to look at its magic bytes) handed out first.
-function downloadStream(reader: ReadableStreamDefaultReader<Uint8Array>, first: ReadableStreamReadResult<Uint8Array>,
-                        onChunk: (c: Uint8Array) => void): ReadableStream<Uint8Array> {
+function downloadStream(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  first: ReadableStreamReadResult<Uint8Array>,
+  onChunk: (c: Uint8Array) => void
+): ReadableStream<Uint8Array> {
   let pending: ReadableStreamReadResult<Uint8Array> | null = first;
-  return new ReadableStream<Uint8Array>({
-    async pull(c) {
-      const r = pending ?? await reader.read();
-      pending = null;
-      if (r.done) { c.close(); return; }
-      onChunk(r.value);
-      if (r.value.length) c.enqueue(r.value);
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(c) {
+        const r = pending ?? (await reader.read());
+        pending = null;
+        if (r.done) {
+          c.close();
+          return;
+        }
+        onChunk(r.value);
+        if (r.value.length) c.enqueue(r.value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
     },
-    cancel(reason) { return reader.cancel(reason); },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 }
+  );
 }
 
 // `gzip`: whether the blob starts with the gzip magic, when the caller knows already.
-export async function openSource(req: { blob?: Blob; buffer?: ArrayBuffer; url?: string; workers?: string; gzip?: boolean }):
-    Promise<ByteSource> {
+export async function openSource(req: {
+  blob?: Blob;
+  buffer?: ArrayBuffer;
+  url?: string;
+  workers?: string;
+  gzip?: boolean;
+}): Promise<ByteSource> {
   const blob = req.blob ?? (req.buffer ? new Blob([req.buffer]) : undefined);
   let rawBytes = 0;
   // How the bytes are read, where it differs from the trace worker reading them itself.
-  type Reading = Partial<Pick<ByteSource,
-    'rawBytes' | 'reader' | 'available' | 'readerStartedAhead' | 'release' | 'readBuffers' | 'readerTiming'>>;
-  const source = (input: ReadableStream<Uint8Array> | ChunkReader, gzip: boolean, total: number | null, keep: () => Blob | undefined,
-                  how: Reading = {}): ByteSource => ({
-    totalBytes: total, gzip, input: input instanceof ReadableStream ? streamChunks(input) : input, keep,
-    rawBytes: () => rawBytes, reader: 'trace worker', available: () => true, readerStartedAhead: false,
-    release: () => {}, readBuffers: () => null, readerTiming: () => null, ...how,
+  type Reading = Partial<
+    Pick<
+      ByteSource,
+      'rawBytes' | 'reader' | 'available' | 'readerStartedAhead' | 'release' | 'readBuffers' | 'readerTiming'
+    >
+  >;
+  const source = (
+    input: ReadableStream<Uint8Array> | ChunkReader,
+    gzip: boolean,
+    total: number | null,
+    keep: () => Blob | undefined,
+    how: Reading = {}
+  ): ByteSource => ({
+    totalBytes: total,
+    gzip,
+    input: input instanceof ReadableStream ? streamChunks(input) : input,
+    keep,
+    rawBytes: () => rawBytes,
+    reader: 'trace worker',
+    available: () => true,
+    readerStartedAhead: false,
+    release: () => {},
+    readBuffers: () => null,
+    readerTiming: () => null,
+    ...how,
     sizeHint: () => sizeHintOf(blob, total, gzip).catch(() => 0),
   });
   if (blob) {
-    const gzip = req.gzip ?? await magicIsGzip(blob);
+    const gzip = req.gzip ?? (await magicIsGzip(blob));
     const fed = req.workers === 'single' || without('feed') ? null : await feedFromWorker(blob, gzip, readFailure);
     if (fed) {
-      return source(fed.input, gzip, blob.size, () => blob, { rawBytes: fed.rawBytes, reader: 'feed worker', available: fed.available,
-        readerStartedAhead: fed.startedAhead, release: fed.release, readBuffers: fed.readBuffers, readerTiming: fed.timing });
+      return source(fed.input, gzip, blob.size, () => blob, {
+        rawBytes: fed.rawBytes,
+        reader: 'feed worker',
+        available: fed.available,
+        readerStartedAhead: fed.startedAhead,
+        release: fed.release,
+        readBuffers: fed.readBuffers,
+        readerTiming: fed.timing,
+      });
     }
     // Read here (no nested workers): a plain file's batches are read into again once copied.
     const pool = gzip ? undefined : new BufferPool(kBatchBytes, 2);
-    const bytes = blobStream(blob, (e) => readFailure((e as Error)?.name), (n) => { rawBytes += n; }, pool);
+    const bytes = blobStream(
+      blob,
+      (e) => readFailure((e as Error)?.name),
+      (n) => {
+        rawBytes += n;
+      },
+      pool
+    );
     if (!pool) return source(gunzip(bytes), gzip, blob.size, () => blob);
-    return source(bytes, gzip, blob.size, () => blob,
-      { release: (chunk) => pool.give(chunk.buffer as ArrayBuffer), readBuffers: () => pool.allocated });
+    return source(bytes, gzip, blob.size, () => blob, {
+      release: (chunk) => pool.give(chunk.buffer as ArrayBuffer),
+      readBuffers: () => pool.allocated,
+    });
   }
   if (!req.url) throw new SourceError('read', 'Nothing to open.');
   const d = await download(req.url);
-  const kept: Uint8Array[] = [];  // downloaded bytes become a Blob so events can be re-read later
+  const kept: Uint8Array[] = []; // downloaded bytes become a Blob so events can be re-read later
   const reader = d.stream.getReader();
   const first = await reader.read();
   const gzip = !first.done && isGzipMagic(first.value);
-  const bytes = downloadStream(reader, first, (c) => { rawBytes += c.length; kept.push(c); });
+  const bytes = downloadStream(reader, first, (c) => {
+    rawBytes += c.length;
+    kept.push(c);
+  });
   return source(gzip ? gunzip(bytes) : bytes, gzip, d.total, () => new Blob(kept as BlobPart[]));
 }

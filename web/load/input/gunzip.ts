@@ -9,7 +9,9 @@ const kInflatePiece = 256 << 10;
 // Marks a failure to read the compressed input (as opposed to corrupt gzip data) on its way
 // through the decompressor, which errors its output with whatever the writer was aborted with.
 export class InputFailure extends Error {
-  constructor(readonly reason: unknown) { super(String((reason as Error)?.message ?? reason)); }
+  constructor(readonly reason: unknown) {
+    super(String((reason as Error)?.message ?? reason));
+  }
 }
 
 export function gunzip(input: ReadableStream<Uint8Array>, onRaw?: (n: number) => void): ReadableStream<Uint8Array> {

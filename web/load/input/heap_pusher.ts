@@ -7,7 +7,10 @@ const kBatchBytes = 4 << 20;
 export class HeapPusher {
   private addr = 0;
   private fill = 0;
-  constructor(private readonly m: CoreModule, private readonly s: CoreSession) {}
+  constructor(
+    private readonly m: CoreModule,
+    private readonly s: CoreSession
+  ) {}
   // Whether a batch was pushed (only a push can fail the session).
   write(chunk: Uint8Array): boolean {
     let pushed = false;
@@ -15,7 +18,7 @@ export class HeapPusher {
     while (off < chunk.length) {
       if (this.fill === 0) this.addr = Number(this.s.stagingBuffer(kBatchBytes));
       const n = Math.min(kBatchBytes - this.fill, chunk.length - off);
-      this.m.HEAPU8.set(chunk.subarray(off, off + n), this.addr + this.fill);  // HEAPU8 is re-read: the heap may grow
+      this.m.HEAPU8.set(chunk.subarray(off, off + n), this.addr + this.fill); // HEAPU8 is re-read: the heap may grow
       this.fill += n;
       off += n;
       if (this.fill === kBatchBytes) {

@@ -23,7 +23,9 @@ export function rememberHeap(bytes: number): void {
   if (!(bytes > 0)) return;
   try {
     localStorage.setItem(kKey, JSON.stringify([...recent(), Math.ceil(bytes / 2 ** 20)].slice(-kRemembered)));
-  } catch { /* not remembered: the default applies */ }
+  } catch {
+    /* not remembered: the default applies */
+  }
 }
 
 // The heap (bytes) to fault in ahead for the next file; 0 when nothing is known. The worker bounds it.

@@ -17,9 +17,9 @@ import { heapAheadHint } from './heap_hint';
 import type { WorkersMode } from '../trace/open_plan';
 import { without } from '../switches';
 
-const kQuietMs = 1000;  // no input for this long before a spare starts
-const kHoldMs = 1000;   // each input holds the warm-up this long...
-const kHoldEveryMs = 250;  // ...and is sent at most this often
+const kQuietMs = 1000; // no input for this long before a spare starts
+const kHoldMs = 1000; // each input holds the warm-up this long...
+const kHoldEveryMs = 250; // ...and is sent at most this often
 
 let spare: WorkerClient | null = null;
 let onWarmed: (summaryJson: string) => void = () => {};
@@ -64,14 +64,20 @@ export function prepareSpareWorker(idle: () => boolean, workers: WorkersMode, yi
     const unhold = yieldToUser && !without('hold') ? holdOnInput(client) : () => {};
     stopHolding = unhold;
     const hint = heapAheadHint();
-    client.request('warm', { workers, ...(hint ? { heapAheadBytes: hint } : {}) }).then((reply) => {
-      if (typeof reply.summaryJson === 'string') onWarmed(reply.summaryJson);
-    }, () => {
-      // It only saves time: the next file gets a fresh worker. One already taken is the file's.
-      if (spare !== client) return;
-      spare = null;
-      client.terminate();
-    }).finally(unhold);
+    client
+      .request('warm', { workers, ...(hint ? { heapAheadBytes: hint } : {}) })
+      .then(
+        (reply) => {
+          if (typeof reply.summaryJson === 'string') onWarmed(reply.summaryJson);
+        },
+        () => {
+          // It only saves time: the next file gets a fresh worker. One already taken is the file's.
+          if (spare !== client) return;
+          spare = null;
+          client.terminate();
+        }
+      )
+      .finally(unhold);
   };
   const whenIdle = () => {
     if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 2000 });

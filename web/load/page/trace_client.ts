@@ -1,17 +1,33 @@
 // The page's side of one trace worker: request(kind, payload) -> Promise of the reply, with
 // progress messages and the summary's early parts routed to callbacks. Also the `client` the
 // TimelineView talks through.
-import type { ErrorCode, Progress, Reply, SummaryPart, TraceKind, TracePayloads, TraceReplies } from '../../worker/protocol';
+import type {
+  ErrorCode,
+  Progress,
+  Reply,
+  SummaryPart,
+  TraceKind,
+  TracePayloads,
+  TraceReplies,
+} from '../../worker/protocol';
 
 export class WorkerError extends Error {
-  constructor(readonly code: ErrorCode, message: string) { super(message); }
+  constructor(
+    readonly code: ErrorCode,
+    message: string
+  ) {
+    super(message);
+  }
 }
 
 export class WorkerClient {
   private readonly worker: Worker;
   private nextId = 1;
   // Each settles with the `ok` reply of its request's kind (TraceReplies), kept by id.
-  private readonly pending = new Map<number, { resolve: (v: TraceReplies[TraceKind]) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: TraceReplies[TraceKind]) => void; reject: (e: Error) => void }
+  >();
   private dead = false;
   onProgress: (p: Progress) => void = () => {};
   onSummaryPart: (p: SummaryPart) => void = () => {};
@@ -25,7 +41,11 @@ export class WorkerClient {
     };
   }
 
-  request<K extends TraceKind>(kind: K, payload: TracePayloads[K], transfer: Transferable[] = []): Promise<TraceReplies[K]> {
+  request<K extends TraceKind>(
+    kind: K,
+    payload: TracePayloads[K],
+    transfer: Transferable[] = []
+  ): Promise<TraceReplies[K]> {
     if (this.dead) return Promise.reject(new WorkerError('cancelled', 'This file was closed.'));
     const id = this.nextId++;
     return new Promise<TraceReplies[K]>((resolve, reject) => {
@@ -35,7 +55,9 @@ export class WorkerClient {
     });
   }
 
-  get alive(): boolean { return !this.dead; }
+  get alive(): boolean {
+    return !this.dead;
+  }
 
   terminate(): void {
     if (this.dead) return;
@@ -45,8 +67,14 @@ export class WorkerClient {
   }
 
   private receive(msg: Reply): void {
-    if (msg.kind === 'progress') { this.onProgress(msg); return; }
-    if (msg.kind === 'summaryPart') { this.onSummaryPart(msg); return; }
+    if (msg.kind === 'progress') {
+      this.onProgress(msg);
+      return;
+    }
+    if (msg.kind === 'summaryPart') {
+      this.onSummaryPart(msg);
+      return;
+    }
     const p = this.pending.get(msg.id);
     if (!p) return;
     this.pending.delete(msg.id);

@@ -22,7 +22,9 @@ function install(): void {
 export function onUserInput(f: () => void): () => void {
   install();
   listeners.add(f);
-  return () => { listeners.delete(f); };
+  return () => {
+    listeners.delete(f);
+  };
 }
 
 // Runs `run` once the page has seen no user input for `ms`, counted from now at the earliest.
@@ -31,7 +33,8 @@ export function afterQuiet(ms: number, run: () => void): void {
   const from = performance.now();
   const check = () => {
     const left = Math.max(from, lastInput) + ms - performance.now();
-    if (left <= 0) run(); else setTimeout(check, left);
+    if (left <= 0) run();
+    else setTimeout(check, left);
   };
   setTimeout(check, ms);
 }

@@ -9,7 +9,6 @@ import type { PartReply, PartRequest, PartTiming } from './protocol';
 import type { TypedWorker } from '../port';
 import { without } from '../switches';
 
-
 // Part workers started ahead by the spare trace worker's warm-up (as the feed worker is,
 // ../feed/client.ts): each loads the core and runs the warm-up import while the page is idle, so a
 // part neither waits for a worker and its module nor starts in V8's baseline tier.
@@ -35,20 +34,28 @@ export function dropPartWorkersAhead(): void {
 }
 
 export class LaterPart {
-  raw = 0;     // file bytes read so far
-  events = 0;  // events imported so far
+  raw = 0; // file bytes read so far
+  events = 0; // events imported so far
   timing: PartTiming | null = null;
   readonly result: Promise<StreamedPart | null>;
   private readonly worker: TypedWorker<PartRequest, PartReply>;
-  readonly ahead: boolean;  // started (and warmed) ahead
+  readonly ahead: boolean; // started (and warmed) ahead
   private ended = false;
   private settle: (part: StreamedPart | null) => void = () => {};
   private write: ((chunk: Uint8Array) => boolean) | null = null;
   private received: (ok: boolean) => void = () => {};
 
-  constructor(blob: Blob, readonly begin: number, readonly end: number, objectForm: boolean, last: boolean) {
+  constructor(
+    blob: Blob,
+    readonly begin: number,
+    readonly end: number,
+    objectForm: boolean,
+    last: boolean
+  ) {
     ({ worker: this.worker, ahead: this.ahead } = ahead.take());
-    this.result = new Promise<StreamedPart | null>((resolve) => { this.settle = resolve; });
+    this.result = new Promise<StreamedPart | null>((resolve) => {
+      this.settle = resolve;
+    });
     this.worker.onmessage = (ev) => {
       const m = ev.data;
       if (m.kind === 'failed') return this.stop();
@@ -63,9 +70,13 @@ export class LaterPart {
       }
       this.raw = m.raw;
       this.events = m.events;
-      if (m.kind === 'imported') this.settle({ header: m.header, sizes: m.sizes, receive: (write) => this.receive(write) });
+      if (m.kind === 'imported')
+        this.settle({ header: m.header, sizes: m.sizes, receive: (write) => this.receive(write) });
     };
-    this.worker.onerror = (ev) => { ev.preventDefault(); this.stop(); };
+    this.worker.onerror = (ev) => {
+      ev.preventDefault();
+      this.stop();
+    };
     this.worker.postMessage({ kind: 'start', blob, begin, end, objectForm, last });
   }
 
@@ -73,7 +84,9 @@ export class LaterPart {
   private receive(write: (chunk: Uint8Array) => boolean): Promise<boolean> {
     if (this.ended) return Promise.resolve(false);
     this.write = write;
-    const done = new Promise<boolean>((resolve) => { this.received = resolve; });
+    const done = new Promise<boolean>((resolve) => {
+      this.received = resolve;
+    });
     this.worker.postMessage({ kind: 'send' });
     return done;
   }

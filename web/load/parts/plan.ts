@@ -25,8 +25,8 @@ export const kCutWindowBytes = 64 << 10;
 const kWindowBytes = [kCutWindowBytes, 1 << 20];
 
 export interface PartPlan {
-  objectForm: boolean;  // the document starts with '{' (else '['): later parts need it from the start
-  starts: number[];     // ascending file offsets of the later parts
+  objectForm: boolean; // the document starts with '{' (else '['): later parts need it from the start
+  starts: number[]; // ascending file offsets of the later parts
 }
 
 // Copies `bytes` into the heap for f(address, length).
@@ -64,14 +64,21 @@ async function eventStartFrom(mod: CoreModule, blob: Blob, at: number): Promise<
 // each where an event likely starts; null when there is none to make. `head`: the file's first
 // bytes (at least its first non-blank one), when the caller has read them already. The reads are
 // made at once, not one after another: they delay the start of every part.
-export async function planParts(mod: CoreModule, blob: Blob, parts: number, minPartBytes = kMinPartBytes,
-                                head?: ArrayBuffer): Promise<PartPlan | null> {
+export async function planParts(
+  mod: CoreModule,
+  blob: Blob,
+  parts: number,
+  minPartBytes = kMinPartBytes,
+  head?: ArrayBuffer
+): Promise<PartPlan | null> {
   const n = Math.min(parts, Math.floor(blob.size / Math.max(1, minPartBytes)));
   if (n < 2) return null;
   const shares = kFirstPartWeight + n - 1;
-  const cuts = Array.from({ length: n - 1 }, (_, k) => Math.floor(blob.size * (kFirstPartWeight + k) / shares));
-  const [first, ...found] = await Promise.all([head ?? blob.slice(0, 64).arrayBuffer(),
-    ...cuts.map((at) => eventStartFrom(mod, blob, at))]);
+  const cuts = Array.from({ length: n - 1 }, (_, k) => Math.floor((blob.size * (kFirstPartWeight + k)) / shares));
+  const [first, ...found] = await Promise.all([
+    head ?? blob.slice(0, 64).arrayBuffer(),
+    ...cuts.map((at) => eventStartFrom(mod, blob, at)),
+  ]);
   const starts: number[] = [];
   for (const s of found) {
     if (s > 0 && s < blob.size && (starts.length === 0 || s > starts[starts.length - 1])) starts.push(s);
@@ -81,7 +88,10 @@ export async function planParts(mod: CoreModule, blob: Blob, parts: number, minP
 }
 
 // A later part out of its worker's heap: copies, to transfer.
-export interface PartBytes { header: Uint8Array; columns: Uint8Array[] }
+export interface PartBytes {
+  header: Uint8Array;
+  columns: Uint8Array[];
+}
 
 // A part copied out whole, after its input ended (the node bench, bench/parts_bench.mjs, and the
 // tests; the page streams it instead, stream.ts). The views are copied before any other call
@@ -96,7 +106,12 @@ export function exportPart(session: CoreSession): PartBytes {
 // addresses its bytes go to, or null when it is refused (the session holds no pending part then).
 // Each address is asked for before HEAPU8 is read: loadPart may grow the heap, which detaches the
 // HEAPU8 of before (`mod.HEAPU8.set(x, session.address())` would write through the old one).
-export function beginAbsorb(mod: CoreModule, session: CoreSession, header: Uint8Array, sizes: number[]): number[] | null {
+export function beginAbsorb(
+  mod: CoreModule,
+  session: CoreSession,
+  header: Uint8Array,
+  sizes: number[]
+): number[] | null {
   const headerAt = Number(session.partBuffer(header.length));
   mod.HEAPU8.set(header, headerAt);
   const expected = session.loadPart(header.length);

@@ -1,16 +1,27 @@
 // The messages between a trace worker and a part worker (part.js, ./worker.ts), one per later part.
 
 // Seconds from the part worker's start message to: its module loaded, its part imported, streamed out.
-export interface PartTiming { loaded: number; imported: number; exported: number }
+export interface PartTiming {
+  loaded: number;
+  imported: number;
+  exported: number;
+}
 
-export interface PartStart { kind: 'start'; blob: Blob; begin: number; end: number; objectForm: boolean; last: boolean }
+export interface PartStart {
+  kind: 'start';
+  blob: Blob;
+  begin: number;
+  end: number;
+  objectForm: boolean;
+  last: boolean;
+}
 
 export type PartRequest =
-  | { kind: 'warm'; heapAheadBytes?: number }  // started ahead: load the core, warm up, fault in heap
-  | { kind: 'hold'; ms: number }               // the page's hold (../warm/hold.ts)
+  | { kind: 'warm'; heapAheadBytes?: number } // started ahead: load the core, warm up, fault in heap
+  | { kind: 'hold'; ms: number } // the page's hold (../warm/hold.ts)
   | PartStart
-  | { kind: 'send' }                           // stream the columns now
-  | { kind: 'more'; buffer: ArrayBuffer }      // a chunk's buffer back, to fill again
+  | { kind: 'send' } // stream the columns now
+  | { kind: 'more'; buffer: ArrayBuffer } // a chunk's buffer back, to fill again
   | { kind: 'cancel' };
 
 export type PartReply =

@@ -27,7 +27,9 @@ export class ColumnReader {
     this.remaining = columns.reduce((n, c) => n + c.length, 0);
   }
 
-  get left(): number { return this.remaining; }
+  get left(): number {
+    return this.remaining;
+  }
 
   // Copies the next bytes into `into`; returns how many (0 once all were read).
   fill(into: Uint8Array): number {
@@ -38,7 +40,10 @@ export class ColumnReader {
       into.set(c.subarray(this.off, this.off + take), n);
       n += take;
       this.off += take;
-      if (this.off === c.length) { this.col++; this.off = 0; }
+      if (this.off === c.length) {
+        this.col++;
+        this.off = 0;
+      }
     }
     this.remaining -= n;
     return n;
@@ -73,7 +78,7 @@ export class ChunkSender {
 
   // The receiver is ready for the bytes.
   ask(): void {
-    this.prepare();  // (made now if the worker was not started ahead)
+    this.prepare(); // (made now if the worker was not started ahead)
     this.asked = true;
     this.pump();
   }
@@ -107,11 +112,16 @@ export class ColumnWriter {
   private off = 0;
   private remaining: number;
 
-  constructor(private readonly sizes: number[], private readonly addresses: number[]) {
+  constructor(
+    private readonly sizes: number[],
+    private readonly addresses: number[]
+  ) {
     this.remaining = sizes.reduce((n, s) => n + s, 0);
   }
 
-  get done(): boolean { return this.remaining === 0; }
+  get done(): boolean {
+    return this.remaining === 0;
+  }
 
   // Writes the next bytes of the stream through `heap` (the module's current HEAPU8); false when
   // they are more than the columns hold.
@@ -119,7 +129,10 @@ export class ColumnWriter {
     if (chunk.length > this.remaining) return false;
     let pos = 0;
     while (pos < chunk.length) {
-      while (this.off === this.sizes[this.col]) { this.col++; this.off = 0; }  // (empty columns)
+      while (this.off === this.sizes[this.col]) {
+        this.col++;
+        this.off = 0;
+      } // (empty columns)
       const take = Math.min(chunk.length - pos, this.sizes[this.col] - this.off);
       heap.set(chunk.subarray(pos, pos + take), this.addresses[this.col] + this.off);
       pos += take;

@@ -31,14 +31,25 @@ async function run(m: PartStart): Promise<void> {
     let raw = 0;
     let last = 0;
     const fail = (e: unknown) => new Error(`could not read the file (${String((e as Error)?.name ?? e)})`);
-    const reader = blobStream(m.blob.slice(m.begin, m.end), fail, (n) => { raw += n; }, readPool, kFirstBatchBytes).getReader();
+    const reader = blobStream(
+      m.blob.slice(m.begin, m.end),
+      fail,
+      (n) => {
+        raw += n;
+      },
+      readPool,
+      kFirstBatchBytes
+    ).getReader();
     const pusher = new HeapPusher(mod, session);
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (cancelled) { await reader.cancel().catch(() => {}); return; }
+      if (cancelled) {
+        await reader.cancel().catch(() => {});
+        return;
+      }
       pusher.write(value);
-      readPool.give(value.buffer as ArrayBuffer);  // copied: read into it again
+      readPool.give(value.buffer as ArrayBuffer); // copied: read into it again
       const now = performance.now();
       if (now - last > kProgressEveryMs) {
         last = now;
@@ -56,7 +67,10 @@ async function run(m: PartStart): Promise<void> {
     scope.postMessage({ kind: 'imported', header, sizes: views.map((c) => c.length), raw, events }, [header.buffer]);
     await sender.send(views);
     const seconds = (t: number) => (t - t0) / 1000;
-    scope.postMessage({ kind: 'done', timing: { loaded: seconds(loaded), imported: seconds(imported), exported: seconds(performance.now()) } });
+    scope.postMessage({
+      kind: 'done',
+      timing: { loaded: seconds(loaded), imported: seconds(imported), exported: seconds(performance.now()) },
+    });
   } finally {
     session.delete();
   }
@@ -72,7 +86,7 @@ scope.onmessage = (ev) => {
   if (m.kind === 'warm') {
     sender.prepare();
     void readPool.fillAhead(2);
-    void warmUp(loadModule, m.heapAheadBytes ?? 0, 1).catch(() => {});  // it only saves time (one round: ../warm/warm_up.ts)
+    void warmUp(loadModule, m.heapAheadBytes ?? 0, 1).catch(() => {}); // it only saves time (one round: ../warm/warm_up.ts)
   } else if (m.kind === 'send') {
     sender.ask();
   } else if (m.kind === 'more') {

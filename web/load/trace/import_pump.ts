@@ -11,7 +11,9 @@ import type { CoreModule, CoreSession } from '../../core/bindings';
 
 // openSource(), its failures as the worker's.
 // `gzip`: what the blob's first bytes say, when the caller has read them (one read less).
-export function openInput(req: Pick<OpenRequest, 'blob' | 'buffer' | 'url' | 'workers'> & { gzip?: boolean }): Promise<ByteSource> {
+export function openInput(
+  req: Pick<OpenRequest, 'blob' | 'buffer' | 'url' | 'workers'> & { gzip?: boolean }
+): Promise<ByteSource> {
   return openSource(req).catch((e) => {
     if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
     throw e;
@@ -19,18 +21,23 @@ export function openInput(req: Pick<OpenRequest, 'blob' | 'buffer' | 'url' | 'wo
 }
 
 export class ImportPump {
-  input = 0;              // bytes pushed from the inputs pumped
-  waitSeconds = 0;        // spent awaiting input (the reader was behind)
-  firstInputSeconds = 0;  // from the open's start to the first bytes
-  prefaultPages = 0;      // pages of the model written ahead while waiting (prefault.ts)
+  input = 0; // bytes pushed from the inputs pumped
+  waitSeconds = 0; // spent awaiting input (the reader was behind)
+  firstInputSeconds = 0; // from the open's start to the first bytes
+  prefaultPages = 0; // pages of the model written ahead while waiting (prefault.ts)
   readonly warnings: string[] = [];
   private readonly pusher: HeapPusher;
   private lastProgress = 0;
 
   // t0: the open's start (performance.now()); progress: called at most every ~100 ms of reading.
-  constructor(mod: CoreModule, private readonly session: CoreSession, private readonly helper: DecodeHelper | null,
-              private readonly t0: number, private readonly cancelled: () => boolean,
-              private readonly progress: () => void) {
+  constructor(
+    mod: CoreModule,
+    private readonly session: CoreSession,
+    private readonly helper: DecodeHelper | null,
+    private readonly t0: number,
+    private readonly cancelled: () => boolean,
+    private readonly progress: () => void
+  ) {
     this.pusher = new HeapPusher(mod, session);
   }
 
@@ -46,14 +53,17 @@ export class ImportPump {
       let batch: Uint8Array[] | null;
       const tw = performance.now();
       try {
-        if (!from.available()) this.prefaultPages += await workAheadWhileWaiting(this.session, () => this.cancelled() || from.available());
+        if (!from.available())
+          this.prefaultPages += await workAheadWhileWaiting(this.session, () => this.cancelled() || from.available());
         batch = await from.input.read();
         this.waitSeconds += (performance.now() - tw) / 1000;
       } catch (e) {
         if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
         if (from.gzip && !this.cancelled()) {
           // DecompressionStream rejects truncated or corrupt data at the point it notices: keep what came before.
-          this.warnings.push('The gzip data ends early or is corrupt; what was decompressed before that point is loaded.');
+          this.warnings.push(
+            'The gzip data ends early or is corrupt; what was decompressed before that point is loaded.'
+          );
           return;
         }
         throw e;
@@ -66,7 +76,7 @@ export class ImportPump {
         const pushed = this.pusher.write(chunk);
         this.input += chunk.length;
         counted(chunk.length);
-        from.release(chunk);  // copied: its memory can go back to the reader (../feed/client.ts)
+        from.release(chunk); // copied: its memory can go back to the reader (../feed/client.ts)
         if (this.helper) await this.helper.step();
         // Not a trace: stop reading at once. Only a push can fail the session (the splitter finds
         // it), so it is asked only after a push: asked after every 64 KB chunk, the call showed up

@@ -16,7 +16,9 @@ import { decodeWorkerFor, kMaxGzipBytes, kMaxPlainBytes, minPartBytes, partsFor,
 
 // What an open leaves for the requests after it: the finished session, and the source its events'
 // bytes can be read again from (timeline details).
-export interface OpenedTrace extends TimelineContext { result: OpenResult }
+export interface OpenedTrace extends TimelineContext {
+  result: OpenResult;
+}
 
 // One open per worker; a cancel stops the open's reads and its part workers.
 let started = false;
@@ -41,16 +43,30 @@ export async function loadCore(): Promise<CoreModule> {
 // Progress as a message to the page: `src` counts the file bytes read so far (the later parts'
 // with this worker's), `input` the bytes the importer has seen (decompressed).
 type ProgressSource = { rawBytes(): number; totalBytes: number | null; gzip: boolean };
-function progressOf(req: OpenRequest, t0: number, size: number | null, phase: Progress['phase'],
-                    src: ProgressSource | null, input: number, events: number): Progress {
+function progressOf(
+  req: OpenRequest,
+  t0: number,
+  size: number | null,
+  phase: Progress['phase'],
+  src: ProgressSource | null,
+  input: number,
+  events: number
+): Progress {
   const secs = (performance.now() - t0) / 1000;
   const bytesRead = src?.rawBytes() ?? 0;
   const total = src?.totalBytes ?? size;
   const rate = secs > 0 ? bytesRead / secs : 0;
   return {
-    kind: 'progress', id: req.id, phase, bytesRead, totalBytes: total, inputBytes: input,
-    events: events + later.reduce((n, p) => n + p.events, 0), mbPerSec: rate / 1e6,
-    gzip: src?.gzip ?? false, inputMbPerSec: secs > 0 ? input / secs / 1e6 : 0,
+    kind: 'progress',
+    id: req.id,
+    phase,
+    bytesRead,
+    totalBytes: total,
+    inputBytes: input,
+    events: events + later.reduce((n, p) => n + p.events, 0),
+    mbPerSec: rate / 1e6,
+    gzip: src?.gzip ?? false,
+    inputMbPerSec: secs > 0 ? input / secs / 1e6 : 0,
     secondsLeft: total && rate > 0 && bytesRead > 0 ? Math.max(0, (total - bytesRead) / rate) : null,
   };
 }
@@ -58,33 +74,45 @@ function progressOf(req: OpenRequest, t0: number, size: number | null, phase: Pr
 // Cuts a plain `blob` into parts and starts their part workers. `plan` is null when it stays whole
 // (gzip, no cut found, no worker could start); `gzip` is what its first bytes say (undefined: they
 // could not be read, and opening it reports that). Finding the cuts needs the core `m`.
-async function startParts(m: CoreModule, blob: Blob, req: OpenRequest): Promise<{ plan: PartPlan | null; gzip?: boolean }> {
-  const head = await blob.slice(0, 64).arrayBuffer().catch(() => null);
+async function startParts(
+  m: CoreModule,
+  blob: Blob,
+  req: OpenRequest
+): Promise<{ plan: PartPlan | null; gzip?: boolean }> {
+  const head = await blob
+    .slice(0, 64)
+    .arrayBuffer()
+    .catch(() => null);
   if (!head) return { plan: null };
   const gzip = isGzipMagic(new Uint8Array(head));
   const mode = req.workers ?? 'auto';
   const n = partsFor(mode, !!req.othersLoading);
   const plan = gzip ? null : await planParts(m, blob, n, minPartBytes(mode), head).catch(() => null);
-  later = plan ? startLaterParts(blob, plan) ?? [] : [];
+  later = plan ? (startLaterParts(blob, plan) ?? []) : [];
   return { plan: later.length > 0 ? plan : null, gzip };
 }
 
 // Absorbs the later parts in order into the session; a part that was refused or failed is read
 // again here from where it began (refetched(n) counts those bytes). Returns how many parts were
 // absorbed and their bytes.
-async function absorbLaterParts(m: CoreModule, session: CoreSession, blob: Blob, pump: ImportPump,
-                                refetched: (n: number) => void): Promise<{ parts: number; bytes: number }> {
+async function absorbLaterParts(
+  m: CoreModule,
+  session: CoreSession,
+  blob: Blob,
+  pump: ImportPump,
+  refetched: (n: number) => void
+): Promise<{ parts: number; bytes: number }> {
   const absorbed = { parts: 0, bytes: 0 };
   for (let k = 0; k < later.length && !session.failed(); k++) {
     const part = await later[k].result;
     if (cancelled) throw cancelledFailure();
-    if (part && await absorbStreamed(m, session, part)) {
+    if (part && (await absorbStreamed(m, session, part))) {
       absorbed.parts++;
       absorbed.bytes += later[k].end - later[k].begin;
-      later[k].events = 0;  // counted by the session now
+      later[k].events = 0; // counted by the session now
       continue;
     }
-    if (cancelled) throw cancelledFailure();  // (a cancel also breaks off a stream)
+    if (cancelled) throw cancelledFailure(); // (a cancel also breaks off a stream)
     const again = await openInput({ blob: blob.slice(later[k].begin, later[k].end), workers: 'single' });
     later[k].raw = 0;
     await pump.pump(again, refetched);
@@ -108,7 +136,7 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
   // gzip the size hint found) while the wasm module compiles.
   const inParts = req.blob !== undefined && wantsParts(mode, othersLoading, req.blob.size);
   let opening = inParts ? null : openInput(req);
-  opening?.catch(() => {});  // handled by the await below; not an unhandled rejection meanwhile
+  opening?.catch(() => {}); // handled by the await below; not an unhandled rejection meanwhile
   // A warm-up still running (a spare worker) stops at its next step while the file opens.
   await stopWarmUp();
   const warm = warmedUp();
@@ -116,52 +144,76 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
   try {
     m = await loadCore();
   } catch (e) {
-    void opening?.then((s) => s.input.cancel(), () => {});
+    void opening?.then(
+      (s) => s.input.cancel(),
+      () => {}
+    );
     throw e;
   }
   const { plan, gzip } = inParts ? await startParts(m, req.blob!, req) : { plan: null, gzip: undefined };
   if (inParts) opening = openInput({ ...req, gzip, blob: plan ? req.blob!.slice(0, plan.starts[0]) : req.blob });
   const src = await opening!;
-  dropFeedWorkerAhead();  // taken by the source when it reads with one
-  dropPartWorkersAhead();  // those not taken by the parts
+  dropFeedWorkerAhead(); // taken by the source when it reads with one
+  dropPartWorkersAhead(); // those not taken by the parts
   const limit = src.gzip ? kMaxGzipBytes : kMaxPlainBytes;
-  if (src.totalBytes !== null && src.totalBytes > limit) {  // (never a first part: those are smaller)
+  if (src.totalBytes !== null && src.totalBytes > limit) {
+    // (never a first part: those are smaller)
     await src.input.cancel().catch(() => {});
-    throw new WorkerFailure('too_large', `${req.name} is too large for the browser (${(src.totalBytes / 2 ** 30).toFixed(1)} GiB; ` +
-      `the limit is about ${(limit / 2 ** 30).toFixed(1)} GiB${src.gzip ? ' compressed' : ''}). Use the command-line tool: tracewise summarize FILE.`);
+    throw new WorkerFailure(
+      'too_large',
+      `${req.name} is too large for the browser (${(src.totalBytes / 2 ** 30).toFixed(1)} GiB; ` +
+        `the limit is about ${(limit / 2 ** 30).toFixed(1)} GiB${src.gzip ? ' compressed' : ''}). Use the command-line tool: tracewise summarize FILE.`
+    );
   }
   const session = new m.Session(req.name);
   const expected = plan ? size! : await src.sizeHint();
-  session.setSizeHint(expected);  // with parts: the whole file's, so absorbing them copies no column
+  session.setSizeHint(expected); // with parts: the whole file's, so absorbing them copies no column
   let helper: DecodeHelper | null = null;
   const decode = decodeWorkerFor(mode, othersLoading, expected);
   if (!plan && decode.use) {
-    try { helper = new DecodeHelper(m, session, decode.strict); } catch { helper = null; }  // no nested workers here: decode in this one
+    try {
+      helper = new DecodeHelper(m, session, decode.strict);
+    } catch {
+      helper = null;
+    } // no nested workers here: decode in this one
   }
   // Progress counts the later parts' bytes and events with this worker's.
-  let refetched = 0;  // bytes of refused parts, read again here
+  let refetched = 0; // bytes of refused parts, read again here
   const laterRaw = () => later.reduce((n, p) => n + p.raw, 0);
-  const progressSource = { rawBytes: () => src.rawBytes() + laterRaw() + refetched, totalBytes: plan ? size : src.totalBytes, gzip: src.gzip };
+  const progressSource = {
+    rawBytes: () => src.rawBytes() + laterRaw() + refetched,
+    totalBytes: plan ? size : src.totalBytes,
+    gzip: src.gzip,
+  };
   const progress = (phase: Progress['phase']) =>
     post(progressOf(req, t0, size, phase, progressSource, pump.input + laterRaw(), session.eventsSoFar()));
-  const pump = new ImportPump(m, session, helper, t0, () => cancelled, () => progress('reading'));
+  const pump = new ImportPump(
+    m,
+    session,
+    helper,
+    t0,
+    () => cancelled,
+    () => progress('reading')
+  );
   let finishSeconds = 0;
   let partsSeconds = 0;
   let ownPartSeconds = 0;
-  let absorbed = { parts: 0, bytes: 0 };  // (in progress, the part workers' own counts stand for them)
+  let absorbed = { parts: 0, bytes: 0 }; // (in progress, the part workers' own counts stand for them)
   try {
     await pump.pump(src);
     if (plan) {
       const tp = performance.now();
       ownPartSeconds = (tp - t0) / 1000;
-      progress('reading');  // this worker's part is in
-      absorbed = await absorbLaterParts(m, session, req.blob!, pump, (n) => { refetched += n; });
+      progress('reading'); // this worker's part is in
+      absorbed = await absorbLaterParts(m, session, req.blob!, pump, (n) => {
+        refetched += n;
+      });
       partsSeconds = (performance.now() - tp) / 1000;
     }
     if (helper) {
       session.endInput();
       await helper.drain();
-      helper.close();  // not needed for finish(): its thread and heap go now
+      helper.close(); // not needed for finish(): its thread and heap go now
     }
     progress('finishing');
     // The size as given, like the CLI's (a download's size is what arrived).
@@ -170,7 +222,7 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
     session.finish();
     finishSeconds = (performance.now() - tf) / 1000;
   } catch (e) {
-    helper?.close();  // terminating twice is harmless
+    helper?.close(); // terminating twice is harmless
     later.forEach((p) => p.cancel());
     await src.input.cancel().catch(() => {});
     if (e instanceof WorkerFailure) throw e;
@@ -179,14 +231,35 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
     }
     throw e;
   }
-  later.forEach((p) => p.cancel());  // those not waited for (the session failed first)
+  later.forEach((p) => p.cancel()); // those not waited for (the session failed first)
   if (session.failed()) throw new WorkerFailure('not_trace', String(session.error()));
   const result: OpenResult = {
-    name: req.name, fileBytes: size ?? src.rawBytes(), inputBytes: pump.input + absorbed.bytes, events: session.eventsSoFar(), gzip: src.gzip,
-    seconds: (performance.now() - t0) / 1000, finishSeconds, waitSeconds: pump.waitSeconds, firstInputSeconds: pump.firstInputSeconds,
-    prefaultPages: pump.prefaultPages, heapAheadPages: heapAheadPages(), modelBytes: session.modelBytes(), heapBytes: m.HEAPU8.length, warnings: pump.warnings,
-    reader: src.reader, readerStartedAhead: src.readerStartedAhead, readBuffers: src.readBuffers(), readerTiming: src.readerTiming(), decodeWorker: helper !== null, localBatches: helper?.localBatches ?? null, warm,
-    parts: plan ? plan.starts.length + 1 : 1, absorbedParts: absorbed.parts, partsSeconds, ownPartSeconds, partTimings: later.map((p) => p.timing),
+    name: req.name,
+    fileBytes: size ?? src.rawBytes(),
+    inputBytes: pump.input + absorbed.bytes,
+    events: session.eventsSoFar(),
+    gzip: src.gzip,
+    seconds: (performance.now() - t0) / 1000,
+    finishSeconds,
+    waitSeconds: pump.waitSeconds,
+    firstInputSeconds: pump.firstInputSeconds,
+    prefaultPages: pump.prefaultPages,
+    heapAheadPages: heapAheadPages(),
+    modelBytes: session.modelBytes(),
+    heapBytes: m.HEAPU8.length,
+    warnings: pump.warnings,
+    reader: src.reader,
+    readerStartedAhead: src.readerStartedAhead,
+    readBuffers: src.readBuffers(),
+    readerTiming: src.readerTiming(),
+    decodeWorker: helper !== null,
+    localBatches: helper?.localBatches ?? null,
+    warm,
+    parts: plan ? plan.starts.length + 1 : 1,
+    absorbedParts: absorbed.parts,
+    partsSeconds,
+    ownPartSeconds,
+    partTimings: later.map((p) => p.timing),
     partsAhead: later.filter((p) => p.ahead).length,
   };
   return { mod: m, session, source: { blob: plan ? req.blob : src.keep(), gzip: src.gzip }, result };

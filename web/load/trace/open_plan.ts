@@ -53,8 +53,17 @@ export const minPartBytes = (mode: WorkersMode) => (mode === 'all' ? 1 << 20 : u
 
 // Whether an input of `expected` bytes (0: unknown) imported in one piece gets a decode worker, and
 // whether every batch goes to it (`strict`; else the trace worker decodes what it has no room for).
-export function decodeWorkerFor(mode: WorkersMode, othersLoading: boolean, expected: number): { use: boolean; strict: boolean } {
+export function decodeWorkerFor(
+  mode: WorkersMode,
+  othersLoading: boolean,
+  expected: number
+): { use: boolean; strict: boolean } {
   if (mode === 'all') return { use: true, strict: true };
-  const use = mode === 'auto' && !othersLoading && expected >= kDecodeWorkerMinBytes && cores() >= kDecodeWorkerMinCores && !without('decode');
+  const use =
+    mode === 'auto' &&
+    !othersLoading &&
+    expected >= kDecodeWorkerMinBytes &&
+    cores() >= kDecodeWorkerMinCores &&
+    !without('decode');
   return { use, strict: false };
 }

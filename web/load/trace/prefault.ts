@@ -6,19 +6,22 @@
 import { postedTask } from '../../posted_task';
 import { without } from '../switches';
 
-const kPagesPerStep = 512;  // 2 MB: 512 faults, a few ms, so that a message waits for one step at most
+const kPagesPerStep = 512; // 2 MB: 512 faults, a few ms, so that a message waits for one step at most
 
 // Calls touch(maxPages) in steps of kPagesPerStep, each in its own task (`between` may wait longer,
 // ../warm/heap_ahead.ts's hold), until it touches nothing or stop(); returns the pages touched. The one
 // loop of both kinds of fault-in: while waiting for input here, and a spare's heap ahead.
-export async function touchInSteps(touch: (maxPages: number) => number, stop: () => boolean,
-                                   between?: () => Promise<void>): Promise<number> {
+export async function touchInSteps(
+  touch: (maxPages: number) => number,
+  stop: () => boolean,
+  between?: () => Promise<void>
+): Promise<number> {
   let pages = 0;
   while (!stop()) {
     const n = Number(touch(kPagesPerStep));
     if (n === 0) break;
     pages += n;
-    await postedTask();  // lets the next message in (the reader's, an `open`)
+    await postedTask(); // lets the next message in (the reader's, an `open`)
     await between?.();
   }
   return pages;
@@ -28,8 +31,10 @@ export async function touchInSteps(touch: (maxPages: number) => number, stop: ()
 // touched. Sorting the flow points ahead (Session.presortStep, core/model/flow_presort.h) comes
 // first, while the points just read are still in cache: it takes that sort out of finish(), the
 // serial tail after the last byte. Each step, a sort's or a prefault's, is a task of its own.
-export async function workAheadWhileWaiting(session: { prefault(maxPages: number): number; presortStep(): boolean },
-                                           available: () => boolean): Promise<number> {
+export async function workAheadWhileWaiting(
+  session: { prefault(maxPages: number): number; presortStep(): boolean },
+  available: () => boolean
+): Promise<number> {
   if (without('prefault')) return 0;
   while (!available() && session.presortStep()) await postedTask();
   return touchInSteps((n) => session.prefault(n), available);

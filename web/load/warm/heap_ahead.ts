@@ -31,7 +31,10 @@ export function heapAheadBudget(bytes: number): number {
 
 // Touches pages until the heap holds `bytes` or `stopped()`; returns the pages touched. No step
 // runs while the user is busy with the page (hold.ts).
-export function prefaultHeapAhead(mod: { prefaultHeapAhead(target: number, maxPages: number): number }, bytes: number,
-  stopped: () => boolean): Promise<number> {
+export function prefaultHeapAhead(
+  mod: { prefaultHeapAhead(target: number, maxPages: number): number },
+  bytes: number,
+  stopped: () => boolean
+): Promise<number> {
   return touchInSteps((n) => mod.prefaultHeapAhead(bytes, n), stopped, whileHeld);
 }

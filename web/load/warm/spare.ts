@@ -16,7 +16,8 @@ export async function warmSpare(req: WarmRequest, loadCore: () => Promise<CoreMo
   startFeedWorkerAhead();
   startPartWorkersAhead(partsFor(req.workers ?? 'auto', false) - 1);
   const heapAhead = without('heap-ahead') ? 0 : heapAheadBudget(heapAheadTarget(req.heapAheadBytes));
-  if (without('warm-up')) await loadCore();  // the module only
+  if (without('warm-up'))
+    await loadCore(); // the module only
   else await warmUp(loadCore, heapAhead);
   return { warmed: warmedUp(), summaryJson: warmSummaryJson() };
 }

@@ -30,7 +30,7 @@ export const kTraceWorkerRounds = 3;
 let running: Promise<void> | null = null;
 let stop = false;
 let done = false;
-let summary: string | null = null;  // the warm-up's summary JSON, for the page's own warm-up
+let summary: string | null = null; // the warm-up's summary JSON, for the page's own warm-up
 let aheadPages = 0;
 
 // Each step in its own task (an `open` gets in between), and none while the page holds background
@@ -44,7 +44,7 @@ const nextTask = async () => {
 async function pushInSteps(mod: CoreModule, session: CoreSession, bytes: Uint8Array): Promise<boolean> {
   const pusher = new HeapPusher(mod, session);
   for (let pos = 0; pos < bytes.length; pos += kChunkBytes) {
-    await nextTask();  // lets an `open` message in
+    await nextTask(); // lets an `open` message in
     if (stop) return false;
     pusher.write(bytes.subarray(pos, Math.min(bytes.length, pos + kChunkBytes)));
   }
@@ -59,7 +59,7 @@ async function makeTrace(): Promise<Uint8Array | null> {
   const pieces: string[] = [];
   const make = warmTracePieces();
   for (;;) {
-    await nextTask();  // lets an `open` message in, also one that came while the module loaded
+    await nextTask(); // lets an `open` message in, also one that came while the module loaded
     if (stop) return null;
     const next = make.next();
     if (next.done) break;
@@ -81,10 +81,10 @@ async function run(mod: CoreModule, heapAheadBytes: number, rounds: number): Pro
     const session = new mod.Session('warm-up');
     const later = cut > 0 ? new mod.Session('warm-up part') : null;
     try {
-      if (!await pushInSteps(mod, session, bytes.subarray(0, cut || bytes.length))) return;
+      if (!(await pushInSteps(mod, session, bytes.subarray(0, cut || bytes.length)))) return;
       if (later) {
         later.beginLaterPart(cut, objectFormOf(mod, bytes.subarray(0, 64)));
-        if (!await pushInSteps(mod, later, bytes.subarray(cut))) return;
+        if (!(await pushInSteps(mod, later, bytes.subarray(cut)))) return;
         later.endInput();
         absorbPart(mod, session, exportPart(later));
       }
@@ -106,7 +106,11 @@ async function run(mod: CoreModule, heapAheadBytes: number, rounds: number): Pro
 
 // Starts the warm-up once; resolves when it has finished or stopped.
 // heapAheadBytes: how much heap to fault in after it (heap_ahead.ts); rounds: see kTraceWorkerRounds.
-export function warmUp(loadModule: () => Promise<CoreModule>, heapAheadBytes: number, rounds = kTraceWorkerRounds): Promise<void> {
+export function warmUp(
+  loadModule: () => Promise<CoreModule>,
+  heapAheadBytes: number,
+  rounds = kTraceWorkerRounds
+): Promise<void> {
   running ??= loadModule().then((mod) => run(mod, heapAheadBytes, rounds));
   return running;
 }
@@ -114,7 +118,7 @@ export function warmUp(loadModule: () => Promise<CoreModule>, heapAheadBytes: nu
 // Stops a running warm-up and waits for it; errors in it are ignored (it only saves time).
 export async function stopWarmUp(): Promise<void> {
   stop = true;
-  release();  // a held step goes on, to see `stop`
+  release(); // a held step goes on, to see `stop`
   await running?.catch(() => {});
 }
 

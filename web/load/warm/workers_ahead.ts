@@ -8,7 +8,10 @@ export class WorkersAhead<Req, Rep> {
   private ahead: Array<{ worker: TypedWorker<Req, Rep>; failed: boolean }> = [];
 
   // script: the worker's file next to this one's; hello: posted to each started ahead.
-  constructor(private readonly script: string, private readonly hello?: Req) {}
+  constructor(
+    private readonly script: string,
+    private readonly hello?: Req
+  ) {}
 
   // Starts workers until `n` are ahead (none where this browser has no nested workers); `hello`
   // replaces the constructor's for these.
@@ -17,7 +20,10 @@ export class WorkersAhead<Req, Rep> {
     try {
       while (this.ahead.length < n) {
         const a = { worker: this.create(), failed: false };
-        a.worker.onerror = (ev) => { ev.preventDefault(); a.failed = true; };
+        a.worker.onerror = (ev) => {
+          ev.preventDefault();
+          a.failed = true;
+        };
         if (hello !== undefined) a.worker.postMessage(hello);
         this.ahead.push(a);
       }
