@@ -2,9 +2,10 @@
 # test suite. Both install what is missing (apt, npm) and rebuild only what is stale.
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
-.PHONY: run test test-corpus build deps native asan wasm site bench clean
+.PHONY: run test test-corpus build deps native asan wasm site bench format format-check clean
 
-APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium time
+APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium time \
+  clang-format
 PORT ?= 8000
 export NODE_PATH := /usr/share/nodejs
 EMCMAKE_FLAGS := -DCMAKE_CROSSCOMPILING_EMULATOR="/usr/bin/node;--no-experimental-fetch" \
@@ -12,6 +13,8 @@ EMCMAKE_FLAGS := -DCMAKE_CROSSCOMPILING_EMULATOR="/usr/bin/node;--no-experimenta
 
 CORE_SOURCES := $(shell find core cli wasm -name '*.cc' -o -name '*.h' 2>/dev/null) CMakeLists.txt
 WEB_SOURCES := $(shell find web public -type f 2>/dev/null)
+# Every C++ source of the project (simdjson comes from node_modules, nothing is vendored here).
+CXX_FORMAT_SOURCES := $(shell find core cli wasm tests bench \( -name '*.h' -o -name '*.cc' -o -name '*.cpp' \) 2>/dev/null)
 
 # --- dependencies ----------------------------------------------------------------------------
 build/.apt-ok: Makefile
@@ -73,6 +76,14 @@ test-corpus: build
 
 bench: native wasm
 	@bash bench/run.sh
+
+# --- C++ layout (.clang-format, Debian's clang-format 14): `format` rewrites, `format-check` (a suite
+# of `make test`) lists the files that drift and fails.
+format: build/.apt-ok
+	@clang-format -i $(CXX_FORMAT_SOURCES)
+
+format-check: build/.apt-ok
+	@clang-format --dry-run --Werror $(CXX_FORMAT_SOURCES)
 
 clean:
 	rm -rf build
