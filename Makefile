@@ -2,9 +2,10 @@
 # test suite. Both install what is missing (apt, npm) and rebuild only what is stale.
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
-.PHONY: run test test-corpus build deps native asan wasm site bench clean format
+.PHONY: run test test-corpus build deps native asan wasm site bench format format-check clean
 
-APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium time
+APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium time \
+  clang-format
 PORT ?= 8000
 export NODE_PATH := /usr/share/nodejs
 EMCMAKE_FLAGS := -DCMAKE_CROSSCOMPILING_EMULATOR="/usr/bin/node;--no-experimental-fetch" \
@@ -12,6 +13,8 @@ EMCMAKE_FLAGS := -DCMAKE_CROSSCOMPILING_EMULATOR="/usr/bin/node;--no-experimenta
 
 CORE_SOURCES := $(shell find core cli wasm -name '*.cc' -o -name '*.h' 2>/dev/null) CMakeLists.txt
 WEB_SOURCES := $(shell find web public -type f 2>/dev/null)
+# Every C++ source of the project (simdjson comes from node_modules, nothing is vendored here).
+CXX_FORMAT_SOURCES := $(shell find core cli wasm tests bench \( -name '*.h' -o -name '*.cc' -o -name '*.cpp' \) 2>/dev/null)
 
 # --- dependencies ----------------------------------------------------------------------------
 build/.apt-ok: Makefile
@@ -74,9 +77,15 @@ test-corpus: build
 bench: native wasm
 	@bash bench/run.sh
 
-# Lays out the TypeScript and JavaScript as prettier writes them (tests/repo/format.test.mjs checks it).
-format: node_modules/.package-lock.json
-	node_modules/.bin/prettier --write --log-level warn 'web/**/*.{ts,mjs}' 'tests/**/*.mjs' 'bench/*.mjs'
+# Layout: C++ by .clang-format (Debian's clang-format 14), TypeScript and JavaScript by prettier
+# (.prettierrc.json). `format` rewrites both; `format-check` (a suite of `make test`) lists the C++
+# files that drift and fails (tests/repo/format.test.mjs checks prettier's).
+format: build/.apt-ok node_modules/.package-lock.json
+	@clang-format -i $(CXX_FORMAT_SOURCES)
+	@node_modules/.bin/prettier --write --log-level warn 'web/**/*.{ts,mjs}' 'tests/**/*.mjs' 'bench/*.mjs'
+
+format-check: build/.apt-ok
+	@clang-format --dry-run --Werror $(CXX_FORMAT_SOURCES)
 
 clean:
 	rm -rf build

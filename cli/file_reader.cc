@@ -13,7 +13,9 @@ namespace {
 constexpr size_t kChunk = size_t(4) << 20;
 
 struct FileCloser {
-  void operator()(FILE* f) const { if (f) std::fclose(f); }
+  void operator()(FILE* f) const {
+    if (f) std::fclose(f);
+  }
 };
 
 }  // namespace

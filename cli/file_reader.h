@@ -9,7 +9,7 @@ namespace tw {
 struct ReadResult {
   bool ok = true;
   std::string error;
-  uint64_t file_bytes = 0;   // bytes on disk
+  uint64_t file_bytes = 0;  // bytes on disk
   bool gzip = false;
   bool gzip_truncated = false;
 };

@@ -57,7 +57,8 @@ void analysis_lines(const json& f, std::string& o) {
   const json& recs = f.value("recommendations", json());
   if (recs.is_array() && !recs.empty()) {
     o += "recommendations:\n";
-    for (const json& r : recs) o += "  [" + r.value("severity", std::string()) + "] " + r.value("text", std::string()) + "\n";
+    for (const json& r : recs)
+      o += "  [" + r.value("severity", std::string()) + "] " + r.value("text", std::string()) + "\n";
   }
 }
 
@@ -79,7 +80,8 @@ std::string info_text(Session& s) {
   o += "slices:      " + std::to_string(m.slices.size()) + " (GPU ops " + std::to_string(m.gpu_ops.size()) +
        ", launch links " + std::to_string(m.launches.size()) + ", flows " + std::to_string(m.flows.size()) + ")\n";
   for (const DeviceInfo& d : m.meta.devices)
-    o += "device " + std::to_string(d.id) + ":    " + d.name + fmt(", %.1f GiB", double(d.total_global_mem) / (1 << 30)) + "\n";
+    o += "device " + std::to_string(d.id) + ":    " + d.name +
+         fmt(", %.1f GiB", double(d.total_global_mem) / (1 << 30)) + "\n";
   if (!st.problems.empty()) {
     o += "problems:\n";
     for (const auto& [name, p] : st.problems)

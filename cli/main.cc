@@ -63,7 +63,8 @@ std::unique_ptr<tw::Session> load(const std::string& path, unsigned jobs) {
     std::fprintf(stderr, "tracewise: %s: %s\n", path.c_str(), session->error().c_str());
     return nullptr;
   }
-  if (r.gzip_truncated) std::fprintf(stderr, "tracewise: %s: %s; loaded what was complete\n", path.c_str(), r.error.c_str());
+  if (r.gzip_truncated)
+    std::fprintf(stderr, "tracewise: %s: %s; loaded what was complete\n", path.c_str(), r.error.c_str());
   session->set_file_bytes(r.file_bytes);
   return session;
 }

@@ -80,9 +80,8 @@ bool import_in_parts(const std::string& path, uint64_t size, int parts, TraceImp
     return false;
   }
   bool read_ok = true;
-  absorb_parts(first, ptrs, starts, size, [&](uint64_t b, uint64_t e, auto push) {
-    read_ok = read_range(fd, b, e, push) && read_ok;
-  });
+  absorb_parts(first, ptrs, starts, size,
+               [&](uint64_t b, uint64_t e, auto push) { read_ok = read_range(fd, b, e, push) && read_ok; });
   if (!read_ok) error = "read error on " + path;
   return read_ok;
 }

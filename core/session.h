@@ -19,7 +19,10 @@ class Session {
   void push(const void* data, size_t size) { importer_.push(data, size); }
   // Decoding on another thread: see TraceImporter.
   TraceImporter& importer() { return importer_; }
-  void finish() { importer_.finish(); finished_ = true; }
+  void finish() {
+    importer_.finish();
+    finished_ = true;
+  }
   bool finished() const { return finished_; }
 
   bool failed() const { return importer_.stats().fatal; }

@@ -13,6 +13,7 @@ run() {
 }
 # esbuild bundles without checking types: the whole web/ tree is type-checked first.
 run "web type check (tsc --noEmit)" node_modules/.bin/tsc --noEmit -p tsconfig.json
+run "C++ layout (make format-check: clang-format --dry-run)" make --no-print-directory format-check
 run "core unit + golden tests (doctest, native)" build/native/tw_tests --no-intro=true
 run "core tests under ASan + UBSan" env ASAN_OPTIONS=detect_leaks=1 build/asan/tw_tests --no-intro=true
 # No nullglob: a suite whose files are gone fails (node cannot find the pattern) instead of passing empty.

@@ -74,14 +74,16 @@ EMSCRIPTEN_BINDINGS(tracewise) {
              return static_cast<double>(tw::likely_event_start(w, static_cast<uint64_t>(std::max(0.0, window_offset))));
            }));
   function("startsAsObject", optional_override([](double at, size_t size) {
-             return tw::starts_as_object(std::string_view(reinterpret_cast<const char*>(static_cast<uintptr_t>(at)), size));
+             return tw::starts_as_object(
+                 std::string_view(reinterpret_cast<const char*>(static_cast<uintptr_t>(at)), size));
            }));
   // A spare worker, idle before any file (web/load/warm/heap_ahead.ts): grows the heap to `target`
   // once and writes one zero per page above the allocator's break, at most `max_pages` per call, so
   // the next import's heap growth finds its pages faulted in. 0 once none are left.
   function("prefaultHeapAhead", optional_override([](double target, double max_pages) {
              if (emscripten_get_heap_size() < count(target) && !emscripten_resize_heap(count(target))) return 0.0;
-             return static_cast<double>(tw::touch_above_break(heap_break(), emscripten_get_heap_size(), count(max_pages)));
+             return static_cast<double>(
+                 tw::touch_above_break(heap_break(), emscripten_get_heap_size(), count(max_pages)));
            }));
   // The allocator's break: the heap the module's allocations have claimed so far (it never gives
   // any back), without the memory grown ahead: what the files opened so far needed (heap_hint.ts).
@@ -92,22 +94,27 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       // --- input
       .function("stagingBuffer", optional_override([](LoadSession& s, size_t n) { return address(s.input_buffer(n)); }))
       .function("pushStaged", &LoadSession::push_input)
-      .function("setSizeHint", optional_override([](LoadSession& s, double n) { s.set_size_hint(n > 0 ? uint64_t(n) : 0); }))
-      .function("setFileBytes", optional_override([](LoadSession& s, double n) { s.session().set_file_bytes(uint64_t(n)); }))
+      .function("setSizeHint",
+                optional_override([](LoadSession& s, double n) { s.set_size_hint(n > 0 ? uint64_t(n) : 0); }))
+      .function("setFileBytes",
+                optional_override([](LoadSession& s, double n) { s.session().set_file_bytes(uint64_t(n)); }))
       .function("finish", &LoadSession::finish)
       .function("failed", optional_override([](LoadSession& s) { return s.session().failed(); }))
       .function("error", optional_override([](LoadSession& s) { return s.session().error(); }))
       .function("eventsSoFar", optional_override([](LoadSession& s) { return double(s.session().stats().events); }))
-      .function("modelBytes", optional_override([](LoadSession& s) { return double(s.session().model().memory_bytes()); }))
+      .function("modelBytes",
+                optional_override([](LoadSession& s) { return double(s.session().model().memory_bytes()); }))
       // --- while waiting for input
       .function("presortStep", &LoadSession::presort_step)
       .function("prefault", optional_override([](LoadSession& s, double max_pages) {
                   return double(s.prefault(count(max_pages), heap_break(), emscripten_get_heap_size()));
                 }))
       // --- a decode worker
-      .function("setDeferredDecode", optional_override([](LoadSession& s, bool on) { s.session().importer().set_deferred_decode(on); }))
+      .function("setDeferredDecode",
+                optional_override([](LoadSession& s, bool on) { s.session().importer().set_deferred_decode(on); }))
       .function("endInput", optional_override([](LoadSession& s) { s.session().importer().end_input(); }))
-      .function("deferredBatches", optional_override([](LoadSession& s) { return double(s.session().importer().deferred_batches()); }))
+      .function("deferredBatches",
+                optional_override([](LoadSession& s) { return double(s.session().importer().deferred_batches()); }))
       // The next kept batch as views {data, refs (4 uint32 per EventRef)}, or null.
       .function("nextOutgoing", optional_override([](LoadSession& s) {
                   const tw::DeferredBatch* b = s.session().importer().next_outgoing();
@@ -118,7 +125,8 @@ EMSCRIPTEN_BINDINGS(tracewise) {
                                                  b->refs.size() * sizeof(tw::EventRef) / 4)));
                   return out;
                 }))
-      .function("recordsBuffer", optional_override([](LoadSession& s, size_t n) { return address(s.records_buffer(n)); }))
+      .function("recordsBuffer",
+                optional_override([](LoadSession& s, size_t n) { return address(s.records_buffer(n)); }))
       .function("applyRecords", &LoadSession::apply_records)
       .function("applyLocal", &LoadSession::apply_local)
       // --- a file in parts
@@ -140,7 +148,8 @@ EMSCRIPTEN_BINDINGS(tracewise) {
                   for (size_t size : sizes) out.call<void>("push", double(size));
                   return out;
                 }))
-      .function("partColumnAddress", optional_override([](LoadSession& s, size_t i) { return address(s.part_column_address(i)); }))
+      .function("partColumnAddress",
+                optional_override([](LoadSession& s, size_t i) { return address(s.part_column_address(i)); }))
       .function("absorbPart", &LoadSession::absorb_part)
       .function("dropPart", &LoadSession::drop_part)
       // --- the summary
@@ -160,17 +169,23 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       // --- the timeline (core/timeline_session.h)
       .function("timelineTracks", optional_override([](LoadSession& s) { return s.timeline().tracks_json(); }))
       // The window's columns as views (core/timeline/window_columns.h); {} before a trace is there.
-      .function("timelineWindow", optional_override([](LoadSession& s, val lanes, double t0, double t1, double px, bool search) {
+      .function("timelineWindow",
+                optional_override([](LoadSession& s, val lanes, double t0, double t1, double px, bool search) {
                   val out = val::object();
                   if (const tw::WindowResult* w = s.timeline().window(numbers(lanes), t0, t1, px, search))
-                    tw::for_each_window_column(*w, [&out](const char* name, const auto& column) { out.set(name, view(column)); });
+                    tw::for_each_window_column(
+                        *w, [&out](const char* name, const auto& column) { out.set(name, view(column)); });
                   return out;
                 }))
       .function("stringAt", optional_override([](LoadSession& s, double id) { return s.timeline().string_at(id); }))
-      .function("timelineEvent", optional_override([](LoadSession& s, double id) { return s.timeline().event_json(id); }))
-      .function("timelineInstant", optional_override([](LoadSession& s, double id) { return s.timeline().instant_json(id); }))
-      .function("argsBuffer", optional_override([](LoadSession& s, size_t n) { return address(s.timeline().args_buffer(n)); }))
-      .function("eventArgs", optional_override([](LoadSession& s, size_t n) { return s.timeline().event_args_json(n); }))
+      .function("timelineEvent",
+                optional_override([](LoadSession& s, double id) { return s.timeline().event_json(id); }))
+      .function("timelineInstant",
+                optional_override([](LoadSession& s, double id) { return s.timeline().instant_json(id); }))
+      .function("argsBuffer",
+                optional_override([](LoadSession& s, size_t n) { return address(s.timeline().args_buffer(n)); }))
+      .function("eventArgs",
+                optional_override([](LoadSession& s, size_t n) { return s.timeline().event_args_json(n); }))
       .function("timelineSearchQuery", optional_override([](LoadSession& s, std::string text, bool regex, bool cs) {
                   return s.timeline().search_json(std::move(text), regex, cs);
                 }))

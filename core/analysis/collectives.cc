@@ -15,7 +15,8 @@ namespace {
 std::string lower_alnum(std::string_view s) {
   std::string out;
   for (char c : s)
-    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -73,8 +74,9 @@ CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& cla
   const SliceTable& s = m.slices;
   const GpuOpTable& g = m.gpu_ops;
   // Clip before subtracting: a window costs O(log n + what is inside it).
-  IntervalSet exposed = window ? comm_set.clip(window->begin, window->end).subtract(comp_set.clip(window->begin, window->end))
-                               : comm_set.subtract(comp_set);
+  IntervalSet exposed =
+      window ? comm_set.clip(window->begin, window->end).subtract(comp_set.clip(window->begin, window->end))
+             : comm_set.subtract(comp_set);
   r.union_ns = window ? comm_set.total_within(window->begin, window->end) : comm_set.total();
   r.exposed_ns = exposed.total();
   r.worst_exposed = exposed.intervals();

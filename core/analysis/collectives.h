@@ -33,9 +33,9 @@ struct CollectiveStat {
 
 struct CollectivesResult {
   uint64_t count = 0;
-  int64_t total_ns = 0;       // summed durations
-  int64_t union_ns = 0;       // time any communication op runs
-  int64_t exposed_ns = 0;     // union not under computation
+  int64_t total_ns = 0;                 // summed durations
+  int64_t union_ns = 0;                 // time any communication op runs
+  int64_t exposed_ns = 0;               // union not under computation
   std::vector<CollectiveStat> by_type;  // by total_ns
   std::vector<Interval> worst_exposed;  // longest exposed stretches, longest first (at most 5)
 };

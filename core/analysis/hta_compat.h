@@ -13,11 +13,11 @@ struct HtaSelection {
   // Kept cuda_sync slices that sit on a GPU stream (Stream Sync, Stream Wait Event): HTA counts
   // every event with a stream >= 0 and a correlation as GPU work.
   std::vector<uint32_t> extra_slices;
-  int step_names = 0;         // distinct "ProfilerStep" names HTA saw
+  int step_names = 0;  // distinct "ProfilerStep" names HTA saw
   bool last_step_dropped = false;
-  int64_t cutoff_ns = 0;      // CPU events starting before (2+ steps) / at or before this are kept
+  int64_t cutoff_ns = 0;  // CPU events starting before (2+ steps) / at or before this are kept
   bool has_cutoff = false;
-  bool mtia = false;          // HTA's MTIA path (distributedInfo backend mentions mtia)
+  bool mtia = false;  // HTA's MTIA path (distributedInfo backend mentions mtia)
 };
 
 // HTA's event selection (TraceCollection._filter_irrelevant_gpu_kernels):

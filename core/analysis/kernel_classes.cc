@@ -42,8 +42,7 @@ const char* host_memory_name(HostMemory h) {
 KernelRules default_rules() {
   KernelRules r;
   r.name = "default";
-  auto add = [&](std::string pattern, KernelClass cls, uint8_t kinds, bool icase, bool coll,
-                 std::string label) {
+  auto add = [&](std::string pattern, KernelClass cls, uint8_t kinds, bool icase, bool coll, std::string label) {
     r.rules.push_back({std::move(pattern), cls, kinds, icase, coll, std::move(label)});
   };
   // The event kind is the most reliable signal: Kineto puts copies in gpu_memcpy / gpu_memset.
@@ -53,12 +52,11 @@ KernelRules default_rules() {
   add("nccl|rccl|hccl|msccl|gloo:", KernelClass::kCommunication, kRuleKernel, true, false,
       "NCCL / RCCL / HCCL / MSCCL / Gloo kernels (ncclKernel*, ncclDevKernel*)");
   add("nvshmem", KernelClass::kCommunication, kRuleKernel, true, false, "NVSHMEM kernels");
-  add("deep_?ep::|dpsk::ep::|\\bep::(intra|inter)node::", KernelClass::kCommunication, kRuleKernel,
-      false, false, "DeepEP dispatch / combine kernels");
+  add("deep_?ep::|dpsk::ep::|\\bep::(intra|inter)node::", KernelClass::kCommunication, kRuleKernel, false, false,
+      "DeepEP dispatch / combine kernels");
   add("all_?to_?all|alltoall|all2all|cross_device_reduce|custom_?all_?reduce|one_?shot_?all_?reduce|"
       "two_?shot_?all_?reduce|multimem_all_?reduce",
-      KernelClass::kCommunication, kRuleKernel, true, false,
-      "all-to-all and custom all-reduce kernels");
+      KernelClass::kCommunication, kRuleKernel, true, false, "all-to-all and custom all-reduce kernels");
   // Copies that some runtimes report as kernels (HIP, MTIA DMA).
   add("^(hip)?Mem(cpy|set)|^dma", KernelClass::kMemory, kRuleKernel, false, false,
       "memcpy / memset / DMA reported as kernels");
@@ -96,8 +94,7 @@ bool class_from_name(const std::string& s, KernelClass* c) {
 
 }  // namespace
 
-bool kernel_rules_from_json(std::string_view json_text, const KernelRules& base, KernelRules* out,
-                            std::string* error) {
+bool kernel_rules_from_json(std::string_view json_text, const KernelRules& base, KernelRules* out, std::string* error) {
   using nlohmann::json;
   const json j = json::parse(json_text.begin(), json_text.end(), nullptr, /*allow_exceptions=*/false);
   auto fail = [&](const std::string& msg) {
@@ -129,7 +126,8 @@ bool kernel_rules_from_json(std::string_view json_text, const KernelRules& base,
       if (!rule.pattern.empty() && !LinearRegex().compile(rule.pattern, false, &error))
         return fail(where + "invalid regex: " + error);
     }
-    if (!jr.contains("class") || !jr["class"].is_string() || !class_from_name(jr["class"].get<std::string>(), &rule.cls))
+    if (!jr.contains("class") || !jr["class"].is_string() ||
+        !class_from_name(jr["class"].get<std::string>(), &rule.cls))
       return fail(where + "\"class\" must be computation, communication, memory or other");
     if (jr.contains("kinds")) {
       if (!jr["kinds"].is_array()) return fail(where + "\"kinds\" must be an array");

@@ -62,8 +62,7 @@ KernelRules hta_rules();
 // "extend" (default true) puts the user rules before `base`'s; false replaces them. "class" is one
 // of computation / communication / memory / other; "kinds" of kernel / memcpy / memset (default all).
 // Returns false with *error set (and *out untouched) on malformed input or an invalid regex.
-bool kernel_rules_from_json(std::string_view json_text, const KernelRules& base, KernelRules* out,
-                            std::string* error);
+bool kernel_rules_from_json(std::string_view json_text, const KernelRules& base, KernelRules* out, std::string* error);
 
 // One class per model.gpu_ops row. Invalid regexes never match (no exceptions in the core); their
 // indices are reported in *bad_rules when given.

@@ -21,8 +21,8 @@
 namespace tw {
 
 struct LaunchOptions {
-  int64_t runtime_outlier_ns = 50000;       // HTA runtime_cutoff (50 us)
-  int64_t delay_outlier_ns = 100000;        // HTA launch_delay_cutoff (100 us)
+  int64_t runtime_outlier_ns = 50000;  // HTA runtime_cutoff (50 us)
+  int64_t delay_outlier_ns = 100000;   // HTA launch_delay_cutoff (100 us)
   size_t top = 10;
   // Restricts to one window [begin, end) (a profiler step): the launches and host syncs whose
   // runtime call STARTS in it, each counted whole. Null = the whole trace.
@@ -90,23 +90,23 @@ struct LaunchesResult {
   std::vector<LaunchRecord> records;  // every launch link, in model.launches order
   Distribution delay;                 // of clipped delays
   uint64_t negative_delays = 0;
-  uint64_t delay_outliers = 0;        // delay > delay_outlier_ns
-  uint64_t runtime_outliers = 0;      // cpu_ns > runtime_outlier_ns
-  std::vector<uint32_t> worst_delays; // indices into records, longest delay first
-  Distribution cpu;                   // launch call durations
+  uint64_t delay_outliers = 0;         // delay > delay_outlier_ns
+  uint64_t runtime_outliers = 0;       // cpu_ns > runtime_outlier_ns
+  std::vector<uint32_t> worst_delays;  // indices into records, longest delay first
+  Distribution cpu;                    // launch call durations
   uint64_t short_ops = 0;
   int64_t short_ops_gpu_ns = 0;
   std::vector<std::pair<StringId, uint64_t>> short_op_names;  // most frequent first
-  int64_t launch_cpu_ns = 0;          // all launch calls
-  int64_t launched_gpu_ns = 0;        // all launched ops
+  int64_t launch_cpu_ns = 0;                                  // all launch calls
+  int64_t launched_gpu_ns = 0;                                // all launched ops
   bool launch_bound = false;
   std::vector<StreamQueue> queues;
   std::vector<SyncKindStat> syncs;
   uint64_t sync_count = 0;
   int64_t sync_blocked_ns = 0;
-  std::vector<SyncSite> sync_sites;   // most blocked first
-  std::vector<uint32_t> longest_syncs; // sync call slices, longest first (at most `top`)
-  std::vector<SyncCall> sync_calls;    // every sync call, by start (recommendations count those in the steps)
+  std::vector<SyncSite> sync_sites;     // most blocked first
+  std::vector<uint32_t> longest_syncs;  // sync call slices, longest first (at most `top`)
+  std::vector<SyncCall> sync_calls;     // every sync call, by start (recommendations count those in the steps)
 };
 
 // Host-sync call sites walk the model's slice parents (set by finish()).

@@ -26,7 +26,7 @@ struct DeviceMemory {
   int64_t peak_reserved_ts_ns = 0;
   int64_t final_allocated = 0;
   int64_t final_reserved = 0;
-  int64_t total_global_mem = 0;  // 0 when deviceProperties does not list the device
+  int64_t total_global_mem = 0;     // 0 when deviceProperties does not list the device
   double peak_allocated_share = 0;  // of total_global_mem (0 when unknown)
   double peak_reserved_share = 0;
   std::vector<MemoryPoint> series;  // bucket maxima, time order

@@ -71,31 +71,31 @@ OperatorsResult operator_stats(const TraceModel& m, const Interval* window, Oper
 
   // A window (one per step) visits only the slices that start in it, in table order (gpu_rows.h).
   for (const auto& [first, last] : slice_rows_starting_in(m, window))
-  for (uint32_t i = first; i < last; ++i) {
-    if (s.kind[i] == EventKind::kCpuOp) {
-      OperatorStat& o = ops.at(s.name[i]);
-      o.calls++;
-      o.total_ns += s.dur_ns[i];
-      o.self_ns += s.dur_ns[i];
-      uint32_t p = parents[i];
-      if (p != kNoParent && s.kind[p] == EventKind::kCpuOp && in_window(p)) ops.at(s.name[p]).self_ns -= s.dur_ns[i];
-    } else if (is_module_slice(i)) {
-      OperatorStat& o = modules.at(s.name[i]);
-      o.calls++;
-      o.total_ns += s.dur_ns[i];
-      o.self_ns += s.dur_ns[i];
-      uint16_t depth = 0;
-      for (uint32_t p = parents[i]; p != kNoParent; p = parents[p])
-        if (is_module_slice(p)) ++depth;
-      o.min_depth = std::min(o.min_depth, depth);
-      for (uint32_t p = parents[i]; p != kNoParent; p = parents[p]) {
-        if (is_module_slice(p)) {
-          if (in_window(p)) modules.at(s.name[p]).self_ns -= s.dur_ns[i];
-          break;
+    for (uint32_t i = first; i < last; ++i) {
+      if (s.kind[i] == EventKind::kCpuOp) {
+        OperatorStat& o = ops.at(s.name[i]);
+        o.calls++;
+        o.total_ns += s.dur_ns[i];
+        o.self_ns += s.dur_ns[i];
+        uint32_t p = parents[i];
+        if (p != kNoParent && s.kind[p] == EventKind::kCpuOp && in_window(p)) ops.at(s.name[p]).self_ns -= s.dur_ns[i];
+      } else if (is_module_slice(i)) {
+        OperatorStat& o = modules.at(s.name[i]);
+        o.calls++;
+        o.total_ns += s.dur_ns[i];
+        o.self_ns += s.dur_ns[i];
+        uint16_t depth = 0;
+        for (uint32_t p = parents[i]; p != kNoParent; p = parents[p])
+          if (is_module_slice(p)) ++depth;
+        o.min_depth = std::min(o.min_depth, depth);
+        for (uint32_t p = parents[i]; p != kNoParent; p = parents[p]) {
+          if (is_module_slice(p)) {
+            if (in_window(p)) modules.at(s.name[p]).self_ns -= s.dur_ns[i];
+            break;
+          }
         }
       }
     }
-  }
 
   FlatIdMap pair_slot;  // (operator name, kernel name) -> row of op_kernels
   bool inserted = false;

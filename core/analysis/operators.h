@@ -18,12 +18,12 @@ namespace tw {
 struct OperatorStat {
   StringId name = 0;
   uint64_t calls = 0;
-  int64_t total_ns = 0;        // sum of durations (nested calls of the same name count twice)
-  int64_t self_ns = 0;         // minus the time of directly nested operators
-  int64_t device_self_ns = 0;  // GPU ops launched directly by this operator
-  int64_t device_total_ns = 0; // GPU ops launched by it or by anything under it
-  uint64_t gpu_ops = 0;        // GPU ops launched directly
-  uint16_t min_depth = 0;      // modules: shallowest nesting among module slices
+  int64_t total_ns = 0;         // sum of durations (nested calls of the same name count twice)
+  int64_t self_ns = 0;          // minus the time of directly nested operators
+  int64_t device_self_ns = 0;   // GPU ops launched directly by this operator
+  int64_t device_total_ns = 0;  // GPU ops launched by it or by anything under it
+  uint64_t gpu_ops = 0;         // GPU ops launched directly
+  uint16_t min_depth = 0;       // modules: shallowest nesting among module slices
 };
 
 // One (operator, GPU op name) pair: the ops launched directly by that operator, and HTA's two launch
@@ -39,11 +39,11 @@ struct OperatorKernel {
 };
 
 struct OperatorsResult {
-  std::vector<OperatorStat> ops;      // by total_ns, longest first
-  std::vector<OperatorStat> modules;  // by total_ns
+  std::vector<OperatorStat> ops;           // by total_ns, longest first
+  std::vector<OperatorStat> modules;       // by total_ns
   std::vector<OperatorKernel> op_kernels;  // by count, most frequent first
   uint64_t launches = 0;
-  uint64_t launches_attributed = 0;   // reached an operator
+  uint64_t launches_attributed = 0;  // reached an operator
   uint64_t launches_by_external_id = 0;
 };
 

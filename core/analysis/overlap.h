@@ -29,19 +29,19 @@ struct StreamActivity {
   int64_t stream = -1;
   size_t ops = 0;
   int64_t busy_ns = 0;
-  int64_t class_ns[kKernelClassCount] = {};  // sum of the class's union on this stream
+  int64_t class_ns[kKernelClassCount] = {};            // sum of the class's union on this stream
   KernelClass main_class = KernelClass::kComputation;  // the class with the most busy time
 };
 
 struct StreamPairOverlap {
-  size_t a = 0, b = 0;      // indices into the stream list
-  int64_t overlap_ns = 0;   // time both streams are busy
+  size_t a = 0, b = 0;     // indices into the stream list
+  int64_t overlap_ns = 0;  // time both streams are busy
 };
 
 struct StreamOverlapResult {
-  std::vector<StreamActivity> streams;  // sorted by busy time, longest first
-  std::vector<StreamPairOverlap> pairs; // pairs with overlap > 0, largest first
-  bool truncated = false;               // more than max_streams streams: only the busiest compared
+  std::vector<StreamActivity> streams;   // sorted by busy time, longest first
+  std::vector<StreamPairOverlap> pairs;  // pairs with overlap > 0, largest first
+  bool truncated = false;                // more than max_streams streams: only the busiest compared
 };
 
 // Streams are compared pairwise among the `max_streams` busiest (a sweep over all of them would be

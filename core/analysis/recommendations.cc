@@ -22,7 +22,9 @@ std::string severity_for(double value, double medium, double high) {
   return value >= high ? "high" : value >= medium ? "medium" : "low";
 }
 
-std::string name_of(const TraceModel& m, StringId id) { return id == 0 ? "code outside any operator" : std::string(m.strings.get(id)); }
+std::string name_of(const TraceModel& m, StringId id) {
+  return id == 0 ? "code outside any operator" : std::string(m.strings.get(id));
+}
 
 bool contains_icase(std::string_view hay, std::string_view needle) {
   auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
@@ -78,12 +80,14 @@ void exposed_communication(const RecommendationInputs& in, std::vector<Recommend
     list += (i ? ", " : "") + types[i]->type + " " + format_duration(types[i]->exposed_ns);
     r.offenders.push_back(types[i]->type);
   }
-  r.text = "Communication that no computation runs under takes " + format_duration(c->exposed_ns) + ", " +
-           pct(share) + " of the GPU time span" + (list.empty() ? "" : " (" + list + ")") +
+  r.text = "Communication that no computation runs under takes " + format_duration(c->exposed_ns) + ", " + pct(share) +
+           " of the GPU time span" + (list.empty() ? "" : " (" + list + ")") +
            ". Overlap it with computation (DDP bucket sizes, FSDP prefetching, asynchronous collectives, "
            "micro-batch interleaving) or send less data (compression, lower precision).";
-  r.numbers = {{"exposed_ns", double(c->exposed_ns)}, {"communication_ns", double(c->union_ns)},
-               {"gpu_span_ns", double(in.gpu_span_ns)}, {"share", share}};
+  r.numbers = {{"exposed_ns", double(c->exposed_ns)},
+               {"communication_ns", double(c->union_ns)},
+               {"gpu_span_ns", double(in.gpu_span_ns)},
+               {"share", share}};
   r.ranges = c->worst_exposed;
   out.push_back(std::move(r));
 }
@@ -114,23 +118,29 @@ void gpu_idle(const RecommendationInputs& in, std::vector<Recommendation>& out) 
   if (causes > 0) {
     std::string share_main = pct(ratio(cat[main], causes));
     if (main == 0)
-      cause = " Most of it (" + share_main + ") is host wait: the CPU had not started launching the op that "
+      cause = " Most of it (" + share_main +
+              ") is host wait: the CPU had not started launching the op that "
               "ended the idle stretch when the GPU ran out of work. Look at CPU-side overhead (Python, data loading, "
               "synchronisations) before the gaps; CUDA graphs or torch.compile reduce launch overhead.";
     else if (main == 1)
-      cause = " Most of it (" + share_main + ") is kernel wait: short gaps between back-to-back ops. "
+      cause = " Most of it (" + share_main +
+              ") is kernel wait: short gaps between back-to-back ops. "
               "Fuse small kernels (torch.compile) or capture them in CUDA graphs.";
     else
-      cause = " Most of it (" + share_main + ") is neither host nor launch wait: the next op was enqueued in time "
+      cause = " Most of it (" + share_main +
+              ") is neither host nor launch wait: the next op was enqueued in time "
               "but waited for an event, another device, communication or a host synchronisation.";
   }
-  r.text = "The GPU runs nothing for " + format_duration(idle) + ", " + pct(share) + " of the time between its first "
-           "and last op." + cause;
-  r.numbers = {{"idle_ns", double(idle)}, {"gpu_span_ns", double(in.gpu_span_ns)}, {"share", share},
-               {"host_wait_ns", double(cat[0])}, {"kernel_wait_ns", double(cat[1])}, {"other_ns", double(cat[2])}};
+  r.text = "The GPU runs nothing for " + format_duration(idle) + ", " + pct(share) +
+           " of the time between its first "
+           "and last op." +
+           cause;
+  r.numbers = {{"idle_ns", double(idle)},        {"gpu_span_ns", double(in.gpu_span_ns)}, {"share", share},
+               {"host_wait_ns", double(cat[0])}, {"kernel_wait_ns", double(cat[1])},      {"other_ns", double(cat[2])}};
   r.offenders.push_back(idle_category_name(static_cast<IdleCategory>(main)));
   if (dev)
-    for (size_t i = 0; i < dev->longest.size() && i < 5; ++i) r.ranges.push_back({dev->longest[i].begin_ns, dev->longest[i].end_ns});
+    for (size_t i = 0; i < dev->longest.size() && i < 5; ++i)
+      r.ranges.push_back({dev->longest[i].begin_ns, dev->longest[i].end_ns});
   out.push_back(std::move(r));
 }
 
@@ -142,12 +152,17 @@ void launch_bound(const RecommendationInputs& in, std::vector<Recommendation>& o
   r.id = "launch_bound";
   r.severity = severity_for(short_share, 0.6, 0.8);
   r.title = "Launch-bound: most GPU ops are shorter than their launch";
-  r.text = pct(short_share) + " of the " + count_str(l->records.size()) + " launched GPU ops run for less time than "
-           "their own launch call, and launch calls take " + format_duration(l->launch_cpu_ns) + " of CPU time for " +
-           format_duration(l->launched_gpu_ns) + " of GPU work: the CPU cannot feed the GPU. Capture the step in "
-           "CUDA graphs (torch.compile mode=\"reduce-overhead\"), fuse small ops, or give each op more work (larger batch).";
-  r.numbers = {{"short_ops", double(l->short_ops)}, {"launches", double(l->records.size())},
-               {"launch_cpu_ns", double(l->launch_cpu_ns)}, {"launched_gpu_ns", double(l->launched_gpu_ns)}};
+  r.text =
+      pct(short_share) + " of the " + count_str(l->records.size()) +
+      " launched GPU ops run for less time than "
+      "their own launch call, and launch calls take " +
+      format_duration(l->launch_cpu_ns) + " of CPU time for " + format_duration(l->launched_gpu_ns) +
+      " of GPU work: the CPU cannot feed the GPU. Capture the step in "
+      "CUDA graphs (torch.compile mode=\"reduce-overhead\"), fuse small ops, or give each op more work (larger batch).";
+  r.numbers = {{"short_ops", double(l->short_ops)},
+               {"launches", double(l->records.size())},
+               {"launch_cpu_ns", double(l->launch_cpu_ns)},
+               {"launched_gpu_ns", double(l->launched_gpu_ns)}};
   for (const auto& [name, n] : l->short_op_names) r.offenders.push_back(std::string(in.model->strings.get(name)));
   for (size_t i = 0; i < l->worst_delays.size() && i < 3; ++i) {
     const LaunchRecord& rec = l->records[l->worst_delays[i]];
@@ -169,7 +184,8 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   std::vector<char> counts(calls.size(), by_steps ? 0 : 1);  // per call: counted (all of them without steps)
   if (by_steps) {
     auto at = [&calls](int64_t t) {
-      return std::lower_bound(calls.begin(), calls.end(), t, [](const SyncCall& c, int64_t v) { return c.start_ns < v; }) -
+      return std::lower_bound(calls.begin(), calls.end(), t,
+                              [](const SyncCall& c, int64_t v) { return c.start_ns < v; }) -
              calls.begin();
     };
     for (const StepTimes& st : sb->steps)  // (steps that overlap mark a sync once)
@@ -197,25 +213,29 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   std::string where;
   for (size_t i = 0; i < sites.size(); ++i) {
     const SyncSite& s = sites[i];
-    where += (i ? ", " : "") + name_of(*in.model, s.name) + " (" + count_str(s.count) + (s.count == 1 ? " call, " : " calls, ") +
-             format_duration(s.blocked_ns) + ")";
+    where += (i ? ", " : "") + name_of(*in.model, s.name) + " (" + count_str(s.count) +
+             (s.count == 1 ? " call, " : " calls, ") + format_duration(s.blocked_ns) + ")";
     r.offenders.push_back(s.name == 0 ? std::nullopt : std::optional<std::string>(in.model->strings.get(s.name)));
   }
   char per[32];
   std::snprintf(per, sizeof per, "%.1f", per_step);
   const bool one = counted.size() == 1;
-  r.text = count_str(counted.size()) + (one ? " host synchronisation" : " host synchronisations") +
-           (by_steps ? " in the profiler steps (" + std::string(per) + " per step)" : "") + (one ? " blocks" : " block") +
-           " the CPU for " + format_duration(blocked) + ", " + pct(share) + of +
-           (where.empty() ? "" : std::string(one ? "; it is called from " : "; the main call sites are ") + where) +
-           ". While the CPU waits it queues no work, so the GPU drains and idles. .item(), .cpu(), .tolist(), "
-           "printing tensors and data-dependent shapes synchronise; keep values on the GPU or synchronise once per step." +
-           (outside ? " " + count_str(outside) + " more, outside the steps (the profiler's start-up or shut-down), " +
-                          (outside == 1 ? "is" : "are") + " not counted."
-                    : "");
+  r.text =
+      count_str(counted.size()) + (one ? " host synchronisation" : " host synchronisations") +
+      (by_steps ? " in the profiler steps (" + std::string(per) + " per step)" : "") + (one ? " blocks" : " block") +
+      " the CPU for " + format_duration(blocked) + ", " + pct(share) + of +
+      (where.empty() ? "" : std::string(one ? "; it is called from " : "; the main call sites are ") + where) +
+      ". While the CPU waits it queues no work, so the GPU drains and idles. .item(), .cpu(), .tolist(), "
+      "printing tensors and data-dependent shapes synchronise; keep values on the GPU or synchronise once per step." +
+      (outside ? " " + count_str(outside) + " more, outside the steps (the profiler's start-up or shut-down), " +
+                     (outside == 1 ? "is" : "are") + " not counted."
+               : "");
   for (const SyncCall& c : longest_syncs_of(counted, 5)) r.ranges.push_back({c.start_ns, c.start_ns + c.dur_ns});
-  r.numbers = {{"syncs", double(counted.size())}, {"blocked_ns", double(blocked)}, {"share", share},
-               {"per_step", per_step}, {"outside_steps", double(outside)}};
+  r.numbers = {{"syncs", double(counted.size())},
+               {"blocked_ns", double(blocked)},
+               {"share", share},
+               {"per_step", per_step},
+               {"outside_steps", double(outside)}};
   out.push_back(std::move(r));
 }
 
@@ -230,7 +250,8 @@ void pageable_memcpy(const RecommendationInputs& in, std::vector<Recommendation>
            " on the GPU) use pageable host memory: the driver stages them through a pinned buffer and they cannot "
            "run asynchronously. Pin the host tensors (DataLoader pin_memory=True, tensor.pin_memory()) and copy "
            "with non_blocking=True.";
-  r.numbers = {{"copies", double(in.pageable_copies)}, {"copy_ns", double(in.pageable_copy_ns)},
+  r.numbers = {{"copies", double(in.pageable_copies)},
+               {"copy_ns", double(in.pageable_copy_ns)},
                {"bytes", double(in.pageable_copy_bytes)}};
   out.push_back(std::move(r));
 }
@@ -249,8 +270,10 @@ void memory_peak(const RecommendationInputs& in, std::vector<Recommendation>& ou
              "): the next larger batch or sequence may run out of memory. Reduce activation memory (activation "
              "checkpointing, smaller micro-batches), shard state (FSDP / ZeRO), or curb fragmentation with "
              "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.";
-    r.numbers = {{"peak_reserved_bytes", double(d.peak_reserved)}, {"peak_allocated_bytes", double(d.peak_allocated)},
-                 {"total_global_mem_bytes", double(d.total_global_mem)}, {"share", d.peak_reserved_share}};
+    r.numbers = {{"peak_reserved_bytes", double(d.peak_reserved)},
+                 {"peak_allocated_bytes", double(d.peak_allocated)},
+                 {"total_global_mem_bytes", double(d.total_global_mem)},
+                 {"share", d.peak_reserved_share}};
     r.ranges.push_back({d.peak_reserved_ts_ns, d.peak_reserved_ts_ns});
     out.push_back(std::move(r));
   }
@@ -291,7 +314,8 @@ void no_tensor_cores(const RecommendationInputs& in, std::vector<Recommendation>
   r.title = "GEMMs do not use tensor cores";
   r.text = "The device (" + capable->name + ", compute capability " + std::to_string(capable->compute_major) + "." +
            std::to_string(capable->compute_minor) + ") has tensor cores, but none of the " + count_str(gemms) +
-           " matrix-multiply / convolution kernels (" + format_duration(gemm_ns) + ") uses them. Run them in "
+           " matrix-multiply / convolution kernels (" + format_duration(gemm_ns) +
+           ") uses them. Run them in "
            "FP16/BF16 (torch.autocast) or allow TF32 (torch.backends.cuda.matmul.allow_tf32 = True, "
            "torch.backends.cudnn.allow_tf32 = True), and keep matrix dimensions multiples of 8.";
   r.numbers = {{"gemm_kernels", double(gemms)}, {"gemm_ns", double(gemm_ns)}};
@@ -323,11 +347,14 @@ void unbalanced_micro_batches(const RecommendationInputs& in, std::vector<Recomm
   r.severity = severity_for(imbalance, 0.5, 0.7);
   r.title = "Unbalanced micro-batch streams";
   r.text = "The two busiest computation streams (" + std::to_string(a->stream) + " and " + std::to_string(b->stream) +
-           ") are busy " + format_duration(a->busy_ns) + " and " + format_duration(b->busy_ns) + " and run together for " +
-           format_duration(overlap) + ". Overlapping two micro-batches hides at most the shorter one, so " +
+           ") are busy " + format_duration(a->busy_ns) + " and " + format_duration(b->busy_ns) +
+           " and run together for " + format_duration(overlap) +
+           ". Overlapping two micro-batches hides at most the shorter one, so " +
            format_duration(a->busy_ns - b->busy_ns) + " of stream " + std::to_string(a->stream) +
            " has nothing to overlap with: balance the work between the micro-batches.";
-  r.numbers = {{"busy_a_ns", double(a->busy_ns)}, {"busy_b_ns", double(b->busy_ns)}, {"overlap_ns", double(overlap)},
+  r.numbers = {{"busy_a_ns", double(a->busy_ns)},
+               {"busy_b_ns", double(b->busy_ns)},
+               {"overlap_ns", double(overlap)},
                {"imbalance", imbalance}};
   r.offenders = {"stream " + std::to_string(a->stream), "stream " + std::to_string(b->stream)};
   out.push_back(std::move(r));

@@ -43,13 +43,13 @@ struct Recommendation {
   // e.g. operator or kernel names; nullopt where the offender has no name (a host sync called from
   // no operator), so that no reader takes a sentence for an event name.
   std::vector<std::optional<std::string>> offenders;
-  std::vector<Interval> ranges;                         // worst time ranges, ns
+  std::vector<Interval> ranges;  // worst time ranges, ns
 };
 
 struct RecommendationInputs {
   const TraceModel* model = nullptr;
-  int64_t gpu_span_ns = 0;  // first GPU op start to last end (0: no GPU work)
-  int64_t gpu_busy_ns = 0;  // union of all GPU ops
+  int64_t gpu_span_ns = 0;                               // first GPU op start to last end (0: no GPU work)
+  int64_t gpu_busy_ns = 0;                               // union of all GPU ops
   const std::vector<DeviceIdle>* device_idle = nullptr;  // the causes of GPU idle time
   const LaunchesResult* launches = nullptr;
   const MemoryResult* memory = nullptr;

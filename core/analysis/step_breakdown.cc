@@ -49,7 +49,8 @@ StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep
   const IntervalSet region_set = step_region(steps);
   const std::vector<Interval>& region = region_set.intervals();
   auto in_region = [&region](int64_t ts, int64_t end) {
-    auto it = std::lower_bound(region.begin(), region.end(), ts, [](const Interval& a, int64_t t) { return a.end <= t; });
+    auto it =
+        std::lower_bound(region.begin(), region.end(), ts, [](const Interval& a, int64_t t) { return a.end <= t; });
     return it != region.end() && it->begin < end;
   };
   const GpuOpTable& g = m.gpu_ops;

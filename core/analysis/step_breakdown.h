@@ -16,7 +16,16 @@
 
 namespace tw {
 
-enum class StepCategory : uint8_t { kKernel = 0, kMemcpy, kMemset, kCommunication, kRuntime, kDataLoader, kCpuExec, kOther };
+enum class StepCategory : uint8_t {
+  kKernel = 0,
+  kMemcpy,
+  kMemset,
+  kCommunication,
+  kRuntime,
+  kDataLoader,
+  kCpuExec,
+  kOther
+};
 constexpr int kStepCategoryCount = 8;
 const char* step_category_name(StepCategory c);  // "kernel", "memcpy", ..., "cpu_exec", "other"
 

@@ -18,9 +18,9 @@ namespace tw {
 
 // The busy time of a selection of GPU ops, per kernel class.
 struct GpuActivity {
-  bool any = false;          // at least one selected op (zero-length ones count for the span)
-  int64_t first_ns = 0;      // earliest start
-  int64_t last_end_ns = 0;   // latest end
+  bool any = false;         // at least one selected op (zero-length ones count for the span)
+  int64_t first_ns = 0;     // earliest start
+  int64_t last_end_ns = 0;  // latest end
   size_t ops = 0;
   IntervalSet all;
   IntervalSet by_class[kKernelClassCount];

@@ -53,7 +53,8 @@ UtilizationResult gpu_utilization(const TraceModel& m, size_t max_buckets) {
   }
   if (max_buckets == 0) max_buckets = 1;
   int64_t span = r.end_ns - r.begin_ns;
-  r.bucket_ns = std::max<int64_t>(1, (span + static_cast<int64_t>(max_buckets) - 1) / static_cast<int64_t>(max_buckets));
+  r.bucket_ns =
+      std::max<int64_t>(1, (span + static_cast<int64_t>(max_buckets) - 1) / static_cast<int64_t>(max_buckets));
   r.buckets = span > 0 ? static_cast<size_t>((span + r.bucket_ns - 1) / r.bucket_ns) : 0;
   for (auto& [dev, ivs] : per_device) {
     DeviceUtilization d;
@@ -63,8 +64,9 @@ UtilizationResult gpu_utilization(const TraceModel& m, size_t max_buckets) {
     d.busy = bucketize(set, r.begin_ns, r.end_ns, r.bucket_ns, r.buckets);
     r.devices.push_back(std::move(d));
   }
-  r.all = r.devices.size() == 1 ? r.devices[0].busy
-                                : bucketize(IntervalSet::union_of(std::move(all)), r.begin_ns, r.end_ns, r.bucket_ns, r.buckets);
+  r.all = r.devices.size() == 1
+              ? r.devices[0].busy
+              : bucketize(IntervalSet::union_of(std::move(all)), r.begin_ns, r.end_ns, r.bucket_ns, r.buckets);
   return r;
 }
 

@@ -24,7 +24,7 @@ bool parse_decimal_scaled(std::string_view text, int shift, int64_t& out) {
   // Collect significant digits and the position of the decimal point.
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max() / 10 - 10;
   uint64_t mantissa = 0;
-  int exp10 = 0;          // value = mantissa * 10^exp10
+  int exp10 = 0;  // value = mantissa * 10^exp10
   bool any_digit = false;
   int first_dropped = -1;
   for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
@@ -45,7 +45,7 @@ bool parse_decimal_scaled(std::string_view text, int shift, int64_t& out) {
         --exp10;
       } else {
         if (first_dropped < 0) first_dropped = s[i] - '0';
-        }
+      }
     }
   }
   if (!any_digit) return false;

@@ -74,7 +74,7 @@ void sort_runs_into(T* v, size_t n, Less less, std::vector<T>& buf) {
   size_t stretch = 0;             // where the current stretch starts
   size_t max_last = SIZE_MAX;     // index in v of the largest element of the runs before r
   auto close_stretch = [&](size_t end) {
-    if (pieces.size() > 1) {  // two or more pieces: merge them
+    if (pieces.size() > 1) {                  // two or more pieces: merge them
       for (size_t& q : pieces) q -= stretch;  // offsets in the stretch, its size last
       pieces.push_back(end - stretch);
       if (buf.size() < end - stretch) buf.resize(end - stretch);
@@ -95,7 +95,7 @@ void sort_runs_into(T* v, size_t n, Less less, std::vector<T>& buf) {
     const bool valid = p < end && (ma == SIZE_MAX || !less(v[ma], v[p - 1])) &&
                        (max_last == SIZE_MAX || ma == SIZE_MAX || !less(v[ma], v[max_last]));
     if (valid) {
-      close_stretch(p);  // run r's tail [p, end) starts the next stretch
+      close_stretch(p);    // run r's tail [p, end) starts the next stretch
       max_last = end - 1;  // the largest so far: nothing before p exceeds v[p] (and indexes before p moved)
     } else if (max_last == SIZE_MAX || less(v[max_last], v[end - 1])) {
       max_last = end - 1;  // max_last stays in the open stretch, which nothing has moved yet

@@ -149,8 +149,8 @@ void ImportState::absorb_tracks(ImportState& later, PartMaps& maps) {
   for (uint32_t i = 0; i < lm.tracks.size(); ++i) {
     const Track& lt = lm.tracks[i];
     uint32_t process = maps.processes[key[i].a];
-    IdKey k = is_async[i] ? IdKey{process, maps.str(static_cast<StringId>(key[i].b))}
-                          : IdKey{process, maps.id(key[i].b)};
+    IdKey k =
+        is_async[i] ? IdKey{process, maps.str(static_cast<StringId>(key[i].b))} : IdKey{process, maps.id(key[i].b)};
     auto& index = is_async[i] ? async_tracks_ : threads_;
     uint32_t idx = static_cast<uint32_t>(model.tracks.size());
     auto [it, added] = index.try_emplace(k, idx);
@@ -291,7 +291,8 @@ void ImportState::absorb_other_tables(ImportState& later, const PartMaps& maps) 
   FlowPoints& f = links_.flows_v1;
   std::vector<uint32_t> key_map(lf.keys.size());
   for (size_t k = 0; k < lf.keys.size(); ++k) {
-    uint64_t pair = (uint64_t(str(static_cast<StringId>(lf.keys[k] >> 32))) << 32) | str(static_cast<StringId>(lf.keys[k]));
+    uint64_t pair =
+        (uint64_t(str(static_cast<StringId>(lf.keys[k] >> 32))) << 32) | str(static_cast<StringId>(lf.keys[k]));
     auto [it, added] = f.key_index.try_emplace(pair, static_cast<uint32_t>(f.keys.size()));
     if (added) f.keys.push_back(pair);
     key_map[k] = it->second;

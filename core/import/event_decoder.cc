@@ -125,12 +125,8 @@ bool read_args(simdjson::ondemand::value& v, RawEvent& e) {
         a.type = ArgType::kBool;
         a.text = read_bool(av) ? "true" : "false";
         break;
-      case json_type::null:
-        a.type = ArgType::kNull;
-        break;
-      case json_type::object:
-        a.type = ArgType::kObject;
-        break;
+      case json_type::null: a.type = ArgType::kNull; break;
+      case json_type::object: a.type = ArgType::kObject; break;
       case json_type::array: {
         a.type = ArgType::kArray;
         simdjson::ondemand::array arr;
@@ -157,8 +153,18 @@ bool read_args(simdjson::ondemand::value& v, RawEvent& e) {
 
 // Bits for duplicate-key detection among the keys we read.
 enum : uint32_t {
-  kKPh = 1, kKName = 2, kKCat = 4, kKTs = 8, kKDur = 16, kKPid = 32, kKTid = 64, kKId = 128,
-  kKArgs = 256, kKS = 512, kKBp = 1024, kKBind = 2048,
+  kKPh = 1,
+  kKName = 2,
+  kKCat = 4,
+  kKTs = 8,
+  kKDur = 16,
+  kKPid = 32,
+  kKTid = 64,
+  kKId = 128,
+  kKArgs = 256,
+  kKS = 512,
+  kKBp = 1024,
+  kKBind = 2048,
 };
 
 }  // namespace
@@ -198,7 +204,8 @@ DecodeResult EventDecoder::decode_fields(simdjson::ondemand::object& obj, RawEve
   };
   for (auto fr : obj) {
     simdjson::ondemand::field f;
-    if ((err = std::move(fr).get(f))) return err == simdjson::DEPTH_ERROR ? DecodeResult::kTooDeep : DecodeResult::kJsonError;
+    if ((err = std::move(fr).get(f)))
+      return err == simdjson::DEPTH_ERROR ? DecodeResult::kTooDeep : DecodeResult::kJsonError;
     std::string_view key;
     if (!read_key(f, key)) return DecodeResult::kJsonError;
     simdjson::ondemand::value v = f.value();
@@ -276,8 +283,7 @@ DecodeResult EventDecoder::decode_fields(simdjson::ondemand::object& obj, RawEve
         if (key == "flow_in") e.flow_in = read_bool(v);
         else if (key == "flow_out") e.flow_out = read_bool(v);
         break;
-      default:
-        break;
+      default: break;
     }
   }
   return DecodeResult::kOk;

@@ -109,7 +109,7 @@ struct Reader {
 }  // namespace
 
 size_t encode_batch_records(const char* data, const EventRef* refs, size_t n, std::vector<uint8_t>& out) {
-  static RawEvent ev;  // 3 KB of args: not on the stack, and not cleared per event (see RawEvent)
+  static RawEvent ev;                // 3 KB of args: not on the stack, and not cleared per event (see RawEvent)
   static SeparatorCache separators;  // kept from batch to batch (one decode worker per thread)
   size_t used = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -118,7 +118,8 @@ size_t encode_batch_records(const char* data, const EventRef* refs, size_t n, st
     const char* text = data + refs[i].begin;
     bool ok = false;
     size_t len = 0;
-    if (fast_decode_event(text, refs[i].length, ev, separators)) len = write_record(out.data() + used + 1, ev, text, refs[i].length, &ok);
+    if (fast_decode_event(text, refs[i].length, ev, separators))
+      len = write_record(out.data() + used + 1, ev, text, refs[i].length, &ok);
     out[used] = ok ? 1 : 0;
     used += ok ? 1 + len : 1;
   }

@@ -56,8 +56,7 @@ void EventSplitter::begin_value(char first) {
 namespace {
 
 // The byte-at-a-time scanner for containers and strings: stops at `end` or where the value ends.
-size_t scan_bytes(const char* data, size_t i, size_t end, int64_t& depth, bool& in_string, bool& escape,
-                  bool& done) {
+size_t scan_bytes(const char* data, size_t i, size_t end, int64_t& depth, bool& in_string, bool& escape, bool& done) {
   while (i < end) {
     if (in_string) {
       if (escape) {
@@ -165,8 +164,8 @@ void EventSplitter::end_element() {
     batch_.resize(element_begin_);
     return;
   }
-  refs_.push_back(EventRef{static_cast<uint32_t>(element_begin_),
-                           static_cast<uint32_t>(batch_.size() - element_begin_), element_offset_});
+  refs_.push_back(EventRef{static_cast<uint32_t>(element_begin_), static_cast<uint32_t>(batch_.size() - element_begin_),
+                           element_offset_});
   if (batch_.size() >= kFlushBytes) flush_batch();
 }
 
@@ -189,9 +188,7 @@ void EventSplitter::push(const char* data, size_t n) {
   stats_->bytes += n;
   while (i < n) {
     switch (state_) {
-      case State::kStopped:
-        i = n;
-        break;
+      case State::kStopped: i = n; break;
       case State::kStart: {
         // The byte order mark is matched by stream offset: it may arrive split over pushes.
         while (i < n && (is_ws(data[i]) || (base_ + i < 3 && data[i] == kBom[base_ + i]))) ++i;
@@ -404,15 +401,15 @@ void EventSplitter::finish() {
   flush_batch();
   if (stats_->fatal) return;
   if (state_ == State::kStart) {
-    fail(stats_->bytes == 0 ? "Not a trace: the file is empty" : "Not a trace: the file holds only whitespace",
-         base_);
+    fail(stats_->bytes == 0 ? "Not a trace: the file is empty" : "Not a trace: the file holds only whitespace", base_);
     return;
   }
   if (!saw_events_array_) {
     if (state_ == State::kDone && saw_nodes_array_) {
       // PyTorch's Execution Trace (ExecutionTraceObserver) is often saved beside the profiler's trace.
       fail("Not a trace: this looks like a PyTorch Execution Trace (a \"nodes\" graph of operators, without "
-           "timings); open the profiler trace recorded with it (the Kineto file with \"traceEvents\")", 0);
+           "timings); open the profiler trace recorded with it (the Kineto file with \"traceEvents\")",
+           0);
     } else if (state_ == State::kDone) {
       fail("Not a trace: the JSON object has no \"traceEvents\" array", 0);
     } else {

@@ -20,7 +20,7 @@
 namespace tw {
 
 struct EventRef {
-  uint32_t begin;   // offset in the batch buffer
+  uint32_t begin;  // offset in the batch buffer
   uint32_t length;
   uint64_t offset;  // offset in the input stream
 };
@@ -35,7 +35,7 @@ struct EventBatch {
 };
 
 constexpr size_t kBatchPadding = 64;
-constexpr size_t kMaxEventBytes = size_t(64) << 20;      // larger events are skipped and counted
+constexpr size_t kMaxEventBytes = size_t(64) << 20;  // larger events are skipped and counted
 constexpr size_t kMaxTopLevelValueBytes = size_t(16) << 20;
 
 class EventSplitterSink {

@@ -43,7 +43,21 @@ inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // The event fields EventDecoder::decode_fields reads; kOther values are validated and skipped.
 enum Field : uint8_t {
-  kOther, kPh, kPid, kName, kCat, kTs, kTid, kDur, kId, kArgs, kScope, kBp, kBindId, kFlowIn, kFlowOut,
+  kOther,
+  kPh,
+  kPid,
+  kName,
+  kCat,
+  kTs,
+  kTid,
+  kDur,
+  kId,
+  kArgs,
+  kScope,
+  kBp,
+  kBindId,
+  kFlowIn,
+  kFlowOut,
 };
 
 // The field of a separator that ends its object (`\n  }`): remembered like a key's, so an event's
@@ -255,7 +269,8 @@ struct Reader {
       // function right for any max.
       if (n < 16) {
         if (n == 0 || n > max) return false;
-        v = n <= 8 ? digits_value(w0, unsigned(n)) : digits_value(w0, 8) * kPow10[n - 8] + digits_value(w1, unsigned(n - 8));
+        v = n <= 8 ? digits_value(w0, unsigned(n))
+                   : digits_value(w0, 8) * kPow10[n - 8] + digits_value(w1, unsigned(n - 8));
         p += n;
         return n == 1 || *d != '0';
       }
@@ -328,14 +343,10 @@ struct Reader {
   bool skip(int depth) {
     std::string_view t;
     switch (peek()) {
-      case '"':
-        return string(t);
-      case 't':
-        return literal("true", 4);
-      case 'f':
-        return literal("false", 5);
-      case 'n':
-        return literal("null", 4);
+      case '"': return string(t);
+      case 't': return literal("true", 4);
+      case 'f': return literal("false", 5);
+      case 'n': return literal("null", 4);
       case '{':
         if (depth + 1 > kMaxDepth) return false;
         ++p;
@@ -352,8 +363,7 @@ struct Reader {
           if (!skip(depth + 1)) return false;
         } while (eat(','));
         return eat(']');
-      default:
-        return number(t);
+      default: return number(t);
     }
   }
 
@@ -519,12 +529,23 @@ struct Reader {
 
 // Bits for duplicate-key detection, as in EventDecoder::decode_fields.
 enum : uint32_t {
-  kKPh = 1, kKName = 2, kKCat = 4, kKTs = 8, kKDur = 16, kKPid = 32, kKTid = 64, kKId = 128,
-  kKArgs = 256, kKS = 512, kKBp = 1024, kKBind = 2048,
+  kKPh = 1,
+  kKName = 2,
+  kKCat = 4,
+  kKTs = 8,
+  kKDur = 16,
+  kKPid = 32,
+  kKTid = 64,
+  kKId = 128,
+  kKArgs = 256,
+  kKS = 512,
+  kKBp = 1024,
+  kKBind = 2048,
 };
 
 // The duplicate-key bit of each Field (0: not checked, as in decode_fields).
-constexpr uint32_t kSeenBit[] = {0, kKPh, kKPid, kKName, kKCat, kKTs, kKTid, kKDur, kKId, kKArgs, kKS, kKBp, kKBind, 0, 0};
+constexpr uint32_t kSeenBit[] = {0,    kKPh,   kKPid, kKName, kKCat,  kKTs, kKTid, kKDur,
+                                 kKId, kKArgs, kKS,   kKBp,   kKBind, 0,    0};
 static_assert(sizeof(kSeenBit) / sizeof(kSeenBit[0]) == kFlowOut + 1, "one bit per Field");
 
 // One field's value, mirroring EventDecoder::decode_fields rule by rule.
@@ -536,13 +557,9 @@ bool read_value(Reader& r, Field f, RawEvent& e, uint32_t& seen) {
   }
   bool b = false;
   switch (f) {
-    case kPh:
-      e.has_ph = true;
-      return r.text_field(e.ph, d);
+    case kPh: e.has_ph = true; return r.text_field(e.ph, d);
     case kPid: return r.id(e.pid, d);
-    case kName:
-      e.has_name = true;
-      return r.text_field(e.name, d);
+    case kName: e.has_name = true; return r.text_field(e.name, d);
     case kCat: return r.text_field(e.cat, d);
     case kTs: return r.time(e.has_ts, e.ts_ok, e.ts_ns, d);
     case kTid: return r.id(e.tid, d);
@@ -557,8 +574,7 @@ bool read_value(Reader& r, Field f, RawEvent& e, uint32_t& seen) {
       if (!r.boolean(b, d)) return false;
       (f == kFlowIn ? e.flow_in : e.flow_out) = b;
       return true;
-    case kOther:
-      break;
+    case kOther: break;
   }
   return r.skip(d);
 }

@@ -64,7 +64,8 @@ size_t absorb_parts(TraceImporter& first, const std::vector<TraceImporter*>& lat
 template <class Bytes>
 size_t absorb_parts(TraceImporter& first, const std::vector<TraceImporter*>& later, const std::vector<uint64_t>& starts,
                     uint64_t size, Bytes bytes) {
-  return absorb_parts(first, later, starts, size, bytes, [](TraceImporter& f, TraceImporter& part) { return f.absorb(part); });
+  return absorb_parts(first, later, starts, size, bytes,
+                      [](TraceImporter& f, TraceImporter& part) { return f.absorb(part); });
 }
 
 }  // namespace tw

@@ -42,18 +42,11 @@ void ImportState::decode_batch(const EventBatch& batch, const uint8_t* records, 
                 (got == RecordRead::kNone && fast_decode_ && fast_decode_event(p, r.length, ev_, separators_));
     DecodeResult res = fast ? DecodeResult::kOk : decoder_.decode(p, r.length, capacity, ev_);
     switch (res) {
-      case DecodeResult::kOk:
-        break;
-      case DecodeResult::kInvalidUtf8Fixed:
-        stats.problem("invalid_utf8", r.offset);
-        break;
-      case DecodeResult::kTooDeep:
-        stats.problem("nesting_too_deep", r.offset);
-        continue;
+      case DecodeResult::kOk: break;
+      case DecodeResult::kInvalidUtf8Fixed: stats.problem("invalid_utf8", r.offset); break;
+      case DecodeResult::kTooDeep: stats.problem("nesting_too_deep", r.offset); continue;
       case DecodeResult::kNotObject:
-      case DecodeResult::kJsonError:
-        stats.problem("invalid_json_event", r.offset);
-        continue;
+      case DecodeResult::kJsonError: stats.problem("invalid_json_event", r.offset); continue;
     }
     if (ev_.duplicate_key) stats.problem("duplicate_key", r.offset);
     handle_event(r.offset, r.length);
@@ -116,17 +109,29 @@ void ImportState::handle_event(uint64_t off, uint32_t len) {
     case 'X': on_complete(off, len); break;
     case 'B': on_begin(off, len); break;
     case 'E': on_end(off); break;
-    case 'i': case 'I': case 'R': on_instant(off, len); break;
+    case 'i':
+    case 'I':
+    case 'R': on_instant(off, len); break;
     case 'C': on_counter(off); break;
     case 'M': on_metadata(off); break;
-    case 's': case 't': case 'f': on_flow_v1(off); break;
-    case 'b': case 'e': case 'n': on_async(off, len); break;
-    case 'P': case 'O': case 'N': case 'D': case 'S': case 'T': case 'F': case 'p': case 'c':
+    case 's':
+    case 't':
+    case 'f': on_flow_v1(off); break;
+    case 'b':
+    case 'e':
+    case 'n': on_async(off, len); break;
+    case 'P':
+    case 'O':
+    case 'N':
+    case 'D':
+    case 'S':
+    case 'T':
+    case 'F':
+    case 'p':
+    case 'c':
       stats.problem("unsupported_phase", off);  // samples, objects, legacy async: counted only
       break;
-    default:
-      stats.problem("unknown_phase", off);
-      break;
+    default: stats.problem("unknown_phase", off); break;
   }
 }
 
@@ -207,9 +212,8 @@ uint32_t ImportState::async_track(uint32_t process, StringId name) {
   return idx;
 }
 
-uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringId name, StringId cat,
-                                EventKind kind, uint8_t flags, int64_t corr, int64_t ext, uint64_t off,
-                                uint32_t len) {
+uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringId name, StringId cat, EventKind kind,
+                                uint8_t flags, int64_t corr, int64_t ext, uint64_t off, uint32_t len) {
   SliceTable& s = model.slices;
   growth_.before_append(s, s.ts_ns);
   uint32_t idx = static_cast<uint32_t>(s.size());
@@ -252,8 +256,8 @@ void ImportState::on_complete(uint64_t off, uint32_t len) {
   StringId cat = model.strings.intern(ev_.cat);
   EventKind kind = kind_of(cat);
   KinetoIds ids = read_kineto_ids(ev_);
-  uint32_t slice = add_slice(track, ev_.ts_ns, dur, model.strings.intern(ev_.name), cat, kind, flags,
-                             ids.correlation, ids.external_id, off, len);
+  uint32_t slice = add_slice(track, ev_.ts_ns, dur, model.strings.intern(ev_.name), cat, kind, flags, ids.correlation,
+                             ids.external_id, off, len);
   if (ids.overflow) stats.problem("integer_beyond_int64", off);
   if (is_gpu_kind(kind)) add_gpu_op(slice, track);
   if (ev_.bind_id.present) note_flow_v2(slice);
@@ -302,8 +306,8 @@ void ImportState::on_begin(uint64_t off, uint32_t len) {
   uint32_t track = thread_track(process_for(ev_.pid), ev_.tid);
   StringId cat = model.strings.intern(ev_.cat);
   KinetoIds ids = read_kineto_ids(ev_);
-  open_b_[track].push_back(OpenSlice{ev_.ts_ns, model.strings.intern(ev_.name), cat, kind_of(cat),
-                                     ids.correlation, ids.external_id, off, len});
+  open_b_[track].push_back(OpenSlice{ev_.ts_ns, model.strings.intern(ev_.name), cat, kind_of(cat), ids.correlation,
+                                     ids.external_id, off, len});
   if (ev_.bind_id.present && (ev_.flow_in || ev_.flow_out)) {
     OpenSlice& b = open_b_[track].back();
     b.bind_id = model.strings.intern(ev_.bind_id.text);
@@ -329,8 +333,8 @@ void ImportState::on_end(uint64_t off) {
     stats.problem("negative_dur", off);
     dur = 0;
   }
-  uint32_t slice = add_slice(track, b.ts_ns, dur, b.name, b.cat, b.kind, kSliceFromBE, b.correlation,
-                             b.external_id, b.src_offset, b.src_length);
+  uint32_t slice = add_slice(track, b.ts_ns, dur, b.name, b.cat, b.kind, kSliceFromBE, b.correlation, b.external_id,
+                             b.src_offset, b.src_length);
   note_flow_v2(slice, b);
 }
 
@@ -503,8 +507,8 @@ void ImportState::on_async(uint64_t off, uint32_t len) {
     stats.problem("negative_dur", off);
     dur = 0;
   }
-  add_slice(async_track(process, b.name), b.ts_ns, dur, b.name, b.cat, b.kind, kSliceFromBE, kNoId, kNoId,
-            b.src_offset, b.src_length);
+  add_slice(async_track(process, b.name), b.ts_ns, dur, b.name, b.cat, b.kind, kSliceFromBE, kNoId, kNoId, b.src_offset,
+            b.src_length);
 }
 
 size_t ImportState::prefault(size_t max_pages) {
@@ -540,9 +544,9 @@ void ImportState::finish() {
   for (uint32_t t = 0; t < open_b_.size(); ++t) {
     for (const OpenSlice& b : open_b_[t]) {
       stats.problem("unclosed_begin", b.src_offset);
-      uint32_t slice = add_slice(t, b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name, b.cat,
-                                 b.kind, kSliceFromBE | kSliceUnclosed, b.correlation, b.external_id,
-                                 b.src_offset, b.src_length);
+      uint32_t slice =
+          add_slice(t, b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name, b.cat, b.kind,
+                    kSliceFromBE | kSliceUnclosed, b.correlation, b.external_id, b.src_offset, b.src_length);
       note_flow_v2(slice, b);
     }
     open_b_[t].clear();
@@ -561,8 +565,8 @@ void ImportState::finish() {
   for (const Unclosed& u : unclosed) {
     const OpenSlice& b = *u.b;
     stats.problem("unclosed_async_begin", b.src_offset);
-    add_slice(async_track(u.process, b.name), b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name,
-              b.cat, b.kind, kSliceFromBE | kSliceUnclosed, kNoId, kNoId, b.src_offset, b.src_length);
+    add_slice(async_track(u.process, b.name), b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name, b.cat,
+              b.kind, kSliceFromBE | kSliceUnclosed, kNoId, kNoId, b.src_offset, b.src_length);
   }
   open_async_.clear();
   finalize_model(model, links_, stats);

@@ -14,9 +14,9 @@
 #include "core/import/event_splitter.h"
 #include "core/import/fast_event_decoder.h"
 #include "core/import/growth_plan.h"
-#include "core/model/import_stats.h"
 #include "core/model/finalize.h"
 #include "core/model/flow_presort.h"
+#include "core/model/import_stats.h"
 #include "core/model/prefault.h"
 #include "core/model/trace_model.h"
 
@@ -166,8 +166,10 @@ class ImportState : public EventSplitterSink {
   void absorb_open_slices(ImportState& later, const PartMaps& maps);
   void absorb_stats(ImportState& later);
   void add_orphan_end(uint32_t track, uint64_t off);
-  template <class F> void for_each_part_column(F f);
-  template <class F> void for_each_side_column(F f);
+  template <class F>
+  void for_each_part_column(F f);
+  template <class F>
+  void for_each_side_column(F f);
   void decode_batch(const EventBatch& batch, const uint8_t* records, size_t records_size);
   void handle_top_level(std::string_view key, std::string_view raw_value, uint64_t offset);
   void apply_deferred_values();
@@ -219,8 +221,8 @@ class ImportState : public EventSplitterSink {
   bool deferred_ = false;
   bool input_ended_ = false;
   std::deque<DeferredItem> deferred_items_;
-  size_t deferred_batches_ = 0;   // batches in deferred_items_
-  size_t handed_out_ = 0;         // of those, how many next_outgoing() returned (the oldest ones)
+  size_t deferred_batches_ = 0;       // batches in deferred_items_
+  size_t handed_out_ = 0;             // of those, how many next_outgoing() returned (the oldest ones)
   std::vector<DeferredBatch> spare_;  // buffers of applied batches, reused for the next ones
   // A later part's own state (begin_later_part); see absorb().
   bool later_part_ = false;

@@ -6,10 +6,26 @@ namespace tw {
 
 namespace {
 constexpr std::string_view kKeys[kKnownArgs] = {
-    "correlation", "External id", "device",      "stream",          "bytes",          "Collective name",
-    "In msg nelems", "Out msg nelems", "Group size", "dtype",       "Process Group Name", "grid",
-    "block",       "Total Allocated", "Total Reserved", "Bytes",    "Device Id",      "name",
-    "labels",      "sort_index",
+    "correlation",
+    "External id",
+    "device",
+    "stream",
+    "bytes",
+    "Collective name",
+    "In msg nelems",
+    "Out msg nelems",
+    "Group size",
+    "dtype",
+    "Process Group Name",
+    "grid",
+    "block",
+    "Total Allocated",
+    "Total Reserved",
+    "Bytes",
+    "Device Id",
+    "name",
+    "labels",
+    "sort_index",
 };
 }  // namespace
 

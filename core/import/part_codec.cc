@@ -130,7 +130,8 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
     if (!(is_async[i] ? async_tracks_ : threads_).emplace(keys[i], i).second) r.fail();
   r.get_vec(orphan_ends_);
   r.get_vec(links_.flows_v1.keys);
-  for (uint32_t k = 0; k < links_.flows_v1.keys.size(); ++k) links_.flows_v1.key_index.emplace(links_.flows_v1.keys[k], k);
+  for (uint32_t k = 0; k < links_.flows_v1.keys.size(); ++k)
+    links_.flows_v1.key_index.emplace(links_.flows_v1.keys[k], k);
   r.get_count(count, 8);
   if (count != n_tracks) r.fail();
   open_b_.resize(r.ok() ? n_tracks : 0);
@@ -180,9 +181,8 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
 
 std::vector<std::pair<void*, size_t>> ImportState::part_columns() {
   std::vector<std::pair<void*, size_t>> out;
-  for_each_part_column([&out](auto& column) {
-    out.emplace_back(static_cast<void*>(column.data()), column.size() * sizeof(column[0]));
-  });
+  for_each_part_column(
+      [&out](auto& column) { out.emplace_back(static_cast<void*>(column.data()), column.size() * sizeof(column[0])); });
   return out;
 }
 
@@ -205,10 +205,13 @@ std::vector<std::pair<void*, size_t>> ImportState::open_part(ImportState& part) 
   // With room for what finish() may still add (B events never closed) without doubling.
   size_t slices = base.slices + add.slices;
   if (model.slices.ts_ns.capacity() < slices) model.slices.reserve(slices + slices / 256 + 1024);
-  truncate_tables(TableRows{slices, base.gpu_ops + add.gpu_ops, base.instants + add.instants, base.memory + add.memory});
+  truncate_tables(
+      TableRows{slices, base.gpu_ops + add.gpu_ops, base.instants + add.instants, base.memory + add.memory});
   part_open_ = true;
   auto tail = [&out](size_t from) {
-    return [&out, from](auto& c) { out.emplace_back(static_cast<void*>(c.data() + from), (c.size() - from) * sizeof(c[0])); };
+    return [&out, from](auto& c) {
+      out.emplace_back(static_cast<void*>(c.data() + from), (c.size() - from) * sizeof(c[0]));
+    };
   };
   model.slices.for_each_import_column(tail(base.slices));
   model.gpu_ops.for_each_column(tail(base.gpu_ops));
@@ -216,7 +219,8 @@ std::vector<std::pair<void*, size_t>> ImportState::open_part(ImportState& part) 
   instant_columns(model.instants, instants);
   auto memory = tail(base.memory);
   memory_columns(model.memory, memory);
-  part.for_each_side_column([&out](auto& c) { out.emplace_back(static_cast<void*>(c.data()), c.size() * sizeof(c[0])); });
+  part.for_each_side_column(
+      [&out](auto& c) { out.emplace_back(static_cast<void*>(c.data()), c.size() * sizeof(c[0])); });
   return out;
 }
 
@@ -240,7 +244,8 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
   const InstantTable& in = model.instants;
   all_below(in.track, open_base_.instants, n_tracks), all_below(in.name, open_base_.instants, n_str);
   all_below(in.cat, open_base_.instants, n_str);
-  for (const CounterSeries& c : m.counters) ok = ok && c.process < n_proc && c.name < n_str && c.value.size() == c.ts_ns.size();
+  for (const CounterSeries& c : m.counters)
+    ok = ok && c.process < n_proc && c.name < n_str && c.value.size() == c.ts_ns.size();
   for (const Process& p : m.processes) strings_ok(p.pid_label), strings_ok(p.name), strings_ok(p.labels);
   for (const Track& t : m.tracks) {
     ok = ok && t.process < n_proc;
@@ -250,7 +255,8 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
   for (const auto& [k, idx] : later.threads_) ok = ok && k.a < n_proc, id_ok(k.b);
   for (const auto& [k, idx] : later.async_tracks_) ok = ok && k.a < n_proc && k.b < n_str;
   const auto& orphans = later.orphan_ends_;
-  for (const OrphanEnd& e : orphans) ok = ok && e.slice < n_slices && e.track < n_tracks && e.v2_marks <= later.links_.flows_v2.size();
+  for (const OrphanEnd& e : orphans)
+    ok = ok && e.slice < n_slices && e.track < n_tracks && e.v2_marks <= later.links_.flows_v2.size();
   for (size_t i = 1; i < orphans.size(); ++i) ok = ok && orphans[i - 1].slice < orphans[i].slice;
   const FlowPoints& f = later.links_.flows_v1;
   for (uint64_t key : f.keys) strings_ok(static_cast<StringId>(key >> 32)), strings_ok(static_cast<StringId>(key));

@@ -46,17 +46,17 @@ struct Separator {
   char bytes[32];
   uint8_t len = 0;
   uint8_t key_begin = 0, key_len = 0;
-  uint8_t field = 0;  // the event field the key names (the decoder's Field), or the object's end
+  uint8_t field = 0;          // the event field the key names (the decoder's Field), or the object's end
   uint8_t known = kNotKnown;  // the KnownArg the key is, for an arg
-  bool opens = false;  // follows the object's '{' (no comma): matches only there, and only such do
+  bool opens = false;         // follows the object's '{' (no comma): matches only there, and only such do
   uint8_t n_children = 0, next_replaced = 0;
   uint8_t children[kChildren] = {};  // nodes that followed this one
 };
 
 struct SeparatorCache {
-  static constexpr int kNodes = 255;       // indexes fit a byte; when full, the tree starts over
-  static constexpr uint8_t kLost = 255;    // no node: the sequence left the tree
-  Separator nodes[kNodes];                 // node 0 is an event's '{'
+  static constexpr int kNodes = 255;     // indexes fit a byte; when full, the tree starts over
+  static constexpr uint8_t kLost = 255;  // no node: the sequence left the tree
+  Separator nodes[kNodes];               // node 0 is an event's '{'
   int used = 1;
 
   // The child of `node` whose bytes p starts with (32 bytes readable at p), learned at an object's

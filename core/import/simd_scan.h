@@ -38,8 +38,8 @@ inline BlockMasks classify_block(const char* p) {
     m.close |= uint64_t(uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(t, c)))) << shift;
   }
 #elif defined(__SSE2__)
-  const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), lower = _mm_set1_epi8(0x20),
-                o = _mm_set1_epi8('{'), c = _mm_set1_epi8('}');
+  const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), lower = _mm_set1_epi8(0x20), o = _mm_set1_epi8('{'),
+                c = _mm_set1_epi8('}');
   for (int k = 0; k < 4; ++k) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
     __m128i t = _mm_or_si128(v, lower);

@@ -51,8 +51,8 @@ constexpr int kMaxTopLevelDepth = 256;
 }  // namespace
 
 void ImportState::handle_top_level(std::string_view key, std::string_view raw, uint64_t offset) {
-  static const char* kKnown[] = {"distributedInfo", "deviceProperties", "computeProperties", "displayTimeUnit",
-                                 "baseTimeNanoseconds", "traceName", "schemaVersion"};
+  static const char* kKnown[] = {"distributedInfo",     "deviceProperties", "computeProperties", "displayTimeUnit",
+                                 "baseTimeNanoseconds", "traceName",        "schemaVersion"};
   bool known = false;
   for (const char* k : kKnown) known = known || key == k;
   if (!known) return;  // other keys (INFO, record_shapes, ...) are not needed

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string_view>
 
-#include "core/model/import_stats.h"
 #include "core/model/flow_presort.h"
+#include "core/model/import_stats.h"
 #include "core/model/trace_model.h"
 
 namespace tw {

@@ -104,7 +104,8 @@ void link_launches(TraceModel& m) {
   std::vector<Launch> launch_of;
   size_t n_launches = 0;
   for (uint32_t i = 0; i < s.size(); ++i)
-    n_launches += s.correlation[i] != kNoId && (s.kind[i] == EventKind::kCudaRuntime || s.kind[i] == EventKind::kCudaDriver);
+    n_launches +=
+        s.correlation[i] != kNoId && (s.kind[i] == EventKind::kCudaRuntime || s.kind[i] == EventKind::kCudaDriver);
   launch_of.reserve(n_launches);
   for (uint32_t i = 0; i < s.size(); ++i) {
     if (s.correlation[i] == kNoId) continue;
@@ -138,9 +139,8 @@ void sort_gpu_ops(GpuOpTable& o, const SliceTable& s, size_t n_tracks, const std
   TrackBuckets buckets = bucket_by_track(o.size(), n_tracks, [&](uint32_t row) { return s.track[o.slice[row]]; });
   std::vector<uint32_t> order = std::move(buckets.order);
   sort_runs_each(order, buckets.bounds, [&o](uint32_t x, uint32_t y) { return o.slice[x] < o.slice[y]; });
-  permute_columns(order, o.slice, o.device, o.stream, o.bytes, o.collective, o.in_nelems, o.out_nelems,
-                  o.group_size, o.dtype, o.pg_name, o.grid[0], o.grid[1], o.grid[2], o.block[0], o.block[1],
-                  o.block[2]);
+  permute_columns(order, o.slice, o.device, o.stream, o.bytes, o.collective, o.in_nelems, o.out_nelems, o.group_size,
+                  o.dtype, o.pg_name, o.grid[0], o.grid[1], o.grid[2], o.block[0], o.block[1], o.block[2]);
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 #pragma once
 #include <vector>
 
-#include "core/model/import_stats.h"
 #include "core/model/flows.h"
+#include "core/model/import_stats.h"
 #include "core/model/trace_model.h"
 
 namespace tw {

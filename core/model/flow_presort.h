@@ -17,7 +17,7 @@
 namespace tw {
 
 struct PresortLimits {
-  size_t min_run = 16384;     // fewer unsorted points than this wait for the next step
+  size_t min_run = 16384;  // fewer unsorted points than this wait for the next step
   // Points sorted by one step. An input arriving waits for the step, so a step stays well under a
   // millisecond in wasm, merges included.
   size_t max_run = 65536;

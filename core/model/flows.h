@@ -13,11 +13,11 @@ namespace tw {
 
 // One v1 flow event, 32 bytes (a 1 GB Kineto trace holds ~1.5 M of them until finish()).
 struct FlowPoint {
-  uint64_t id;       // the id (number, or 1 << 63 | interned text)
-  uint32_t key;      // index into FlowPoints::keys: the (cat, name) pair
-  uint32_t track;    // the event's track; bind_flows_v1 replaces it with the bound slice (or UINT32_MAX)
+  uint64_t id;     // the id (number, or 1 << 63 | interned text)
+  uint32_t key;    // index into FlowPoints::keys: the (cat, name) pair
+  uint32_t track;  // the event's track; bind_flows_v1 replaces it with the bound slice (or UINT32_MAX)
   int64_t ts_ns;
-  uint64_t bits;     // input offset << 3 | order (s = 0, t = 1, f = 2) << 1 | enclosing
+  uint64_t bits;  // input offset << 3 | order (s = 0, t = 1, f = 2) << 1 | enclosing
   uint64_t offset() const { return bits >> 3; }
   uint32_t order() const { return static_cast<uint32_t>(bits >> 1) & 3; }
   // Binds to the enclosing slice on its track, or for a terminating endpoint without bp="e" to the
@@ -40,7 +40,7 @@ struct FlowPointLess {
 
 struct FlowPoints {
   std::vector<FlowPoint> points;  // in input order (points are only ever appended)
-  std::vector<uint64_t> keys;  // (cat << 32) | name, by key index
+  std::vector<uint64_t> keys;     // (cat << 32) | name, by key index
   std::unordered_map<uint64_t, uint32_t> key_index;
   // Put in pairing order ahead of finish() while the importer waits for input (flow_presort.h):
   // the indices of points [0, presorted.size()), as runs each in FlowPointLess order; run_ends[k] is

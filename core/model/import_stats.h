@@ -15,8 +15,8 @@ struct ProblemCount {
 };
 
 struct ImportStats {
-  uint64_t bytes = 0;           // input bytes seen
-  uint64_t events = 0;          // objects in the events array
+  uint64_t bytes = 0;                      // input bytes seen
+  uint64_t events = 0;                     // objects in the events array
   std::map<std::string, uint64_t> phases;  // ph -> count ("" when missing)
   std::map<std::string, ProblemCount> problems;
   bool truncated = false;

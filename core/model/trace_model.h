@@ -60,10 +60,10 @@ constexpr int64_t kNoId = INT64_MIN;
 
 // Slice flags.
 enum : uint8_t {
-  kSliceFromBE = 1,        // built from a B/E pair
-  kSliceUnclosed = 2,      // B without E: closed at the end of the trace
-  kSliceOverlapping = 4,   // partially overlaps an earlier slice on its track (not nested)
-  kSliceNoDur = 8,         // X without dur: treated as zero length
+  kSliceFromBE = 1,       // built from a B/E pair
+  kSliceUnclosed = 2,     // B without E: closed at the end of the trace
+  kSliceOverlapping = 4,  // partially overlaps an earlier slice on its track (not nested)
+  kSliceNoDur = 8,        // X without dur: treated as zero length
 };
 
 // Slices (X, matched B/E, async b/e), sorted by (track, ts, longer first) after import.
@@ -76,11 +76,11 @@ struct SliceTable {
   std::vector<EventKind> kind;
   std::vector<uint8_t> flags;
   std::vector<uint16_t> depth;
-  std::vector<uint32_t> parent;       // the slice this one is nested in (one row up), kNoParent; by finish()
-  std::vector<int64_t> correlation;   // Kineto "correlation", kNoId when absent
-  std::vector<int64_t> external_id;   // Kineto "External id", kNoId when absent
-  std::vector<uint64_t> src_offset;   // byte offset of the event object in the input
-  std::vector<uint32_t> src_length;   // its length in bytes
+  std::vector<uint32_t> parent;      // the slice this one is nested in (one row up), kNoParent; by finish()
+  std::vector<int64_t> correlation;  // Kineto "correlation", kNoId when absent
+  std::vector<int64_t> external_id;  // Kineto "External id", kNoId when absent
+  std::vector<uint64_t> src_offset;  // byte offset of the event object in the input
+  std::vector<uint32_t> src_length;  // its length in bytes
   size_t size() const { return ts_ns.size(); }
   int64_t end_ns(size_t i) const { return ts_ns[i] + dur_ns[i]; }
   void reserve(size_t n);  // the import's columns
@@ -88,9 +88,18 @@ struct SliceTable {
 
   // f(column) for each column the import reserves and fills (all but parent), then for every
   // column: the one list reserve, shrink_to_fit, memory_bytes and the prefaulter go through.
-  template <class F> void for_each_import_column(F&& f) { import_columns(*this, f); }
-  template <class F> void for_each_column(F&& f) { import_columns(*this, f), f(parent); }
-  template <class F> void for_each_column(F&& f) const { import_columns(*this, f), f(parent); }
+  template <class F>
+  void for_each_import_column(F&& f) {
+    import_columns(*this, f);
+  }
+  template <class F>
+  void for_each_column(F&& f) {
+    import_columns(*this, f), f(parent);
+  }
+  template <class F>
+  void for_each_column(F&& f) const {
+    import_columns(*this, f), f(parent);
+  }
 
  private:
   template <class Table, class F>
@@ -107,9 +116,9 @@ struct GpuOpTable {
   std::vector<uint32_t> slice;
   std::vector<int32_t> device;
   std::vector<int64_t> stream;
-  std::vector<int64_t> bytes;          // memcpy/memset "bytes", -1 if absent
-  std::vector<StringId> collective;    // "Collective name"
-  std::vector<int64_t> in_nelems;      // "In msg nelems", -1 if absent
+  std::vector<int64_t> bytes;        // memcpy/memset "bytes", -1 if absent
+  std::vector<StringId> collective;  // "Collective name"
+  std::vector<int64_t> in_nelems;    // "In msg nelems", -1 if absent
   std::vector<int64_t> out_nelems;
   std::vector<int32_t> group_size;
   std::vector<StringId> dtype;
@@ -121,14 +130,20 @@ struct GpuOpTable {
   void shrink_to_fit();
 
   // f(column) for every column (reserve, shrink_to_fit, memory_bytes and the prefaulter use it).
-  template <class F> void for_each_column(F&& f) { columns(*this, f); }
-  template <class F> void for_each_column(F&& f) const { columns(*this, f); }
+  template <class F>
+  void for_each_column(F&& f) {
+    columns(*this, f);
+  }
+  template <class F>
+  void for_each_column(F&& f) const {
+    columns(*this, f);
+  }
 
  private:
   template <class Table, class F>
   static void columns(Table& t, F& f) {
-    f(t.slice), f(t.device), f(t.stream), f(t.bytes), f(t.collective), f(t.in_nelems), f(t.out_nelems),
-        f(t.group_size), f(t.dtype), f(t.pg_name);
+    f(t.slice), f(t.device), f(t.stream), f(t.bytes), f(t.collective), f(t.in_nelems), f(t.out_nelems), f(t.group_size),
+        f(t.dtype), f(t.pg_name);
     for (auto& c : t.grid) f(c);
     for (auto& c : t.block) f(c);
   }

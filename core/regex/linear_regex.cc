@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/regex/regex_syntax.h"
 #include "core/regex/regex_parse.h"
+#include "core/regex/regex_syntax.h"
 
 namespace tw {
 
@@ -38,7 +38,8 @@ class Compiler {
         return add_class(s);
       }
       case Node::kAssert: {
-        static const LinearRegex::Op kOp[] = {LinearRegex::kBol, LinearRegex::kEol, LinearRegex::kWordB, LinearRegex::kNotWordB};
+        static const LinearRegex::Op kOp[] = {LinearRegex::kBol, LinearRegex::kEol, LinearRegex::kWordB,
+                                              LinearRegex::kNotWordB};
         push({kOp[n.assertion]});
         return true;
       }
@@ -142,7 +143,10 @@ void LinearRegex::find_first_bytes() {
       case kMatch: use_first_ = false; break;  // an empty match: any position may match
       case kJmp: stack.push_back(in.x); break;
       case kSplit: stack.push_back(in.x), stack.push_back(in.y); break;
-      case kBol: case kEol: case kWordB: case kNotWordB: stack.push_back(pc + 1); break;  // may pass
+      case kBol:
+      case kEol:
+      case kWordB:
+      case kNotWordB: stack.push_back(pc + 1); break;  // may pass
       case kByte: first_.set(in.byte); break;
       case kClass: first_ |= classes_[in.x]; break;
     }
@@ -166,10 +170,18 @@ bool LinearRegex::add(std::vector<uint32_t>& list, uint32_t pc0, std::string_vie
       case kMatch: return true;
       case kJmp: stack_.push_back(in.x); break;
       case kSplit: stack_.push_back(in.y), stack_.push_back(in.x); break;
-      case kBol: if (pos == 0) stack_.push_back(pc + 1); break;
-      case kEol: if (pos == text.size()) stack_.push_back(pc + 1); break;
-      case kWordB: if (boundary()) stack_.push_back(pc + 1); break;
-      case kNotWordB: if (!boundary()) stack_.push_back(pc + 1); break;
+      case kBol:
+        if (pos == 0) stack_.push_back(pc + 1);
+        break;
+      case kEol:
+        if (pos == text.size()) stack_.push_back(pc + 1);
+        break;
+      case kWordB:
+        if (boundary()) stack_.push_back(pc + 1);
+        break;
+      case kNotWordB:
+        if (!boundary()) stack_.push_back(pc + 1);
+        break;
       case kByte:
       case kClass: list.push_back(pc); break;
     }
@@ -194,7 +206,7 @@ bool LinearRegex::search(std::string_view text) const {
       const size_t from = pos;
       while (pos < text.size() && !first_[static_cast<unsigned char>(text[pos])]) ++pos;
       if (pos == text.size()) return false;  // every match consumes a byte
-      if (pos != from) next_generation();  // the marks were for another position
+      if (pos != from) next_generation();    // the marks were for another position
     }
     // A new thread starts at every position (unanchored search).
     if (add(cur_, 0, text, pos)) return true;

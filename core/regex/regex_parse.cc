@@ -113,7 +113,10 @@ class Parser {
     Node n;
     char c = p_[i_];
     if (c == '(') {
-      if (depth >= kMaxNesting) { fail("the pattern nests groups too deeply"); return n; }
+      if (depth >= kMaxNesting) {
+        fail("the pattern nests groups too deeply");
+        return n;
+      }
       if (p_.compare(i_, 3, "(?=") == 0 || p_.compare(i_, 3, "(?!") == 0) {
         fail("look-ahead (?= (?! is not supported");
         return n;
@@ -136,7 +139,10 @@ class Parser {
       case '[': --i_; return bracket();
       case '\\': {
         char e = p_[i_];
-        if (e >= '1' && e <= '9') { fail("back-references are not supported"); return n; }
+        if (e >= '1' && e <= '9') {
+          fail("back-references are not supported");
+          return n;
+        }
         if (e == 'b' || e == 'B') {
           ++i_;
           n.kind = Node::kAssert;

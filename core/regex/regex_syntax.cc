@@ -62,7 +62,7 @@ bool parse_brace(const std::string& p, size_t& i) {
 bool parse_class(const std::string& p, size_t& i) {
   size_t j = i + 1;
   if (j < p.size() && p[j] == '^') ++j;
-  int prev = -1;       // previous single char (for ranges), -1 when none
+  int prev = -1;  // previous single char (for ranges), -1 when none
   bool in_range = false;
   while (j < p.size() && p[j] != ']') {
     const bool dash = p[j] == '-';  // an escaped \- is a literal, never a range
@@ -182,8 +182,7 @@ bool regex_syntax_ok(const std::string& p) {
         quantified = true;
         break;
       case '}':
-      case ']':
-        return false;  // write \} or \] for the literal
+      case ']': return false;  // write \} or \] for the literal
       default:
         ++i;
         atom = true;

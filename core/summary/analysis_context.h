@@ -19,14 +19,14 @@ struct AnalysisContext {
   const TraceModel* model = nullptr;
   const SummaryOptions* opts = nullptr;
   KernelRules rules;
-  std::vector<KernelClass> classes;      // one per model.gpu_ops row
-  std::vector<MemoryOpKind> memory_kinds;  // one per model.gpu_ops row
-  HtaSelection selection;                // filled in --hta-compat mode only
+  std::vector<KernelClass> classes;            // one per model.gpu_ops row
+  std::vector<MemoryOpKind> memory_kinds;      // one per model.gpu_ops row
+  HtaSelection selection;                      // filled in --hta-compat mode only
   const std::vector<uint8_t>* kept = nullptr;  // &selection.kept in --hta-compat mode, else null
   std::vector<ProfilerStep> steps;
-  bool gpu_steps = false;                // steps came from gpu_user_annotation
+  bool gpu_steps = false;  // steps came from gpu_user_annotation
   StreamOverlapResult streams;
-  IdleOrder idle_order;                  // the GPU ops the idle breakdowns walk (whole trace and steps)
+  IdleOrder idle_order;  // the GPU ops the idle breakdowns walk (whole trace and steps)
 };
 
 AnalysisContext make_analysis_context(const TraceModel& m, const SummaryOptions& opts);

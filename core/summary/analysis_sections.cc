@@ -108,7 +108,8 @@ json stream_overlap_json(const StreamOverlapResult& r) {
   json pairs = json::array();
   for (const StreamPairOverlap& p : r.pairs) {
     const int64_t smaller = std::min(r.streams[p.a].busy_ns, r.streams[p.b].busy_ns);
-    pairs.push_back({{"a", p.a}, {"b", p.b}, {"overlap_ns", p.overlap_ns}, {"pct_of_smaller", pct_or_null(p.overlap_ns, smaller)}});
+    pairs.push_back(
+        {{"a", p.a}, {"b", p.b}, {"overlap_ns", p.overlap_ns}, {"pct_of_smaller", pct_or_null(p.overlap_ns, smaller)}});
   }
   return {{"streams", streams}, {"pairs", pairs}, {"truncated", r.truncated}};
 }
@@ -176,10 +177,8 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
 
   json sj = json::array();
   for (const ProfilerStep& st : steps) {
-    json s = {{"number", st.number},
-              {"begin_ns", st.begin_ns},
-              {"end_ns", st.end_ns},
-              {"duration_ns", st.duration_ns()}};
+    json s = {
+        {"number", st.number}, {"begin_ns", st.begin_ns}, {"end_ns", st.end_ns}, {"duration_ns", st.duration_ns()}};
     if (act.any) {
       const TemporalBreakdown t = temporal_breakdown_in(act, st.begin_ns, st.end_ns);
       json tj = temporal_json(t);

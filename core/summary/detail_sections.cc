@@ -38,11 +38,19 @@ json step_breakdown_json(const StepBreakdown& r) {
   json steps = json::array();
   for (size_t i = 0; i < r.steps.size() && i < kMaxChartPoints; ++i) {
     const StepTimes& t = r.steps[i];
-    steps.push_back({{"number", t.number}, {"begin_ns", t.begin_ns}, {"end_ns", t.end_ns},
-                     {"duration_ns", t.end_ns - t.begin_ns}, {"categories_ns", categories_json(t.category_ns)}});
+    steps.push_back({{"number", t.number},
+                     {"begin_ns", t.begin_ns},
+                     {"end_ns", t.end_ns},
+                     {"duration_ns", t.end_ns - t.begin_ns},
+                     {"categories_ns", categories_json(t.category_ns)}});
   }
-  return {{"count", r.steps.size()}, {"mean_ns", r.mean_ns}, {"p50_ns", r.p50_ns}, {"min_ns", r.min_ns},
-          {"max_ns", r.max_ns}, {"total_ns", r.total_ns}, {"categories_ns", categories_json(r.category_ns)},
+  return {{"count", r.steps.size()},
+          {"mean_ns", r.mean_ns},
+          {"p50_ns", r.p50_ns},
+          {"min_ns", r.min_ns},
+          {"max_ns", r.max_ns},
+          {"total_ns", r.total_ns},
+          {"categories_ns", categories_json(r.category_ns)},
           {"steps", steps}};
 }
 
@@ -57,21 +65,25 @@ json utilization_json(const UtilizationResult& r) {
   json devs = json::array();
   for (const DeviceUtilization& d : r.devices)
     devs.push_back({{"device", d.device}, {"busy_ns", d.busy_ns}, {"busy", fractions_json(d.busy)}});
-  return {{"begin_ns", r.begin_ns}, {"end_ns", r.end_ns}, {"bucket_ns", r.bucket_ns}, {"buckets", r.buckets},
-          {"all", fractions_json(r.all)}, {"devices", devs}};
+  return {{"begin_ns", r.begin_ns}, {"end_ns", r.end_ns},           {"bucket_ns", r.bucket_ns},
+          {"buckets", r.buckets},   {"all", fractions_json(r.all)}, {"devices", devs}};
 }
 
 json recommendations_json(const std::vector<Recommendation>& v) {
   json a = json::array();
   for (const Recommendation& r : v) {
     json numbers = json::object();
-    for (const auto& [k, x] : r.numbers) numbers[k] = std::floor(x) == x && std::fabs(x) < 9e15 ? json(int64_t(x)) : json(round4(x));
+    for (const auto& [k, x] : r.numbers)
+      numbers[k] = std::floor(x) == x && std::fabs(x) < 9e15 ? json(int64_t(x)) : json(round4(x));
     json offenders = json::array();
     for (const std::optional<std::string>& o : r.offenders) offenders.push_back(o ? json(*o) : json(nullptr));
     json ranges = json::array();
     for (const Interval& iv : r.ranges) ranges.push_back(range_json(iv.begin, iv.end));
-    a.push_back({{"id", r.id}, {"severity", r.severity}, {"title", r.title}, {"text", r.text}, {"evidence",
-                 {{"numbers", numbers}, {"offenders", offenders}, {"ranges", ranges}}}});
+    a.push_back({{"id", r.id},
+                 {"severity", r.severity},
+                 {"title", r.title},
+                 {"text", r.text},
+                 {"evidence", {{"numbers", numbers}, {"offenders", offenders}, {"ranges", ranges}}}});
   }
   return a;
 }
@@ -88,7 +100,8 @@ EarlyDetails early_details(const TraceModel& m) {
 
 void add_early_sections(json& out, const TraceModel& m, const EarlyDetails& e) {
   out["operators"] = operators_json(m, e.ops, kTopRows);
-  out["launches"] = m.launches.empty() && e.launches.sync_count == 0 ? json(nullptr) : launches_json(m, e.launches, e.launch_options);
+  out["launches"] =
+      m.launches.empty() && e.launches.sync_count == 0 ? json(nullptr) : launches_json(m, e.launches, e.launch_options);
   out["memory"] = e.memory.devices.empty() ? json(nullptr) : memory_json(e.memory, true);
 }
 

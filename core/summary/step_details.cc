@@ -37,7 +37,8 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const CommComput
   const size_t n = std::min(ctx.steps.size(), kMaxDetailSteps);
   std::vector<json> out(ctx.steps.size(), json(nullptr));
   std::vector<Interval> windows;
-  for (size_t i = 0; i < n; ++i) windows.push_back({ctx.steps[i].begin_ns, std::max(ctx.steps[i].begin_ns, ctx.steps[i].end_ns)});
+  for (size_t i = 0; i < n; ++i)
+    windows.push_back({ctx.steps[i].begin_ns, std::max(ctx.steps[i].begin_ns, ctx.steps[i].end_ns)});
 
   // Idle needs every stream's ops in order: one pass serves all windows.
   IdleOptions iopt;
@@ -73,8 +74,8 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const CommComput
     }
     lopt.window = &w;
     d["launches"] = present.launches ? launches_json(m, launch_stats(m, lopt), lopt) : json(nullptr);
-    d["collectives"] = present.collectives ? collectives_json(collective_stats(m, ctx.classes, ctx.kept, sets, &w))
-                                           : json(nullptr);
+    d["collectives"] =
+        present.collectives ? collectives_json(collective_stats(m, ctx.classes, ctx.kept, sets, &w)) : json(nullptr);
     d["memory"] = present.memory ? memory_json(memory_usage(m, 1, &w, &mem_order), false) : json(nullptr);
     // CPU operators are always a section (like the whole trace's): operators that start in the step.
     d["operators"] = operators_json(m, operator_stats(m, &w, &ops_by_external), kStepTopOperators);

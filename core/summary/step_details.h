@@ -14,7 +14,7 @@ namespace tw {
 // Which whole-trace sections exist (are not null): a step's section is null exactly when the
 // whole trace's is, and otherwise an object (with zero counts when the step has none of it).
 struct StepDetailPresence {
-  bool gpu = false;          // idle, kernels
+  bool gpu = false;  // idle, kernels
   bool launches = false;
   bool collectives = false;
   bool memory = false;

@@ -5,8 +5,8 @@
 
 namespace tw {
 
-nlohmann::json area_aggregate(const TimelineIndex& index, const std::vector<uint32_t>& lanes, int64_t a,
-                              int64_t b, size_t max_rows) {
+nlohmann::json area_aggregate(const TimelineIndex& index, const std::vector<uint32_t>& lanes, int64_t a, int64_t b,
+                              size_t max_rows) {
   struct Acc {
     uint64_t count = 0;
     int64_t total = 0, self = 0, in_range = 0;
@@ -23,8 +23,8 @@ nlohmann::json area_aggregate(const TimelineIndex& index, const std::vector<uint
     uint32_t track = index.tracks()[lane].source;
     for (uint32_t d = 0; d < index.depth_rows(track); ++d) {
       TimelineIndex::Row row = index.row(track, d);
-      const uint32_t* p = std::partition_point(row.ids, row.ids + row.size,
-                                               [&s, a](uint32_t id) { return s.end_ns(id) <= a; });
+      const uint32_t* p =
+          std::partition_point(row.ids, row.ids + row.size, [&s, a](uint32_t id) { return s.end_ns(id) <= a; });
       for (; p != row.ids + row.size && s.ts_ns[*p] < b; ++p) {
         // Zero-length slices at the edge still count when they sit inside [a, b).
         Acc& acc = by_name[s.name[*p]];

@@ -46,8 +46,8 @@ nlohmann::json gpu_fields(const TraceModel& m, uint32_t r) {
 }
 
 std::string display_text(const nlohmann::ordered_json& v) {
-  std::string t = v.is_string() ? v.get<std::string>()
-                                : v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string t =
+      v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (t.size() > kMaxValueChars) t = t.substr(0, kMaxValueChars) + "…";
   return t;
 }
@@ -58,8 +58,8 @@ nlohmann::json event_details(const TimelineIndex& index, uint32_t id) {
   const TraceModel& m = index.model();
   const SliceTable& s = m.slices;
   if (id >= s.size()) return {{"error", "no such event"}};
-  static const char* kClass[] = {"other", "cpu_op", "python", "runtime", "compute", "communication",
-                                 "memory", "annotation", "sync", "comm_hidden", "comm_exposed"};
+  static const char* kClass[] = {"other",  "cpu_op",     "python", "runtime",     "compute",     "communication",
+                                 "memory", "annotation", "sync",   "comm_hidden", "comm_exposed"};
   nlohmann::json j = slice_ref(index, id);
   j["cat"] = str(m, s.cat[id]);
   j["kind"] = event_kind_name(s.kind[id]);

@@ -43,9 +43,11 @@ void InstantIndex::build(const TraceModel& m) {
       case InstantScope::kGlobal: global_.push_back(i); break;
     }
   }
-  bucket(thread, m.tracks.size(), [&t](uint32_t i) { return t.track[i]; }, by_track_, track_offset_);
-  bucket(process, m.processes.size(), [&](uint32_t i) { return m.tracks[t.track[i]].process; }, by_process_,
-         process_offset_);
+  bucket(
+      thread, m.tracks.size(), [&t](uint32_t i) { return t.track[i]; }, by_track_, track_offset_);
+  bucket(
+      process, m.processes.size(), [&](uint32_t i) { return m.tracks[t.track[i]].process; }, by_process_,
+      process_offset_);
 }
 
 size_t InstantIndex::memory_bytes() const {

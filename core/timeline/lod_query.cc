@@ -10,8 +10,7 @@ namespace {
 // Walks one row of disjoint, time-ordered spans. `ts(k)`, `end(k)`, `dur(k)` give span k;
 // `emit(first, last, rep, n)` receives a run of spans [first, last] represented by span rep.
 template <typename Ts, typename End, typename Dur, typename Emit>
-void scan_row(uint32_t n, const MaxIndex& longest, int64_t a, int64_t b, double w, Ts ts, End end, Dur dur,
-              Emit emit) {
+void scan_row(uint32_t n, const MaxIndex& longest, int64_t a, int64_t b, double w, Ts ts, End end, Dur dur, Emit emit) {
   uint32_t lo = 0, hi = n;
   while (lo < hi) {  // first span ending after a (ends are sorted within a row)
     uint32_t mid = lo + (hi - lo) / 2;
@@ -85,9 +84,19 @@ void slice_lane(const TimelineIndex& index, uint32_t model_track, int64_t a, int
     TimelineIndex::Row row = index.row(model_track, d);
     const uint32_t* ids = row.ids;
     scan_row(
-        row.size, *row.longest, a, b, w, [&](uint32_t k) { ++out.probes; return s.ts_ns[ids[k]]; },
-        [&](uint32_t k) { ++out.probes; return s.end_ns(ids[k]); },
-        [&](uint32_t k) { ++out.probes; return s.dur_ns[ids[k]]; },
+        row.size, *row.longest, a, b, w,
+        [&](uint32_t k) {
+          ++out.probes;
+          return s.ts_ns[ids[k]];
+        },
+        [&](uint32_t k) {
+          ++out.probes;
+          return s.end_ns(ids[k]);
+        },
+        [&](uint32_t k) {
+          ++out.probes;
+          return s.dur_ns[ids[k]];
+        },
         [&](uint32_t first, uint32_t last, uint32_t rep, uint32_t n) {
           uint32_t sid = ids[rep];
           int64_t t = s.ts_ns[ids[first]];
@@ -128,8 +137,7 @@ void overlap_lane(const TimelineIndex& index, const OverlapLane& lane, int64_t a
 
 // Per pixel column: first sample time, min, max and last value. The sample before the window is
 // included so a step line starts at the left edge.
-void series_lane(const TimelineIndex& index, const SeriesData& d, int64_t a, int64_t b, double w,
-                 WindowResult& out) {
+void series_lane(const TimelineIndex& index, const SeriesData& d, int64_t a, int64_t b, double w, WindowResult& out) {
   size_t n = d.ts_ns.size();
   size_t k = static_cast<size_t>(std::lower_bound(d.ts_ns.begin(), d.ts_ns.end(), a) - d.ts_ns.begin());
   if (k > 0) --k;

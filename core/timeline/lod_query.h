@@ -18,7 +18,7 @@ struct WindowQuery {
   std::vector<uint32_t> lanes;  // timeline track ids
   double t0_ns = 0;             // relative to the origin
   double t1_ns = 0;
-  uint32_t px = 1000;           // pixel columns across [t0, t1)
+  uint32_t px = 1000;                   // pixel columns across [t0, t1)
   const SearchState* search = nullptr;  // when set, matches in the window are returned too
 };
 

@@ -31,15 +31,14 @@ void SearchState::run(const TimelineIndex& index, const std::vector<uint32_t>& n
   }
   for (size_t t = 0; t < m.tracks.size(); ++t) track_offset_[t + 1] += track_offset_[t];
   all_ = by_track_;
-  std::sort(all_.begin(), all_.end(), [&s](uint32_t x, uint32_t y) {
-    return s.ts_ns[x] != s.ts_ns[y] ? s.ts_ns[x] < s.ts_ns[y] : x < y;
-  });
+  std::sort(all_.begin(), all_.end(),
+            [&s](uint32_t x, uint32_t y) { return s.ts_ns[x] != s.ts_ns[y] ? s.ts_ns[x] < s.ts_ns[y] : x < y; });
 }
 
 size_t SearchState::step(const TimelineIndex& index, int64_t ts, uint32_t slice, int dir) const {
   if (all_.empty()) return SIZE_MAX;
   const SliceTable& s = index.model().slices;
-  bool from_time = slice == UINT32_MAX;  // a position in time, not a current match
+  bool from_time = slice == UINT32_MAX;                   // a position in time, not a current match
   auto before = [&s, ts, slice, from_time](uint32_t x) {  // x sorts strictly before (ts, slice)
     return s.ts_ns[x] != ts ? s.ts_ns[x] < ts : (!from_time && x < slice);
   };
@@ -53,8 +52,8 @@ size_t SearchState::step(const TimelineIndex& index, int64_t ts, uint32_t slice,
   return pos > 0 ? pos - 1 : all_.size() - 1;
 }
 
-void SearchState::window_matches(const TimelineIndex& index, uint32_t model_track, int64_t a, int64_t b,
-                                 double w, WindowResult& out) const {
+void SearchState::window_matches(const TimelineIndex& index, uint32_t model_track, int64_t a, int64_t b, double w,
+                                 WindowResult& out) const {
   if (!active_ || model_track + 1 >= track_offset_.size()) return;
   const SliceTable& s = index.model().slices;
   const uint32_t* begin = by_track_.data() + track_offset_[model_track];

@@ -29,8 +29,8 @@ enum class SliceClass : uint8_t {
   kMemory = 6,         // memcpy / memset
   kAnnotation = 7,
   kSync = 8,
-  kCommHidden = 9,     // overlap lane: communication overlapped by computation
-  kCommExposed = 10,   // overlap lane: communication with no computation beside it
+  kCommHidden = 9,    // overlap lane: communication overlapped by computation
+  kCommExposed = 10,  // overlap lane: communication with no computation beside it
 };
 
 enum class LaneKind : uint8_t { kSlices = 0, kCounter = 1, kMemory = 2, kOverlap = 3 };
@@ -38,7 +38,7 @@ enum class LaneKind : uint8_t { kSlices = 0, kCounter = 1, kMemory = 2, kOverlap
 struct TimelineGroup {
   std::string name;
   int64_t pid = 0;
-  bool gpu = false;  // holds GPU streams
+  bool gpu = false;               // holds GPU streams
   uint32_t process = UINT32_MAX;  // model.processes index; UINT32_MAX for the derived / memory group
 };
 
@@ -115,12 +115,12 @@ class TimelineIndex {
   std::vector<TimelineGroup> groups_;
   std::vector<TimelineTrack> tracks_;
   std::vector<uint32_t> lane_of_track_;
-  std::vector<uint32_t> row_ids_;       // slice ids ordered by (track, depth, ts)
-  std::vector<uint32_t> row_offset_;    // per row: begin in row_ids_ (size rows + 1)
-  std::vector<uint32_t> first_row_;     // per model track: its first row (rows = max_depth)
+  std::vector<uint32_t> row_ids_;     // slice ids ordered by (track, depth, ts)
+  std::vector<uint32_t> row_offset_;  // per row: begin in row_ids_ (size rows + 1)
+  std::vector<uint32_t> first_row_;   // per model track: its first row (rows = max_depth)
   std::vector<MaxIndex> row_longest_;
-  std::vector<uint8_t> gpu_class_;      // KernelClass per gpu_ops row
-  std::vector<SeriesData> series_;      // counters first (model order), then memory series
+  std::vector<uint8_t> gpu_class_;  // KernelClass per gpu_ops row
+  std::vector<SeriesData> series_;  // counters first (model order), then memory series
   std::vector<uint32_t> memory_series_device_;
   std::vector<OverlapLane> overlap_;
   InstantIndex instants_;

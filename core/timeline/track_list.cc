@@ -66,8 +66,10 @@ void TimelineIndex::build_tracks() {
     if (tl.empty() && cl.empty()) continue;
     std::stable_sort(tl.begin(), tl.end(), [&m](uint32_t a, uint32_t b) {
       const Track &ta = m.tracks[a], &tb = m.tracks[b];
-      int64_t ka = ta.has_sort_index ? ta.sort_index : (ta.kind == TrackKind::kGpuStream && ta.stream >= 0 ? ta.stream : ta.tid);
-      int64_t kb = tb.has_sort_index ? tb.sort_index : (tb.kind == TrackKind::kGpuStream && tb.stream >= 0 ? tb.stream : tb.tid);
+      int64_t ka =
+          ta.has_sort_index ? ta.sort_index : (ta.kind == TrackKind::kGpuStream && ta.stream >= 0 ? ta.stream : ta.tid);
+      int64_t kb =
+          tb.has_sort_index ? tb.sort_index : (tb.kind == TrackKind::kGpuStream && tb.stream >= 0 ? tb.stream : tb.tid);
       return std::tie(ka, ta.tid) < std::tie(kb, tb.tid);
     });
     TimelineGroup g;
@@ -119,14 +121,16 @@ nlohmann::json tracks_json(const TimelineIndex& index) {
   j["originNs"] = std::to_string(index.origin_ns());
   j["endNs"] = static_cast<double>(index.end_ns() - index.origin_ns());
   nlohmann::json groups = nlohmann::json::array();
-  for (const TimelineGroup& g : index.groups())
-    groups.push_back({{"name", g.name}, {"pid", g.pid}, {"gpu", g.gpu}});
+  for (const TimelineGroup& g : index.groups()) groups.push_back({{"name", g.name}, {"pid", g.pid}, {"gpu", g.gpu}});
   j["groups"] = std::move(groups);
   nlohmann::json tracks = nlohmann::json::array();
   for (size_t i = 0; i < index.tracks().size(); ++i) {
     const TimelineTrack& t = index.tracks()[i];
-    tracks.push_back({{"id", i}, {"group", t.group}, {"kind", kKinds[static_cast<int>(t.kind)]},
-                      {"name", t.name}, {"rows", t.rows}});
+    tracks.push_back({{"id", i},
+                      {"group", t.group},
+                      {"kind", kKinds[static_cast<int>(t.kind)]},
+                      {"name", t.name},
+                      {"rows", t.rows}});
   }
   j["tracks"] = std::move(tracks);
   return j;

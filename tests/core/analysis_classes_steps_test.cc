@@ -6,8 +6,8 @@
 
 #include "core/analysis/hta_compat.h"
 #include "core/analysis/kernel_classes.h"
-#include "core/regex/regex_syntax.h"
 #include "core/analysis/steps.h"
+#include "core/regex/regex_syntax.h"
 #include "tests/core/import_test_util.h"
 
 namespace tw {
@@ -100,8 +100,8 @@ TEST_CASE("kernel classes: user rules, first match wins, invalid regexes never m
 }
 
 TEST_CASE("regex syntax validator") {
-  for (const char* ok : {"abc", "^a|b$", "(a)(?:b)\\1", "[a-z0-9_]+", "a{2,3}?", "\\bnccl\\b", "x*?", "[^\\]]",
-                         "\\x41", "[\\x41-\\x5a]", "\\u00e9", "\\f\\v\\0", "[\\b-a]", "[a-z_\\-.]", "[z\\-a]", "[+\\--]"})
+  for (const char* ok : {"abc", "^a|b$", "(a)(?:b)\\1", "[a-z0-9_]+", "a{2,3}?", "\\bnccl\\b", "x*?", "[^\\]]", "\\x41",
+                         "[\\x41-\\x5a]", "\\u00e9", "\\f\\v\\0", "[\\b-a]", "[a-z_\\-.]", "[z\\-a]", "[+\\--]"})
     CHECK_MESSAGE(regex_syntax_ok(ok), ok);
   for (const char* bad : {"(", ")", "[a", "*a", "a**", "a{", "a{3,2}", "[z-a]", "\\", "a|*", "\\2(a)", "(?<x>a)",
                           "\\x4", "\\xZZ", "\\u004", "[\\x5a-\\x41]", "[\\u12]"})
@@ -112,7 +112,8 @@ TEST_CASE("kernel rules refuse what the linear-time engine cannot run, with the 
   for (const char* pattern : {"elementwise(?=_kernel)", "(at)::\\1", "[\\u00e9]"}) {
     KernelRules out;
     std::string error;
-    const std::string json = std::string(R"({"rules":[{"pattern":)") + nlohmann::json(pattern).dump() + R"(,"class":"memory"}]})";
+    const std::string json =
+        std::string(R"({"rules":[{"pattern":)") + nlohmann::json(pattern).dump() + R"(,"class":"memory"}]})";
     CAPTURE(pattern);
     CHECK_FALSE(kernel_rules_from_json(json, default_rules(), &out, &error));
     CHECK(error.find("invalid regex: ") != std::string::npos);
@@ -179,8 +180,9 @@ TEST_CASE("kernel rules from JSON: extend, replace, errors") {
   CHECK(r.rules[0].kinds == kRuleKernel);
   CHECK(r.rules[0].label == "team kernel");
 
-  REQUIRE(kernel_rules_from_json(R"({"extend":false,"fallback":"other","rules":[{"class":"memory","kinds":["memcpy"]}]})",
-                                 default_rules(), &r, &err));
+  REQUIRE(
+      kernel_rules_from_json(R"({"extend":false,"fallback":"other","rules":[{"class":"memory","kinds":["memcpy"]}]})",
+                             default_rules(), &r, &err));
   CHECK(r.rules.size() == 1);
   CHECK(r.fallback == KernelClass::kOther);
   CHECK(r.rules[0].pattern.empty());

@@ -25,7 +25,6 @@
 namespace tw {
 namespace {
 
-
 std::vector<std::vector<std::string>> read_tsv(const std::string& path) { return test::read_table(path, '\t'); }
 
 std::map<std::string, std::string> case_paths() { return test::reference_case_paths(); }
@@ -42,7 +41,8 @@ double num(const nlohmann::json& j) { return j.is_number() ? j.get<double>() : N
 
 }  // namespace
 
-TEST_CASE("hta-compat: temporal breakdown and overlap match HTA (no ns rounding) on every case" * doctest::test_suite("corpus")) {
+TEST_CASE("hta-compat: temporal breakdown and overlap match HTA (no ns rounding) on every case" *
+          doctest::test_suite("corpus")) {
   const std::string ref_dir = test::data_dir() + "/reference/hta_no_ns_rounding";
   auto rows = read_tsv(ref_dir + "/summary.tsv");
   REQUIRE(rows.size() > 1);
@@ -85,8 +85,8 @@ TEST_CASE("hta-compat: temporal breakdown and overlap match HTA (no ns rounding)
     CHECK(std::fabs(num(t["idle_pct"]) - std::stod(row[c_idle])) <= 0.05);
     CHECK(std::fabs(num(t["compute_pct"]) - std::stod(row[c_comp])) <= 0.05);
     CHECK(std::fabs(num(t["non_compute_pct"]) - std::stod(row[c_non])) <= 0.05);
-    CHECK(t["span_ns"].get<int64_t>() == t["idle_ns"].get<int64_t>() + t["compute_ns"].get<int64_t>() +
-                                             t["non_compute_ns"].get<int64_t>());
+    CHECK(t["span_ns"].get<int64_t>() ==
+          t["idle_ns"].get<int64_t>() + t["compute_ns"].get<int64_t>() + t["non_compute_ns"].get<int64_t>());
     const std::string& ovl = row[c_ovl];
     if (ovl == "None" || ovl.empty()) {
       CHECK(f["overlap"]["pct"].is_null());

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "core/analysis/flat_id_map.h"
+#include "core/analysis/gpu_rows.h"
 #include "core/analysis/kernel_classes.h"
 #include "core/analysis/launches.h"
-#include "core/analysis/gpu_rows.h"
-#include "core/base/run_sort.h"
 #include "core/analysis/steps.h"
+#include "core/base/run_sort.h"
 #include "tests/core/detail_test_util.h"
 
 namespace tw {
@@ -49,7 +49,8 @@ TEST_CASE("sort_runs: same order as std::sort on runs, sorted, reversed, random 
   three.insert(three.end(), rows.begin(), rows.begin() + 500);
   check_sorts_like_std(three);
   std::vector<Pair> chunks = rows;
-  for (size_t b = 0; b < chunks.size(); b += 997) std::reverse(chunks.begin() + b, chunks.begin() + std::min(chunks.size(), b + 997));
+  for (size_t b = 0; b < chunks.size(); b += 997)
+    std::reverse(chunks.begin() + b, chunks.begin() + std::min(chunks.size(), b + 997));
   check_sorts_like_std(chunks);
   std::vector<Pair> sorted = rows;
   std::sort(sorted.begin(), sorted.end());
@@ -100,7 +101,8 @@ TEST_CASE("sort_runs_each: each range sorted like std::sort, in place, one buffe
   std::reverse(v.begin() + 300, v.begin() + 400);
   std::vector<size_t> bounds = {0, 0, 1, 100, 100, 400, 700, rows.size() / 2, rows.size()};
   std::vector<Pair> expected = v;
-  for (size_t k = 0; k + 1 < bounds.size(); ++k) std::sort(expected.begin() + bounds[k], expected.begin() + bounds[k + 1]);
+  for (size_t k = 0; k + 1 < bounds.size(); ++k)
+    std::sort(expected.begin() + bounds[k], expected.begin() + bounds[k + 1]);
   sort_runs_each(v, bounds, pair_less);
   CHECK(v == expected);
   std::vector<Pair> big_first = rows;
@@ -130,7 +132,8 @@ TEST_CASE("FlatIdMap: finds and keeps the first slot of every key, as std::unord
   }
   CHECK(map.size() == ref.size());
   for (const auto& [key, slot] : ref) CHECK(map.find(key) == slot);
-  CHECK(map.find(0x1234567890abcdefull) == (ref.count(0x1234567890abcdefull) ? ref[0x1234567890abcdefull] : FlatIdMap::kNone));
+  CHECK(map.find(0x1234567890abcdefull) ==
+        (ref.count(0x1234567890abcdefull) ? ref[0x1234567890abcdefull] : FlatIdMap::kNone));
 }
 
 TEST_CASE("gpu_rows_starting_in: the rows whose op starts in the window, in row order") {
@@ -143,8 +146,8 @@ TEST_CASE("gpu_rows_starting_in: the rows whose op starts in the window, in row 
   windows.push_back({steps[1].end_ns, steps[0].begin_ns});  // end before begin: nothing
   windows.push_back({m.min_ts_ns, m.max_ts_ns + 1});        // everything
   const int64_t first_op = m.slices.ts_ns[m.gpu_ops.slice[0]];
-  windows.push_back({first_op, first_op});                  // empty
-  windows.push_back({first_op, first_op + 1});              // ops starting at one instant
+  windows.push_back({first_op, first_op});      // empty
+  windows.push_back({first_op, first_op + 1});  // ops starting at one instant
   size_t nonempty = 0;
   for (const Interval& w : windows) {
     std::vector<uint32_t> expected, got;
@@ -196,10 +199,26 @@ std::vector<KernelClass> reference_classes(const TraceModel& m, const KernelRule
 TEST_CASE("kernel classes: the same as std::regex gives, for the built-in rules and varied patterns") {
   // Anchors, word boundaries, classes (negated, ranges), escapes (\\x too), counted repeats, lazy and
   // empty alternatives, '.', in both cases.
-  const char* patterns[] = {"nccl|rccl", "^void ", "Kernel$", "\\bat::", "\\Bernel", "[A-Z]{3,}", "[^a-z_ ]{4}",
-                            "\\d+x\\d+", "\\W\\w\\s", "\\S{40}", "\\D\\d", "ker.{2,5}l<", "a.*?b|(|c)",
-                            "(Memcpy|Memset) [HD]to[HD]", "\\x4demcpy", "[^A-Z]emset", "^$", "[.]cu|\\.|\\(",
-                            "gemm|GEMM|Gemm", "^(?:cudnn|cutlass)::"};
+  const char* patterns[] = {"nccl|rccl",
+                            "^void ",
+                            "Kernel$",
+                            "\\bat::",
+                            "\\Bernel",
+                            "[A-Z]{3,}",
+                            "[^a-z_ ]{4}",
+                            "\\d+x\\d+",
+                            "\\W\\w\\s",
+                            "\\S{40}",
+                            "\\D\\d",
+                            "ker.{2,5}l<",
+                            "a.*?b|(|c)",
+                            "(Memcpy|Memset) [HD]to[HD]",
+                            "\\x4demcpy",
+                            "[^A-Z]emset",
+                            "^$",
+                            "[.]cu|\\.|\\(",
+                            "gemm|GEMM|Gemm",
+                            "^(?:cudnn|cutlass)::"};
   std::vector<KernelRules> sets = {default_rules(), hta_rules()};
   for (const char* p : patterns) {
     for (bool icase : {false, true}) {
@@ -211,9 +230,10 @@ TEST_CASE("kernel classes: the same as std::regex gives, for the built-in rules 
     }
   }
   size_t matched_sets = 0;
-  for (const char* trace : {kTrace, "deepseek_profile_data/train.json", "hta/tests/data/triton_example/triton_example.json.gz",
-                            "hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz",
-                            "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"}) {
+  for (const char* trace :
+       {kTrace, "deepseek_profile_data/train.json", "hta/tests/data/triton_example/triton_example.json.gz",
+        "hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz",
+        "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"}) {
     const TraceModel& m = detail_test::data_trace(trace);
     REQUIRE(m.gpu_ops.size() > 0);
     for (const KernelRules& r : sets) {

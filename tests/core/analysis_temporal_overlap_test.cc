@@ -14,9 +14,10 @@ namespace {
 // A GPU op on `stream` over [ts, ts + dur) ns (displayTimeUnit ns keeps the numbers readable).
 std::string op(const char* name, const char* cat, int stream, int64_t ts_ns, int64_t dur_ns) {
   char buf[512];
-  std::snprintf(buf, sizeof buf,
-                R"({"ph":"X","cat":"%s","name":"%s","pid":0,"tid":%d,"ts":%.3f,"dur":%.3f,"args":{"device":0,"stream":%d}})",
-                cat, name, stream, ts_ns / 1000.0, dur_ns / 1000.0, stream);
+  std::snprintf(
+      buf, sizeof buf,
+      R"({"ph":"X","cat":"%s","name":"%s","pid":0,"tid":%d,"ts":%.3f,"dur":%.3f,"args":{"device":0,"stream":%d}})", cat,
+      name, stream, ts_ns / 1000.0, dur_ns / 1000.0, stream);
   return buf;
 }
 
@@ -88,7 +89,7 @@ TEST_CASE("stream pair overlap") {
   CHECK(r.streams[0].busy_ns == 400);
   CHECK(r.streams[1].stream == 9);  // 350
   CHECK(r.streams[1].main_class == KernelClass::kCommunication);
-  REQUIRE(r.pairs.size() == 1);      // stream 11 overlaps nobody
+  REQUIRE(r.pairs.size() == 1);  // stream 11 overlaps nobody
   CHECK(r.pairs[0].overlap_ns == 150);
   CHECK(!r.truncated);
 }

@@ -85,8 +85,11 @@ TEST_CASE("bad input: JSON that is not a trace") {
   check_fatal_sentence(import_all_ways(R"({"a":1})")->stats(), "no \"traceEvents\" array");
   check_fatal_sentence(import_all_ways(R"({"traceEvents":5})")->stats(), "no \"traceEvents\" array");
   // A PyTorch Execution Trace (saved beside the profiler's trace) is named as such.
-  check_fatal_sentence(import_all_ways(R"({"schema":"1.0.1","pid":7,"nodes":[{"name":"[pytorch|profiler|execution_graph|thread]","id":1}],"finish_ts":9})")->stats(),
-                       "PyTorch Execution Trace");
+  check_fatal_sentence(
+      import_all_ways(
+          R"({"schema":"1.0.1","pid":7,"nodes":[{"name":"[pytorch|profiler|execution_graph|thread]","id":1}],"finish_ts":9})")
+          ->stats(),
+      "PyTorch Execution Trace");
   check_fatal_sentence(import_all_ways(R"({"traceEvents":{"ph":"X"}})")->stats(), "no \"traceEvents\" array");
   check_fatal_sentence(import_all_ways(R"({"schema":"et","nodes":[)")->stats(), "ends before");
   check_fatal_sentence(import_all_ways("\"just a string\"")->stats(), "does not start with");
@@ -204,7 +207,8 @@ TEST_CASE("bad input: nesting 100k deep never overflows the stack" * doctest::ti
   const size_t kDepth = 100000;
   SUBCASE("in an event's args") {
     auto imp = import_all_ways(R"([{"ph":"X","name":"deep","ts":1,"dur":1,"args":{"a":)" + nested(kDepth, "[", "]") +
-                                   R"(}},{"ph":"X","name":"ok","ts":2,"dur":1}])", 0);
+                                   R"(}},{"ph":"X","name":"ok","ts":2,"dur":1}])",
+                               0);
     CHECK(imp->stats().events == 2);
     CHECK(slice_named(imp->model(), "ok") >= 0);
     CHECK((problem_count(*imp, "nesting_too_deep") + imp->model().slices.size()) == 2);
@@ -215,11 +219,11 @@ TEST_CASE("bad input: nesting 100k deep never overflows the stack" * doctest::ti
     CHECK((problem_count(*imp, "nesting_too_deep") + imp->model().instants.size()) == 1);
   }
   SUBCASE("in id, id2 and bind_id objects") {
-    auto imp = import_all_ways(R"([{"ph":"i","name":"a","ts":1,"id":)" + nested(kDepth, "{\"a\":", "}") +
-                                   R"(},{"ph":"b","cat":"c","name":"b","ts":1,"id2":)" +
-                                   nested(kDepth, "{\"local\":", "}") +
-                                   R"(},{"ph":"X","name":"c","ts":1,"dur":1,"flow_out":true,"bind_id":)" +
-                                   nested(kDepth, "[", "]") + "}]", 0);
+    auto imp = import_all_ways(
+        R"([{"ph":"i","name":"a","ts":1,"id":)" + nested(kDepth, "{\"a\":", "}") +
+            R"(},{"ph":"b","cat":"c","name":"b","ts":1,"id2":)" + nested(kDepth, "{\"local\":", "}") +
+            R"(},{"ph":"X","name":"c","ts":1,"dur":1,"flow_out":true,"bind_id":)" + nested(kDepth, "[", "]") + "}]",
+        0);
     CHECK(imp->stats().events == 3);
     CHECK(imp->model().instants.size() == 1);
     CHECK(slice_named(imp->model(), "c") >= 0);
@@ -232,7 +236,8 @@ TEST_CASE("bad input: nesting 100k deep never overflows the stack" * doctest::ti
   SUBCASE("in the top-level values we parse (distributedInfo, deviceProperties)") {
     auto imp = import_all_ways(R"({"distributedInfo":{"rank":1,"pg_config":)" + nested(kDepth, "[", "]") +
                                    R"(},"deviceProperties":)" + nested(kDepth, "[", "]") +
-                                   R"(,"traceEvents":[{"ph":"i","name":"ok","ts":1}]})", 0);
+                                   R"(,"traceEvents":[{"ph":"i","name":"ok","ts":1}]})",
+                               0);
     CHECK_FALSE(imp->stats().fatal);
     CHECK(imp->stats().events == 1);
   }
@@ -277,11 +282,11 @@ TEST_CASE("bad input: one 100 MB string" * doctest::timeout(120)) {
 }
 
 TEST_CASE("bad input: control characters, NUL bytes and escapes inside strings") {
-  const std::string text =
-      "[{\"ph\":\"i\",\"name\":\"tab\\there \\u0000 nul \\ud83d\\ude00\",\"ts\":1},"
-      "{\"ph\":\"i\",\"name\":\"raw\tcontrol\",\"ts\":2},"
-      "{\"ph\":\"i\",\"name\":\"lone \\ud800 surrogate\",\"ts\":3},"
-      "{\"ph\":\"i\",\"name\":\"nul" + std::string(1, '\0') + "byte\",\"ts\":4}]";
+  const std::string text = "[{\"ph\":\"i\",\"name\":\"tab\\there \\u0000 nul \\ud83d\\ude00\",\"ts\":1},"
+                           "{\"ph\":\"i\",\"name\":\"raw\tcontrol\",\"ts\":2},"
+                           "{\"ph\":\"i\",\"name\":\"lone \\ud800 surrogate\",\"ts\":3},"
+                           "{\"ph\":\"i\",\"name\":\"nul" +
+                           std::string(1, '\0') + "byte\",\"ts\":4}]";
   auto imp = import_all_ways(text);
   CHECK_FALSE(imp->stats().fatal);
   CHECK(imp->stats().events == 4);

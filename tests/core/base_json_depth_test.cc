@@ -20,10 +20,10 @@ TEST_CASE("json depth: the limit is inclusive") {
 
 TEST_CASE("json depth: brackets inside strings do not count, escapes do not end a string") {
   CHECK(json_nesting_within("[\"[[[[{{{{\"]", 1));
-  CHECK(json_nesting_within("[\"a\\\"[[[[\"]", 1));       // \" stays inside the string
+  CHECK(json_nesting_within("[\"a\\\"[[[[\"]", 1));           // \" stays inside the string
   CHECK_FALSE(json_nesting_within("[\"a\\\\\"[[[1]]]]", 3));  // \\ ends with the quote after it
   CHECK(json_nesting_within("[\"a\\\\\"[[[1]]]]", 4));
-  CHECK(json_nesting_within("\"\\", 0));                  // a lone trailing backslash
+  CHECK(json_nesting_within("\"\\", 0));  // a lone trailing backslash
   CHECK(json_nesting_within(std::string(100000, '[').insert(0, "\""), 0));
   CHECK_FALSE(json_nesting_within(std::string(100000, '['), 256));
 }

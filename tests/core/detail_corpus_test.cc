@@ -67,7 +67,8 @@ void check_bounded(const nlohmann::json& f) {
         int64_t sum = 0;
         for (const auto& [k, c] : d["categories"].items()) sum += c["ns"].get<int64_t>();
         CHECK(sum == d["idle_ns"].get<int64_t>());
-        CHECK(d["idle_ns"].get<int64_t>() == d["last_ns"].get<int64_t>() - d["first_ns"].get<int64_t>() - d["busy_ns"].get<int64_t>());
+        CHECK(d["idle_ns"].get<int64_t>() ==
+              d["last_ns"].get<int64_t>() - d["first_ns"].get<int64_t>() - d["busy_ns"].get<int64_t>());
         CHECK(at_most(d["longest_gaps"], 10));
         int64_t prev = INT64_MAX;
         for (const auto& g : d["longest_gaps"]) {

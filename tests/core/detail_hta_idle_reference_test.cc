@@ -38,7 +38,8 @@ TEST_CASE("detail: one gap's category at the rule's edges") {
   CHECK(categorize_gap(100, 40, std::nullopt, 30000) == IdleCategory::kKernelWait);  // hta_compat's negative gaps
 }
 
-TEST_CASE("detail: hta-compat idle breakdown matches HTA's unrounded run on every case" * doctest::test_suite("corpus")) {
+TEST_CASE("detail: hta-compat idle breakdown matches HTA's unrounded run on every case" *
+          doctest::test_suite("corpus")) {
   const std::string ref = test::data_dir() + "/reference/hta_no_ns_rounding";
   std::map<std::string, std::string> paths = cases();
   size_t compared = 0;
@@ -50,8 +51,7 @@ TEST_CASE("detail: hta-compat idle breakdown matches HTA's unrounded run on ever
     if (rows.size() < 2) continue;
     CAPTURE(name);
     auto imp = std::make_unique<TraceImporter>();
-    ReadResult r = stream_file(test::data_path(paths[name]),
-                               [&](const char* p, size_t n) { imp->push(p, n); });
+    ReadResult r = stream_file(test::data_path(paths[name]), [&](const char* p, size_t n) { imp->push(p, n); });
     REQUIRE(r.ok);
     imp->finish();
     const TraceModel& m = imp->model();

@@ -127,7 +127,8 @@ TEST_CASE("detail: mtia_rank_0 aten op kernels and delays match HTA") {
   OperatorsResult r = operator_stats(m);
   const OperatorKernel* mul = nullptr;
   for (const OperatorKernel& k : r.op_kernels)
-    if (m.strings.get(k.op) == "aten::mul" && m.strings.get(k.kernel) == "customized_fba_mul_const-dtype_Float") mul = &k;
+    if (m.strings.get(k.op) == "aten::mul" && m.strings.get(k.kernel) == "customized_fba_mul_const-dtype_Float")
+      mul = &k;
   REQUIRE(mul);
   // HTA get_aten_op_kernels_and_delay row 0: occurrence_count 822, avg_aten_op_launch_delay 1092.545,
   // avg_runtime_delay 293.113 (us, delta 2.0).

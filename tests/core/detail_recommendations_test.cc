@@ -42,7 +42,8 @@ std::string replace(std::string s, const std::string& from, const std::string& t
 
 TEST_CASE("detail recommendations: the sample trace") {
   nlohmann::json f = details_of(detail_test::kSampleTrace);
-  CHECK(ids(f) == std::set<std::string>{"data_loading", "exposed_communication", "gpu_idle", "host_syncs", "pageable_memcpy"});
+  CHECK(ids(f) ==
+        std::set<std::string>{"data_loading", "exposed_communication", "gpu_idle", "host_syncs", "pageable_memcpy"});
   const nlohmann::json* dl = rec(f, "data_loading");
   REQUIRE(dl);
   CHECK((*dl)["evidence"]["numbers"]["dataloader_ns"] == 60000);
@@ -90,15 +91,17 @@ TEST_CASE("detail recommendations: with steps, only the host syncs inside them c
   CHECK((*in)["evidence"]["numbers"]["outside_steps"] == 0);
   CHECK((*in)["evidence"]["numbers"]["blocked_ns"] == 50000);
   CHECK((*in)["evidence"]["numbers"]["share"] == doctest::Approx(0.05));  // 50 us of the 1000 us step
-  CHECK((*in)["text"].get<std::string>().find(
-            "1 host synchronisation in the profiler steps (1.0 per step) blocks the CPU for 50.0 us, 5.0% of the step time") !=
-        std::string::npos);
+  CHECK(
+      (*in)["text"].get<std::string>().find(
+          "1 host synchronisation in the profiler steps (1.0 per step) blocks the CPU for 50.0 us, 5.0% of the step time") !=
+      std::string::npos);
 
   // A long sync after the last step (DeepSeek's train.json ends with a 17 ms cudaDeviceSynchronize,
   // the profiler's shut-down) is not counted: the evidence is the sync inside the step alone.
   const std::string step = "\"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 1000},";
-  const std::string after = step + "\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaDeviceSynchronize\", "
-                                   "\"pid\": 1, \"tid\": 1, \"ts\": 1100, \"dur\": 5000},";
+  const std::string after = step +
+                            "\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaDeviceSynchronize\", "
+                            "\"pid\": 1, \"tid\": 1, \"ts\": 1100, \"dur\": 5000},";
   nlohmann::json f = details_of(replace(detail_test::kSampleTrace, step, after));
   CHECK(f["launches"]["host_syncs"]["count"] == 2);  // the launches section lists both
   const nlohmann::json* both = rec(f, "host_syncs");
@@ -112,7 +115,8 @@ TEST_CASE("detail recommendations: with steps, only the host syncs inside them c
             "1 more, outside the steps (the profiler's start-up or shut-down), is not counted.") != std::string::npos);
 
   // The step ends before its sync (at 390 us): no sync is in a step, no recommendation.
-  nlohmann::json early = details_of(replace(detail_test::kSampleTrace, "\"ts\": 0, \"dur\": 1000", "\"ts\": 0, \"dur\": 390"));
+  nlohmann::json early =
+      details_of(replace(detail_test::kSampleTrace, "\"ts\": 0, \"dur\": 1000", "\"ts\": 0, \"dur\": 390"));
   CHECK(early["launches"]["host_syncs"]["count"] == 1);
   CHECK(rec(early, "host_syncs") == nullptr);
 
@@ -121,8 +125,8 @@ TEST_CASE("detail recommendations: with steps, only the host syncs inside them c
   const nlohmann::json* all = rec(none, "host_syncs");
   REQUIRE(all);
   CHECK((*all)["evidence"]["numbers"]["per_step"] == 0);
-  CHECK((*all)["text"].get<std::string>().find("1 host synchronisation blocks the CPU for 50.0 us, 5.0% of the trace") !=
-        std::string::npos);
+  CHECK((*all)["text"].get<std::string>().find(
+            "1 host synchronisation blocks the CPU for 50.0 us, 5.0% of the trace") != std::string::npos);
 }
 
 // A sync with no enclosing slice (here on a thread of its own) has no call site: its offender is
@@ -134,7 +138,8 @@ TEST_CASE("detail recommendations: a host sync outside any operator has a null o
   REQUIRE(r);
   REQUIRE((*r)["evidence"]["offenders"].size() == 1);
   CHECK((*r)["evidence"]["offenders"][0].is_null());
-  CHECK((*r)["text"].get<std::string>().find("called from code outside any operator (1 call, 50.0 us)") != std::string::npos);
+  CHECK((*r)["text"].get<std::string>().find("called from code outside any operator (1 call, 50.0 us)") !=
+        std::string::npos);
 }
 
 TEST_CASE("detail recommendations: memory peak above 90% of the device") {

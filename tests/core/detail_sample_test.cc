@@ -106,7 +106,7 @@ TEST_CASE("detail sample: launches, queue length and host syncs") {
   Sample s;
   LaunchesResult r = launch_stats(s.m);
   REQUIRE(r.records.size() == 5);
-  CHECK(r.short_ops == 1);  // add_kernel: 2 us on the GPU, 5 us to launch
+  CHECK(r.short_ops == 1);       // add_kernel: 2 us on the GPU, 5 us to launch
   CHECK(r.delay_outliers == 1);  // softmax waits 183 us
   CHECK(r.delay.max_ns == 183 * kUs);
   CHECK(r.delay.p50_ns == 10 * kUs);

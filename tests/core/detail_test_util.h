@@ -28,8 +28,7 @@ inline TraceModel& data_trace(const std::string& rel) {
   auto it = cache.find(rel);
   if (it == cache.end()) {
     auto imp = std::make_unique<TraceImporter>();
-    ReadResult r = stream_file(test::data_path(rel),
-                               [&](const char* p, size_t n) { imp->push(p, n); });
+    ReadResult r = stream_file(test::data_path(rel), [&](const char* p, size_t n) { imp->push(p, n); });
     REQUIRE_MESSAGE(r.ok, r.error);
     imp->finish();
     REQUIRE(!imp->stats().fatal);

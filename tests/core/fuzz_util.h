@@ -39,23 +39,43 @@ inline std::vector<std::string> import_fuzz_seeds() {
 
 // 1-8 mutations of `text`.
 inline std::string mutate_trace(std::string text, std::mt19937& rng) {
-  static const char* tokens[] = {"{", "}", "[", "]", "\"", "\\", ",", ":", "1e400", "-0", "NaN", "\xff", "\xc3",
-                                 "18446744073709551616", "\"ph\":\"B\"", "\"ph\":\"E\"", "\"ph\":\"f\"", "\"bind_id\":1,",
-                                 "\"flow_in\":true,", "null", " ", "\"traceEvents\":[", "\xEF\xBB\xBF"};
+  static const char* tokens[] = {"{",
+                                 "}",
+                                 "[",
+                                 "]",
+                                 "\"",
+                                 "\\",
+                                 ",",
+                                 ":",
+                                 "1e400",
+                                 "-0",
+                                 "NaN",
+                                 "\xff",
+                                 "\xc3",
+                                 "18446744073709551616",
+                                 "\"ph\":\"B\"",
+                                 "\"ph\":\"E\"",
+                                 "\"ph\":\"f\"",
+                                 "\"bind_id\":1,",
+                                 "\"flow_in\":true,",
+                                 "null",
+                                 " ",
+                                 "\"traceEvents\":[",
+                                 "\xEF\xBB\xBF"};
   int mutations = 1 + static_cast<int>(rng() % 8);
   for (int k = 0; k < mutations && !text.empty(); ++k) {
     size_t pos = rng() % text.size();
     switch (rng() % 6) {
-      case 0: text[pos] = static_cast<char>(rng()); break;                                  // flip a byte
-      case 1: text.erase(pos, 1 + rng() % 64); break;                                       // delete a range
-      case 2: text.insert(pos, tokens[rng() % (sizeof tokens / sizeof *tokens)]); break;    // insert a token
-      case 3: text.resize(pos); break;                                                      // truncate
-      case 4: {                                                                             // duplicate a range
+      case 0: text[pos] = static_cast<char>(rng()); break;                                // flip a byte
+      case 1: text.erase(pos, 1 + rng() % 64); break;                                     // delete a range
+      case 2: text.insert(pos, tokens[rng() % (sizeof tokens / sizeof *tokens)]); break;  // insert a token
+      case 3: text.resize(pos); break;                                                    // truncate
+      case 4: {                                                                           // duplicate a range
         size_t len = std::min<size_t>(1 + rng() % 200, text.size() - pos);
         text.insert(rng() % text.size(), text.substr(pos, len));
         break;
       }
-      default: {                                                                            // swap two bytes
+      default: {  // swap two bytes
         size_t other = rng() % text.size();
         std::swap(text[pos], text[other]);
       }

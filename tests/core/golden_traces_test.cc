@@ -21,7 +21,6 @@ using namespace tw::test;
 
 namespace {
 
-
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kSanitized = true;
 #elif defined(__has_feature)
@@ -115,7 +114,8 @@ std::vector<std::string> flow_names(tw::TraceModel& m) {
 
 }  // namespace
 
-TEST_CASE("golden: every MANIFEST trace imports with the MANIFEST's event and phase counts" * doctest::test_suite("corpus")) {
+TEST_CASE("golden: every MANIFEST trace imports with the MANIFEST's event and phase counts" *
+          doctest::test_suite("corpus")) {
   std::vector<ManifestRow> rows = read_manifest();
   REQUIRE_MESSAGE(rows.size() >= 50, "MANIFEST.tsv not found or short under " << data_dir());
   size_t traces = 0, not_traces = 0, skipped = 0;
@@ -162,7 +162,8 @@ TEST_CASE("golden: every MANIFEST trace imports with the MANIFEST's event and ph
 TEST_CASE("golden: the odd speedscope trace-event files") {
   const std::string dir = data_dir() + "/speedscope/sample/profiles/trace-event/";
   SUBCASE("partial files load the complete events and report the truncation") {
-    for (const char* name : {"simple-partial.json", "simple-partial-trailing-comma.json", "simple-partial-whitespace.json"}) {
+    for (const char* name :
+         {"simple-partial.json", "simple-partial-trailing-comma.json", "simple-partial-whitespace.json"}) {
       CAPTURE(name);
       auto imp = import_file(dir + name);
       CHECK(imp->stats().events == 6);
@@ -208,7 +209,7 @@ TEST_CASE("golden: Perfetto's flow test files give the flows Perfetto expects") 
         std::vector<std::string>{"OtherSlice->SomeSlice", "SenderA->OtherSlice", "SenderB->Blergh"});
   auto v2 = import_file(dir + "flow_events_json_v2.json");
   CHECK(flow_names(v2->model()) == std::vector<std::string>{"OtherSlice->SomeOtherSlice", "OtherSlice->SomeSlice",
-                                                           "SenderA->OtherSlice", "SenderB->Blergh"});
+                                                            "SenderA->OtherSlice", "SenderB->Blergh"});
 }
 
 TEST_CASE("golden: a real Kineto trace gives the identical model in any chunking") {

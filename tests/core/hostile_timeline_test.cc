@@ -33,7 +33,8 @@ std::string read_trace(const std::string& rel) {
 }
 
 bool contains_folded(std::string_view name, char c) {
-  return std::any_of(name.begin(), name.end(), [c](char x) { return std::tolower(static_cast<unsigned char>(x)) == c; });
+  return std::any_of(name.begin(), name.end(),
+                     [c](char x) { return std::tolower(static_cast<unsigned char>(x)) == c; });
 }
 
 // Every query the page makes, over the whole trace and a narrow window in its middle.
@@ -55,7 +56,8 @@ void query_everything(Session& s) {
   for (size_t i = 0; i < m.slices.size(); ++i) expected += contains_folded(m.strings.get(m.slices.name[i]), 'a');
   CHECK(search.count() == expected);
 
-  for (auto [t0, t1] : {std::pair{0.0, span}, std::pair{span / 2, span / 2 + std::max(1.0, span / 1e6)}, std::pair{-span, 2 * span}}) {
+  for (auto [t0, t1] :
+       {std::pair{0.0, span}, std::pair{span / 2, span / 2 + std::max(1.0, span / 1e6)}, std::pair{-span, 2 * span}}) {
     WindowQuery q;
     q.lanes = lanes;
     q.t0_ns = t0;
@@ -95,8 +97,8 @@ void query_everything(Session& s) {
 
 TEST_CASE("bad input: fuzzed traces through the timeline queries and the summary" * doctest::timeout(300)) {
   const std::vector<std::string> seeds = {
-      read_trace("kineto/tb_plugin/test/gpu_metrics_input.json"),        // kernels, GPU counters
-      read_trace("hta/tests/data/trace_compare/base/base.json.gz"),      // Kineto CPU + GPU, flows
+      read_trace("kineto/tb_plugin/test/gpu_metrics_input.json"),    // kernels, GPU counters
+      read_trace("hta/tests/data/trace_compare/base/base.json.gz"),  // Kineto CPU + GPU, flows
       read_trace("hta/tests/data/large_integer_trace/rank-70.Mar_25_20_48_12.2861.pt.trace.json.gz"),  // NCCL kernel
       read_trace("perfetto/test/trace_processor/diff_tests/parser/parsing/flow_events_json_v2.json"),
       read_trace("speedscope/sample/profiles/trace-event/multiprocess.json"),
@@ -107,7 +109,8 @@ TEST_CASE("bad input: fuzzed traces through the timeline queries and the summary
   int queried = 0;
   for (int round = 0; round < kRounds; ++round) {
     // Every fifth round the trace itself, so the invariants are also checked on a clean model.
-    std::string text = round % 5 == 0 ? seeds[round / 5 % seeds.size()] : mutate_trace(seeds[round % seeds.size()], rng);
+    std::string text =
+        round % 5 == 0 ? seeds[round / 5 % seeds.size()] : mutate_trace(seeds[round % seeds.size()], rng);
     CAPTURE(round);
     Session s("fuzz");
     s.push(text.data(), text.size());

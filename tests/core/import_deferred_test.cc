@@ -75,7 +75,8 @@ void check_same(const std::string& label, std::string_view text, uint32_t seed) 
 
 }  // namespace
 
-TEST_CASE("deferred decode: real traces give the ordinary import's model and problems" * doctest::test_suite("corpus")) {
+TEST_CASE("deferred decode: real traces give the ordinary import's model and problems" *
+          doctest::test_suite("corpus")) {
   std::vector<std::string> files = data_json_traces();
   std::mt19937 pick(11);
   std::vector<std::string> chosen = {kNccl, data_path("deepseek_profile_data/train.json")};
@@ -95,7 +96,8 @@ TEST_CASE("deferred decode: odd events and top-level values between batches keep
     if (i % 997 == 5) text += R"({"ph":"X","name":"esc\"aped","ts":2,"dur":1,"pid":1,"tid":1},)";
     else if (i % 991 == 7) text += "{\"ph\":\"X\",\"name\":\"bad\xff utf8\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1},";
     else if (i % 983 == 9) text += R"({"ph":"X","name":"dup","ph":"X","ts":1,"dur":1,"pid":1,"tid":1},)";
-    else if (i % 1000 == 11) text += R"({"ph":"B","name":"outer","ts":)" + std::to_string(i * 10) + R"(,"pid":1,"tid":2},)";
+    else if (i % 1000 == 11)
+      text += R"({"ph":"B","name":"outer","ts":)" + std::to_string(i * 10) + R"(,"pid":1,"tid":2},)";
     else if (i % 1000 == 12) text += R"({"ph":"E","ts":)" + std::to_string(i * 10 + 5000) + R"(,"pid":1,"tid":2},)";
     else
       text += R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(i % 13) + R"(","pid":0,"tid":7,"ts":)" +
@@ -121,7 +123,8 @@ TEST_CASE("event records: nearly every event of a Kineto trace travels as a reco
     const uint8_t* cur = rec.data();
     for (const EventRef& r : b->refs) {
       events++;
-      if (read_event_record(&cur, rec.data() + rec.size(), b->data.data() + r.begin, r.length, e) != RecordRead::kDecoded)
+      if (read_event_record(&cur, rec.data() + rec.size(), b->data.data() + r.begin, r.length, e) !=
+          RecordRead::kDecoded)
         continue;
       records++;
       known_ok += known_args_agree(e);

@@ -50,8 +50,8 @@ std::string describe(const RawEvent& e) {
 }
 
 struct Outcome {
-  bool fast = false;           // the fast path accepted
-  bool equal = true;           // ... and decode() gave kOk with an equal RawEvent (known args too)
+  bool fast = false;  // the fast path accepted
+  bool equal = true;  // ... and decode() gave kOk with an equal RawEvent (known args too)
   std::string fast_text, ref_text;
 };
 
@@ -92,10 +92,10 @@ std::vector<std::string> events_of(const std::string& text) {
   return std::move(sink.events);
 }
 
-
 }  // namespace
 
-TEST_CASE("fast decode: every event of every test trace is equal to decode() or left to it" * doctest::test_suite("corpus")) {
+TEST_CASE("fast decode: every event of every test trace is equal to decode() or left to it" *
+          doctest::test_suite("corpus")) {
   std::vector<std::string> files = data_json_traces();
   REQUIRE(files.size() > 100);
   size_t total = 0, accepted = 0, mismatches = 0;
@@ -126,7 +126,8 @@ const char kNulByte[] = "{\"ph\":\"X\",\"name\":\"nul\0byte\"}";
 
 TEST_CASE("fast decode: odd events are rejected or decoded exactly like decode()") {
   std::string many_args = R"({"ph":"X","args":{)";
-  for (int i = 0; i < 50; ++i) many_args += (i ? "," : "") + std::string("\"a") + std::to_string(i) + "\":" + std::to_string(i);
+  for (int i = 0; i < 50; ++i)
+    many_args += (i ? "," : "") + std::string("\"a") + std::to_string(i) + "\":" + std::to_string(i);
   many_args += "},\"name\":\"many\",\"args\":{\"late\":1}}";
   // Clean events the fast path must accept (and decode like simdjson).
   const std::vector<std::string> clean = {
@@ -202,11 +203,34 @@ TEST_CASE("fast decode: numbers in every time and id field give decode()'s value
   // The times and integer ids are parsed while they are scanned (plain forms) or by core/base's
   // parsers (the rest); both must give decode()'s values: rounding below the nanosecond, digit
   // counts at the plain forms' limits, signs, zeros, fractions and exponents.
-  const char* valid[] = {"0", "-0", "7", "-7", "1.5", "0.0004", "0.0005", "-0.0005", "-0.0015", "12.3456789",
-                         "4458680428983.396", "4458680428983.3965", "999999999999999.9995", "-999999999999999.9995",
-                         "999999999999999", "1000000000000000", "1234567890123456.5", "123456789012345678",
-                         "1234567890123456789", "9223372036854775807", "-9223372036854775808",
-                         "9223372036854775808", "1e3", "1.5E-3", "-2.25e+2", "0.1e1", "3.999999", "0.9999995"};
+  const char* valid[] = {"0",
+                         "-0",
+                         "7",
+                         "-7",
+                         "1.5",
+                         "0.0004",
+                         "0.0005",
+                         "-0.0005",
+                         "-0.0015",
+                         "12.3456789",
+                         "4458680428983.396",
+                         "4458680428983.3965",
+                         "999999999999999.9995",
+                         "-999999999999999.9995",
+                         "999999999999999",
+                         "1000000000000000",
+                         "1234567890123456.5",
+                         "123456789012345678",
+                         "1234567890123456789",
+                         "9223372036854775807",
+                         "-9223372036854775808",
+                         "9223372036854775808",
+                         "1e3",
+                         "1.5E-3",
+                         "-2.25e+2",
+                         "0.1e1",
+                         "3.999999",
+                         "0.9999995"};
   for (const char* v : valid)
     for (const char* field : {"ts", "dur", "pid", "tid", "id", "bind_id"}) {
       std::string ev = std::string(R"({"ph":"X","name":"n",")") + field + "\":" + v + R"(,"cat":"c"})";
@@ -326,9 +350,9 @@ TEST_CASE("fast decode: odd events among clean ones give the simdjson path's mod
   };
   for (int i = 0; i < 300; ++i) {
     text += i % 5 == 2 ? odd[(i / 5) % 7]
-                       : R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(i % 7) + R"(","pid":0,"tid":7,"ts":)" +
-                             std::to_string(1000 + i * 10) + R"(.125,"dur":5,"args":{"correlation":)" +
-                             std::to_string(i) + R"(,"grid":[1,2,3]}})";
+                       : R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(i % 7) +
+                             R"(","pid":0,"tid":7,"ts":)" + std::to_string(1000 + i * 10) +
+                             R"(.125,"dur":5,"args":{"correlation":)" + std::to_string(i) + R"(,"grid":[1,2,3]}})";
     text += ",";
   }
   text += "{}]";
@@ -436,8 +460,8 @@ TEST_CASE("fast decode: remembered separators never change a result, whatever th
         int n = int(rng() % 7);
         for (int a = 0; a < n; ++a) {
           comma(a == 0);
-          ev += space() + "\"" + pick({"ts", "correlation", "External id", "grid", "a", "stream", "device"}) + "\"" + space() +
-                ":" + space() + value();
+          ev += space() + "\"" + pick({"ts", "correlation", "External id", "grid", "a", "stream", "device"}) + "\"" +
+                space() + ":" + space() + value();
         }
         ev += space() + "}";
       } else if (key == "ph") {

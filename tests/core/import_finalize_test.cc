@@ -109,13 +109,17 @@ namespace {
 std::string twenty_flows(uint64_t (*id_of)(int)) {
   std::string t = "[";
   for (int k = 0; k < 20; ++k) {
-    t += R"({"ph":"X","name":"s)" + std::to_string(k) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(k * 100) + R"(,"dur":10},)";
-    t += R"({"ph":"X","name":"d)" + std::to_string(k) + R"(","pid":1,"tid":2,"ts":)" + std::to_string(k * 100 + 50) + R"(,"dur":10},)";
+    t += R"({"ph":"X","name":"s)" + std::to_string(k) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(k * 100) +
+         R"(,"dur":10},)";
+    t += R"({"ph":"X","name":"d)" + std::to_string(k) + R"(","pid":1,"tid":2,"ts":)" + std::to_string(k * 100 + 50) +
+         R"(,"dur":10},)";
   }
   for (int j = 0; j < 20; ++j) {
     const int k = (j * 7) % 20, f = 19 - j;  // both orders differ from time order
-    t += R"({"ph":"s","cat":"c","name":"n","id":)" + std::to_string(id_of(k)) + R"(,"pid":1,"tid":1,"ts":)" + std::to_string(k * 100 + 5) + "},";
-    t += R"({"ph":"f","bp":"e","cat":"c","name":"n","id":)" + std::to_string(id_of(f)) + R"(,"pid":1,"tid":2,"ts":)" + std::to_string(f * 100 + 55) + "}";
+    t += R"({"ph":"s","cat":"c","name":"n","id":)" + std::to_string(id_of(k)) + R"(,"pid":1,"tid":1,"ts":)" +
+         std::to_string(k * 100 + 5) + "},";
+    t += R"({"ph":"f","bp":"e","cat":"c","name":"n","id":)" + std::to_string(id_of(f)) + R"(,"pid":1,"tid":2,"ts":)" +
+         std::to_string(f * 100 + 55) + "}";
     t += j + 1 < 20 ? "," : "]";
   }
   return t;

@@ -33,9 +33,11 @@ TEST_CASE("forms: object form and bare array form give the same slices") {
 
 TEST_CASE("forms: top-level keys before and after traceEvents are read") {
   const std::string before = R"({"schemaVersion":1,"displayTimeUnit":"ns","distributedInfo":{"rank":3,"world_size":8},)"
-                             R"("traceEvents":[)" + std::string(kTwoEvents) + R"(]})";
-  const std::string after = R"({"traceEvents":[)" + std::string(kTwoEvents) +
-                            R"(],"distributedInfo":{"rank":3,"world_size":8},"displayTimeUnit":"ns","schemaVersion":1})";
+                             R"("traceEvents":[)" +
+                             std::string(kTwoEvents) + R"(]})";
+  const std::string after =
+      R"({"traceEvents":[)" + std::string(kTwoEvents) +
+      R"(],"distributedInfo":{"rank":3,"world_size":8},"displayTimeUnit":"ns","schemaVersion":1})";
   for (const std::string& text : {before, after}) {
     auto imp = import_all_ways(text);
     CHECK(imp->stats().events == 2);
@@ -63,7 +65,8 @@ TEST_CASE("forms: only the top-level traceEvents key is the events array") {
 }
 
 TEST_CASE("forms: a second traceEvents key is not read as events") {
-  auto imp = import_all_ways(R"({"traceEvents":[{"ph":"i","name":"one","ts":1}],"traceEvents":[{"ph":"i","name":"two","ts":2}]})");
+  auto imp = import_all_ways(
+      R"({"traceEvents":[{"ph":"i","name":"one","ts":1}],"traceEvents":[{"ph":"i","name":"two","ts":2}]})");
   CHECK(imp->stats().events == 1);
   CHECK(imp->model().instants.size() == 1);
 }
@@ -93,9 +96,10 @@ TEST_CASE("forms: a trailing comma inside an event is a counted problem, the res
 }
 
 TEST_CASE("forms: whitespace anywhere, and a UTF-8 byte order mark") {
-  const std::string text = "\xEF\xBB\xBF \r\n\t{ \n\"schemaVersion\" \t:\r 1 , \"traceEvents\"\n:\n[\n\t"
-                           "{ \"ph\" : \"X\" , \"name\" : \"a\" , \"ts\" : 1 , \"dur\" : 2 }\r\n ,\n"
-                           "{\"ph\":\"X\",\"name\":\"b\",\"ts\":\"  5 \",\"dur\":1} \n ] \n , \"x\" : [ 1 , 2 ] \n } \n\n";
+  const std::string text =
+      "\xEF\xBB\xBF \r\n\t{ \n\"schemaVersion\" \t:\r 1 , \"traceEvents\"\n:\n[\n\t"
+      "{ \"ph\" : \"X\" , \"name\" : \"a\" , \"ts\" : 1 , \"dur\" : 2 }\r\n ,\n"
+      "{\"ph\":\"X\",\"name\":\"b\",\"ts\":\"  5 \",\"dur\":1} \n ] \n , \"x\" : [ 1 , 2 ] \n } \n\n";
   auto imp = import_all_ways(text);
   CHECK_FALSE(imp->stats().fatal);
   CHECK(imp->stats().events == 2);
@@ -114,8 +118,9 @@ TEST_CASE("forms: data after the end of the document is counted") {
 }
 
 TEST_CASE("forms: each event's byte range re-reads its full source (args on demand)") {
-  const std::string text = R"({"traceEvents":[ {"ph":"X","name":"k","ts":1,"dur":2,"args":{"Comms Id":18446744073709551617,"x":[1,{"y":"z"}]}},)"
-                           R"({"ph":"i","name":"m","ts":3,"args":{"note":"caf\u00e9"}} ]})";
+  const std::string text =
+      R"({"traceEvents":[ {"ph":"X","name":"k","ts":1,"dur":2,"args":{"Comms Id":18446744073709551617,"x":[1,{"y":"z"}]}},)"
+      R"({"ph":"i","name":"m","ts":3,"args":{"note":"caf\u00e9"}} ]})";
   auto imp = import_all_ways(text);
   tw::TraceModel& m = imp->model();
   REQUIRE(m.slices.size() == 1);

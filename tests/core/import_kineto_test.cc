@@ -179,8 +179,7 @@ TEST_CASE("kineto: a small trace imports with kinds, GPU op columns, launches an
   for (const tw::LaunchLink& l : m.launches)
     launches.push_back(name_of_slice(m, l.launch_slice) + "->" + name_of_slice(m, l.gpu_slice));
   std::sort(launches.begin(), launches.end());
-  CHECK(launches == std::vector<std::string>{"cuLaunchKernel->Memset (Device)",
-                                             "cudaLaunchKernel->sm90_gemm",
+  CHECK(launches == std::vector<std::string>{"cuLaunchKernel->Memset (Device)", "cudaLaunchKernel->sm90_gemm",
                                              "cudaMemcpyAsync->Memcpy HtoD (Pinned -> Device)"});
   // The ac2g flow binds the launch to the kernel as well.
   REQUIRE(m.flows.size() == 1);

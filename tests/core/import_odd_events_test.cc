@@ -34,10 +34,10 @@ std::string x_event(int i) {
 
 // Events that the per-event path loads with a problem or rejects, one per kind.
 const std::vector<std::string> kOdd = {
-    R"({"ph":"X","name":"dup","ph":"X","ts":1,"dur":1,"pid":1,"tid":1})",            // duplicate key
-    R"({"ph":"X","name":"trail","ts":1,"dur":1,"pid":1,"tid":1,})",                  // trailing comma
+    R"({"ph":"X","name":"dup","ph":"X","ts":1,"dur":1,"pid":1,"tid":1})",                   // duplicate key
+    R"({"ph":"X","name":"trail","ts":1,"dur":1,"pid":1,"tid":1,})",                         // trailing comma
     "{\"ph\":\"X\",\"name\":\"bad\xff\xfe utf8\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1}",  // invalid UTF-8
-    R"({"p\u0068":"X","n\u0061me":"escaped keys","ts":2,"dur":1,"pid":1,"tid":1})",  // escaped keys
+    R"({"p\u0068":"X","n\u0061me":"escaped keys","ts":2,"dur":1,"pid":1,"tid":1})",         // escaped keys
     R"({"ph":"X","name":"skipped bad literal","x":tru,"ts":3,"dur":1,"pid":1,"tid":1})",
     R"({"ph":"X","name":"skipped bad number","x":-,"ts":3,"dur":1,"pid":1,"tid":1})",
     R"({"ph":"X","name":"missing colon","ts" 3,"dur":1,"pid":1,"tid":1})",

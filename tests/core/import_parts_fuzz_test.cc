@@ -42,9 +42,11 @@ TEST_CASE("parts: fuzzed mutations of real traces, cut at likely and at random p
     cuts += starts.size(), absorbed += r.absorbed;
     if (round % 2 == 0) likely_cuts += starts.size(), likely_absorbed += r.absorbed;
     const std::string got = fingerprint(*r.importer);
-    CHECK_MESSAGE(got == expected, "cut at ", starts.front(), " (", starts.size(), " cuts)\n", first_difference(expected, got));
+    CHECK_MESSAGE(got == expected, "cut at ", starts.front(), " (", starts.size(), " cuts)\n",
+                  first_difference(expected, got));
   }
-  MESSAGE("fuzzed parts absorbed: ", absorbed, " of ", cuts, "; at likely event starts ", likely_absorbed, " of ", likely_cuts);
+  MESSAGE("fuzzed parts absorbed: ", absorbed, " of ", cuts, "; at likely event starts ", likely_absorbed, " of ",
+          likely_cuts);
   // The comparison above must not pass by refusing every part: most mutations leave a likely cut
   // between two intact events, and those parts are absorbed.
   CHECK(likely_absorbed * 3 > likely_cuts);

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "tests/core/import_modes_util.h"
 #include "cli/parts_reader.h"
+#include "tests/core/import_modes_util.h"
 #include "tests/core/import_parts_util.h"
 
 using namespace tw;
@@ -50,10 +50,12 @@ size_t check_every_cut(const std::string& text) {
     std::string got = fingerprint(*r.importer);
     CHECK_MESSAGE(got == expected, "cut at byte ", starts[a], "\n", first_difference(expected, got));
     for (size_t b = a + 1; b < starts.size(); b += 2) {
-      PartsImport r3 = import_in_parts(text, {starts[a], starts[b]}, static_cast<uint32_t>(b), size_t(1) << 20, b % 3 == 0);
+      PartsImport r3 =
+          import_in_parts(text, {starts[a], starts[b]}, static_cast<uint32_t>(b), size_t(1) << 20, b % 3 == 0);
       absorbed += r3.absorbed;
       got = fingerprint(*r3.importer);
-      CHECK_MESSAGE(got == expected, "cuts at bytes ", starts[a], ", ", starts[b], "\n", first_difference(expected, got));
+      CHECK_MESSAGE(got == expected, "cuts at bytes ", starts[a], ", ", starts[b], "\n",
+                    first_difference(expected, got));
     }
   }
   return absorbed;
@@ -178,27 +180,49 @@ std::string random_trace(uint32_t seed) {
   int64_t ts = 1000;
   for (int i = 0; i < 60; ++i) {
     ts += pick(5) - 1;  // sometimes backwards
-    std::string where = std::string("\"pid\": ") + pids[pick(4)] + ", \"tid\": " + tids[pick(4)] + ", \"ts\": " + std::to_string(ts);
+    std::string where =
+        std::string("\"pid\": ") + pids[pick(4)] + ", \"tid\": " + tids[pick(4)] + ", \"ts\": " + std::to_string(ts);
     std::string name = std::string("\"name\": \"") + names[pick(5)] + "\"";
     switch (pick(12)) {
-      case 0: case 1: ev.push_back("{\"ph\": \"B\", " + name + ", \"cat\": \"cpu_op\", " + where +
-                                   (pick(3) == 0 ? ", \"bind_id\": \"0x" + std::to_string(pick(3)) + "\", \"flow_out\": true" : "") + "}"); break;
-      case 2: case 3: ev.push_back("{\"ph\": \"E\", " + where + "}"); break;
-      case 4: ev.push_back("{\"ph\": \"X\", " + name + ", \"cat\": \"kernel\", " + where + ", \"dur\": " + std::to_string(pick(9)) +
-                           ", \"args\": {\"correlation\": " + std::to_string(pick(5)) + ", \"stream\": 7}" +
-                           (pick(2) ? ", \"bind_id\": \"0x" + std::to_string(pick(3)) + "\", \"flow_in\": true" : "") + "}"); break;
-      case 5: ev.push_back("{\"ph\": \"" + std::string(pick(2) ? "b" : "e") + "\", \"id\": " + std::to_string(pick(3)) +
-                           ", \"cat\": \"io\", " + name + ", " + where + "}"); break;
+      case 0:
+      case 1:
+        ev.push_back("{\"ph\": \"B\", " + name + ", \"cat\": \"cpu_op\", " + where +
+                     (pick(3) == 0 ? ", \"bind_id\": \"0x" + std::to_string(pick(3)) + "\", \"flow_out\": true" : "") +
+                     "}");
+        break;
+      case 2:
+      case 3: ev.push_back("{\"ph\": \"E\", " + where + "}"); break;
+      case 4:
+        ev.push_back("{\"ph\": \"X\", " + name + ", \"cat\": \"kernel\", " + where +
+                     ", \"dur\": " + std::to_string(pick(9)) +
+                     ", \"args\": {\"correlation\": " + std::to_string(pick(5)) + ", \"stream\": 7}" +
+                     (pick(2) ? ", \"bind_id\": \"0x" + std::to_string(pick(3)) + "\", \"flow_in\": true" : "") + "}");
+        break;
+      case 5:
+        ev.push_back("{\"ph\": \"" + std::string(pick(2) ? "b" : "e") + "\", \"id\": " + std::to_string(pick(3)) +
+                     ", \"cat\": \"io\", " + name + ", " + where + "}");
+        break;
       case 6: ev.push_back("{\"ph\": \"n\", \"id\": 9, \"cat\": \"io\", " + name + ", " + where + "}"); break;
-      case 7: ev.push_back("{\"ph\": \"" + std::string(1, "stf"[pick(3)]) + "\", \"id\": \"f" + std::to_string(pick(3)) +
-                           "\", \"cat\": \"ac2g\", \"name\": \"ac2g\", " + where + "}"); break;
-      case 8: ev.push_back("{\"ph\": \"C\", " + name + ", " + where + ", \"args\": {\"v\": " + std::to_string(pick(100)) + "}}"); break;
-      case 9: ev.push_back("{\"ph\": \"i\", \"name\": \"[memory]\", \"s\": \"t\", " + where +
-                           ", \"args\": {\"Device Id\": 0, \"Total Allocated\": 5, \"Total Reserved\": 9, \"Bytes\": 1}}"); break;
-      case 10: ev.push_back("{\"ph\": \"M\", \"name\": \"" + std::string(pick(2) ? "process_name" : "thread_name") + "\", " + where +
-                            ", \"args\": {\"name\": \"" + names[pick(5)] + "\"}}"); break;
-      default: ev.push_back("{\"ph\": \"M\", \"name\": \"thread_sort_index\", " + where + ", \"args\": {\"sort_index\": " +
-                            std::to_string(pick(4)) + "}}"); break;
+      case 7:
+        ev.push_back("{\"ph\": \"" + std::string(1, "stf"[pick(3)]) + "\", \"id\": \"f" + std::to_string(pick(3)) +
+                     "\", \"cat\": \"ac2g\", \"name\": \"ac2g\", " + where + "}");
+        break;
+      case 8:
+        ev.push_back("{\"ph\": \"C\", " + name + ", " + where + ", \"args\": {\"v\": " + std::to_string(pick(100)) +
+                     "}}");
+        break;
+      case 9:
+        ev.push_back("{\"ph\": \"i\", \"name\": \"[memory]\", \"s\": \"t\", " + where +
+                     ", \"args\": {\"Device Id\": 0, \"Total Allocated\": 5, \"Total Reserved\": 9, \"Bytes\": 1}}");
+        break;
+      case 10:
+        ev.push_back("{\"ph\": \"M\", \"name\": \"" + std::string(pick(2) ? "process_name" : "thread_name") + "\", " +
+                     where + ", \"args\": {\"name\": \"" + names[pick(5)] + "\"}}");
+        break;
+      default:
+        ev.push_back("{\"ph\": \"M\", \"name\": \"thread_sort_index\", " + where +
+                     ", \"args\": {\"sort_index\": " + std::to_string(pick(4)) + "}}");
+        break;
     }
   }
   std::string text = "{\"traceEvents\": [\n";
@@ -220,7 +244,7 @@ TEST_CASE("parts: random traces of every kind of event, cut at every event") {
 TEST_CASE("parts: likely_event_start and starts_as_object") {
   CHECK(likely_event_start("x\"}, \n  {\n    \"ph\"", 100) == 100 + 8);
   CHECK(likely_event_start("},{\"pid\":1}", 0) == 2);
-  CHECK(likely_event_start("}, {1}", 0) == 0);  // not followed by a key
+  CHECK(likely_event_start("}, {1}", 0) == 0);    // not followed by a key
   CHECK(likely_event_start("} {\"a\"", 0) == 0);  // no comma
   CHECK(likely_event_start("},", 0) == 0);
   CHECK(starts_as_object("\xEF\xBB\xBF \n{\"traceEvents\""));
@@ -243,8 +267,9 @@ TEST_CASE("parts: every test trace, cut at likely and at random points" * doctes
       // Kineto files hold their events array after the device properties (objects that look like
       // events to likely_event_start): cuts past its start must all be right.
       size_t events_at = text.find("\"traceEvents\"");
-      if (events_at != std::string::npos && (path.find("kineto") != std::string::npos || path.find("nccl") != std::string::npos) &&
-          !starts.empty() && starts[0] > events_at)
+      if (events_at != std::string::npos &&
+          (path.find("kineto") != std::string::npos || path.find("nccl") != std::string::npos) && !starts.empty() &&
+          starts[0] > events_at)
         kineto_parts += starts.size(), kineto_absorbed += r.absorbed;
       std::string got = fingerprint(*r.importer);
       CHECK_MESSAGE(got == expected, path, " in ", parts, " parts\n", first_difference(expected, got));
@@ -304,8 +329,11 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
   using Columns = std::vector<Bytes>;
   auto header_cut = [](size_t keep) { return [keep](Bytes& h, Columns&) { h.resize(std::min(keep, h.size())); }; };
   std::vector<std::function<void(Bytes&, Columns&)>> spoil = {
-      header_cut(0), header_cut(7), header_cut(5000), [](Bytes& h, Columns&) { h.pop_back(); },
-      [](Bytes& h, Columns&) { h[0] ^= 1; },  // another format
+      header_cut(0),
+      header_cut(7),
+      header_cut(5000),
+      [](Bytes& h, Columns&) { h.pop_back(); },
+      [](Bytes& h, Columns&) { h[0] ^= 1; },                     // another format
       [](Bytes&, Columns& c) { c[0].resize(c[0].size() - 8); },  // a column of another size
       // Well-formed bytes with a slice on a track the part does not have (column 2: track).
       [](Bytes&, Columns& c) { std::memset(c[2].data() + 4 * 100, 0x7f, 4); },

@@ -69,9 +69,10 @@ inline PartsImport import_in_parts(std::string_view text, const std::vector<uint
     ptrs.push_back(later.back().get());
   }
   auto push_bytes = [&](uint64_t b, uint64_t e, auto push) { push(text.data() + b, e - b); };
-  r.absorbed = absorb_parts(*r.importer, ptrs, starts, text.size(), push_bytes, [bytes](TraceImporter& f, TraceImporter& part) {
-    return bytes ? absorb_through_bytes(f, part) : f.absorb(part);
-  });
+  r.absorbed =
+      absorb_parts(*r.importer, ptrs, starts, text.size(), push_bytes, [bytes](TraceImporter& f, TraceImporter& part) {
+        return bytes ? absorb_through_bytes(f, part) : f.absorb(part);
+      });
   r.importer->finish();
   return r;
 }

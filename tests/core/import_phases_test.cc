@@ -229,7 +229,8 @@ TEST_CASE("phases: flow v2 bind_id with flow_out / flow_in") {
     {"ph":"X","name":"plain","pid":1,"tid":3,"ts":40,"dur":1,"bind_id":9}])");
   tw::TraceModel& m = imp->model();
   std::vector<std::string> flows;
-  for (const tw::Flow& f : m.flows) flows.push_back(name_of_slice(m, f.from_slice) + "->" + name_of_slice(m, f.to_slice));
+  for (const tw::Flow& f : m.flows)
+    flows.push_back(name_of_slice(m, f.from_slice) + "->" + name_of_slice(m, f.to_slice));
   std::sort(flows.begin(), flows.end());
   // relay's flow_in has no earlier flow_out: it continues nothing, and never links to itself.
   CHECK(flows == std::vector<std::string>{"producer->consumer", "relay->end"});
@@ -246,7 +247,8 @@ TEST_CASE("phases: flow v2 chains in time order, one flow_out feeds several flow
     {"ph":"E","pid":1,"tid":4,"ts":40}])");
   tw::TraceModel& m = imp->model();
   std::vector<std::string> flows;
-  for (const tw::Flow& f : m.flows) flows.push_back(name_of_slice(m, f.from_slice) + "->" + name_of_slice(m, f.to_slice));
+  for (const tw::Flow& f : m.flows)
+    flows.push_back(name_of_slice(m, f.from_slice) + "->" + name_of_slice(m, f.to_slice));
   std::sort(flows.begin(), flows.end());
   CHECK(flows == std::vector<std::string>{"first->second", "second->fourth", "second->third"});
   CHECK(imp->stats().problems.empty());

@@ -66,21 +66,21 @@ inline std::string fingerprint(TraceImporter& imp) {
   if (st.fatal) return out;  // the model is not meaningful after a fatal problem
   const TraceMeta& me = m.meta;
   line("meta rank " + num(me.has_rank) + "/" + num(me.rank) + " world " + num(me.has_world_size) + "/" +
-       num(me.world_size) + " backend " + me.backend + " pg " + me.pg_config_json + " unit " +
-       me.display_time_unit + " base " + num(me.has_base_time) + "/" + num(me.base_time_ns) + " name " +
-       me.trace_name + " schema " + num(me.schema_version));
+       num(me.world_size) + " backend " + me.backend + " pg " + me.pg_config_json + " unit " + me.display_time_unit +
+       " base " + num(me.has_base_time) + "/" + num(me.base_time_ns) + " name " + me.trace_name + " schema " +
+       num(me.schema_version));
   for (const DeviceInfo& d : me.devices)
     line("device " + num(d.id) + " " + d.name + " " + num(d.total_global_mem) + " " + num(d.compute_major) + "." +
          num(d.compute_minor) + " sms " + num(d.num_sms));
   line("time " + num(m.min_ts_ns) + " .. " + num(m.max_ts_ns));
   for (const Process& p : m.processes)
-    line("process " + num(p.pid) + " " + str_of(m, p.pid_label) + " " + str_of(m, p.name) + " " +
-         str_of(m, p.labels) + " sort " + num(p.has_sort_index) + "/" + num(p.sort_index));
+    line("process " + num(p.pid) + " " + str_of(m, p.pid_label) + " " + str_of(m, p.name) + " " + str_of(m, p.labels) +
+         " sort " + num(p.has_sort_index) + "/" + num(p.sort_index));
   for (const Track& t : m.tracks)
     line("track kind " + num(int(t.kind)) + " proc " + num(t.process) + " tid " + num(t.tid) + " " +
-         str_of(m, t.tid_label) + " " + str_of(m, t.name) + " sort " + num(t.has_sort_index) + "/" +
-         num(t.sort_index) + " dev " + num(t.device) + " stream " + num(t.stream) + " depth " + num(t.max_depth) +
-         " rows [" + num(t.slice_begin) + "," + num(t.slice_end) + ")");
+         str_of(m, t.tid_label) + " " + str_of(m, t.name) + " sort " + num(t.has_sort_index) + "/" + num(t.sort_index) +
+         " dev " + num(t.device) + " stream " + num(t.stream) + " depth " + num(t.max_depth) + " rows [" +
+         num(t.slice_begin) + "," + num(t.slice_end) + ")");
   const SliceTable& s = m.slices;
   for (size_t i = 0; i < s.size(); ++i)
     line("slice " + num(s.track[i]) + " " + num(s.ts_ns[i]) + "+" + num(s.dur_ns[i]) + " " + str_of(m, s.name[i]) +
@@ -92,8 +92,8 @@ inline std::string fingerprint(TraceImporter& imp) {
     line("gpu " + num(g.slice[i]) + " dev " + num(g.device[i]) + " stream " + num(g.stream[i]) + " bytes " +
          num(g.bytes[i]) + " coll " + str_of(m, g.collective[i]) + " in " + num(g.in_nelems[i]) + " out " +
          num(g.out_nelems[i]) + " group " + num(g.group_size[i]) + " " + str_of(m, g.dtype[i]) + " " +
-         str_of(m, g.pg_name[i]) + " grid " + num(g.grid[0][i]) + "," + num(g.grid[1][i]) + "," +
-         num(g.grid[2][i]) + " block " + num(g.block[0][i]) + "," + num(g.block[1][i]) + "," + num(g.block[2][i]));
+         str_of(m, g.pg_name[i]) + " grid " + num(g.grid[0][i]) + "," + num(g.grid[1][i]) + "," + num(g.grid[2][i]) +
+         " block " + num(g.block[0][i]) + "," + num(g.block[1][i]) + "," + num(g.block[2][i]));
   const InstantTable& in = m.instants;
   for (size_t i = 0; i < in.size(); ++i)
     line("instant " + num(in.track[i]) + " " + num(in.ts_ns[i]) + " " + str_of(m, in.name[i]) + " " +
@@ -144,8 +144,8 @@ inline ImporterPtr import_all_ways(std::string_view text, size_t byte_limit = 1 
   if (text.size() <= byte_limit) check(import_chunked(text, [] { return size_t(1); }), "one byte at a time");
   for (uint32_t seed = 1; seed <= 4; ++seed) {
     size_t max_chunk = seed == 1 ? 3 : seed == 2 ? 17 : seed == 3 ? 200 : 4096;
-    check(import_random_chunks(text, seed, max_chunk), "random chunks up to " + std::to_string(max_chunk) +
-                                                           " bytes, seed " + std::to_string(seed));
+    check(import_random_chunks(text, seed, max_chunk),
+          "random chunks up to " + std::to_string(max_chunk) + " bytes, seed " + std::to_string(seed));
   }
   return whole;
 }

@@ -63,8 +63,8 @@ TEST_CASE("time: ts and dur as numbers or strings, exact to the nanosecond") {
 }
 
 TEST_CASE("time: timestamps that are not numbers or do not fit are counted, never rounded") {
-  for (const char* ts : {"\"noon\"", "1e400", "18446744073709551616", "\"NaN\"", "true", "null", "[1]", "{}",
-                         "9223372036854775.808"}) {
+  for (const char* ts :
+       {"\"noon\"", "1e400", "18446744073709551616", "\"NaN\"", "true", "null", "[1]", "{}", "9223372036854775.808"}) {
     CAPTURE(ts);
     TimeResult r = one_slice(ts, "1");
     CHECK_FALSE(r.loaded);

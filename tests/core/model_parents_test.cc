@@ -28,7 +28,8 @@ size_t check_parents(const TraceModel& m) {
         ok = ok && s.ts_ns[expected] <= s.ts_ns[i] && s.ts_ns[i] < s.end_ns(expected);
         ++with_parent;
       }
-      if (!ok && wrong++ == 0) FAIL_CHECK("slice " << i << " depth " << d << " parent " << s.parent[i] << " expected " << expected);
+      if (!ok && wrong++ == 0)
+        FAIL_CHECK("slice " << i << " depth " << d << " parent " << s.parent[i] << " expected " << expected);
       if (last_at_depth.size() <= d) last_at_depth.resize(d + 1u, kNoParent);
       last_at_depth[d] = i;
     }

@@ -117,7 +117,8 @@ void check_steps(const char* rel, bool hta) {
     if (d["memory"].is_object()) {
       for (const json& dev : d["memory"]["devices"]) {
         for (const json& w : f["memory"]["devices"])
-          if (w["device"] == dev["device"]) CHECK(dev["peak_allocated"].get<int64_t>() <= w["peak_allocated"].get<int64_t>());
+          if (w["device"] == dev["device"])
+            CHECK(dev["peak_allocated"].get<int64_t>() <= w["peak_allocated"].get<int64_t>());
         CHECK(dev["peak_allocated"].get<int64_t>() >= dev["final_allocated"].get<int64_t>());
         CHECK(!dev.contains("series"));
       }
@@ -129,9 +130,9 @@ void check_steps(const char* rel, bool hta) {
 }  // namespace
 
 TEST_CASE("step details: real traces with steps, against brute force over the model") {
-  for (const char* rel : {"hta/tests/data/nccl_parser_config/nccl_data.json.gz",
-                          "hta/tests/data/df_index_resolver/df_index_resolver.json.gz",
-                          "deepseek_profile_data/train.json"})
+  for (const char* rel :
+       {"hta/tests/data/nccl_parser_config/nccl_data.json.gz",
+        "hta/tests/data/df_index_resolver/df_index_resolver.json.gz", "deepseek_profile_data/train.json"})
     for (bool hta : {false, true}) check_steps(rel, hta);
 }
 
@@ -159,18 +160,21 @@ TEST_CASE("step details: df_index_resolver's memory peaks per step") {
 }
 
 TEST_CASE("step details: CPU-only steps have null sections; many steps are capped") {
-  const TraceModel& cpu = detail_test::data_trace("hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
+  const TraceModel& cpu =
+      detail_test::data_trace("hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
   const json f = summary_of(cpu, false);
   REQUIRE(f["steps"].size() == 1);
-  for (const char* k : {"idle", "kernels", "launches", "collectives", "memory"}) CHECK(f["steps"][0]["sections"][k].is_null());
+  for (const char* k : {"idle", "kernels", "launches", "collectives", "memory"})
+    CHECK(f["steps"][0]["sections"][k].is_null());
 
   std::string t = R"({"traceEvents":[)";
   const int n = static_cast<int>(kMaxDetailSteps) + 8;
   for (int i = 0; i < n; ++i) {
     std::string ts = std::to_string(i * 100);
     t += std::string(i ? "," : "") + R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#)" + std::to_string(i) +
-         R"(","pid":1,"tid":1,"ts":)" + ts + R"(,"dur":100},{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" +
-         ts + R"(,"dur":10,"args":{"device":0,"stream":7}})";
+         R"(","pid":1,"tid":1,"ts":)" + ts +
+         R"(,"dur":100},{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" + ts +
+         R"(,"dur":10,"args":{"device":0,"stream":7}})";
   }
   auto imp = detail_test::import_text(t + "]}");
   const json g = summary_of(imp->model(), false);

@@ -18,8 +18,8 @@ namespace tw {
 namespace {
 
 constexpr int64_t kUs = 1000;
-const Interval kA{0, 200 * kUs};            // the sample's first part: gemm, add, relu, the all-reduce
-const Interval kB{200 * kUs, 1000 * kUs};   // softmax, the memcpy, the stream sync
+const Interval kA{0, 200 * kUs};           // the sample's first part: gemm, add, relu, the all-reduce
+const Interval kB{200 * kUs, 1000 * kUs};  // softmax, the memcpy, the stream sync
 
 using Sample = detail_test::SampleModel;
 
@@ -156,9 +156,9 @@ TEST_CASE("step windows: memory peak inside the window, the state entering it in
   // Samples: 10us 1000/2000, 50us 5000/8000, 90us 3000/8000 (totalGlobalMem 10000).
   check_memory(s.m, kA, 3, 5000, 50 * kUs, 3000);
   CHECK(memory_usage(s.m, 1, &kA).devices[0].peak_allocated_share == doctest::Approx(0.5));
-  check_memory(s.m, kB, 0, 3000, 200 * kUs, 3000);  // no sample in B: the state left at 90us holds
+  check_memory(s.m, kB, 0, 3000, 200 * kUs, 3000);                   // no sample in B: the state left at 90us holds
   check_memory(s.m, {60 * kUs, 95 * kUs}, 1, 5000, 60 * kUs, 3000);  // enters at 5000, then 3000
-  const Interval before{0, 5 * kUs};  // before the first sample: nothing known
+  const Interval before{0, 5 * kUs};                                 // before the first sample: nothing known
   CHECK(memory_usage(s.m, 1, &before).devices.empty());
 }
 

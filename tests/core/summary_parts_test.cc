@@ -39,8 +39,8 @@ void check_parts(const std::string& rel, bool hta) {
   CHECK(dump_json(again) == dump_json(whole));
 
   REQUIRE(parts.size() == 2);
-  CHECK(keys_of(parts[0]) == std::set<std::string>{"bytes", "devices", "display_time_unit", "import", "launches", "memory",
-                                                   "model", "name", "operators", "rank", "world_size"});
+  CHECK(keys_of(parts[0]) == std::set<std::string>{"bytes", "devices", "display_time_unit", "import", "launches",
+                                                   "memory", "model", "name", "operators", "rank", "world_size"});
   CHECK(keys_of(parts[1]) == std::set<std::string>{"collectives", "kernels"});
   std::set<std::string> seen;
   for (const json& part : parts) {

@@ -131,7 +131,8 @@ TEST_CASE("timeline instants: at most one per pixel column, the count is kept (C
 }
 
 TEST_CASE("timeline instants: Kineto global instants are marks, [memory] instants are not drawn") {
-  auto s = test::import_data_trace("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  auto s =
+      test::import_data_trace("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   REQUIRE(s);
   const TraceModel& m = s->model();
   CHECK(m.instants.size() >= 12838);

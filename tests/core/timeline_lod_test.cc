@@ -109,7 +109,7 @@ TEST_CASE("timeline LOD: cost does not grow with the slices in the window (compl
   };
   uint64_t small = probes_for(20000), large = probes_for(640000);
   INFO("probes for 20k slices: ", small, ", for 640k: ", large);
-  CHECK(large < 2 * small);   // ~logarithmic in n
+  CHECK(large < 2 * small);    // ~logarithmic in n
   CHECK(large < 640000 / 10);  // far from a scan
 }
 

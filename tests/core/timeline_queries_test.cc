@@ -10,8 +10,8 @@
 #include "core/timeline/lod_query.h"
 #include "core/timeline/search.h"
 #include "core/timeline/track_list.h"
-#include "tests/core/timeline_test_util.h"
 #include "tests/core/test_data.h"
+#include "tests/core/timeline_test_util.h"
 
 using namespace tw;
 
@@ -98,7 +98,7 @@ TEST_CASE("timeline real trace: tracks, overlap lane, details, args, search, agg
     CHECK(arg(a["args"], "grid") == "[4096,1,1]");
     CHECK(arg(a["args"], "blocks per SM") == "31.030304");
     CHECK(arg(a["fields"], "cat") == "kernel");
-    CHECK(a["args"][0][0] == "External id");  // file order is kept
+    CHECK(a["args"][0][0] == "External id");              // file order is kept
     for (const auto& x : a["args"]) CHECK(x[2] == true);  // every arg of a kernel is a number or an array
   }
 
@@ -156,7 +156,8 @@ TEST_CASE("timeline real trace: tracks, overlap lane, details, args, search, agg
 
 // Each arg and field says whether its text is JSON: a string that looks like JSON is still a string.
 TEST_CASE("timeline event_args: strings are told apart from JSON values") {
-  const std::string ev = R"({"ph": "X", "ts": 1.5, "args": {"s": "{\"a\": 1}", "dims": [[8, 512], [512]], "o": {"b": null}}})";
+  const std::string ev =
+      R"({"ph": "X", "ts": 1.5, "args": {"s": "{\"a\": 1}", "dims": [[8, 512], [512]], "o": {"b": null}}})";
   nlohmann::json a = event_args(ev.data(), ev.size());
   REQUIRE(a["args"].size() == 3);
   CHECK(a["args"][0] == nlohmann::json::array({"s", "{\"a\": 1}", false}));

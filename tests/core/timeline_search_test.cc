@@ -51,7 +51,7 @@ TEST_CASE("LinearRegex: the accepted syntax on small cases") {
       {"[A-C]+mm", "aten::addmm", true, false},
       {"x*", "", false, true},
       {"(a*)*$", "b", false, true},  // empty loops terminate
-      {"a+?b", "aab", false, true},   // lazy: same answer
+      {"a+?b", "aab", false, true},  // lazy: same answer
       {"\\.\\*\\[", "a.*[b", false, true},
       {"cudaLaunch(?:Kernel)?$", "cudaLaunch", false, true},
   };
@@ -93,9 +93,10 @@ TEST_CASE("LinearRegex: patterns that make a backtracking engine explode finish"
 // over; not when the pattern matches empty): on random texts of few letters, words and boundaries,
 // every pattern finds what std::regex finds.
 TEST_CASE("LinearRegex: skipping to where a match can begin agrees with std::regex on random texts") {
-  const char* patterns[] = {"ab", "^ab", "b$", "\\bab", "a\\B", "a?b", "x*ab", "(ab|ba)a", "[xy]a", "^$", "a*", "\\b",
-                            "(a|b)?c", "ca|^b", "y{2,}", "a.b", "[^ ]b", "[^a-b]", "[^a]c", "[^A-Z_]",
-                            "\\x61\\x62", "[\\x61-\\x62]y", "\\u0062", "[^\\x41]", "[a\\-c]", "[x\\-]b"};
+  const char* patterns[] = {
+      "ab",    "^ab",     "b$",         "\\bab",          "a\\B",    "a?b",      "x*ab",    "(ab|ba)a", "[xy]a",
+      "^$",    "a*",      "\\b",        "(a|b)?c",        "ca|^b",   "y{2,}",    "a.b",     "[^ ]b",    "[^a-b]",
+      "[^a]c", "[^A-Z_]", "\\x61\\x62", "[\\x61-\\x62]y", "\\u0062", "[^\\x41]", "[a\\-c]", "[x\\-]b"};
   std::mt19937 rng(11);
   const std::string alphabet = "aabbc xy_";
   for (const char* p : patterns) {
@@ -110,7 +111,8 @@ TEST_CASE("LinearRegex: skipping to where a match can begin agrees with std::reg
       for (int t = 0; t < 400; ++t) {
         std::string text(rng() % 12, ' ');
         for (char& c : text) c = alphabet[rng() % alphabet.size()];
-        if (icase && t % 2) for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        if (icase && t % 2)
+          for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         if (re.search(text) != std::regex_search(text, ref) && wrong++ == 0) FAIL_CHECK("text \"" << text << "\"");
       }
       CHECK(wrong == 0);
@@ -121,7 +123,10 @@ TEST_CASE("LinearRegex: skipping to where a match can begin agrees with std::reg
     LinearRegex u;
     std::string why;
     REQUIRE_MESSAGE(u.compile(p, false, &why), p);
-    CHECK_MESSAGE(u.search(p[0] == '\\' ? "price \xe2\x82\xac" "5" : "un caf\xc3\xa9"), p);
+    CHECK_MESSAGE(u.search(p[0] == '\\' ? "price \xe2\x82\xac"
+                                          "5"
+                                        : "un caf\xc3\xa9"),
+                  p);
     CHECK_FALSE(u.search("cafe"));
   }
   for (const char* p : {"[\\u00e9]", "[\\xe9]"}) {
@@ -140,10 +145,21 @@ TEST_CASE("LinearRegex: skipping to where a match can begin agrees with std::reg
 
 // Every name of `strings` that std::regex (ECMAScript) finds, LinearRegex finds, and no other.
 static void check_agrees_with_std_regex(const StringPool& strings) {
-  const char* patterns[] = {"gemm", "^aten::", "^(cuda|cu)[A-Z]\\w+$", "internode::combine<", "[0-9]{3,}",
-                            "(Memcpy|Memset) [HD]to[HD]", "\\bcopy_\\b", "^$", "nccl.*(Reduce|Gather)", "Kernel$",
-                            "nccl|rccl|hccl|msccl|gloo:", "deep_?ep::|dpsk::ep::|\\bep::(intra|inter)node::",
-                            "x?gemm", "(at)?en::", "a*"};
+  const char* patterns[] = {"gemm",
+                            "^aten::",
+                            "^(cuda|cu)[A-Z]\\w+$",
+                            "internode::combine<",
+                            "[0-9]{3,}",
+                            "(Memcpy|Memset) [HD]to[HD]",
+                            "\\bcopy_\\b",
+                            "^$",
+                            "nccl.*(Reduce|Gather)",
+                            "Kernel$",
+                            "nccl|rccl|hccl|msccl|gloo:",
+                            "deep_?ep::|dpsk::ep::|\\bep::(intra|inter)node::",
+                            "x?gemm",
+                            "(at)?en::",
+                            "a*"};
   for (const char* p : patterns) {
     for (bool icase : {false, true}) {
       CAPTURE(p);
@@ -164,7 +180,8 @@ static void check_agrees_with_std_regex(const StringPool& strings) {
 
 TEST_CASE("match_names: regex agrees with std::regex on every name of real traces; substring; refusals") {
   auto s = test::import_data_trace("deepseek_profile_data/train.json");
-  auto k = test::import_data_trace("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  auto k =
+      test::import_data_trace("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   REQUIRE(s);
   REQUIRE(k);
   const StringPool& strings = s->model().strings;

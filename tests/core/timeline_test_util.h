@@ -89,8 +89,7 @@ inline uint32_t find_slice(const TraceModel& m, const std::string& name) {
 // Imports a test trace (tests/core/test_data.h); nullptr when the file is not there.
 inline std::unique_ptr<Session> import_data_trace(const std::string& rel) {
   auto s = std::make_unique<Session>(rel);
-  ReadResult r = stream_file(data_path(rel),
-                             [&s](const char* d, size_t n) { s->push(d, n); });
+  ReadResult r = stream_file(data_path(rel), [&s](const char* d, size_t n) { s->push(d, n); });
   if (!r.ok) return nullptr;
   s->finish();
   return s;
