@@ -158,14 +158,6 @@ EMSCRIPTEN_BINDINGS(tracewise) {
                   opts.hta_compat = hta_compat;
                   return s.session().summary_json(opts);
                 }))
-      // The same document; meanwhile `on_part` gets the JSON text of each group of sections as soon
-      // as it is final (SummaryOptions::on_part), so the page can lay them out early.
-      .function("summaryJsonWithParts", optional_override([](LoadSession& s, bool hta_compat, val on_part) {
-                  tw::SummaryOptions opts;
-                  opts.hta_compat = hta_compat;
-                  opts.on_part = [&on_part](const nlohmann::json& part) { on_part(tw::dump_json(part)); };
-                  return s.session().summary_json(opts);
-                }))
       // --- the timeline (core/timeline_session.h)
       .function("timelineTracks", optional_override([](LoadSession& s) { return s.timeline().tracks_json(); }))
       // The window's columns as views (core/timeline/window_columns.h); {} before a trace is there.

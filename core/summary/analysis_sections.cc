@@ -118,12 +118,9 @@ json stream_overlap_json(const StreamOverlapResult& r) {
 
 void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions& opts) {
   const bool hta = opts.hta_compat;
-  // The tables that need no context first, sent ahead with the head `file` holds already (small).
+  // The tables that need no context first (the recommendations use them too).
   const EarlyDetails early = early_details(m);
-  json part = file;
-  add_early_sections(part, m, early);
-  if (opts.on_part) opts.on_part(part);
-  file = std::move(part);
+  add_early_sections(file, m, early);
   const AnalysisContext ctx = make_analysis_context(m, opts);
   const KernelRules& rules = ctx.rules;
   const std::vector<KernelClass>& cls = ctx.classes;

@@ -112,17 +112,12 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
   const std::vector<uint8_t>* kept = ctx.kept;
   const bool any_gpu = m.gpu_ops.size() > 0;
 
-  // The two tables that need the kernel classes only: sent ahead of the rest.
+  // The two tables that need the kernel classes only.
   const KernelsResult kernels = kernel_stats(m, cls, kept);
   const CommComputeSets comm_sets = comm_compute_sets(m, cls, kept);
   const CollectivesResult coll = collective_stats(m, cls, kept, comm_sets);
-  {
-    json part = json::object();
-    part["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
-    part["collectives"] = coll.count ? collectives_json(coll) : json(nullptr);
-    if (ctx.opts->on_part) ctx.opts->on_part(part);
-    for (auto& [key, value] : part.items()) file[key] = std::move(value);
-  }
+  file["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
+  file["collectives"] = coll.count ? collectives_json(coll) : json(nullptr);
 
   IdleOptions iopt;
   iopt.hta_compat = hta;

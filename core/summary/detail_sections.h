@@ -11,8 +11,8 @@
 
 namespace tw {
 
-// The detail sections that need no analysis context (no kernel classes): computed before it, so
-// that they can be sent ahead of the rest (SummaryOptions::on_part). The recommendations use them.
+// The detail sections that need no analysis context (no kernel classes): computed before it. The
+// recommendations use them.
 struct EarlyDetails {
   OperatorsResult ops;
   LaunchOptions launch_options;
@@ -23,8 +23,7 @@ EarlyDetails early_details(const TraceModel& m);
 // Sets the "operators", "launches" and "memory" keys of `out`.
 void add_early_sections(nlohmann::json& out, const TraceModel& m, const EarlyDetails& early);
 
-// The other detail sections (the early ones must be in `file` already). Sends "kernels" and
-// "collectives" ahead through ctx.opts->on_part, if set, before computing the rest.
+// The other detail sections (the early ones must be in `file` already).
 void add_detail_sections(nlohmann::json& file, const AnalysisContext& ctx, const EarlyDetails& early);
 // Convenience for callers without a context (tests): builds one first, and the early sections too.
 void add_detail_sections(nlohmann::json& file, const TraceModel& m, const SummaryOptions& opts);

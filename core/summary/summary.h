@@ -4,7 +4,6 @@
 // native and the wasm builds produce the same bytes.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,10 +18,6 @@ struct SummaryOptions {
   bool hta_compat = false;  // compute analyses with HTA's exact rules
   // User kernel-classification rules as JSON (see kernel_rules_from_json); empty = built-in rules.
   std::string kernel_rules_json;
-  // If set, called with sections of the file's summary as soon as they are final, while the rest is
-  // still being computed (the web app lays out their tables meanwhile): each call gets an object of
-  // top-level keys no earlier call had. The file summary holds them all the same.
-  std::function<void(const nlohmann::json& part)> on_part;
 };
 
 struct FileInput {

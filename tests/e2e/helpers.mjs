@@ -58,9 +58,9 @@ export async function start({ recordReplies = false } = {}) {
 export const trace = dataPath;
 
 // From the next navigation on, the trace workers' open replies (OpenResult) are kept in
-// window.__opens, their progress messages in window.__progress, whether each summary reply was
-// computed ahead (OpenRequest.summaryNext) in window.__summaryReplies and the keys of the sections
-// sent ahead of it in window.__summaryParts (all with the page's performance.now() of their arrival, `at`), error replies in window.__errors, and window.__warmed counts the spare
+// window.__opens, their progress messages in window.__progress, the arrival of each summary reply in
+// window.__summaryReplies (the page's performance.now(), `at`), error replies in window.__errors,
+// and window.__warmed counts the spare
 // workers that finished their warm-up (web/load/page/spare.ts: a spare answers its `warm` request
 // with {warmed: true}): a wrapper around window.Worker installed before any page script runs.
 export async function recordOpenReplies(page) {
@@ -69,7 +69,6 @@ export async function recordOpenReplies(page) {
     window.__progress = [];
     window.__warmed = 0;
     window.__summaryReplies = [];
-    window.__summaryParts = [];
     window.__errors = [];
     const W = window.Worker;
     window.Worker = class extends W {
@@ -78,9 +77,7 @@ export async function recordOpenReplies(page) {
         this.addEventListener('message', (ev) => {
           if (ev.data?.result?.reader) window.__opens.push({ ...ev.data.result, at: performance.now() });
           if (ev.data?.kind === 'ok' && typeof ev.data?.json === 'string')
-            window.__summaryReplies.push({ precomputed: ev.data.precomputed, at: performance.now() });
-          if (ev.data?.kind === 'summaryPart')
-            window.__summaryParts.push({ keys: Object.keys(JSON.parse(ev.data.json)), at: performance.now() });
+            window.__summaryReplies.push({ at: performance.now() });
           if (ev.data?.kind === 'progress') window.__progress.push(ev.data);
           if (ev.data?.warmed === true) window.__warmed++;
           if (ev.data?.kind === 'error') window.__errors.push(ev.data);

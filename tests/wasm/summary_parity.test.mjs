@@ -1,7 +1,6 @@
 // node:test: the wasm build gives the same summary JSON, byte for byte, as the native CLI
 // (`build/native/tracewise summarize FILE`) on every file of tests/data (MANIFEST.tsv), in
-// both analysis modes; files that are not traces fail in both with the same message; the summary
-// made with its sections sent ahead (default mode) is the same too. Both builds
+// both analysis modes; files that are not traces fail in both with the same message. Both builds
 // must come from the same sources (`make build` rebuilds whatever is stale).
 // Overrides: TW_NATIVE_CLI, TW_WASM_DIR, TW_TEST_DATA, TW_PARITY_FILTER (substring of a path).
 import { test, before } from 'node:test';
@@ -45,25 +44,6 @@ function firstDifference(a, b) {
   );
 }
 
-// The summary made with its sections sent ahead (the web worker's way, summaryJsonWithParts): the
-// same bytes, and every part's sections hold the values the document has, each section sent once.
-function checkParts(session, whole) {
-  const parts = [];
-  const got = session.summaryJsonWithParts(false, (json) => parts.push(json));
-  assert.equal(got, whole, 'the summary made with parts differs');
-  const file = JSON.parse(whole).files[0];
-  const seen = new Set();
-  for (const text of parts) {
-    for (const [k, v] of Object.entries(JSON.parse(text))) {
-      assert.ok(!seen.has(k), `section ${k} sent twice`);
-      seen.add(k);
-      assert.equal(JSON.stringify(v), JSON.stringify(file[k]), `section ${k} sent ahead differs from the summary's`);
-    }
-  }
-  for (const k of ['model', 'operators', 'launches', 'memory', 'kernels', 'collectives'])
-    assert.ok(seen.has(k), `section ${k} not sent ahead`);
-}
-
 let mod;
 before(async () => {
   assert.ok(existsSync(CLI), `native CLI not built: ${CLI} (make native)`);
@@ -95,7 +75,6 @@ for (const rel of paths) {
         if (got !== expected) {
           assert.fail(`summary differs (hta_compat=${htaCompat}) ${firstDifference(expected, got)}`);
         }
-        if (!htaCompat) checkParts(session, got);
       }
     } finally {
       session.delete();

@@ -1,8 +1,7 @@
 // node:test: the page's TypeScript types of the JSON the core writes say what it writes: the summary
 // document (web/app/summary_document.ts) and the timeline's event details, args and area aggregates
 // (web/timeline/replies.ts). The wasm build summarizes every trace of tests/data in both analysis
-// modes and answers timeline requests on it; each summary, each section sent ahead (a part:
-// Partial<FileSummary>) and each reply is type-checked as an object literal of those types: a key
+// modes and answers timeline requests on it; each summary and each reply is type-checked as an object literal of those types: a key
 // the types lack, a key they require that the core does not write, or a value of another type (a
 // null, a string for a number) fails with the trace and the line. Arrays keep a few elements (their
 // first three and the last): the shape is what is checked.
@@ -116,10 +115,6 @@ test("the types hold every test trace's summary, parts and timeline replies, in 
         decls.push([`${rel} (hta_compat=${htaCompat})`, 'SummaryDocument', shrink(doc)]);
         summaries++;
       }
-      let part = 0;
-      session.summaryJsonWithParts(false, (json) => {
-        decls.push([`${rel} part ${part++}`, 'Partial<FileSummary>', shrink(JSON.parse(json))]);
-      });
       const raw = readFileSync(path);
       decls.push(...timelineDecls(session, raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw, rel, model));
     } finally {

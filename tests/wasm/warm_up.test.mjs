@@ -48,10 +48,10 @@ test('the warm-up imports in two parts, absorbs the later one, finishes and summ
   const order = calls
     .filter((c) => c.session === 'warm-up')
     .map((c) => c.call)
-    .filter((c) => ['absorbPart', 'finish', 'summaryJsonWithParts', 'delete'].includes(c));
+    .filter((c) => ['absorbPart', 'finish', 'summaryJson', 'delete'].includes(c));
   assert.deepEqual(
     order,
-    Array(3).fill(['absorbPart', 'finish', 'summaryJsonWithParts', 'delete']).flat(),
+    Array(3).fill(['absorbPart', 'finish', 'summaryJson', 'delete']).flat(),
     'each round absorbed, then finished, then summarised, then freed'
   );
   assert.equal(of('delete').length, 6, 'both sessions freed each round');

@@ -15,13 +15,13 @@ const build = (...args) =>
 test('--without names the mechanisms left out; none by default; unknown names refused', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tw-without-'));
   try {
-    const a = build('--out', join(dir, 'a'), '--without', 'parts,hold');
+    const a = build('--out', join(dir, 'a'), '--without', 'parts,spare');
     assert.equal(a.status, 0, a.stderr);
     for (const f of ['app.js', 'worker.js', 'part.js'])
-      assert.match(readFileSync(join(dir, 'a', f), 'utf8'), /"parts,hold"/, f);
+      assert.match(readFileSync(join(dir, 'a', f), 'utf8'), /"parts,spare"/, f);
     const b = build('--out', join(dir, 'b'));
     assert.equal(b.status, 0, b.stderr);
-    assert.doesNotMatch(readFileSync(join(dir, 'b', 'worker.js'), 'utf8'), /"parts,hold"/);
+    assert.doesNotMatch(readFileSync(join(dir, 'b', 'worker.js'), 'utf8'), /"parts,spare"/);
     const c = build('--out', join(dir, 'c'), '--without', 'parts,bogus');
     assert.equal(c.status, 2);
     assert.match(c.stderr, /--without bogus: not a mechanism/);

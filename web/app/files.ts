@@ -35,9 +35,6 @@ export class FileSet {
     this.listeners.push(fn);
   }
   onProgress: (file: OpenedFile) => void = () => {};
-  // Sections of a loading file's summary that are final already (SummaryPart), parsed; made with
-  // this set's htaCompat.
-  onSummaryPart: (file: OpenedFile, part: Record<string, unknown>) => void = () => {};
   private changed(): void {
     for (const fn of this.listeners) fn();
   }
@@ -143,16 +140,6 @@ export class FileSet {
         lastPaint = now;
         this.changed();
       }
-    };
-    load.onSummaryPart = (p) => {
-      if (file.status !== 'loading' || p.htaCompat !== this.htaCompat) return;
-      let part: unknown;
-      try {
-        part = JSON.parse(p.json);
-      } catch {
-        return;
-      } // advisory: the summary reply has it all
-      if (part && typeof part === 'object') this.onSummaryPart(file, part as Record<string, unknown>);
     };
     const run = () =>
       load

@@ -4,14 +4,11 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { byId, clear, h } from './dom';
 import { FileSet, type FileInput, type OpenedFile } from './files';
-import { onWarmSummary, prepareWhileIdle, without } from '../load/index';
+import { prepareWhileIdle } from '../load/index';
 import { isEmbedMode } from '../embed/embed_mode';
 import { ProgressView } from './progress_view';
 import { renderDashboard } from './dashboard/dashboard';
-import { layOutEarly } from './dashboard/early_sections';
-import { warmDashboard } from './dashboard/warm_dashboard';
 import { TimelineHost } from './timeline_host';
-import type { FileSummary } from './summary_document';
 import type { Links } from './dashboard/links';
 import { createAppApi, type ViewState } from './app_api';
 import { installIntegrations } from '../share/install';
@@ -50,10 +47,9 @@ function setTab(t: typeof tab): void {
   if (t === 'timeline' && any) void timeline.show(files.ready[Math.min(selected, files.ready.length - 1)]);
 }
 
-// `summary`: the file's summary, or the part of it that has come so far (its model section).
-function linksFor(file: OpenedFile, summary: Partial<FileSummary> | null = file.summary): Links {
+function linksFor(file: OpenedFile): Links {
   return {
-    originNs: Number(summary?.model?.first_ts_ns ?? 0),
+    originNs: Number(file.summary?.model?.first_ts_ns ?? 0),
     range: (t0, t1, name) => {
       setTab('timeline');
       void timeline.zoomTo(file, t0, t1, name);
@@ -120,16 +116,6 @@ function render(): void {
   if (!embedded && nothingLoading()) prepareWhileIdle(nothingLoading, onScreen().length > 0);
 }
 
-// The first dashboard finds its code warm: the spare's warm-up summary is built off the page while
-// nothing was opened yet (warm_dashboard.ts), and stops as soon as something is.
-// (The hook's warmDashboards: how many were built to their end, for tests.)
-onWarmSummary((json) => {
-  if (without('warm-dashboard')) return;
-  void warmDashboard(json, () => opening === 0 && files.files.length === 0 && !preview).then((n) => {
-    hook.warmDashboards = Math.max(Number(hook.warmDashboards ?? 0), n);
-  });
-});
-
 function nothingLoading(): boolean {
   return opening === 0 && files.settled;
 }
@@ -195,7 +181,6 @@ export const app = createAppApi({
   setViewState,
   overview,
 });
-files.onSummaryPart = (f, part) => layOutEarly(f, files.htaCompat, part, linksFor(f, part));
 files.onProgress = (f) => {
   if (f.progress) app.progress.emit(f.name, f.progress);
 };

@@ -45,7 +45,6 @@ export interface CoreSession {
   dropPart(): void;
   // the summary
   summaryJson(htaCompat: boolean): string;
-  summaryJsonWithParts(htaCompat: boolean, onPart: (json: string) => void): string;
   // the timeline
   timelineTracks(): string;
   timelineWindow(lanes: number[], t0: number, t1: number, px: number, search: boolean): Partial<WindowColumns>;
@@ -118,7 +117,6 @@ export const kSessionMethods = methods<CoreSession>()([
   'absorbPart',
   'dropPart',
   'summaryJson',
-  'summaryJsonWithParts',
   'timelineTracks',
   'timelineWindow',
   'stringAt',

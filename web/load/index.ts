@@ -5,7 +5,6 @@
 import type {
   OpenResult,
   Progress,
-  SummaryPart,
   SummaryReply,
   TimelineClient,
   TimelineKind,
@@ -15,14 +14,11 @@ import type {
 } from '../worker/protocol';
 import { kWorkersModes, type WorkersMode } from './trace/open_plan';
 import { WorkerError, type WorkerClient } from './page/trace_client';
-import { onSpareWarmed, prepareSpareWorker, takeWorker } from './page/spare';
+import { prepareSpareWorker, takeWorker } from './page/spare';
 import { rememberHeap } from './page/heap_hint';
-import { without } from './switches';
-
-export { without };
 
 export { WorkerError };
-export type { OpenResult, Progress, SummaryPart };
+export type { OpenResult, Progress };
 
 // The mode of the page's opens: ?workers=single|all in its URL (comparisons, tests, and browsers
 // where nested workers misbehave), else 'auto'.
@@ -41,23 +37,18 @@ export interface FileSource {
 export class TraceLoad {
   private readonly client: WorkerClient = takeWorker();
   onProgress: (p: Progress) => void = () => {};
-  // Sections of the summary final ahead of it (OpenRequest.summaryNext), for an early layout.
-  onSummaryPart: (p: SummaryPart) => void = () => {};
 
   constructor() {
     this.client.onProgress = (p) => this.onProgress(p);
-    this.client.onSummaryPart = (p) => this.onSummaryPart(p);
   }
 
-  // Opens the file and returns its open reply and summary (made by the worker right after the open,
-  // so it is usually ready when asked for). `othersLoading`: other files load meanwhile, so this one
-  // uses no part or decode workers.
+  // Opens the file and returns its open reply and summary. `othersLoading`: other files load
+  // meanwhile, so this one uses no part or decode workers.
   async open(
     src: FileSource,
     opts: { htaCompat: boolean; othersLoading: boolean }
   ): Promise<{ result: OpenResult; summary: SummaryReply }> {
     const req: TracePayloads['open'] = { name: src.name, workers: workersMode(), othersLoading: opts.othersLoading };
-    if (!without('summary-ahead')) req.summaryNext = { htaCompat: opts.htaCompat };
     if (src.blob) req.blob = src.blob;
     if (src.url) req.url = src.url;
     const { result } = await this.client.request('open', req);
@@ -93,11 +84,7 @@ export class TraceLoad {
 
 // While the page has nothing to load (`idle()` still holds when the browser is idle), a spare trace
 // worker gets ready for the next file. `yieldToUser` (a trace is on screen): only after a quiet
-// moment, and held while the user interacts.
+// moment.
 export function prepareWhileIdle(idle: () => boolean, yieldToUser: boolean): void {
   prepareSpareWorker(idle, workersMode(), yieldToUser);
 }
-
-// `f` gets the summary JSON of each spare's warm-up (a synthetic trace's), to build a dashboard
-// off the page so that the first real one runs warm code.
-export const onWarmSummary = onSpareWarmed;

@@ -1,5 +1,5 @@
 // Speed mechanisms a comparison build leaves out, for the A/B runs that decide whether each one stays
-// (docs/performance.md): `node web/build.mjs --without parts,hold --out build/site-b` defines
+// (docs/performance.md): `node web/build.mjs --without parts,spare --out build/site-b` defines
 // TW_WITHOUT (esbuild `define`). The site users get leaves nothing out; node tests see no build.
 export const kMechanisms = [
   'feed', // the file read (and inflated) in a feed worker (feed/)
@@ -8,10 +8,7 @@ export const kMechanisms = [
   'spare', // a trace worker started and warmed while the page is idle (page/spare.ts)
   'warm-up', // the spare's synthetic trace through import, finish() and the summary (warm/warm_up.ts)
   'heap-ahead', // heap faulted in ahead by the spare (warm/heap_ahead.ts)
-  'hold', // the spare's background work paused while the user interacts (warm/hold.ts)
   'prefault', // presort and prefault while the trace worker waits for input (trace/prefault.ts)
-  'summary-ahead', // the summary computed right after the open, its sections sent early (OpenRequest.summaryNext)
-  'warm-dashboard', // the warm-up's summary built into a dashboard off the page (app/dashboard/warm_dashboard.ts)
 ] as const;
 export type Mechanism = (typeof kMechanisms)[number];
 

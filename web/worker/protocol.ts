@@ -34,10 +34,6 @@ export interface OpenRequest {
   // Other files load at the same time: they keep the cores busy already, so no parts and no decode
   // worker (a feed worker still reads the file).
   othersLoading?: boolean;
-  // The summary the page will ask for next: computed as soon as the open reply is posted, while the
-  // page handles that reply, and kept for the SummaryRequest with the same htaCompat. Meanwhile its
-  // sections are posted as they are final (SummaryPart), for the page to lay out early.
-  summaryNext?: { htaCompat: boolean };
 }
 
 export interface OpenResult {
@@ -75,13 +71,11 @@ export interface SummaryRequest {
   kind: 'summary';
   htaCompat?: boolean;
 }
-// Its reply: the summary document's JSON; precomputed: it was made before the request (ahead, after the
-// open reply, as summaryNext asked; or for an earlier request).
+// Its reply: the summary document's JSON.
 // heapUsedBytes: the heap the session's allocations have claimed by then (the allocator's break,
 // without memory faulted in ahead), what the page remembers for the next file (web/load/page/heap_hint.ts).
 export interface SummaryReply {
   json: string;
-  precomputed: boolean;
   heapUsedBytes: number;
 }
 export interface CancelRequest {
@@ -89,8 +83,8 @@ export interface CancelRequest {
   kind: 'cancel';
 }
 // Sent to a spare worker while the page is idle: load the core and run the warm-up (../load/warm/warm_up.ts).
-// Replies {warmed, summaryJson} once it finished (and faulted in heap ahead, ../load/warm/heap_ahead.ts), or
-// stopped because an `open` came (summaryJson: the synthetic trace's summary, null if not made).
+// Replies {warmed} once it finished (and faulted in heap ahead, ../load/warm/heap_ahead.ts), or
+// stopped because an `open` came.
 // `workers`: the mode the page's next open will ask for, so that the part workers it would use
 // (../load/parts/plan.ts) are started and warmed ahead too.
 // `heapAheadBytes`: the heap to fault in ahead for it (web/load/page/heap_hint.ts; bounded by ../load/warm/heap_ahead.ts).
@@ -102,15 +96,6 @@ export interface WarmRequest {
 }
 export interface WarmReply {
   warmed: boolean;
-  summaryJson: string | null;
-}
-// Sent to a warming spare worker while the user interacts with the page: its warm-up and heap
-// fault-in (and its part workers') pause for `ms` (../load/warm/hold.ts), so that they do not take a core from the
-// page. An `open` ends the hold.
-export interface HoldRequest {
-  id: number;
-  kind: 'hold';
-  ms: number;
 }
 // The timeline's requests (web/worker/timeline_handlers.ts answers them; its header lists the
 // replies). Times are float64 ns relative to the trace origin; lanes are timeline track ids.
@@ -142,7 +127,7 @@ export interface TimelineClient {
 }
 export type TimelineRequest = { [K in TimelineKind]: { id: number; kind: K } & TimelinePayloads[K] }[TimelineKind];
 
-export type Request = OpenRequest | SummaryRequest | CancelRequest | WarmRequest | HoldRequest | TimelineRequest;
+export type Request = OpenRequest | SummaryRequest | CancelRequest | WarmRequest | TimelineRequest;
 export type TraceKind = Request['kind'];
 // A request's fields but its id and kind, by kind (what a client passes).
 export type TracePayloads = { [K in TraceKind]: Omit<Extract<Request, { kind: K }>, 'id' | 'kind'> };
@@ -152,7 +137,6 @@ export interface TraceReplies {
   summary: SummaryReply;
   cancel: Record<string, never>;
   warm: WarmReply;
-  hold: Record<string, never>;
   tracks: TimelineReply;
   window: TimelineReply;
   event: TimelineReply;
@@ -181,18 +165,7 @@ export interface ErrorReply {
   code: ErrorCode;
   message: string;
 }
-// Sections of the summary made ahead (OpenRequest.summaryNext), posted as soon as each group is
-// final while the rest is computed: `json` is an object of top-level keys of the file's summary
-// (files[0]) that no earlier part had, with the values the summary will have. Advisory: the
-// summary reply is still the whole document.
-export interface SummaryPart {
-  kind: 'summaryPart';
-  id: number; // the open request's id
-  htaCompat: boolean;
-  json: string;
-}
-
-export type Reply = OkReply | ErrorReply | Progress | SummaryPart;
+export type Reply = OkReply | ErrorReply | Progress;
 
 // What the timeline handlers get from the worker: the wasm module, the finished session, and the
 // source so an event's bytes can be re-read (plain files: Blob.slice at the event's byte range).

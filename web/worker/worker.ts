@@ -2,10 +2,10 @@
 // Session and finishes it; then it answers summary and timeline requests (./timeline_handlers.ts).
 // Before an open, a spare worker warms up (web/load/warm/spare.ts). Every request gets exactly one
 // reply; an exception while handling it becomes an `error` reply with a readable message.
-import type { ErrorCode, Request, SummaryPart, SummaryReply, TraceKind, TraceReplies } from './protocol';
+import type { ErrorCode, Request, SummaryReply, TraceKind, TraceReplies } from './protocol';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { cancelOpen, loadCore, openTrace, type OpenedTrace } from '../load/trace/open';
-import { holdSpare, warmSpare } from '../load/warm/spare';
+import { warmSpare } from '../load/warm/spare';
 import { isOutOfMemory, outOfMemory, WorkerFailure } from '../load/failure';
 import { moduleIfLoaded } from '../core/module';
 
@@ -13,7 +13,6 @@ const post = (msg: unknown, transfer: Transferable[] = []) => (self as unknown a
 
 let opened: OpenedTrace | null = null; // the session finished importing without a fatal error
 let opening = false;
-let summaryKept: { htaCompat: boolean; json: string } | null = null; // the last one made
 
 // The opened file (requests that need one come after an open).
 function openedTrace(): OpenedTrace {
@@ -21,19 +20,10 @@ function openedTrace(): OpenedTrace {
   return opened;
 }
 
-// The summary document of the opened session; the last one made is kept (the session never changes
-// after the open), so the one made ahead (OpenRequest.summaryNext) answers the page's request.
-// `onPart`: given each group of sections as soon as it is final (SummaryPart).
-function summaryReply(htaCompat: boolean, onPart?: (json: string) => void): SummaryReply {
+// The summary document of the opened session (the core's summaryJson).
+function summaryReply(htaCompat: boolean): SummaryReply {
   const { mod, session } = openedTrace();
-  const precomputed = summaryKept?.htaCompat === htaCompat;
-  if (!precomputed) {
-    const json = onPart
-      ? session.summaryJsonWithParts(htaCompat, (part: string) => onPart(part))
-      : session.summaryJson(htaCompat);
-    summaryKept = { htaCompat, json: String(json) };
-  }
-  return { json: summaryKept!.json, precomputed, heapUsedBytes: Number(mod.heapBreak()) };
+  return { json: String(session.summaryJson(htaCompat)), heapUsedBytes: Number(mod.heapBreak()) };
 }
 
 type Handled<K extends TraceKind> = { payload: TraceReplies[K]; transfer?: Transferable[] };
@@ -48,11 +38,8 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
       cancelOpen();
       return { payload: {} };
     case 'warm': // sent to a spare worker before any open
-      if (opening) return { payload: { warmed: false, summaryJson: null } };
+      if (opening) return { payload: { warmed: false } };
       return { payload: await warmSpare(req, loadCore) };
-    case 'hold':
-      holdSpare(req.ms);
-      return { payload: {} };
     case 'summary':
       return { payload: summaryReply(!!req.htaCompat) };
     case 'tracks':
@@ -76,16 +63,6 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
   try {
     const { payload, transfer } = await dispatch(req);
     post({ ...payload, id: req.id, kind: 'ok' }, transfer ?? []);
-    if (req.kind === 'open' && opened && req.summaryNext) {
-      // Made while the page handles the reply; a failure here is reported by the summary request.
-      const htaCompat = !!req.summaryNext.htaCompat;
-      const onPart = (json: string) => post({ kind: 'summaryPart', id: req.id, htaCompat, json } satisfies SummaryPart);
-      try {
-        summaryReply(htaCompat, onPart);
-      } catch {
-        /* the summary request will */
-      }
-    }
   } catch (e) {
     const mod = moduleIfLoaded();
     const oom = !(e instanceof WorkerFailure) && isOutOfMemory(mod, e);

@@ -17,10 +17,10 @@ import { idlePanel } from './idle';
 import { importNotes } from './import_notes';
 import { ranksPanel } from './ranks';
 import { streamsPanel } from './streams';
-import { kEarlySections, takeEarly } from './early_sections';
 
 // Sections with their own view (or shown in the header), in the order the dashboard shows them.
-const kTableSections = kEarlySections;
+// The big tables, rendered generically after the panels.
+const kTableSections: readonly string[] = ['kernels', 'operators', 'collectives', 'launches', 'memory'];
 const kHandled = new Set([
   'name',
   'bytes',
@@ -173,14 +173,9 @@ export async function buildDashboard(
   );
   head.append(fileFacts(f, file));
 
-  // The big tables may have been laid out while the summary was computed (early_sections.ts).
-  const htaCompat = f.analysis_mode?.name === 'hta_compat';
   const generic = (key: string) => () => {
-    const early = takeEarly(file, htaCompat, key);
-    const body = early ? early.body : renderValue(key, sections[key], l, key);
-    const out = body ? section(labelOf(key), key, body) : null;
-    if (out && early) out.dataset.early = '';
-    return out;
+    const body = renderValue(key, sections[key], l, key);
+    return body ? section(labelOf(key), key, body) : null;
   };
   const span = (f.model?.last_ts_ns ?? 0) - (f.model?.first_ts_ns ?? 0);
   const parts: Array<() => Node | Node[] | null> = [

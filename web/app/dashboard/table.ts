@@ -147,8 +147,8 @@ export interface TableState {
 }
 
 // The table of each root element, for the tables with an id. Found through the document, in page
-// order: a table may be built before it is on the page (early_sections.ts), and those of an older
-// dashboard go with their elements.
+// order: a table is built before it is on the page (the dashboard is built in slices off the
+// page), and those of an older dashboard go with their elements.
 const tableOfRoot = new WeakMap<Element, DataTable>();
 function connectedTables(): DataTable[] {
   const out: DataTable[] = [];

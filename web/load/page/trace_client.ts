@@ -1,15 +1,6 @@
 // The page's side of one trace worker: request(kind, payload) -> Promise of the reply, with
-// progress messages and the summary's early parts routed to callbacks. Also the `client` the
-// TimelineView talks through.
-import type {
-  ErrorCode,
-  Progress,
-  Reply,
-  SummaryPart,
-  TraceKind,
-  TracePayloads,
-  TraceReplies,
-} from '../../worker/protocol';
+// progress messages routed to a callback.
+import type { ErrorCode, Progress, Reply, TraceKind, TracePayloads, TraceReplies } from '../../worker/protocol';
 
 export class WorkerError extends Error {
   constructor(
@@ -30,7 +21,6 @@ export class WorkerClient {
   >();
   private dead = false;
   onProgress: (p: Progress) => void = () => {};
-  onSummaryPart: (p: SummaryPart) => void = () => {};
 
   constructor() {
     this.worker = new Worker(new URL('worker.js', document.baseURI), { type: 'module' });
@@ -69,10 +59,6 @@ export class WorkerClient {
   private receive(msg: Reply): void {
     if (msg.kind === 'progress') {
       this.onProgress(msg);
-      return;
-    }
-    if (msg.kind === 'summaryPart') {
-      this.onSummaryPart(msg);
       return;
     }
     const p = this.pending.get(msg.id);

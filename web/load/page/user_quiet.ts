@@ -4,7 +4,6 @@
 const kInputs = ['pointerdown', 'pointermove', 'wheel', 'keydown', 'touchstart', 'scroll'] as const;
 
 let lastInput = -Infinity;
-const listeners = new Set<() => void>();
 let installed = false;
 
 function install(): void {
@@ -12,19 +11,9 @@ function install(): void {
   installed = true;
   const seen = () => {
     lastInput = performance.now();
-    for (const f of [...listeners]) f();
   };
   // Capture on the document: scroll events of inner elements do not bubble.
   for (const type of kInputs) document.addEventListener(type, seen, { capture: true, passive: true });
-}
-
-// Calls `f` on every user input until the returned function is called.
-export function onUserInput(f: () => void): () => void {
-  install();
-  listeners.add(f);
-  return () => {
-    listeners.delete(f);
-  };
 }
 
 // Runs `run` once the page has seen no user input for `ms`, counted from now at the earliest.

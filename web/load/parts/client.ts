@@ -23,11 +23,6 @@ export function startPartWorkersAhead(n: number): void {
   ahead.start(n, { kind: 'warm', heapAheadBytes: bytes });
 }
 
-// The page's hold (../warm/hold.ts) for their warm-up and heap fault-in as well.
-export function holdPartWorkersAhead(ms: number): void {
-  ahead.post({ kind: 'hold', ms });
-}
-
 // An open that does not use them (or not all) lets them go.
 export function dropPartWorkersAhead(): void {
   ahead.drop();

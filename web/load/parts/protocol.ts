@@ -18,7 +18,6 @@ export interface PartStart {
 
 export type PartRequest =
   | { kind: 'warm'; heapAheadBytes?: number } // started ahead: load the core, warm up, fault in heap
-  | { kind: 'hold'; ms: number } // the page's hold (../warm/hold.ts)
   | PartStart
   | { kind: 'send' } // stream the columns now
   | { kind: 'more'; buffer: ArrayBuffer } // a chunk's buffer back, to fill again

@@ -11,7 +11,6 @@ import { HeapPusher } from '../input/heap_pusher';
 import { ChunkSender } from './stream';
 import { loadModule } from '../../core/module';
 import { stopWarmUp, warmUp } from '../warm/warm_up';
-import { holdFor } from '../warm/hold';
 import type { PartReply, PartRequest, PartStart } from './protocol';
 import { workerScope } from '../port';
 
@@ -91,8 +90,6 @@ scope.onmessage = (ev) => {
     sender.ask();
   } else if (m.kind === 'more') {
     sender.giveBack(m.buffer);
-  } else if (m.kind === 'hold') {
-    holdFor(m.ms);
   } else if (m.kind === 'start') {
     run(m).catch((e) => scope.postMessage({ kind: 'failed', message: String((e as Error)?.message ?? e) }));
   } else if (m.kind === 'cancel') {

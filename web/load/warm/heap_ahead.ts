@@ -4,7 +4,6 @@
 // faults cost idle time instead; the price is the memory held while the page waits for a file
 // (docs/performance.md, "Heap faulted in ahead").
 // In ../trace/prefault.ts's steps, so that an `open` arriving meanwhile waits at most one step.
-import { whileHeld } from './hold';
 import { touchInSteps } from '../trace/prefault';
 
 // The trace worker's by default: what a 256 MB trace needs, and the first third of a 1 GB one; more
@@ -29,12 +28,11 @@ export function heapAheadBudget(bytes: number): number {
   return gb < 4 ? 0 : gb < 8 ? Math.min(bytes, kHeapAheadBytes) : bytes;
 }
 
-// Touches pages until the heap holds `bytes` or `stopped()`; returns the pages touched. No step
-// runs while the user is busy with the page (hold.ts).
+// Touches pages until the heap holds `bytes` or `stopped()`; returns the pages touched.
 export function prefaultHeapAhead(
   mod: { prefaultHeapAhead(target: number, maxPages: number): number },
   bytes: number,
   stopped: () => boolean
 ): Promise<number> {
-  return touchInSteps((n) => mod.prefaultHeapAhead(bytes, n), stopped, whileHeld);
+  return touchInSteps((n) => mod.prefaultHeapAhead(bytes, n), stopped);
 }

@@ -5,11 +5,10 @@
 import type { WarmReply, WarmRequest } from '../../worker/protocol';
 import type { CoreModule } from '../../core/bindings';
 import { startFeedWorkerAhead } from '../feed/client';
-import { holdPartWorkersAhead, startPartWorkersAhead } from '../parts/client';
+import { startPartWorkersAhead } from '../parts/client';
 import { partsFor } from '../trace/open_plan';
 import { heapAheadBudget, heapAheadTarget } from './heap_ahead';
-import { holdFor } from './hold';
-import { warmedUp, warmSummaryJson, warmUp } from './warm_up';
+import { warmedUp, warmUp } from './warm_up';
 import { without } from '../switches';
 
 export async function warmSpare(req: WarmRequest, loadCore: () => Promise<CoreModule>): Promise<WarmReply> {
@@ -19,10 +18,5 @@ export async function warmSpare(req: WarmRequest, loadCore: () => Promise<CoreMo
   if (without('warm-up'))
     await loadCore(); // the module only
   else await warmUp(loadCore, heapAhead);
-  return { warmed: warmedUp(), summaryJson: warmSummaryJson() };
-}
-
-export function holdSpare(ms: number): void {
-  holdFor(ms);
-  holdPartWorkersAhead(ms);
+  return { warmed: warmedUp() };
 }

@@ -12,7 +12,6 @@
 import { HeapPusher } from '../input/heap_pusher';
 import { warmTracePieces } from './warm_trace';
 import { prefaultHeapAhead } from './heap_ahead';
-import { release, whileHeld } from './hold';
 import { absorbPart, eventStartIn, exportPart, kCutWindowBytes, objectFormOf } from '../parts/plan';
 import type { CoreModule, CoreSession } from '../../core/bindings';
 
@@ -30,15 +29,10 @@ export const kTraceWorkerRounds = 3;
 let running: Promise<void> | null = null;
 let stop = false;
 let done = false;
-let summary: string | null = null; // the warm-up's summary JSON, for the page's own warm-up
 let aheadPages = 0;
 
-// Each step in its own task (an `open` gets in between), and none while the page holds background
-// work (hold.ts).
-const nextTask = async () => {
-  await new Promise<void>((resolve) => setTimeout(resolve, 0));
-  await whileHeld();
-};
+// Each step in its own task (an `open` gets in between).
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 // Pushes `bytes` into `session` a chunk per task; false once stopped.
 async function pushInSteps(mod: CoreModule, session: CoreSession, bytes: Uint8Array): Promise<boolean> {
@@ -93,8 +87,7 @@ async function run(mod: CoreModule, heapAheadBytes: number, rounds: number): Pro
       session.finish();
       await nextTask();
       if (stop) return;
-      // As a file's summary is made (worker.ts): its sections sent ahead through a callback.
-      summary = String(session.summaryJsonWithParts(false, () => {}));
+      session.summaryJson(false); // as a file's summary is made (web/worker/worker.ts)
       done = true;
     } finally {
       later?.delete();
@@ -118,19 +111,12 @@ export function warmUp(
 // Stops a running warm-up and waits for it; errors in it are ignored (it only saves time).
 export async function stopWarmUp(): Promise<void> {
   stop = true;
-  release(); // a held step goes on, to see `stop`
   await running?.catch(() => {});
 }
 
 // Whether the warm-up ran to its end.
 export function warmedUp(): boolean {
   return done;
-}
-
-// The summary JSON of the warm-up's synthetic trace (null until it ran to its end): the page builds
-// a dashboard of it off the page (web/app/dashboard/warm_dashboard.ts).
-export function warmSummaryJson(): string | null {
-  return summary;
 }
 
 // 4 KB pages of the heap faulted in after the warm-up (heap_ahead.ts).

@@ -32,11 +32,6 @@ export class WorkersAhead<Req, Rep> {
     }
   }
 
-  // Posts `msg` to each worker ahead.
-  post(msg: Req): void {
-    this.ahead.forEach((a) => a.worker.postMessage(msg));
-  }
-
   // An open that does not use them (or not all) lets them go.
   drop(): void {
     this.ahead.forEach((a) => a.worker.terminate());
