@@ -3,8 +3,7 @@
 # (build/site) against one built without the mechanism (web/build.mjs --without NAME, into
 # build/ab/without-NAME), each on the file that shows what it is for, with bench/site_ab.mjs (fresh
 # browser per run, medians). `hold` is measured by frame times after a load (browser_bench.mjs on the
-# 1 GB gzip file), `decode` in node where each thread has a core (decode_pipeline_bench.mjs: the
-# page uses it only on 4+ cores). Not a test: it prints tables.
+# 1 GB gzip file). Not a test: it prints tables.
 # Usage: bench/mechanisms_ab.sh [NAME...]   (default: all; ROUNDS=5; needs make build and the
 # files of make bench in bench/out)
 set -euo pipefail
@@ -13,7 +12,7 @@ export NODE_PATH=/usr/share/nodejs
 ROUNDS=${ROUNDS:-5}
 OUT=bench/out
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(feed parts spare warm-up heap-ahead prefault summary-ahead warm-dashboard hold decode)
+[ ${#names[@]} -gt 0 ] || names=(feed parts spare warm-up heap-ahead prefault summary-ahead warm-dashboard hold)
 for f in build/site/index.html "$OUT/kineto_256mb.json" "$OUT/kineto_1024mb.json" "$OUT/kineto_1024mb.json.gz"; do
   [ -e "$f" ] || { echo "mechanisms_ab: missing $f (make build; make bench makes bench/out)" >&2; exit 1; }
 done
@@ -41,7 +40,6 @@ for name in "${names[@]}"; do
           TW_SITE=$site BENCH_RUNS=1 node bench/browser_bench.mjs "$OUT/kineto_1024mb.json.gz" | grep -E '^\|' | tail -2
         done
       done ;;
-    decode) node bench/decode_pipeline_bench.mjs build/wasm "$OUT/kineto_256mb.json" 3 ;;
     *) echo "mechanisms_ab: unknown mechanism $name" >&2; exit 2 ;;
   esac
 done

@@ -22,10 +22,6 @@ bool TraceImporter::presort_step(const PresortLimits& limits) {
 
 void TraceImporter::set_fast_decode(bool on) { state_->set_fast_decode(on); }
 
-void TraceImporter::set_deferred_decode(bool on) { state_->set_deferred_decode(on); }
-const DeferredBatch* TraceImporter::next_outgoing() { return state_->next_outgoing(); }
-size_t TraceImporter::deferred_batches() const { return state_->deferred_batches(); }
-void TraceImporter::apply_deferred(const uint8_t* records, size_t size) { state_->apply_deferred(records, size); }
 void TraceImporter::end_input() { state_->end_input(); }
 
 void TraceImporter::begin_later_part(uint64_t offset, bool object_form) {

@@ -13,7 +13,6 @@
 namespace tw {
 
 class ImportState;
-struct DeferredBatch;
 
 class TraceImporter {
  public:
@@ -29,12 +28,6 @@ class TraceImporter {
   // (the reference; for tests and benchmarks).
   void set_fast_decode(bool on);
   void push(const void* data, size_t size);
-  // Decoding on another thread (see ImportState::set_deferred_decode and event_records.h): batches
-  // are kept and handed out; their records come back in order; the model is the same as without.
-  void set_deferred_decode(bool on);
-  const DeferredBatch* next_outgoing();
-  size_t deferred_batches() const;
-  void apply_deferred(const uint8_t* records, size_t size);
   // The input is complete (finish() implies it): the last batch is flushed.
   void end_input();
   // Optional, while waiting for input: writes ahead into up to about `max_pages` pages of the

@@ -54,7 +54,7 @@ function fakeSource(batches, { gzip = false, rejectAt = null, perBatch = kPerBat
   return src;
 }
 
-const pumpOf = (core, cancelled = () => false) => new ImportPump(core.mod, core.session, null, 0, cancelled, () => {});
+const pumpOf = (core, cancelled = () => false) => new ImportPump(core.mod, core.session, 0, cancelled, () => {});
 
 test('a trace: every batch is read, pushed 4 MB at a time with the last part flushed, and every chunk given back', async () => {
   const core = fakeCore();

@@ -6,12 +6,6 @@
 // and must be copied before the next call into wasm.
 import type { WindowColumns } from '../timeline/window_columns';
 
-// A batch kept for a decode worker: its bytes, and 4 uint32 per event ({begin, length, ...}).
-export interface OutgoingBatch {
-  data: Uint8Array;
-  refs: Uint32Array;
-}
-
 export interface CoreSession {
   // input
   stagingBuffer(size: number): number;
@@ -26,15 +20,8 @@ export interface CoreSession {
   // while waiting for input
   presortStep(): boolean;
   prefault(maxPages: number): number;
-  // a decode worker
-  setDeferredDecode(on: boolean): void;
-  endInput(): void;
-  deferredBatches(): number;
-  nextOutgoing(): OutgoingBatch | null;
-  recordsBuffer(size: number): number;
-  applyRecords(size: number): void;
-  applyLocal(): void;
   // a file in parts
+  endInput(): void;
   beginLaterPart(offset: number, objectForm: boolean): void;
   partHeader(): Uint8Array;
   partColumns(): Uint8Array[];
@@ -63,13 +50,6 @@ export interface CoreSession {
   delete(): void;
 }
 
-export interface CoreBatchDecoder {
-  stage(dataSize: number, refCount: number): number;
-  refsAddress(): number;
-  decode(): Uint8Array;
-  delete(): void;
-}
-
 export interface CoreModule {
   HEAPU8: Uint8Array;
   _malloc(size: number): number;
@@ -77,7 +57,6 @@ export interface CoreModule {
   // Set by the core before it aborts on a failed allocation (wasm/bindings.cc).
   outOfMemory?: boolean;
   Session: new (name: string) => CoreSession;
-  BatchDecoder: new () => CoreBatchDecoder;
   likelyEventStart(address: number, size: number, windowOffset: number): number;
   startsAsObject(address: number, size: number): boolean;
   prefaultHeapAhead(targetBytes: number, maxPages: number): number;
@@ -102,13 +81,7 @@ export const kSessionMethods = methods<CoreSession>()([
   'modelBytes',
   'presortStep',
   'prefault',
-  'setDeferredDecode',
   'endInput',
-  'deferredBatches',
-  'nextOutgoing',
-  'recordsBuffer',
-  'applyRecords',
-  'applyLocal',
   'beginLaterPart',
   'partHeader',
   'partColumns',
@@ -132,7 +105,6 @@ export const kSessionMethods = methods<CoreSession>()([
   'timelineSearchStep',
   'timelineAggregate',
 ] as const);
-export const kBatchDecoderMethods = methods<CoreBatchDecoder>()(['stage', 'refsAddress', 'decode'] as const);
 export const kModuleFunctions = [
   'likelyEventStart',
   'startsAsObject',

@@ -1,5 +1,5 @@
 // The page's one entry to loading a trace: everything behind it (a spare worker warmed ahead, the
-// trace worker's open with its feed, part and decode workers, heap faulted in ahead) is drawn in
+// trace worker's open with its feed and part workers, heap faulted in ahead) is drawn in
 // ./README.md. The page opens a file with a TraceLoad, reads its summary, and hands its timeline
 // client to the timeline view; while idle it lets a spare worker get ready for the next file.
 import type {
@@ -51,7 +51,7 @@ export class TraceLoad {
 
   // Opens the file and returns its open reply and summary (made by the worker right after the open,
   // so it is usually ready when asked for). `othersLoading`: other files load meanwhile, so this one
-  // uses no part or decode workers.
+  // uses no part workers.
   async open(
     src: FileSource,
     opts: { htaCompat: boolean; othersLoading: boolean }

@@ -29,10 +29,10 @@ export interface OpenRequest {
   buffer?: ArrayBuffer; // bytes already in memory (transferred)
   url?: string; // downloaded by the worker (streamed)
   // Nested workers beside this one (../load/trace/open_plan.ts): 'auto' (default) by size and cores,
-  // 'single' none, 'all' every one (tests, comparisons).
+  // 'single' none, 'all' parts whatever the size (tests, comparisons).
   workers?: WorkersMode;
-  // Other files load at the same time: they keep the cores busy already, so no parts and no decode
-  // worker (a feed worker still reads the file).
+  // Other files load at the same time: they keep the cores busy already, so no parts (a feed worker
+  // still reads the file).
   othersLoading?: boolean;
   // The summary the page will ask for next: computed as soon as the open reply is posted, while the
   // page handles that reply, and kept for the SummaryRequest with the same htaCompat. Meanwhile its
@@ -59,8 +59,6 @@ export interface OpenResult {
   readerStartedAhead: boolean; // the feed worker was started by the spare worker's warm-up (../load/feed/client.ts)
   readBuffers: number | null; // batch buffers a plain file was read into (reused once copied; ../load/input/blob_stream.ts)
   readerTiming: ReaderTiming | null; // the feed worker's read of this worker's input (with parts: its own part); null: no feed worker
-  decodeWorker: boolean; // events were decoded by a decode worker beside the trace worker
-  localBatches: number | null; // with one: batches the trace worker decoded itself
   warm: boolean; // the worker had run its warm-up (../load/warm/warm_up.ts) to the end before this file
   parts: number; // the file was imported in this many parts (1: in one, by this worker)
   absorbedParts: number; // later parts absorbed as imported by their workers (the rest were read again here)

@@ -2,7 +2,6 @@
 // the input ends, the session fails (not a trace: reading stops at once) or the open is cancelled,
 // and keeps the counts and timings the open reply reports (OpenResult).
 import { type ByteSource, openSource, SourceError } from '../input/byte_source';
-import type { DecodeHelper } from '../decode/client';
 import { HeapPusher } from '../input/heap_pusher';
 import { workAheadWhileWaiting } from './prefault';
 import type { OpenRequest } from '../../worker/protocol';
@@ -33,7 +32,6 @@ export class ImportPump {
   constructor(
     mod: CoreModule,
     private readonly session: CoreSession,
-    private readonly helper: DecodeHelper | null,
     private readonly t0: number,
     private readonly cancelled: () => boolean,
     private readonly progress: () => void
@@ -77,7 +75,6 @@ export class ImportPump {
         this.input += chunk.length;
         counted(chunk.length);
         from.release(chunk); // copied: its memory can go back to the reader (../feed/client.ts)
-        if (this.helper) await this.helper.step();
         // Not a trace: stop reading at once. Only a push can fail the session (the splitter finds
         // it), so it is asked only after a push: asked after every 64 KB chunk, the call showed up
         // in a profile of a gzip load.
