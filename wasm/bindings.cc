@@ -67,17 +67,6 @@ EMSCRIPTEN_BINDINGS(tracewise) {
              return tw::starts_as_object(
                  std::string_view(reinterpret_cast<const char*>(static_cast<uintptr_t>(at)), size));
            }));
-  // A spare worker, idle before any file (web/load/warm/heap_ahead.ts): grows the heap to `target`
-  // once and writes one zero per page above the allocator's break, at most `max_pages` per call, so
-  // the next import's heap growth finds its pages faulted in. 0 once none are left.
-  function("prefaultHeapAhead", optional_override([](double target, double max_pages) {
-             if (emscripten_get_heap_size() < count(target) && !emscripten_resize_heap(count(target))) return 0.0;
-             return static_cast<double>(
-                 tw::touch_above_break(heap_break(), emscripten_get_heap_size(), count(max_pages)));
-           }));
-  // The allocator's break: the heap the module's allocations have claimed so far (it never gives
-  // any back), without the memory grown ahead: what the files opened so far needed (heap_hint.ts).
-  function("heapBreak", optional_override([] { return static_cast<double>(heap_break()); }));
 
   emscripten::class_<LoadSession>("Session")
       .constructor<std::string>()

@@ -31,10 +31,9 @@ inline size_t touch_pages(uintptr_t& from, uintptr_t end, size_t max_pages) {
 }
 
 // Heap above the allocator's break written ahead (one zero per page, so its faults come before the
-// allocations that need them), by a spare worker growing the heap and by a session waiting for
-// input. There is one heap per module, so one mark for both: a page is written once, never again by
-// the other. Writes the pages from `heap_break` (or the mark, if higher) up to `end`, at most
-// `max_pages` of them; returns how many.
+// allocations that need them) by a session waiting for input. There is one heap per module, so one
+// mark: a page is written once. Writes the pages from `heap_break` (or the mark, if higher) up to
+// `end`, at most `max_pages` of them; returns how many.
 inline size_t touch_above_break(uintptr_t heap_break, uintptr_t end, size_t max_pages) {
   static uintptr_t touched_above = 0;
   touched_above = std::max(heap_break, touched_above);

@@ -59,8 +59,6 @@ export interface CoreModule {
   Session: new (name: string) => CoreSession;
   likelyEventStart(address: number, size: number, windowOffset: number): number;
   startsAsObject(address: number, size: number): boolean;
-  prefaultHeapAhead(targetBytes: number, maxPages: number): number;
-  heapBreak(): number;
 }
 
 type Methods<T> = Exclude<keyof T, 'delete'>;
@@ -105,9 +103,4 @@ export const kSessionMethods = methods<CoreSession>()([
   'timelineSearchStep',
   'timelineAggregate',
 ] as const);
-export const kModuleFunctions = [
-  'likelyEventStart',
-  'startsAsObject',
-  'prefaultHeapAhead',
-  'heapBreak',
-] as const satisfies readonly (keyof CoreModule)[];
+export const kModuleFunctions = ['likelyEventStart', 'startsAsObject'] as const satisfies readonly (keyof CoreModule)[];

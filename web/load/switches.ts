@@ -6,7 +6,6 @@ export const kMechanisms = [
   'parts', // a large plain file imported in parts (parts/)
   'spare', // a trace worker started and warmed while the page is idle (page/spare.ts)
   'warm-up', // the spare's synthetic trace through import, finish() and the summary (warm/warm_up.ts)
-  'heap-ahead', // heap faulted in ahead by the spare (warm/heap_ahead.ts)
   'hold', // the spare's background work paused while the user interacts (warm/hold.ts)
   'prefault', // presort and prefault while the trace worker waits for input (trace/prefault.ts)
   'summary-ahead', // the summary computed right after the open, its sections sent early (OpenRequest.summaryNext)

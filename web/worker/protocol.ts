@@ -51,7 +51,6 @@ export interface OpenResult {
   waitSeconds: number; // of `seconds`, the time spent waiting for input (the reader was behind)
   firstInputSeconds: number; // from the request to the first input bytes (module, file and reader set up)
   prefaultPages: number; // 4 KB pages of the model written ahead while waiting (web/load/trace/prefault.ts)
-  heapAheadPages: number; // 4 KB pages of the heap faulted in by this worker's warm-up before the file (../load/warm/heap_ahead.ts)
   modelBytes: number;
   heapBytes: number;
   warnings: string[]; // plain sentences (e.g. gzip data ended early)
@@ -75,35 +74,29 @@ export interface SummaryRequest {
 }
 // Its reply: the summary document's JSON; precomputed: it was made before the request (ahead, after the
 // open reply, as summaryNext asked; or for an earlier request).
-// heapUsedBytes: the heap the session's allocations have claimed by then (the allocator's break,
-// without memory faulted in ahead), what the page remembers for the next file (web/load/page/heap_hint.ts).
 export interface SummaryReply {
   json: string;
   precomputed: boolean;
-  heapUsedBytes: number;
 }
 export interface CancelRequest {
   id: number;
   kind: 'cancel';
 }
 // Sent to a spare worker while the page is idle: load the core and run the warm-up (../load/warm/warm_up.ts).
-// Replies {warmed, summaryJson} once it finished (and faulted in heap ahead, ../load/warm/heap_ahead.ts), or
-// stopped because an `open` came (summaryJson: the synthetic trace's summary, null if not made).
+// Replies {warmed, summaryJson} once it finished, or stopped because an `open` came (summaryJson: the synthetic trace's summary, null if not made).
 // `workers`: the mode the page's next open will ask for, so that the part workers it would use
 // (../load/parts/plan.ts) are started and warmed ahead too.
-// `heapAheadBytes`: the heap to fault in ahead for it (web/load/page/heap_hint.ts; bounded by ../load/warm/heap_ahead.ts).
 export interface WarmRequest {
   id: number;
   kind: 'warm';
   workers?: WorkersMode;
-  heapAheadBytes?: number;
 }
 export interface WarmReply {
   warmed: boolean;
   summaryJson: string | null;
 }
-// Sent to a warming spare worker while the user interacts with the page: its warm-up and heap
-// fault-in (and its part workers') pause for `ms` (../load/warm/hold.ts), so that they do not take a core from the
+// Sent to a warming spare worker while the user interacts with the page: its warm-up (and its part
+// workers') pause for `ms` (../load/warm/hold.ts), so that they do not take a core from the
 // page. An `open` ends the hold.
 export interface HoldRequest {
   id: number;

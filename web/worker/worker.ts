@@ -25,7 +25,7 @@ function openedTrace(): OpenedTrace {
 // after the open), so the one made ahead (OpenRequest.summaryNext) answers the page's request.
 // `onPart`: given each group of sections as soon as it is final (SummaryPart).
 function summaryReply(htaCompat: boolean, onPart?: (json: string) => void): SummaryReply {
-  const { mod, session } = openedTrace();
+  const { session } = openedTrace();
   const precomputed = summaryKept?.htaCompat === htaCompat;
   if (!precomputed) {
     const json = onPart
@@ -33,7 +33,7 @@ function summaryReply(htaCompat: boolean, onPart?: (json: string) => void): Summ
       : session.summaryJson(htaCompat);
     summaryKept = { htaCompat, json: String(json) };
   }
-  return { json: summaryKept!.json, precomputed, heapUsedBytes: Number(mod.heapBreak()) };
+  return { json: summaryKept!.json, precomputed };
 }
 
 type Handled<K extends TraceKind> = { payload: TraceReplies[K]; transfer?: Transferable[] };

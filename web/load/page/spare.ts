@@ -13,7 +13,6 @@
 // the first real one runs warm code too (dashboard/warm_dashboard.ts).
 import { WorkerClient } from './trace_client';
 import { afterQuiet, onUserInput } from './user_quiet';
-import { heapAheadHint } from './heap_hint';
 import type { WorkersMode } from '../trace/open_plan';
 import { without } from '../switches';
 
@@ -63,9 +62,8 @@ export function prepareSpareWorker(idle: () => boolean, workers: WorkersMode, yi
     spare = client;
     const unhold = yieldToUser && !without('hold') ? holdOnInput(client) : () => {};
     stopHolding = unhold;
-    const hint = heapAheadHint();
     client
-      .request('warm', { workers, ...(hint ? { heapAheadBytes: hint } : {}) })
+      .request('warm', { workers })
       .then(
         (reply) => {
           if (typeof reply.summaryJson === 'string') onWarmed(reply.summaryJson);

@@ -17,7 +17,7 @@ export interface PartStart {
 }
 
 export type PartRequest =
-  | { kind: 'warm'; heapAheadBytes?: number } // started ahead: load the core, warm up, fault in heap
+  | { kind: 'warm' } // started ahead: load the core, warm up
   | { kind: 'hold'; ms: number } // the page's hold (../warm/hold.ts)
   | PartStart
   | { kind: 'send' } // stream the columns now

@@ -8,7 +8,7 @@ import { isGzipMagic } from '../input/byte_source';
 import { dropFeedWorkerAhead } from '../feed/client';
 import { absorbStreamed, planParts, type PartPlan } from '../parts/plan';
 import { dropPartWorkersAhead, type LaterPart, startLaterParts } from '../parts/client';
-import { heapAheadPages, stopWarmUp, warmedUp } from '../warm/warm_up';
+import { stopWarmUp, warmedUp } from '../warm/warm_up';
 import { cancelledFailure, isOutOfMemory, outOfMemory, WorkerFailure } from '../failure';
 import { ImportPump, openInput } from './import_pump';
 import { kMaxGzipBytes, kMaxPlainBytes, minPartBytes, partsFor, wantsParts } from './open_plan';
@@ -227,7 +227,6 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
     waitSeconds: pump.waitSeconds,
     firstInputSeconds: pump.firstInputSeconds,
     prefaultPages: pump.prefaultPages,
-    heapAheadPages: heapAheadPages(),
     modelBytes: session.modelBytes(),
     heapBytes: m.HEAPU8.length,
     warnings: pump.warnings,

@@ -8,21 +8,15 @@ import { without } from '../switches';
 
 const kPagesPerStep = 512; // 2 MB: 512 faults, a few ms, so that a message waits for one step at most
 
-// Calls touch(maxPages) in steps of kPagesPerStep, each in its own task (`between` may wait longer,
-// ../warm/heap_ahead.ts's hold), until it touches nothing or stop(); returns the pages touched. The one
-// loop of both kinds of fault-in: while waiting for input here, and a spare's heap ahead.
-export async function touchInSteps(
-  touch: (maxPages: number) => number,
-  stop: () => boolean,
-  between?: () => Promise<void>
-): Promise<number> {
+// Calls touch(maxPages) in steps of kPagesPerStep, each in its own task, until it touches nothing or
+// stop(); returns the pages touched.
+export async function touchInSteps(touch: (maxPages: number) => number, stop: () => boolean): Promise<number> {
   let pages = 0;
   while (!stop()) {
     const n = Number(touch(kPagesPerStep));
     if (n === 0) break;
     pages += n;
-    await postedTask(); // lets the next message in (the reader's, an `open`)
-    await between?.();
+    await postedTask(); // lets the next message in (the reader's)
   }
   return pages;
 }

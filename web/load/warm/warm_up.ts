@@ -11,7 +11,6 @@
 // kTraceWorkerRounds rounds.
 import { HeapPusher } from '../input/heap_pusher';
 import { warmTracePieces } from './warm_trace';
-import { prefaultHeapAhead } from './heap_ahead';
 import { release, whileHeld } from './hold';
 import { absorbPart, eventStartIn, exportPart, kCutWindowBytes, objectFormOf } from '../parts/plan';
 import type { CoreModule, CoreSession } from '../../core/bindings';
@@ -31,7 +30,6 @@ let running: Promise<void> | null = null;
 let stop = false;
 let done = false;
 let summary: string | null = null; // the warm-up's summary JSON, for the page's own warm-up
-let aheadPages = 0;
 
 // Each step in its own task (an `open` gets in between), and none while the page holds background
 // work (hold.ts).
@@ -68,7 +66,7 @@ async function makeTrace(): Promise<Uint8Array | null> {
   return new TextEncoder().encode(pieces.join(''));
 }
 
-async function run(mod: CoreModule, heapAheadBytes: number, rounds: number): Promise<void> {
+async function run(mod: CoreModule, rounds: number): Promise<void> {
   const bytes = await makeTrace();
   if (!bytes) return;
   // In two parts, as a large plain file is imported (../parts/plan.ts): the later part's import, its bytes
@@ -101,17 +99,12 @@ async function run(mod: CoreModule, heapAheadBytes: number, rounds: number): Pro
       session.delete();
     }
   }
-  aheadPages = await prefaultHeapAhead(mod, heapAheadBytes, () => stop);
 }
 
 // Starts the warm-up once; resolves when it has finished or stopped.
-// heapAheadBytes: how much heap to fault in after it (heap_ahead.ts); rounds: see kTraceWorkerRounds.
-export function warmUp(
-  loadModule: () => Promise<CoreModule>,
-  heapAheadBytes: number,
-  rounds = kTraceWorkerRounds
-): Promise<void> {
-  running ??= loadModule().then((mod) => run(mod, heapAheadBytes, rounds));
+// rounds: see kTraceWorkerRounds.
+export function warmUp(loadModule: () => Promise<CoreModule>, rounds = kTraceWorkerRounds): Promise<void> {
+  running ??= loadModule().then((mod) => run(mod, rounds));
   return running;
 }
 
@@ -131,9 +124,4 @@ export function warmedUp(): boolean {
 // a dashboard of it off the page (web/app/dashboard/warm_dashboard.ts).
 export function warmSummaryJson(): string | null {
   return summary;
-}
-
-// 4 KB pages of the heap faulted in after the warm-up (heap_ahead.ts).
-export function heapAheadPages(): number {
-  return aheadPages;
 }
