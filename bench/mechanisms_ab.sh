@@ -12,7 +12,7 @@ export NODE_PATH=/usr/share/nodejs
 ROUNDS=${ROUNDS:-5}
 OUT=bench/out
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(feed parts spare warm-up prefault summary-ahead warm-dashboard hold)
+[ ${#names[@]} -gt 0 ] || names=(feed parts spare warm-up summary-ahead warm-dashboard hold)
 for f in build/site/index.html "$OUT/kineto_256mb.json" "$OUT/kineto_1024mb.json" "$OUT/kineto_1024mb.json.gz"; do
   [ -e "$f" ] || { echo "mechanisms_ab: missing $f (make build; make bench makes bench/out)" >&2; exit 1; }
 done
@@ -26,7 +26,7 @@ without() {  # builds the site without $1, prints its folder
 for name in "${names[@]}"; do
   echo "## $name"
   case "$name" in
-    feed|prefault) node bench/site_ab.mjs build/site "$(without "$name")" "$OUT/kineto_1024mb.json.gz" "$ROUNDS" | tail -4 ;;
+    feed) node bench/site_ab.mjs build/site "$(without feed)" "$OUT/kineto_1024mb.json.gz" "$ROUNDS" | tail -4 ;;
     parts) AB_WAIT=2500 node bench/site_ab.mjs build/site "$(without parts)" "$OUT/kineto_1024mb.json" "$ROUNDS" | tail -4 ;;
     spare|warm-up|summary-ahead|warm-dashboard)
       node bench/site_ab.mjs build/site "$(without "$name")" "$OUT/kineto_256mb.json" "$ROUNDS" | tail -4 ;;

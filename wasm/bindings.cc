@@ -6,9 +6,8 @@
 // growth detaches them), and JSON as text.
 #include <emscripten/bind.h>
 #include <emscripten/em_js.h>
-#include <emscripten/heap.h>
+#include <emscripten/em_macros.h>
 #include <emscripten/val.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -19,7 +18,6 @@
 
 #include "core/import/import_parts.h"
 #include "core/load_session.h"
-#include "core/model/prefault.h"
 #include "core/timeline/window_columns.h"
 
 // A C++ allocation that fails (the heap could not grow: the browser refused, or the 4 GB ceiling)
@@ -47,8 +45,6 @@ val view(const std::vector<T>& v) {
   return view(std::span<const T>(v));
 }
 double address(const void* p) { return static_cast<double>(reinterpret_cast<uintptr_t>(p)); }
-size_t count(double n) { return static_cast<size_t>(std::max(0.0, n)); }
-uintptr_t heap_break() { return reinterpret_cast<uintptr_t>(sbrk(0)); }
 std::vector<uint32_t> numbers(const val& array) { return emscripten::convertJSArrayToNumberVector<uint32_t>(array); }
 
 }  // namespace
@@ -83,11 +79,6 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("eventsSoFar", optional_override([](LoadSession& s) { return double(s.session().stats().events); }))
       .function("modelBytes",
                 optional_override([](LoadSession& s) { return double(s.session().model().memory_bytes()); }))
-      // --- while waiting for input
-      .function("presortStep", &LoadSession::presort_step)
-      .function("prefault", optional_override([](LoadSession& s, double max_pages) {
-                  return double(s.prefault(count(max_pages), heap_break(), emscripten_get_heap_size()));
-                }))
       // --- a file in parts
       .function("endInput", optional_override([](LoadSession& s) { s.session().importer().end_input(); }))
       .function("beginLaterPart", optional_override([](LoadSession& s, double offset, bool object_form) {

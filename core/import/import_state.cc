@@ -504,19 +504,6 @@ void ImportState::on_async(uint64_t off, uint32_t len) {
             b.src_length);
 }
 
-size_t ImportState::prefault(size_t max_pages) {
-  // The slice columns first (most of the model), then the GPU ops' and the flow points.
-  size_t n = prefaulter_.touch_each(max_pages, [this](auto&& f) { model.slices.for_each_import_column(f); });
-  if (n == 0)
-    n = gpu_prefaulter_.touch_each(max_pages, [this](auto&& f) {
-      model.gpu_ops.for_each_column(f);
-      f(links_.flows_v1.points);
-    });
-  return n;
-}
-
-bool ImportState::presort_step(const PresortLimits& limits) { return presort_flow_points(links_.flows_v1, limits); }
-
 void ImportState::end_input() {
   if (input_ended_) return;
   input_ended_ = true;

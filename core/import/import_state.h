@@ -13,9 +13,7 @@
 #include "core/import/fast_event_decoder.h"
 #include "core/import/growth_plan.h"
 #include "core/model/finalize.h"
-#include "core/model/flow_presort.h"
 #include "core/model/import_stats.h"
-#include "core/model/prefault.h"
 #include "core/model/trace_model.h"
 
 // Benchmarks build with -DTW_FAST_DECODE_DEFAULT=0 to measure the importer without the fast path.
@@ -110,12 +108,6 @@ class ImportState : public EventSplitterSink {
   std::vector<std::pair<void*, size_t>> part_columns();
   std::vector<std::pair<void*, size_t>> open_part(ImportState& part);
   bool close_part(ImportState& part, bool absorb);
-  // While the caller would wait for input: touches up to about `max_pages` pages of the model's
-  // reserved, not yet written memory (prefault.h); returns the pages touched, 0 once none are left.
-  size_t prefault(size_t max_pages);
-  // While the caller would wait for input: one bounded step of sorting the v1 flow points ahead of
-  // finish() (core/model/flow_presort.h); false when there is nothing to sort yet.
-  bool presort_step(const PresortLimits& limits = {});
 
   TraceModel model;
   ImportStats stats;
@@ -185,7 +177,6 @@ class ImportState : public EventSplitterSink {
   IdKey last_thread_{0, 0};
   uint32_t last_thread_index_ = UINT32_MAX;
   PendingLinks links_;
-  Prefaulter prefaulter_, gpu_prefaulter_;  // slice columns; GPU op columns and flow points
   bool any_time_ = false;
   GrowthPlan growth_;
   bool fast_decode_ = TW_FAST_DECODE_DEFAULT;

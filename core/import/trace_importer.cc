@@ -14,12 +14,6 @@ void TraceImporter::push(const void* data, size_t size) {
 
 void TraceImporter::set_size_hint(uint64_t bytes) { state_->set_size_hint(bytes); }
 
-size_t TraceImporter::prefault(size_t max_pages) { return state_->stats.fatal ? 0 : state_->prefault(max_pages); }
-
-bool TraceImporter::presort_step(const PresortLimits& limits) {
-  return !state_->stats.fatal && state_->presort_step(limits);
-}
-
 void TraceImporter::set_fast_decode(bool on) { state_->set_fast_decode(on); }
 
 void TraceImporter::end_input() { state_->end_input(); }

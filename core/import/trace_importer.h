@@ -6,7 +6,6 @@
 #include <memory>
 #include <string_view>
 
-#include "core/model/flow_presort.h"
 #include "core/model/import_stats.h"
 #include "core/model/trace_model.h"
 
@@ -30,14 +29,6 @@ class TraceImporter {
   void push(const void* data, size_t size);
   // The input is complete (finish() implies it): the last batch is flushed.
   void end_input();
-  // Optional, while waiting for input: writes ahead into up to about `max_pages` pages of the
-  // model's reserved memory, so their first-touch page faults are not taken during the import
-  // (core/model/prefault.h). Returns the pages touched: 0 once there are none left.
-  size_t prefault(size_t max_pages);
-  // Optional, while waiting for input: one step (a few ms at most) of putting the flow points in
-  // the order finish() pairs them in (core/model/flow_presort.h), which takes that sort out of
-  // finish(). False when there is nothing to do yet.
-  bool presort_step(const PresortLimits& limits = {});
   // Importing one file in parts, e.g. on several threads (import_parts.h). This importer takes a
   // later part: bytes from `offset` (an event's '{' in the events array) on; the file is in the
   // object form ({"traceEvents": [...]}) or not ([...]).

@@ -17,9 +17,6 @@ export interface CoreSession {
   error(): string;
   eventsSoFar(): number;
   modelBytes(): number;
-  // while waiting for input
-  presortStep(): boolean;
-  prefault(maxPages: number): number;
   // a file in parts
   endInput(): void;
   beginLaterPart(offset: number, objectForm: boolean): void;
@@ -77,8 +74,6 @@ export const kSessionMethods = methods<CoreSession>()([
   'error',
   'eventsSoFar',
   'modelBytes',
-  'presortStep',
-  'prefault',
   'endInput',
   'beginLaterPart',
   'partHeader',

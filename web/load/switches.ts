@@ -7,7 +7,6 @@ export const kMechanisms = [
   'spare', // a trace worker started and warmed while the page is idle (page/spare.ts)
   'warm-up', // the spare's synthetic trace through import, finish() and the summary (warm/warm_up.ts)
   'hold', // the spare's background work paused while the user interacts (warm/hold.ts)
-  'prefault', // presort and prefault while the trace worker waits for input (trace/prefault.ts)
   'summary-ahead', // the summary computed right after the open, its sections sent early (OpenRequest.summaryNext)
   'warm-dashboard', // the warm-up's summary built into a dashboard off the page (app/dashboard/warm_dashboard.ts)
 ] as const;

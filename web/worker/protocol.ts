@@ -50,7 +50,6 @@ export interface OpenResult {
   finishSeconds: number; // of `seconds`, the time in finish() (sorting and linking the model)
   waitSeconds: number; // of `seconds`, the time spent waiting for input (the reader was behind)
   firstInputSeconds: number; // from the request to the first input bytes (module, file and reader set up)
-  prefaultPages: number; // 4 KB pages of the model written ahead while waiting (web/load/trace/prefault.ts)
   modelBytes: number;
   heapBytes: number;
   warnings: string[]; // plain sentences (e.g. gzip data ended early)

@@ -3,7 +3,6 @@
 // and keeps the counts and timings the open reply reports (OpenResult).
 import { type ByteSource, openSource, SourceError } from '../input/byte_source';
 import { HeapPusher } from '../input/heap_pusher';
-import { workAheadWhileWaiting } from './prefault';
 import type { OpenRequest } from '../../worker/protocol';
 import { cancelledFailure, WorkerFailure } from '../failure';
 import type { CoreModule, CoreSession } from '../../core/bindings';
@@ -23,7 +22,6 @@ export class ImportPump {
   input = 0; // bytes pushed from the inputs pumped
   waitSeconds = 0; // spent awaiting input (the reader was behind)
   firstInputSeconds = 0; // from the open's start to the first bytes
-  prefaultPages = 0; // pages of the model written ahead while waiting (prefault.ts)
   readonly warnings: string[] = [];
   private readonly pusher: HeapPusher;
   private lastProgress = 0;
@@ -51,8 +49,6 @@ export class ImportPump {
       let batch: Uint8Array[] | null;
       const tw = performance.now();
       try {
-        if (!from.available())
-          this.prefaultPages += await workAheadWhileWaiting(this.session, () => this.cancelled() || from.available());
         batch = await from.input.read();
         this.waitSeconds += (performance.now() - tw) / 1000;
       } catch (e) {

@@ -226,7 +226,6 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
     finishSeconds,
     waitSeconds: pump.waitSeconds,
     firstInputSeconds: pump.firstInputSeconds,
-    prefaultPages: pump.prefaultPages,
     modelBytes: session.modelBytes(),
     heapBytes: m.HEAPU8.length,
     warnings: pump.warnings,
