@@ -216,7 +216,6 @@ async function benchOne(context, url, path, pan, traced) {
         finishS: opens.at(-1)?.finishSeconds ?? null,
         waitS: opens.at(-1)?.waitSeconds ?? null,
         firstInputS: opens.at(-1)?.firstInputSeconds ?? null,
-        prefaultPages: opens.at(-1)?.prefaultPages ?? null,
         warm: opens.at(-1)?.warm ?? null,
         lt: lt.length,
         readerTiming: opens.at(-1)?.readerTiming ?? null,
@@ -230,7 +229,6 @@ async function benchOne(context, url, path, pan, traced) {
     row.finishS = st.finishS;
     row.waitS = st.waitS;
     row.firstInputS = st.firstInputS; // in the JSON line only: module, file and reader set up
-    row.prefaultPages = st.prefaultPages; // JSON only: pages written ahead while waiting
     row.warm = st.warm;
     // The feed worker's own read, and the tail from its last byte to ready (one reader only: a file in
     // parts has other readers; Date.now() in the page and the worker's epoch stamps share a clock).

@@ -2,7 +2,7 @@
 // fresh browser (site_ab.mjs, thread_cpu.mjs, wasm_tierup.mjs): the site served on 127.0.0.1 (port
 // 0), a headless Debian Chromium with a fresh user-data dir and the e2e flags, the trace workers'
 // replies recorded (tests/e2e/helpers.mjs), the spare worker's warm-up waited for, then `waitMs`
-// more (its part workers warm up and fault in their heap after it).
+// more (its part workers warm up after it).
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

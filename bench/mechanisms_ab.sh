@@ -2,8 +2,7 @@
 # One interleaved A/B per speed mechanism of the page (docs/performance.md): the site as built
 # (build/site) against one built without the mechanism (web/build.mjs --without NAME, into
 # build/ab/without-NAME), each on the file that shows what it is for, with bench/site_ab.mjs (fresh
-# browser per run, medians); `decode` in node where each thread has a core (decode_pipeline_bench.mjs: the
-# page uses it only on 4+ cores). Not a test: it prints tables.
+# browser per run, medians). Not a test: it prints tables.
 # Usage: bench/mechanisms_ab.sh [NAME...]   (default: all; ROUNDS=5; needs make build and the
 # files of make bench in bench/out)
 set -euo pipefail
@@ -12,7 +11,7 @@ export NODE_PATH=/usr/share/nodejs
 ROUNDS=${ROUNDS:-5}
 OUT=bench/out
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(feed parts spare warm-up heap-ahead prefault decode)
+[ ${#names[@]} -gt 0 ] || names=(feed parts spare warm-up)
 for f in build/site/index.html "$OUT/kineto_256mb.json" "$OUT/kineto_1024mb.json" "$OUT/kineto_1024mb.json.gz"; do
   [ -e "$f" ] || { echo "mechanisms_ab: missing $f (make build; make bench makes bench/out)" >&2; exit 1; }
 done
@@ -26,13 +25,10 @@ without() {  # builds the site without $1, prints its folder
 for name in "${names[@]}"; do
   echo "## $name"
   case "$name" in
-    feed|prefault) node bench/site_ab.mjs build/site "$(without "$name")" "$OUT/kineto_1024mb.json.gz" "$ROUNDS" | tail -4 ;;
+    feed) node bench/site_ab.mjs build/site "$(without feed)" "$OUT/kineto_1024mb.json.gz" "$ROUNDS" | tail -4 ;;
     parts) AB_WAIT=2500 node bench/site_ab.mjs build/site "$(without parts)" "$OUT/kineto_1024mb.json" "$ROUNDS" | tail -4 ;;
-    heap-ahead) AB_STORAGE='{"tracewise.recentHeapMB":"[320]"}' \
-      node bench/site_ab.mjs build/site "$(without heap-ahead)" "$OUT/kineto_1024mb.json" "$ROUNDS" | tail -4 ;;
     spare|warm-up)
       node bench/site_ab.mjs build/site "$(without "$name")" "$OUT/kineto_256mb.json" "$ROUNDS" | tail -4 ;;
-    decode) node bench/decode_pipeline_bench.mjs build/wasm "$OUT/kineto_256mb.json" 3 ;;
     *) echo "mechanisms_ab: unknown mechanism $name" >&2; exit 2 ;;
   esac
 done

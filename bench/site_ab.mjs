@@ -9,10 +9,8 @@
 // Usage: node bench/site_ab.mjs SITE_A SITE_B FILE [ROUNDS=3]   (e.g. a copy of build/site as A)
 // A site may carry a query for the page (`build/site?workers=single`): one site, two ways; a site
 // without one speed mechanism: node web/build.mjs --without NAME --out DIR (web/load/switches.ts).
-// AB_STORAGE='{"key":"value"}' sets localStorage items before the page's scripts run (each run's
-// browser is fresh), e.g. '{"tracewise.recentHeapMB":"[320]"}': a browser that opened a 1 GB trace.
 // AB_WAIT: ms to wait after the spare's warm-up before the file is chosen (default 400; its part
-// workers warm up and fault in their heap after it, e.g. 2500 lets them finish).
+// workers warm up after it, e.g. 2500 lets them finish).
 // Also per run: the main thread's long tasks (> 50 ms, PerformanceObserver) from the file chosen to
 // 1 s after ready, each as its start relative to ready and its length (`+4:66` = a 66 ms task that
 // began 4 ms after ready, e.g. the dashboard's layout at the end of a load).
@@ -50,14 +48,7 @@ function initScript() {
 }
 
 async function once(site) {
-  const beforeGoto = async (page) => {
-    await page.addInitScript(initScript);
-    if (process.env.AB_STORAGE) {
-      await page.addInitScript((items) => {
-        for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
-      }, JSON.parse(process.env.AB_STORAGE));
-    }
-  };
+  const beforeGoto = (page) => page.addInitScript(initScript);
   return withWarmPage(site, { beforeGoto, waitMs: Number(process.env.AB_WAIT ?? 400) }, async (page) => {
     const t0 = await page.evaluate(() => {
       window.__tracewise.ready = false;

@@ -1,9 +1,6 @@
 #include "core/load_session.h"
 
-#include <algorithm>
-
 #include "core/import/import_state.h"
-#include "core/model/prefault.h"
 
 namespace tw {
 
@@ -12,33 +9,9 @@ char* LoadSession::input_buffer(size_t size) {
   return input_.data();
 }
 
-void LoadSession::set_size_hint(uint64_t bytes) {
-  size_hint_ = bytes;
-  session_.set_size_hint(bytes);
-}
-
 void LoadSession::finish() {
   session_.finish();
   std::vector<char>().swap(input_);
-  std::vector<uint8_t>().swap(records_);
-}
-
-size_t LoadSession::prefault(size_t max_pages, uintptr_t heap_break, uintptr_t heap_end) {
-  if (session_.finished()) return 0;
-  size_t n = session_.importer().prefault(max_pages);
-  if (n > 0) return n;
-  const uint64_t ahead = std::max<uint64_t>(16u << 20, size_hint_ / 8);
-  const uintptr_t end = static_cast<uintptr_t>(std::min<uint64_t>(uint64_t(heap_break) + ahead, heap_end));
-  return touch_above_break(heap_break, end, max_pages);
-}
-
-uint8_t* LoadSession::records_buffer(size_t size) {
-  if (records_.size() < size) records_.resize(size);
-  return records_.data();
-}
-
-void LoadSession::apply_records(size_t size) {
-  session_.importer().apply_deferred(records_.data(), std::min(size, records_.size()));
 }
 
 std::span<const uint8_t> LoadSession::part_header() {

@@ -1,8 +1,7 @@
 // LoadSession: a Session as the page's workers drive it. Input is copied once into a buffer the
-// caller writes in place (input_buffer / push_input) and never kept; while the worker waits for
-// input it sorts flow points and faults pages in ahead; a decode worker may decode batches
-// (core/import/event_records.h); a file may be imported in parts, each later part in a session of
-// its own whose columns are moved into this one (core/import/import_parts.h). The wasm bindings
+// caller writes in place (input_buffer / push_input) and never kept; a file may be imported in
+// parts, each later part in a session of its own whose columns are moved into this one
+// (core/import/import_parts.h). The wasm bindings
 // list its functions; the state of a load lives here.
 #pragma once
 #include <cstddef>
@@ -32,26 +31,9 @@ class LoadSession {
   char* input_buffer(size_t size);
   void push_input(size_t size) { session_.push(input_.data(), size); }
   // Optional, before the first push: the expected uncompressed bytes (file size, gzip trailer).
-  void set_size_hint(uint64_t bytes);
-  // Ends the import; the input and decode buffers are released.
+  void set_size_hint(uint64_t bytes) { session_.set_size_hint(bytes); }
+  // Ends the import; the input buffer is released.
   void finish();
-
-  // --- while the worker waits for input -----------------------------------------------------------
-  // One step of sorting the flow points ahead of finish() (core/model/flow_presort.h); false when
-  // there is nothing to do.
-  bool presort_step() { return !session_.finished() && session_.importer().presort_step(); }
-  // Pages of the model written ahead (core/model/prefault.h), then of the heap above the
-  // allocator's break, where the import's later allocations come from: as far as this import may
-  // still allocate (max(16 MB, size hint / 8) past `heap_break`, never past `heap_end`), so that a
-  // heap grown ahead for larger files is not written on by a small one. 0 once none are left.
-  size_t prefault(size_t max_pages, uintptr_t heap_break, uintptr_t heap_end);
-
-  // --- a decode worker (core/import/event_records.h) ------------------------------------------------
-  // Records for the oldest kept batch are copied to records_buffer(size), then apply_records(size);
-  // apply_local() decodes the oldest kept batch here instead.
-  uint8_t* records_buffer(size_t size);
-  void apply_records(size_t size);
-  void apply_local() { session_.importer().apply_deferred(nullptr, 0); }
 
   // --- a file imported in parts ----------------------------------------------------------------------
   // In a part worker once its input ended: the part's header, then its columns, to copy at once.
@@ -75,8 +57,6 @@ class LoadSession {
   Session session_;
   TimelineSession timeline_{session_};
   std::vector<char> input_;
-  std::vector<uint8_t> records_;
-  uint64_t size_hint_ = 0;
   std::vector<uint8_t> part_header_;
   std::unique_ptr<TraceImporter> pending_;  // a later part being copied in
   std::vector<std::pair<void*, size_t>> pending_columns_;

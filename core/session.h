@@ -17,7 +17,7 @@ class Session {
   // Expected uncompressed input bytes, if known before the first push (lowers peak memory).
   void set_size_hint(uint64_t bytes) { importer_.set_size_hint(bytes); }
   void push(const void* data, size_t size) { importer_.push(data, size); }
-  // Decoding on another thread: see TraceImporter.
+  // The importer itself, for what the facade does not cover (a file in parts: TraceImporter).
   TraceImporter& importer() { return importer_; }
   void finish() {
     importer_.finish();

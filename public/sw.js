@@ -1,8 +1,8 @@
 // Offline support: network first (so a new deploy is picked up at once), falling back to the last
 // copy cached here when the network is gone. Only the site's own files are cached (pages, scripts,
 // styles, the wasm core, the sample trace), never traces fetched through ?url= from this origin.
-const CACHE = 'tracewise-v3';
-const CORE = ['./', 'index.html', 'app.js', 'app.css', 'worker.js', 'feed.js', 'decode.js', 'part.js', 'tracewise.mjs', 'tracewise.wasm', 'favicon.svg'];
+const CACHE = 'tracewise-v4';
+const CORE = ['./', 'index.html', 'app.js', 'app.css', 'worker.js', 'feed.js', 'part.js', 'tracewise.mjs', 'tracewise.wasm', 'favicon.svg'];
 
 self.addEventListener('install', (e) => {
   e.waitUntil(caches.open(CACHE).then((c) => c.addAll(CORE)).then(() => self.skipWaiting()));

@@ -1,14 +1,13 @@
-// Embind bindings: the wasm face of the core's facades (core/load_session.h, core/timeline_session.h,
-// core/import/batch_decoder.h). This file only lists functions: the state of a load and of a
-// timeline lives in the core. The adapters below convert at the boundary only: numbers cross as
-// double (the link uses -sWASM_BIGINT, so a uint64_t would arrive as a BigInt), addresses as
-// numbers, memory as typed-array views into the heap that the caller copies before its next call
-// into wasm (a heap growth detaches them), and JSON as text.
+// Embind bindings: the wasm face of the core's facades (core/load_session.h, core/timeline_session.h).
+// This file only lists functions: the state of a load and of a timeline lives in the core. The
+// adapters below convert at the boundary only: numbers cross as double (the link uses
+// -sWASM_BIGINT, so a uint64_t would arrive as a BigInt), addresses as numbers, memory as
+// typed-array views into the heap that the caller copies before its next call into wasm (a heap
+// growth detaches them), and JSON as text.
 #include <emscripten/bind.h>
 #include <emscripten/em_js.h>
-#include <emscripten/heap.h>
+#include <emscripten/em_macros.h>
 #include <emscripten/val.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -17,11 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "core/import/batch_decoder.h"
 #include "core/import/import_parts.h"
-#include "core/import/import_state.h"
 #include "core/load_session.h"
-#include "core/model/prefault.h"
 #include "core/timeline/window_columns.h"
 
 // A C++ allocation that fails (the heap could not grow: the browser refused, or the 4 GB ceiling)
@@ -49,8 +45,6 @@ val view(const std::vector<T>& v) {
   return view(std::span<const T>(v));
 }
 double address(const void* p) { return static_cast<double>(reinterpret_cast<uintptr_t>(p)); }
-size_t count(double n) { return static_cast<size_t>(std::max(0.0, n)); }
-uintptr_t heap_break() { return reinterpret_cast<uintptr_t>(sbrk(0)); }
 std::vector<uint32_t> numbers(const val& array) { return emscripten::convertJSArrayToNumberVector<uint32_t>(array); }
 
 }  // namespace
@@ -58,14 +52,6 @@ std::vector<uint32_t> numbers(const val& array) { return emscripten::convertJSAr
 EMSCRIPTEN_BINDINGS(tracewise) {
   using emscripten::function;
   using emscripten::optional_override;
-
-  emscripten::class_<tw::BatchDecoder>("BatchDecoder")
-      .constructor<>()
-      .function("stage", optional_override([](tw::BatchDecoder& d, size_t data_size, size_t ref_count) {
-                  return address(d.stage(data_size, ref_count));
-                }))
-      .function("refsAddress", optional_override([](tw::BatchDecoder& d) { return address(d.refs()); }))
-      .function("decode", optional_override([](tw::BatchDecoder& d) { return view(d.decode()); }));
 
   // Where to cut a plain file for a parts import, from bytes the caller copied to `at` (malloc'd):
   // the file offset of a likely event start, 0 for none.
@@ -77,17 +63,6 @@ EMSCRIPTEN_BINDINGS(tracewise) {
              return tw::starts_as_object(
                  std::string_view(reinterpret_cast<const char*>(static_cast<uintptr_t>(at)), size));
            }));
-  // A spare worker, idle before any file (web/load/warm/heap_ahead.ts): grows the heap to `target`
-  // once and writes one zero per page above the allocator's break, at most `max_pages` per call, so
-  // the next import's heap growth finds its pages faulted in. 0 once none are left.
-  function("prefaultHeapAhead", optional_override([](double target, double max_pages) {
-             if (emscripten_get_heap_size() < count(target) && !emscripten_resize_heap(count(target))) return 0.0;
-             return static_cast<double>(
-                 tw::touch_above_break(heap_break(), emscripten_get_heap_size(), count(max_pages)));
-           }));
-  // The allocator's break: the heap the module's allocations have claimed so far (it never gives
-  // any back), without the memory grown ahead: what the files opened so far needed (heap_hint.ts).
-  function("heapBreak", optional_override([] { return static_cast<double>(heap_break()); }));
 
   emscripten::class_<LoadSession>("Session")
       .constructor<std::string>()
@@ -104,32 +79,8 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("eventsSoFar", optional_override([](LoadSession& s) { return double(s.session().stats().events); }))
       .function("modelBytes",
                 optional_override([](LoadSession& s) { return double(s.session().model().memory_bytes()); }))
-      // --- while waiting for input
-      .function("presortStep", &LoadSession::presort_step)
-      .function("prefault", optional_override([](LoadSession& s, double max_pages) {
-                  return double(s.prefault(count(max_pages), heap_break(), emscripten_get_heap_size()));
-                }))
-      // --- a decode worker
-      .function("setDeferredDecode",
-                optional_override([](LoadSession& s, bool on) { s.session().importer().set_deferred_decode(on); }))
-      .function("endInput", optional_override([](LoadSession& s) { s.session().importer().end_input(); }))
-      .function("deferredBatches",
-                optional_override([](LoadSession& s) { return double(s.session().importer().deferred_batches()); }))
-      // The next kept batch as views {data, refs (4 uint32 per EventRef)}, or null.
-      .function("nextOutgoing", optional_override([](LoadSession& s) {
-                  const tw::DeferredBatch* b = s.session().importer().next_outgoing();
-                  if (!b) return val::null();
-                  val out = val::object();
-                  out.set("data", view(std::span(reinterpret_cast<const uint8_t*>(b->data.data()), b->size)));
-                  out.set("refs", view(std::span(reinterpret_cast<const uint32_t*>(b->refs.data()),
-                                                 b->refs.size() * sizeof(tw::EventRef) / 4)));
-                  return out;
-                }))
-      .function("recordsBuffer",
-                optional_override([](LoadSession& s, size_t n) { return address(s.records_buffer(n)); }))
-      .function("applyRecords", &LoadSession::apply_records)
-      .function("applyLocal", &LoadSession::apply_local)
       // --- a file in parts
+      .function("endInput", optional_override([](LoadSession& s) { s.session().importer().end_input(); }))
       .function("beginLaterPart", optional_override([](LoadSession& s, double offset, bool object_form) {
                   s.session().importer().begin_later_part(uint64_t(std::max(0.0, offset)), object_form);
                 }))

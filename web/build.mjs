@@ -70,8 +70,6 @@ await Promise.all([
   build({ ...common, entryPoints: { feed: 'web/load/feed/worker.ts' }, outdir: out }),
   // Started by the trace worker to import later parts of a large plain file beside it.
   build({ ...common, entryPoints: { part: 'web/load/parts/worker.ts' }, outdir: out }),
-  // Started by the trace worker to decode events of a large file beside it.
-  build({ ...common, entryPoints: { decode: 'web/load/decode/worker.ts' }, outdir: out }),
   // <tracewise-view> for docs sites: one classic script (document.currentScript gives its base URL).
   build({ ...common, format: 'iife', entryPoints: { 'tracewise-view': 'web/embed/element.ts' }, outdir: out }),
 ]);

@@ -52,8 +52,8 @@ void ImportState::add_orphan_end(uint32_t track, uint64_t off) {
 }
 
 bool ImportState::absorbable(const ImportState& later) const {
-  if (later_part_ || deferred_ || input_ended_ || stats.fatal || part_open_) return false;
-  if (!later.later_part_ || later.deferred_ || later.part_conflict_ || later.stats.fatal) return false;
+  if (later_part_ || input_ended_ || stats.fatal || part_open_) return false;
+  if (!later.later_part_ || later.part_conflict_ || later.stats.fatal) return false;
   // The later part started in the state this input ends in, so the rest was split the same way.
   return splitter.offset() == later.growth_.begin && splitter.between_events() &&
          splitter.is_object_form() == later.splitter.is_object_form();

@@ -80,12 +80,6 @@ class EventSplitter {
   // Its whole state as bytes, for moving a later part to another heap (part_codec.cc).
   void encode_state(ByteWriter& w) const;
   bool decode_state(ByteReader& r);
-  // Only from the sink's on_batch(): the sink keeps the batch it was handed by swapping its buffers
-  // with `data` and `refs`, which the splitter then clears and fills with the next batch.
-  void keep_batch(std::vector<char>& data, std::vector<EventRef>& refs) {
-    batch_.swap(data);
-    refs_.swap(refs);
-  }
 
  private:
   enum class State : uint8_t {

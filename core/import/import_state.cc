@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "core/base/decimal.h"
-#include "core/import/event_records.h"
 #include "core/import/fast_event_decoder.h"
 #include "core/import/kineto_fields.h"
 
@@ -24,22 +23,16 @@ uint64_t id_bits(const RawId& id, StringPool& pool) {
 
 ImportState::ImportState() : splitter(this, &stats) {}
 
-// Decodes and handles each event of a batch. `records` (event_records.h), when given, hold the
-// events another thread decoded; the rest are decoded here.
-void ImportState::decode_batch(const EventBatch& batch, const uint8_t* records, size_t records_size) {
+// Decodes and handles each event of a batch.
+void ImportState::on_batch(const EventBatch& batch) {
   const std::vector<EventRef>& refs = *batch.events;
-  const uint8_t* rec = fast_decode_ ? records : nullptr;  // records are fast-decoder output
-  const uint8_t* rec_end = rec ? records + records_size : nullptr;
   for (const EventRef& r : refs) {
     const char* p = batch.data + r.begin;
     size_t capacity = batch.size + kBatchPadding - r.begin;
     stats.events++;
     growth_.seen = r.offset;
-    // A clean event is decoded in one pass (here, or by the decode worker whose record is given);
-    // anything unusual is left to simdjson, the reference.
-    RecordRead got = rec ? read_event_record(&rec, rec_end, p, r.length, ev_) : RecordRead::kNone;
-    bool fast = got == RecordRead::kDecoded ||
-                (got == RecordRead::kNone && fast_decode_ && fast_decode_event(p, r.length, ev_, separators_));
+    // A clean event is decoded in one pass; anything unusual is left to simdjson, the reference.
+    bool fast = fast_decode_ && fast_decode_event(p, r.length, ev_, separators_);
     DecodeResult res = fast ? DecodeResult::kOk : decoder_.decode(p, r.length, capacity, ev_);
     switch (res) {
       case DecodeResult::kOk: break;
@@ -54,7 +47,7 @@ void ImportState::decode_batch(const EventBatch& batch, const uint8_t* records, 
 }
 
 // A clean event decoded where the splitter found it (no batch copy, no separate scan for its end);
-// the rest take decode_batch(), same handling, whose fast path tries each again: most of them were
+// the rest take on_batch(), same handling, whose fast path tries each again: most of them were
 // only cut by the end of the pushed chunk.
 size_t ImportState::decode_in_place(const char* p, size_t n, uint64_t offset) {
   size_t len = fast_decode_object(p, n, ev_, separators_);
@@ -511,24 +504,14 @@ void ImportState::on_async(uint64_t off, uint32_t len) {
             b.src_length);
 }
 
-size_t ImportState::prefault(size_t max_pages) {
-  // The slice columns first (most of the model), then the GPU ops' and the flow points.
-  size_t n = prefaulter_.touch_each(max_pages, [this](auto&& f) { model.slices.for_each_import_column(f); });
-  if (n == 0)
-    n = gpu_prefaulter_.touch_each(max_pages, [this](auto&& f) {
-      model.gpu_ops.for_each_column(f);
-      f(links_.flows_v1.points);
-    });
-  return n;
+void ImportState::end_input() {
+  if (input_ended_) return;
+  input_ended_ = true;
+  splitter.finish();
 }
-
-bool ImportState::presort_step(const PresortLimits& limits) { return presort_flow_points(links_.flows_v1, limits); }
 
 void ImportState::finish() {
   end_input();
-  while (deferred_batches_ > 0) apply_deferred(nullptr, 0);  // what was not handed back is decoded here
-  apply_deferred_values();
-  std::vector<DeferredBatch>().swap(spare_);  // ~2 MB each: free for the model's finalisation
   for (int c = 0; c < 256; ++c) {
     if (phase_counts_[c]) stats.phases[std::string(1, static_cast<char>(c))] += phase_counts_[c];
     phase_counts_[c] = 0;

@@ -1,9 +1,7 @@
 // ImportState: everything the streaming importer keeps between events. Split over a few files:
-// import_state.cc (event dispatch by phase), deferred_decode.cc (batches decoded elsewhere),
-// kineto_fields.cc (PyTorch args), top_level.cc (metadata outside the events array), and
-// core/model/finalize.cc (sorting and linking).
+// import_state.cc (event dispatch by phase), kineto_fields.cc (PyTorch args), top_level.cc
+// (metadata outside the events array), and core/model/finalize.cc (sorting and linking).
 #pragma once
-#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,9 +13,7 @@
 #include "core/import/fast_event_decoder.h"
 #include "core/import/growth_plan.h"
 #include "core/model/finalize.h"
-#include "core/model/flow_presort.h"
 #include "core/model/import_stats.h"
-#include "core/model/prefault.h"
 #include "core/model/trace_model.h"
 
 // Benchmarks build with -DTW_FAST_DECODE_DEFAULT=0 to measure the importer without the fast path.
@@ -40,13 +36,6 @@ struct IdKey {
 };
 struct IdKeyHash {
   size_t operator()(const IdKey& k) const { return std::hash<uint64_t>()(k.a * 0x9E3779B97F4A7C15ULL ^ k.b); }
-};
-
-// A batch of events kept for decoding elsewhere (see ImportState::set_deferred_decode).
-struct DeferredBatch {
-  std::vector<char> data;  // as EventBatch::data, padding included
-  size_t size = 0;
-  std::vector<EventRef> refs;
 };
 
 // A later part's E with no B open on its track in that part: its B, if any, is still open at the
@@ -83,7 +72,7 @@ class ImportState : public EventSplitterSink {
   ImportState();
   void on_batch(const EventBatch& batch) override;
   void on_top_level_value(std::string_view key, std::string_view raw_value, uint64_t offset) override;
-  bool decodes_in_place() const override { return fast_decode_ && !deferred_; }
+  bool decodes_in_place() const override { return fast_decode_; }
   size_t decode_in_place(const char* p, size_t n, uint64_t offset) override;
   void finish();
   // Expected total input bytes (uncompressed), when known: lets tables grow to their projected
@@ -93,18 +82,7 @@ class ImportState : public EventSplitterSink {
   // event to simdjson (the reference it must match).
   void set_fast_decode(bool on) { fast_decode_ = on; }
 
-  // Decoding on another thread (event_records.h): while on, complete batches are kept, in order
-  // with the top-level values after them, instead of being decoded; the caller hands each out
-  // (next_outgoing), has it decoded elsewhere and gives the records back in order (apply_deferred).
-  // Everything is then handled exactly as without: the model and problems are the same.
-  void set_deferred_decode(bool on) { deferred_ = on; }
-  // The next kept batch not handed out yet (each once, in order), or null.
-  const DeferredBatch* next_outgoing();
-  size_t deferred_batches() const { return deferred_batches_; }
-  // Handles the oldest kept batch with its records (null: decodes it here), then any top-level
-  // values that followed it. Does nothing when no batch is kept.
-  void apply_deferred(const uint8_t* records, size_t size);
-  // The input is complete: flushes the last batch (kept when deferring). finish() calls it if needed.
+  // The input is complete: flushes the last batch. finish() calls it if needed.
   void end_input();
   // Importing one file in parts (import_parts.h). This state imports a later part, from `offset`
   // (an event's '{' in the events array) on, as if it had read everything before; the file is in
@@ -130,24 +108,12 @@ class ImportState : public EventSplitterSink {
   std::vector<std::pair<void*, size_t>> part_columns();
   std::vector<std::pair<void*, size_t>> open_part(ImportState& part);
   bool close_part(ImportState& part, bool absorb);
-  // While the caller would wait for input: touches up to about `max_pages` pages of the model's
-  // reserved, not yet written memory (prefault.h); returns the pages touched, 0 once none are left.
-  size_t prefault(size_t max_pages);
-  // While the caller would wait for input: one bounded step of sorting the v1 flow points ahead of
-  // finish() (core/model/flow_presort.h); false when there is nothing to sort yet.
-  bool presort_step(const PresortLimits& limits = {});
 
   TraceModel model;
   ImportStats stats;
   EventSplitter splitter;
 
  private:
-  struct DeferredItem {
-    DeferredBatch batch;  // when !is_value
-    bool is_value = false;
-    std::string key, raw;
-    uint64_t offset = 0;
-  };
   // Rows of the four tables a later part's rows are appended to in place (open_part).
   struct TableRows {
     size_t slices = 0, gpu_ops = 0, instants = 0, memory = 0;
@@ -170,9 +136,7 @@ class ImportState : public EventSplitterSink {
   void for_each_part_column(F f);
   template <class F>
   void for_each_side_column(F f);
-  void decode_batch(const EventBatch& batch, const uint8_t* records, size_t records_size);
   void handle_top_level(std::string_view key, std::string_view raw_value, uint64_t offset);
-  void apply_deferred_values();
   void handle_event(uint64_t offset, uint32_t length);
   void on_complete(uint64_t off, uint32_t len);
   void on_begin(uint64_t off, uint32_t len);
@@ -213,17 +177,11 @@ class ImportState : public EventSplitterSink {
   IdKey last_thread_{0, 0};
   uint32_t last_thread_index_ = UINT32_MAX;
   PendingLinks links_;
-  Prefaulter prefaulter_, gpu_prefaulter_;  // slice columns; GPU op columns and flow points
   bool any_time_ = false;
   GrowthPlan growth_;
   bool fast_decode_ = TW_FAST_DECODE_DEFAULT;
   uint64_t phase_counts_[256] = {};  // per one-letter phase, merged into stats.phases by finish()
-  bool deferred_ = false;
   bool input_ended_ = false;
-  std::deque<DeferredItem> deferred_items_;
-  size_t deferred_batches_ = 0;       // batches in deferred_items_
-  size_t handed_out_ = 0;             // of those, how many next_outgoing() returned (the oldest ones)
-  std::vector<DeferredBatch> spare_;  // buffers of applied batches, reused for the next ones
   // A later part's own state (begin_later_part); see absorb().
   bool later_part_ = false;
   bool part_conflict_ = false;  // an async end without its begin: absorb() refuses the part

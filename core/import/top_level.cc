@@ -50,6 +50,14 @@ constexpr int kMaxTopLevelDepth = 256;
 
 }  // namespace
 
+void ImportState::on_top_level_value(std::string_view key, std::string_view raw, uint64_t offset) {
+  if (later_part_) {  // handled after the events of the parts before, once absorbed
+    later_values_.push_back(LaterValue{std::string(key), std::string(raw), offset});
+    return;
+  }
+  handle_top_level(key, raw, offset);
+}
+
 void ImportState::handle_top_level(std::string_view key, std::string_view raw, uint64_t offset) {
   static const char* kKnown[] = {"distributedInfo",     "deviceProperties", "computeProperties", "displayTimeUnit",
                                  "baseTimeNanoseconds", "traceName",        "schemaVersion"};

@@ -14,18 +14,8 @@ void TraceImporter::push(const void* data, size_t size) {
 
 void TraceImporter::set_size_hint(uint64_t bytes) { state_->set_size_hint(bytes); }
 
-size_t TraceImporter::prefault(size_t max_pages) { return state_->stats.fatal ? 0 : state_->prefault(max_pages); }
-
-bool TraceImporter::presort_step(const PresortLimits& limits) {
-  return !state_->stats.fatal && state_->presort_step(limits);
-}
-
 void TraceImporter::set_fast_decode(bool on) { state_->set_fast_decode(on); }
 
-void TraceImporter::set_deferred_decode(bool on) { state_->set_deferred_decode(on); }
-const DeferredBatch* TraceImporter::next_outgoing() { return state_->next_outgoing(); }
-size_t TraceImporter::deferred_batches() const { return state_->deferred_batches(); }
-void TraceImporter::apply_deferred(const uint8_t* records, size_t size) { state_->apply_deferred(records, size); }
 void TraceImporter::end_input() { state_->end_input(); }
 
 void TraceImporter::begin_later_part(uint64_t offset, bool object_form) {

@@ -6,14 +6,12 @@
 #include <memory>
 #include <string_view>
 
-#include "core/model/flow_presort.h"
 #include "core/model/import_stats.h"
 #include "core/model/trace_model.h"
 
 namespace tw {
 
 class ImportState;
-struct DeferredBatch;
 
 class TraceImporter {
  public:
@@ -29,22 +27,8 @@ class TraceImporter {
   // (the reference; for tests and benchmarks).
   void set_fast_decode(bool on);
   void push(const void* data, size_t size);
-  // Decoding on another thread (see ImportState::set_deferred_decode and event_records.h): batches
-  // are kept and handed out; their records come back in order; the model is the same as without.
-  void set_deferred_decode(bool on);
-  const DeferredBatch* next_outgoing();
-  size_t deferred_batches() const;
-  void apply_deferred(const uint8_t* records, size_t size);
   // The input is complete (finish() implies it): the last batch is flushed.
   void end_input();
-  // Optional, while waiting for input: writes ahead into up to about `max_pages` pages of the
-  // model's reserved memory, so their first-touch page faults are not taken during the import
-  // (core/model/prefault.h). Returns the pages touched: 0 once there are none left.
-  size_t prefault(size_t max_pages);
-  // Optional, while waiting for input: one step (a few ms at most) of putting the flow points in
-  // the order finish() pairs them in (core/model/flow_presort.h), which takes that sort out of
-  // finish(). False when there is nothing to do yet.
-  bool presort_step(const PresortLimits& limits = {});
   // Importing one file in parts, e.g. on several threads (import_parts.h). This importer takes a
   // later part: bytes from `offset` (an event's '{' in the events array) on; the file is in the
   // object form ({"traceEvents": [...]}) or not ([...]).

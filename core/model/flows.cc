@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "core/base/partition_from.h"
-#include "core/model/flow_presort.h"
 
 namespace tw {
 
@@ -69,14 +68,9 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
     std::vector<FlowCursor> cursors = flow_cursors(m);
     for (FlowPoint& p : pts) p.track = bind_flow_point(m, cursors, p.track, p.ts_ns, p.enclosing());
   }
-  const std::vector<uint32_t> order = flow_pairing_order(v1);
-  auto each_in_order = [&](auto&& f) {
-    if (order.empty()) {
-      for (const FlowPoint& p : pts) f(p);  // no run was made: the points are in order themselves
-    } else {
-      for (uint32_t i : order) f(pts[i]);
-    }
-  };
+  // FlowPointLess is a total order (the input offset last), so the native and the wasm build's
+  // standard libraries sort alike.
+  std::sort(pts.begin(), pts.end(), FlowPointLess{keys.data()});
   // Counted here, reported once: a large trace can have hundreds of thousands of endpoints without a
   // partner, and a call per problem (a map lookup of a fresh name string) would be paid for each.
   struct Tally {
@@ -88,7 +82,7 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
   for (const bool count_only : {true, false}) {
     size_t n_flows = 0;
     const FlowPoint* open = nullptr;
-    each_in_order([&](const FlowPoint& p) {
+    for (const FlowPoint& p : pts) {
       if (open && (open->id != p.id || open->key != p.key)) {
         if (!count_only) without_end.add(open->offset());
         open = nullptr;
@@ -96,11 +90,11 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
       if (p.order() == 0) {
         if (open && !count_only) without_end.add(open->offset());
         open = &p;
-        return;
+        continue;
       }
       if (!open) {
         if (!count_only) without_start.add(p.offset());
-        return;
+        continue;
       }
       ++n_flows;
       if (!count_only) {
@@ -111,7 +105,7 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
         m.flows.push_back(flow);
       }
       open = p.order() == 1 ? &p : nullptr;
-    });
+    }
     if (count_only) m.flows.reserve(m.flows.size() + n_flows + v2_marks);
     else if (open) without_end.add(open->offset());
   }

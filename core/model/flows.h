@@ -42,11 +42,6 @@ struct FlowPoints {
   std::vector<FlowPoint> points;  // in input order (points are only ever appended)
   std::vector<uint64_t> keys;     // (cat << 32) | name, by key index
   std::unordered_map<uint64_t, uint32_t> key_index;
-  // Put in pairing order ahead of finish() while the importer waits for input (flow_presort.h):
-  // the indices of points [0, presorted.size()), as runs each in FlowPointLess order; run_ends[k] is
-  // where run k ends in `presorted`. Empty when nothing was sorted ahead.
-  std::vector<uint32_t> presorted;
-  std::vector<size_t> run_ends;
 
   void add(uint64_t id, StringId cat, StringId name, uint32_t track, int64_t ts, uint8_t order, bool enclosing,
            uint64_t offset);

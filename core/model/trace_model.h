@@ -87,7 +87,7 @@ struct SliceTable {
   void shrink_to_fit();    // every column
 
   // f(column) for each column the import reserves and fills (all but parent), then for every
-  // column: the one list reserve, shrink_to_fit, memory_bytes and the prefaulter go through.
+  // column: the one list reserve, shrink_to_fit and memory_bytes go through.
   template <class F>
   void for_each_import_column(F&& f) {
     import_columns(*this, f);
@@ -129,7 +129,7 @@ struct GpuOpTable {
   void reserve(size_t n);
   void shrink_to_fit();
 
-  // f(column) for every column (reserve, shrink_to_fit, memory_bytes and the prefaulter use it).
+  // f(column) for every column (reserve, shrink_to_fit and memory_bytes use it).
   template <class F>
   void for_each_column(F&& f) {
     columns(*this, f);

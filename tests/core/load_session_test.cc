@@ -1,18 +1,14 @@
-// The facades the wasm bindings list (core/load_session.h, core/timeline_session.h,
-// core/import/batch_decoder.h), driven natively the way the page's workers drive them: a file in two
-// parts moved between sessions through their buffers gives the one-piece summary; a refused part
-// changes nothing; deferred batches decoded by a BatchDecoder give the same summary; the timeline
-// answers before and after a trace is there, and its search state follows the queries.
+// The facades the wasm bindings list (core/load_session.h, core/timeline_session.h), driven natively
+// the way the page's workers drive them: a file in two parts moved between sessions through their
+// buffers gives the one-piece summary; a refused part changes nothing; the timeline answers before
+// and after a trace is there, and its search state follows the queries.
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/import/batch_decoder.h"
-#include "core/import/event_records.h"
 #include "core/import/import_parts.h"
-#include "core/import/import_state.h"
 #include "core/load_session.h"
 #include "core/timeline/window_columns.h"
 #include "tests/core/test_data.h"
@@ -88,48 +84,13 @@ TEST_CASE("load session: a file in two parts, moved through the part buffers, gi
   }
 }
 
-TEST_CASE("load session: deferred batches decoded by a BatchDecoder give the summary of a plain import") {
-  const std::string text = test::read_data(kTrace);
-  REQUIRE(!text.empty());
-  LoadSession s("t");
-  s.session().importer().set_deferred_decode(true);
-  BatchDecoder decoder;
-  size_t remote = 0, local = 0;
-  auto drain = [&](bool all) {
-    while (const DeferredBatch* b = s.session().importer().next_outgoing()) {
-      std::memcpy(decoder.stage(b->size, b->refs.size()), b->data.data(), b->size);
-      std::memcpy(decoder.refs(), b->refs.data(), b->refs.size() * sizeof(EventRef));
-      std::span<const uint8_t> records = decoder.decode();
-      std::memcpy(s.records_buffer(records.size()), records.data(), records.size());
-      s.apply_records(records.size());
-      ++remote;
-    }
-    while (all && s.session().importer().deferred_batches() > 0) s.apply_local(), ++local;
-  };
-  for (size_t pos = 0; pos < text.size(); pos += 65536) {
-    const size_t n = std::min<size_t>(65536, text.size() - pos);
-    std::memcpy(s.input_buffer(n), text.data() + pos, n);
-    s.push_input(n);
-    drain(false);
-  }
-  s.session().importer().end_input();
-  drain(true);
-  s.finish();
-  CHECK(remote + local > 0);
-  CHECK(summary_of(s) == one_piece(text));
-  CHECK(BatchDecoder().decode().empty());  // nothing staged: no records
-}
-
 TEST_CASE("timeline session: refuses before a trace is there, then answers; the search follows the queries") {
   const std::string text = test::read_data(kTrace);
   LoadSession s("t");
   CHECK(s.timeline().tracks_json() == R"({"error":"no trace"})");
   CHECK(s.timeline().window({0}, 0, 1e9, 100, false) == nullptr);
   push_all(s, text);
-  s.prefault(64, 0, 0);  // the model's spare pages only: no heap window past an end of 0
-  while (s.presort_step()) {}
   s.finish();
-  CHECK(s.prefault(64, 0, 1 << 20) == 0);  // finished: nothing to do
   const nlohmann::json tracks = nlohmann::json::parse(s.timeline().tracks_json());
   REQUIRE(tracks.contains("tracks"));
   std::vector<uint32_t> lanes;

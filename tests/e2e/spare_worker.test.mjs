@@ -1,5 +1,4 @@
-// While the page is idle it starts a spare trace worker that runs its warm-up (web/load/warm/warm_up.ts)
-// and faults in heap for the next file (heap_ahead.ts):
+// While the page is idle it starts a spare trace worker that runs its warm-up (web/load/warm/warm_up.ts):
 // the next file opened is imported by that warmed worker (its open reply says so) with the summary
 // the CLI gives, and once that file has loaded a new spare is prepared for the file after it. An
 // embedded view prepares none. The spare yields to the user: with a trace on screen it starts only
@@ -27,37 +26,8 @@ test('an idle page warms a spare worker, and the next file is imported by it', a
   assert.equal(opens.length, 1);
   assert.equal(opens[0].warm, true);
   assert.equal(opens[0].readerStartedAhead, true, 'the warm-up started the feed worker');
-  // After its warm-up it faulted in heap for the file (web/load/warm/heap_ahead.ts), up to its 128 MB.
-  assert.ok(
-    opens[0].heapAheadPages > 1000 && opens[0].heapAheadPages <= (128 << 20) / 4096,
-    `${opens[0].heapAheadPages} pages ahead`
-  );
   assert.deepEqual(summary, cliSummary([A]));
   assert.deepEqual(s.pageErrors, []);
-});
-
-test('the heap a file needed is remembered, and a spare faults in as much as recent files needed', async () => {
-  const heaps = await s.page.evaluate(() => JSON.parse(localStorage.getItem('tracewise.recentHeapMB')));
-  const opened = await s.page.evaluate(() => window.__opens[0].heapBytes);
-  // What the file needed (the allocator's break), not the heap's size, which counts the 128 MB
-  // faulted in ahead: remembering that would keep any hint at least that large forever.
-  assert.equal(heaps.length, 1);
-  assert.ok(
-    heaps[0] >= 8 && heaps[0] < 100 && heaps[0] * 2 ** 20 <= opened,
-    `${heaps[0]} MB remembered, heap ${opened / 2 ** 20} MB`
-  );
-  // A browser that opened a 1 GB trace lately (its worker needed ~320 MB):
-  const page = await s.context.newPage();
-  await recordOpenReplies(page);
-  await page.addInitScript(() => localStorage.setItem('tracewise.recentHeapMB', '[20, 320]'));
-  await page.goto(s.url);
-  await waitWarmUps(page, 1);
-  const { error } = await openViaInput(page, [A]);
-  assert.equal(error, null);
-  const pages = await page.evaluate(() => window.__opens[0].heapAheadPages);
-  assert.ok(pages > (256 << 20) / 4096 && pages <= (320 << 20) / 4096, `${pages} pages ahead, for 320 MB`);
-  await page.evaluate(() => localStorage.removeItem('tracewise.recentHeapMB')); // (shared with the other tests' page)
-  await page.close();
 });
 
 test('after a file has loaded, another spare is warmed for the next one', async () => {

@@ -33,7 +33,7 @@ test('the warm-up imports in two parts, absorbs the later one, finishes and summ
   const calls = [];
   const mod = await recordedModule(calls);
   const { warmUp, warmedUp } = await loadTs('web/load/warm/warm_up.ts');
-  await warmUp(async () => mod, 0);
+  await warmUp(async () => mod);
   assert.equal(warmedUp(), true, 'ran to its end');
   const of = (call) => calls.filter((c) => c.call === call);
   assert.equal(new Set(calls.map((c) => c.session)).size, 2, 'two sessions a round');

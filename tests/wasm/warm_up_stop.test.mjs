@@ -18,7 +18,7 @@ test('a stop while the warm-up makes its trace ends it before any session, a few
     return new Real(name);
   };
   const { warmUp, stopWarmUp, warmedUp } = await loadTs('web/load/warm/warm_up.ts');
-  const running = warmUp(async () => mod, 0);
+  const running = warmUp(async () => mod);
   // Three tasks in, the trace (15 pieces of 20 steps, one a task) is still being made.
   for (let k = 0; k < 3; k++) await nextTask();
   await stopWarmUp();

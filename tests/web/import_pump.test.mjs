@@ -23,7 +23,6 @@ function fakeCore(failAt = null) {
       pushes.push(n);
     },
     failed: () => failAt !== null && pushes.length >= failAt,
-    prefault: () => 0,
   };
   return { mod: { HEAPU8: new Uint8Array(kPush) }, session, pushes };
 }
@@ -35,7 +34,6 @@ function fakeSource(batches, { gzip = false, rejectAt = null, perBatch = kPerBat
     given: 0,
     released: new Set(),
     gzip,
-    available: () => true,
     release: (chunk) => {
       assert.ok(!src.released.has(chunk), 'a chunk given back twice');
       src.released.add(chunk);
@@ -54,7 +52,7 @@ function fakeSource(batches, { gzip = false, rejectAt = null, perBatch = kPerBat
   return src;
 }
 
-const pumpOf = (core, cancelled = () => false) => new ImportPump(core.mod, core.session, null, 0, cancelled, () => {});
+const pumpOf = (core, cancelled = () => false) => new ImportPump(core.mod, core.session, 0, cancelled, () => {});
 
 test('a trace: every batch is read, pushed 4 MB at a time with the last part flushed, and every chunk given back', async () => {
   const core = fakeCore();

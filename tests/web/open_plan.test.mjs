@@ -1,8 +1,7 @@
 // Which helpers an open uses by mode, size and cores (web/load/trace/open_plan.ts, bundled here with
 // esbuild; navigator.hardwareConcurrency set per case): in 'auto', parts from 2 cores for plain
-// files from 64 MB, two of them on 2-3 cores, one per core but one from 4 and at most 4, and a
-// decode worker only from 4 cores; neither while other files load; 'single' none; 'all' both
-// (parts from 1 MB, a decode worker for every batch) whatever the cores.
+// files from 64 MB, two of them on 2-3 cores, one per core but one from 4 and at most 4; none while
+// other files load; 'single' none; 'all' parts from 1 MB whatever the cores.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTs } from './load_ts.mjs';
@@ -62,21 +61,3 @@ test('parts on one core only when forced', () =>
     assert.equal(plan.wantsParts('auto', false, 512 * MB), false);
     assert.equal(plan.wantsParts('all', false, 512 * MB), true);
   }));
-
-test('a decode worker only from 4 cores (or asked for, then for every batch)', () => {
-  withCores(2, () => {
-    assert.deepEqual(plan.decodeWorkerFor('auto', false, 512 * MB), { use: false, strict: false });
-    assert.deepEqual(plan.decodeWorkerFor('all', false, 1), { use: true, strict: true });
-    assert.deepEqual(plan.decodeWorkerFor('single', false, 512 * MB), { use: false, strict: false });
-  });
-  withCores(4, () => {
-    assert.deepEqual(plan.decodeWorkerFor('auto', false, 512 * MB), { use: true, strict: false });
-    assert.deepEqual(plan.decodeWorkerFor('auto', false, 16 * MB), { use: false, strict: false });
-    assert.deepEqual(
-      plan.decodeWorkerFor('auto', true, 512 * MB),
-      { use: false, strict: false },
-      'other files loading'
-    );
-    assert.deepEqual(plan.decodeWorkerFor('single', false, 512 * MB), { use: false, strict: false });
-  });
-});

@@ -6,12 +6,6 @@
 // and must be copied before the next call into wasm.
 import type { WindowColumns } from '../timeline/window_columns';
 
-// A batch kept for a decode worker: its bytes, and 4 uint32 per event ({begin, length, ...}).
-export interface OutgoingBatch {
-  data: Uint8Array;
-  refs: Uint32Array;
-}
-
 export interface CoreSession {
   // input
   stagingBuffer(size: number): number;
@@ -23,18 +17,8 @@ export interface CoreSession {
   error(): string;
   eventsSoFar(): number;
   modelBytes(): number;
-  // while waiting for input
-  presortStep(): boolean;
-  prefault(maxPages: number): number;
-  // a decode worker
-  setDeferredDecode(on: boolean): void;
-  endInput(): void;
-  deferredBatches(): number;
-  nextOutgoing(): OutgoingBatch | null;
-  recordsBuffer(size: number): number;
-  applyRecords(size: number): void;
-  applyLocal(): void;
   // a file in parts
+  endInput(): void;
   beginLaterPart(offset: number, objectForm: boolean): void;
   partHeader(): Uint8Array;
   partColumns(): Uint8Array[];
@@ -62,13 +46,6 @@ export interface CoreSession {
   delete(): void;
 }
 
-export interface CoreBatchDecoder {
-  stage(dataSize: number, refCount: number): number;
-  refsAddress(): number;
-  decode(): Uint8Array;
-  delete(): void;
-}
-
 export interface CoreModule {
   HEAPU8: Uint8Array;
   _malloc(size: number): number;
@@ -76,11 +53,8 @@ export interface CoreModule {
   // Set by the core before it aborts on a failed allocation (wasm/bindings.cc).
   outOfMemory?: boolean;
   Session: new (name: string) => CoreSession;
-  BatchDecoder: new () => CoreBatchDecoder;
   likelyEventStart(address: number, size: number, windowOffset: number): number;
   startsAsObject(address: number, size: number): boolean;
-  prefaultHeapAhead(targetBytes: number, maxPages: number): number;
-  heapBreak(): number;
 }
 
 type Methods<T> = Exclude<keyof T, 'delete'>;
@@ -99,15 +73,7 @@ export const kSessionMethods = methods<CoreSession>()([
   'error',
   'eventsSoFar',
   'modelBytes',
-  'presortStep',
-  'prefault',
-  'setDeferredDecode',
   'endInput',
-  'deferredBatches',
-  'nextOutgoing',
-  'recordsBuffer',
-  'applyRecords',
-  'applyLocal',
   'beginLaterPart',
   'partHeader',
   'partColumns',
@@ -130,10 +96,4 @@ export const kSessionMethods = methods<CoreSession>()([
   'timelineSearchStep',
   'timelineAggregate',
 ] as const);
-export const kBatchDecoderMethods = methods<CoreBatchDecoder>()(['stage', 'refsAddress', 'decode'] as const);
-export const kModuleFunctions = [
-  'likelyEventStart',
-  'startsAsObject',
-  'prefaultHeapAhead',
-  'heapBreak',
-] as const satisfies readonly (keyof CoreModule)[];
+export const kModuleFunctions = ['likelyEventStart', 'startsAsObject'] as const satisfies readonly (keyof CoreModule)[];

@@ -1,5 +1,5 @@
 // The page's one entry to loading a trace: everything behind it (a spare worker warmed ahead, the
-// trace worker's open with its feed, part and decode workers, heap faulted in ahead) is drawn in
+// trace worker's open with its feed and part workers) is drawn in
 // ./README.md. The page opens a file with a TraceLoad, reads its summary, and hands its timeline
 // client to the timeline view; while idle it lets a spare worker get ready for the next file.
 import type {
@@ -15,7 +15,6 @@ import type {
 import { kWorkersModes, type WorkersMode } from './trace/open_plan';
 import { WorkerError, type WorkerClient } from './page/trace_client';
 import { prepareSpareWorker, takeWorker } from './page/spare';
-import { rememberHeap } from './page/heap_hint';
 
 export { WorkerError };
 export type { OpenResult, Progress };
@@ -43,7 +42,7 @@ export class TraceLoad {
   }
 
   // Opens the file and returns its open reply and summary. `othersLoading`: other files load
-  // meanwhile, so this one uses no part or decode workers.
+  // meanwhile, so this one uses no part workers.
   async open(
     src: FileSource,
     opts: { htaCompat: boolean; othersLoading: boolean }
@@ -53,7 +52,6 @@ export class TraceLoad {
     if (src.url) req.url = src.url;
     const { result } = await this.client.request('open', req);
     const summary = await this.summary(opts.htaCompat);
-    rememberHeap(summary.heapUsedBytes); // the next spare faults in as much ahead
     return { result, summary };
   }
 

@@ -4,11 +4,8 @@
 export const kMechanisms = [
   'feed', // the file read (and inflated) in a feed worker (feed/)
   'parts', // a large plain file imported in parts (parts/)
-  'decode', // a decode worker beside the trace worker on 4+ cores (decode/)
   'spare', // a trace worker started and warmed while the page is idle (page/spare.ts)
   'warm-up', // the spare's synthetic trace through import, finish() and the summary (warm/warm_up.ts)
-  'heap-ahead', // heap faulted in ahead by the spare (warm/heap_ahead.ts)
-  'prefault', // presort and prefault while the trace worker waits for input (trace/prefault.ts)
 ] as const;
 export type Mechanism = (typeof kMechanisms)[number];
 

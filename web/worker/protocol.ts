@@ -29,10 +29,10 @@ export interface OpenRequest {
   buffer?: ArrayBuffer; // bytes already in memory (transferred)
   url?: string; // downloaded by the worker (streamed)
   // Nested workers beside this one (../load/trace/open_plan.ts): 'auto' (default) by size and cores,
-  // 'single' none, 'all' every one (tests, comparisons).
+  // 'single' none, 'all' parts whatever the size (tests, comparisons).
   workers?: WorkersMode;
-  // Other files load at the same time: they keep the cores busy already, so no parts and no decode
-  // worker (a feed worker still reads the file).
+  // Other files load at the same time: they keep the cores busy already, so no parts (a feed worker
+  // still reads the file).
   othersLoading?: boolean;
 }
 
@@ -46,8 +46,6 @@ export interface OpenResult {
   finishSeconds: number; // of `seconds`, the time in finish() (sorting and linking the model)
   waitSeconds: number; // of `seconds`, the time spent waiting for input (the reader was behind)
   firstInputSeconds: number; // from the request to the first input bytes (module, file and reader set up)
-  prefaultPages: number; // 4 KB pages of the model written ahead while waiting (web/load/trace/prefault.ts)
-  heapAheadPages: number; // 4 KB pages of the heap faulted in by this worker's warm-up before the file (../load/warm/heap_ahead.ts)
   modelBytes: number;
   heapBytes: number;
   warnings: string[]; // plain sentences (e.g. gzip data ended early)
@@ -55,8 +53,6 @@ export interface OpenResult {
   readerStartedAhead: boolean; // the feed worker was started by the spare worker's warm-up (../load/feed/client.ts)
   readBuffers: number | null; // batch buffers a plain file was read into (reused once copied; ../load/input/blob_stream.ts)
   readerTiming: ReaderTiming | null; // the feed worker's read of this worker's input (with parts: its own part); null: no feed worker
-  decodeWorker: boolean; // events were decoded by a decode worker beside the trace worker
-  localBatches: number | null; // with one: batches the trace worker decoded itself
   warm: boolean; // the worker had run its warm-up (../load/warm/warm_up.ts) to the end before this file
   parts: number; // the file was imported in this many parts (1: in one, by this worker)
   absorbedParts: number; // later parts absorbed as imported by their workers (the rest were read again here)
@@ -72,27 +68,21 @@ export interface SummaryRequest {
   htaCompat?: boolean;
 }
 // Its reply: the summary document's JSON.
-// heapUsedBytes: the heap the session's allocations have claimed by then (the allocator's break,
-// without memory faulted in ahead), what the page remembers for the next file (web/load/page/heap_hint.ts).
 export interface SummaryReply {
   json: string;
-  heapUsedBytes: number;
 }
 export interface CancelRequest {
   id: number;
   kind: 'cancel';
 }
 // Sent to a spare worker while the page is idle: load the core and run the warm-up (../load/warm/warm_up.ts).
-// Replies {warmed} once it finished (and faulted in heap ahead, ../load/warm/heap_ahead.ts), or
-// stopped because an `open` came.
+// Replies {warmed} once it finished, or stopped because an `open` came.
 // `workers`: the mode the page's next open will ask for, so that the part workers it would use
 // (../load/parts/plan.ts) are started and warmed ahead too.
-// `heapAheadBytes`: the heap to fault in ahead for it (web/load/page/heap_hint.ts; bounded by ../load/warm/heap_ahead.ts).
 export interface WarmRequest {
   id: number;
   kind: 'warm';
   workers?: WorkersMode;
-  heapAheadBytes?: number;
 }
 export interface WarmReply {
   warmed: boolean;

@@ -22,8 +22,8 @@ function openedTrace(): OpenedTrace {
 
 // The summary document of the opened session (the core's summaryJson).
 function summaryReply(htaCompat: boolean): SummaryReply {
-  const { mod, session } = openedTrace();
-  return { json: String(session.summaryJson(htaCompat)), heapUsedBytes: Number(mod.heapBreak()) };
+  const { session } = openedTrace();
+  return { json: String(session.summaryJson(htaCompat)) };
 }
 
 type Handled<K extends TraceKind> = { payload: TraceReplies[K]; transfer?: Transferable[] };

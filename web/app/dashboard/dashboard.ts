@@ -119,7 +119,7 @@ export function renderDashboard(
 }
 
 // The same without replacing a render under way: it stops at its next slice once `current()` is
-// false (warm_dashboard.ts builds one off the page).
+// false.
 export async function buildDashboard(
   root: HTMLElement,
   files: OpenedFile[],

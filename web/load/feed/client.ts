@@ -33,7 +33,6 @@ export async function feedFromWorker(
 ): Promise<{
   input: ChunkReader;
   rawBytes: () => number;
-  available: () => boolean;
   startedAhead: boolean;
   release: (chunk: Uint8Array) => void;
   readBuffers: () => number | null;
@@ -124,8 +123,6 @@ export async function feedFromWorker(
       }
     },
   };
-  // A read would not wait: a batch has arrived or the input ended.
-  const available = () => ended || queue.length > 0;
   // The chunks are this worker's alone (transferred in): once copied, a plain file's batch goes back
   // to the feed worker to be read into again. Any other chunk (the inflater's) is transferred into a
   // port whose other end is closed, which frees its memory at once instead of at this worker's next
@@ -159,7 +156,6 @@ export async function feedFromWorker(
   return {
     input,
     rawBytes: () => raw,
-    available,
     startedAhead,
     release,
     readBuffers: () => buffers,

@@ -18,8 +18,6 @@ export interface ByteSource {
   keep: () => Blob | undefined; // the file as given, for re-reading events later
   sizeHint(): Promise<number>; // expected decompressed bytes, 0 if unknown
   reader: 'feed worker' | 'trace worker'; // the thread that reads (and inflates)
-  // False when a read would wait for the reader (known for the feed worker only; elsewhere true).
-  available(): boolean;
   readerStartedAhead: boolean; // the feed worker was started before the file came
   release(chunk: Uint8Array): void; // the reader is done with a chunk of `input` (frees it if it may)
   readBuffers(): number | null; // batch buffers the reader made (null: it reads into the browser's)
@@ -129,10 +127,7 @@ export async function openSource(req: {
   let rawBytes = 0;
   // How the bytes are read, where it differs from the trace worker reading them itself.
   type Reading = Partial<
-    Pick<
-      ByteSource,
-      'rawBytes' | 'reader' | 'available' | 'readerStartedAhead' | 'release' | 'readBuffers' | 'readerTiming'
-    >
+    Pick<ByteSource, 'rawBytes' | 'reader' | 'readerStartedAhead' | 'release' | 'readBuffers' | 'readerTiming'>
   >;
   const source = (
     input: ReadableStream<Uint8Array> | ChunkReader,
@@ -147,7 +142,6 @@ export async function openSource(req: {
     keep,
     rawBytes: () => rawBytes,
     reader: 'trace worker',
-    available: () => true,
     readerStartedAhead: false,
     release: () => {},
     readBuffers: () => null,
@@ -162,7 +156,6 @@ export async function openSource(req: {
       return source(fed.input, gzip, blob.size, () => blob, {
         rawBytes: fed.rawBytes,
         reader: 'feed worker',
-        available: fed.available,
         readerStartedAhead: fed.startedAhead,
         release: fed.release,
         readBuffers: fed.readBuffers,

@@ -11,7 +11,6 @@
 // warm.
 import { WorkerClient } from './trace_client';
 import { afterQuiet } from './user_quiet';
-import { heapAheadHint } from './heap_hint';
 import type { WorkersMode } from '../trace/open_plan';
 import { without } from '../switches';
 
@@ -38,8 +37,7 @@ export function prepareSpareWorker(idle: () => boolean, workers: WorkersMode, yi
     if (spare || !idle()) return;
     const client = new WorkerClient();
     spare = client;
-    const hint = heapAheadHint();
-    client.request('warm', { workers, ...(hint ? { heapAheadBytes: hint } : {}) }).catch(() => {
+    client.request('warm', { workers }).catch(() => {
       // It only saves time: the next file gets a fresh worker. One already taken is the file's.
       if (spare !== client) return;
       spare = null;

@@ -4,23 +4,16 @@
 // trace worker then reads that part itself.
 import type { PartPlan, StreamedPart } from './plan';
 import { WorkersAhead } from '../warm/workers_ahead';
-import { heapAheadBudget } from '../warm/heap_ahead';
 import type { PartReply, PartRequest, PartTiming } from './protocol';
 import type { TypedWorker } from '../port';
-import { without } from '../switches';
 
 // Part workers started ahead by the spare trace worker's warm-up (as the feed worker is,
 // ../feed/client.ts): each loads the core and runs the warm-up import while the page is idle, so a
 // part neither waits for a worker and its module nor starts in V8's baseline tier.
 const ahead = new WorkersAhead<PartRequest, PartReply>('part.js', { kind: 'warm' });
 
-// Each also faults in its share of this much heap after its warm-up (../warm/heap_ahead.ts): the parts of a
-// file together need about what the trace worker alone would, so they share one budget.
-const kPartsHeapAheadBytes = 128 << 20;
-
 export function startPartWorkersAhead(n: number): void {
-  const bytes = without('heap-ahead') || n <= 0 ? 0 : Math.floor(heapAheadBudget(kPartsHeapAheadBytes) / n);
-  ahead.start(n, { kind: 'warm', heapAheadBytes: bytes });
+  ahead.start(n);
 }
 
 // An open that does not use them (or not all) lets them go.

@@ -17,7 +17,7 @@ export interface PartStart {
 }
 
 export type PartRequest =
-  | { kind: 'warm'; heapAheadBytes?: number } // started ahead: load the core, warm up, fault in heap
+  | { kind: 'warm' } // started ahead: load the core, warm up
   | PartStart
   | { kind: 'send' } // stream the columns now
   | { kind: 'more'; buffer: ArrayBuffer } // a chunk's buffer back, to fill again

@@ -85,7 +85,7 @@ scope.onmessage = (ev) => {
   if (m.kind === 'warm') {
     sender.prepare();
     void readPool.fillAhead(2);
-    void warmUp(loadModule, m.heapAheadBytes ?? 0, 1).catch(() => {}); // it only saves time (one round: ../warm/warm_up.ts)
+    void warmUp(loadModule, 1).catch(() => {}); // it only saves time (one round: ../warm/warm_up.ts)
   } else if (m.kind === 'send') {
     sender.ask();
   } else if (m.kind === 'more') {

@@ -2,9 +2,7 @@
 // the input ends, the session fails (not a trace: reading stops at once) or the open is cancelled,
 // and keeps the counts and timings the open reply reports (OpenResult).
 import { type ByteSource, openSource, SourceError } from '../input/byte_source';
-import type { DecodeHelper } from '../decode/client';
 import { HeapPusher } from '../input/heap_pusher';
-import { workAheadWhileWaiting } from './prefault';
 import type { OpenRequest } from '../../worker/protocol';
 import { cancelledFailure, WorkerFailure } from '../failure';
 import type { CoreModule, CoreSession } from '../../core/bindings';
@@ -24,7 +22,6 @@ export class ImportPump {
   input = 0; // bytes pushed from the inputs pumped
   waitSeconds = 0; // spent awaiting input (the reader was behind)
   firstInputSeconds = 0; // from the open's start to the first bytes
-  prefaultPages = 0; // pages of the model written ahead while waiting (prefault.ts)
   readonly warnings: string[] = [];
   private readonly pusher: HeapPusher;
   private lastProgress = 0;
@@ -33,7 +30,6 @@ export class ImportPump {
   constructor(
     mod: CoreModule,
     private readonly session: CoreSession,
-    private readonly helper: DecodeHelper | null,
     private readonly t0: number,
     private readonly cancelled: () => boolean,
     private readonly progress: () => void
@@ -53,8 +49,6 @@ export class ImportPump {
       let batch: Uint8Array[] | null;
       const tw = performance.now();
       try {
-        if (!from.available())
-          this.prefaultPages += await workAheadWhileWaiting(this.session, () => this.cancelled() || from.available());
         batch = await from.input.read();
         this.waitSeconds += (performance.now() - tw) / 1000;
       } catch (e) {
@@ -77,7 +71,6 @@ export class ImportPump {
         this.input += chunk.length;
         counted(chunk.length);
         from.release(chunk); // copied: its memory can go back to the reader (../feed/client.ts)
-        if (this.helper) await this.helper.step();
         // Not a trace: stop reading at once. Only a push can fail the session (the splitter finds
         // it), so it is asked only after a push: asked after every 64 KB chunk, the call showed up
         // in a profile of a gzip load.

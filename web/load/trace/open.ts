@@ -1,18 +1,17 @@
 // The trace worker's open of one file: reads it (beside a feed worker, in parts with part workers,
-// with a decode worker, or alone, as ./open_plan.ts decides) into a new Session, reports progress,
+// or alone, as ./open_plan.ts decides) into a new Session, reports progress,
 // and finishes the model. Failures are WorkerFailures with the protocol's codes.
 import type { OpenRequest, OpenResult, Progress, TimelineContext } from '../../worker/protocol';
 import type { CoreModule, CoreSession } from '../../core/bindings';
 import { loadModule, ModuleLoadError } from '../../core/module';
 import { isGzipMagic } from '../input/byte_source';
-import { DecodeHelper } from '../decode/client';
 import { dropFeedWorkerAhead } from '../feed/client';
 import { absorbStreamed, planParts, type PartPlan } from '../parts/plan';
 import { dropPartWorkersAhead, type LaterPart, startLaterParts } from '../parts/client';
-import { heapAheadPages, stopWarmUp, warmedUp } from '../warm/warm_up';
+import { stopWarmUp, warmedUp } from '../warm/warm_up';
 import { cancelledFailure, isOutOfMemory, outOfMemory, WorkerFailure } from '../failure';
 import { ImportPump, openInput } from './import_pump';
-import { decodeWorkerFor, kMaxGzipBytes, kMaxPlainBytes, minPartBytes, partsFor, wantsParts } from './open_plan';
+import { kMaxGzipBytes, kMaxPlainBytes, minPartBytes, partsFor, wantsParts } from './open_plan';
 
 // What an open leaves for the requests after it: the finished session, and the source its events'
 // bytes can be read again from (timeline details).
@@ -168,15 +167,6 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
   const session = new m.Session(req.name);
   const expected = plan ? size! : await src.sizeHint();
   session.setSizeHint(expected); // with parts: the whole file's, so absorbing them copies no column
-  let helper: DecodeHelper | null = null;
-  const decode = decodeWorkerFor(mode, othersLoading, expected);
-  if (!plan && decode.use) {
-    try {
-      helper = new DecodeHelper(m, session, decode.strict);
-    } catch {
-      helper = null;
-    } // no nested workers here: decode in this one
-  }
   // Progress counts the later parts' bytes and events with this worker's.
   let refetched = 0; // bytes of refused parts, read again here
   const laterRaw = () => later.reduce((n, p) => n + p.raw, 0);
@@ -190,7 +180,6 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
   const pump = new ImportPump(
     m,
     session,
-    helper,
     t0,
     () => cancelled,
     () => progress('reading')
@@ -210,11 +199,6 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
       });
       partsSeconds = (performance.now() - tp) / 1000;
     }
-    if (helper) {
-      session.endInput();
-      await helper.drain();
-      helper.close(); // not needed for finish(): its thread and heap go now
-    }
     progress('finishing');
     // The size as given, like the CLI's (a download's size is what arrived).
     session.setFileBytes(size ?? src.rawBytes());
@@ -222,7 +206,6 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
     session.finish();
     finishSeconds = (performance.now() - tf) / 1000;
   } catch (e) {
-    helper?.close(); // terminating twice is harmless
     later.forEach((p) => p.cancel());
     await src.input.cancel().catch(() => {});
     if (e instanceof WorkerFailure) throw e;
@@ -243,8 +226,6 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
     finishSeconds,
     waitSeconds: pump.waitSeconds,
     firstInputSeconds: pump.firstInputSeconds,
-    prefaultPages: pump.prefaultPages,
-    heapAheadPages: heapAheadPages(),
     modelBytes: session.modelBytes(),
     heapBytes: m.HEAPU8.length,
     warnings: pump.warnings,
@@ -252,8 +233,6 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
     readerStartedAhead: src.readerStartedAhead,
     readBuffers: src.readBuffers(),
     readerTiming: src.readerTiming(),
-    decodeWorker: helper !== null,
-    localBatches: helper?.localBatches ?? null,
     warm,
     parts: plan ? plan.starts.length + 1 : 1,
     absorbedParts: absorbed.parts,

@@ -1,7 +1,6 @@
 // Which helpers an open uses beside the trace worker, by the request's `workers` mode, whether other
-// files load at the same time, the input and the machine's cores: part workers (../parts/plan.ts)
-// or a decode worker (../decode/client.ts). The rules in one place, for the open and for a spare
-// worker that starts part workers ahead.
+// files load at the same time, the input and the machine's cores: part workers (../parts/plan.ts).
+// The rules in one place, for the open and for a spare worker that starts part workers ahead.
 import { kPartsMinBytes } from '../parts/plan';
 import { without } from '../switches';
 
@@ -10,13 +9,6 @@ import { without } from '../switches';
 export const kMaxPlainBytes = 10 * 2 ** 30;
 export const kMaxGzipBytes = 1.5 * 2 ** 30;
 
-// From this much input on, and with 4+ cores, events are decoded by a decode worker beside this one
-// (../decode/client.ts): below it, starting that worker's core costs more than it saves. It takes
-// about a third of this thread's import work away, but with the feed worker that makes three busy
-// threads: on 2 cores it was slower, so it is only used where each can have a core
-// (docs/performance.md, "Decode worker").
-const kDecodeWorkerMinBytes = 32 << 20;
-const kDecodeWorkerMinCores = 4;
 // Parts (../parts/plan.ts): from this many cores, at most this many parts (each a worker and a wasm heap).
 // On 2 cores, two parts with the first one larger (../parts/plan.ts, kFirstPartWeight) load a large plain
 // file faster than one piece, for more memory while they run: each part worker's own heap, until
@@ -29,9 +21,8 @@ const cores = () => navigator.hardwareConcurrency ?? 1;
 
 // The page's choice of helpers (OpenRequest.workers; ?workers= in the page's URL overrides 'auto'):
 // 'auto': by size and cores, as below; 'single': no nested worker at all (the path of browsers
-// without nested workers, and the baseline of comparisons); 'all': every helper whatever the size
-// and cores (tests, comparisons): a plain file in 2+ parts from 1 MB each, and any input imported
-// in one piece with a decode worker that decodes every batch.
+// without nested workers, and the baseline of comparisons); 'all': parts whatever the size and
+// cores (tests, comparisons): a plain file in 2+ parts from 1 MB each.
 export type WorkersMode = 'auto' | 'single' | 'all';
 export const kWorkersModes: readonly WorkersMode[] = ['auto', 'single', 'all'];
 
@@ -50,20 +41,3 @@ export function wantsParts(mode: WorkersMode, othersLoading: boolean, size: numb
 
 // The smallest part with this mode (undefined: ../parts/plan.ts's own).
 export const minPartBytes = (mode: WorkersMode) => (mode === 'all' ? 1 << 20 : undefined);
-
-// Whether an input of `expected` bytes (0: unknown) imported in one piece gets a decode worker, and
-// whether every batch goes to it (`strict`; else the trace worker decodes what it has no room for).
-export function decodeWorkerFor(
-  mode: WorkersMode,
-  othersLoading: boolean,
-  expected: number
-): { use: boolean; strict: boolean } {
-  if (mode === 'all') return { use: true, strict: true };
-  const use =
-    mode === 'auto' &&
-    !othersLoading &&
-    expected >= kDecodeWorkerMinBytes &&
-    cores() >= kDecodeWorkerMinCores &&
-    !without('decode');
-  return { use, strict: false };
-}

@@ -1,22 +1,19 @@
-// A spare trace worker's side of the page's `warm` and `hold` requests (../page/spare.ts): before
-// any file, it starts the nested workers the next open would use (a feed worker, and part workers
-// by the page's mode), runs its warm-up, and faults in heap ahead; the page's holds pause that work
-// in it and in its part workers. The open takes what it uses (../trace/open.ts) and lets the rest go.
+// A spare trace worker's side of the page's `warm` request (../page/spare.ts): before any file, it
+// starts the nested workers the next open would use (a feed worker, and part workers by the page's
+// mode) and runs its warm-up. The open takes what it uses (../trace/open.ts) and lets the rest go.
 import type { WarmReply, WarmRequest } from '../../worker/protocol';
 import type { CoreModule } from '../../core/bindings';
 import { startFeedWorkerAhead } from '../feed/client';
 import { startPartWorkersAhead } from '../parts/client';
 import { partsFor } from '../trace/open_plan';
-import { heapAheadBudget, heapAheadTarget } from './heap_ahead';
 import { warmedUp, warmUp } from './warm_up';
 import { without } from '../switches';
 
 export async function warmSpare(req: WarmRequest, loadCore: () => Promise<CoreModule>): Promise<WarmReply> {
   startFeedWorkerAhead();
   startPartWorkersAhead(partsFor(req.workers ?? 'auto', false) - 1);
-  const heapAhead = without('heap-ahead') ? 0 : heapAheadBudget(heapAheadTarget(req.heapAheadBytes));
   if (without('warm-up'))
     await loadCore(); // the module only
-  else await warmUp(loadCore, heapAhead);
+  else await warmUp(loadCore);
   return { warmed: warmedUp() };
 }

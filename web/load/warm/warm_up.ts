@@ -11,7 +11,6 @@
 // kTraceWorkerRounds rounds.
 import { HeapPusher } from '../input/heap_pusher';
 import { warmTracePieces } from './warm_trace';
-import { prefaultHeapAhead } from './heap_ahead';
 import { absorbPart, eventStartIn, exportPart, kCutWindowBytes, objectFormOf } from '../parts/plan';
 import type { CoreModule, CoreSession } from '../../core/bindings';
 
@@ -29,7 +28,6 @@ export const kTraceWorkerRounds = 3;
 let running: Promise<void> | null = null;
 let stop = false;
 let done = false;
-let aheadPages = 0;
 
 // Each step in its own task (an `open` gets in between).
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -62,7 +60,7 @@ async function makeTrace(): Promise<Uint8Array | null> {
   return new TextEncoder().encode(pieces.join(''));
 }
 
-async function run(mod: CoreModule, heapAheadBytes: number, rounds: number): Promise<void> {
+async function run(mod: CoreModule, rounds: number): Promise<void> {
   const bytes = await makeTrace();
   if (!bytes) return;
   // In two parts, as a large plain file is imported (../parts/plan.ts): the later part's import, its bytes
@@ -94,17 +92,12 @@ async function run(mod: CoreModule, heapAheadBytes: number, rounds: number): Pro
       session.delete();
     }
   }
-  aheadPages = await prefaultHeapAhead(mod, heapAheadBytes, () => stop);
 }
 
 // Starts the warm-up once; resolves when it has finished or stopped.
-// heapAheadBytes: how much heap to fault in after it (heap_ahead.ts); rounds: see kTraceWorkerRounds.
-export function warmUp(
-  loadModule: () => Promise<CoreModule>,
-  heapAheadBytes: number,
-  rounds = kTraceWorkerRounds
-): Promise<void> {
-  running ??= loadModule().then((mod) => run(mod, heapAheadBytes, rounds));
+// rounds: see kTraceWorkerRounds.
+export function warmUp(loadModule: () => Promise<CoreModule>, rounds = kTraceWorkerRounds): Promise<void> {
+  running ??= loadModule().then((mod) => run(mod, rounds));
   return running;
 }
 
@@ -117,9 +110,4 @@ export async function stopWarmUp(): Promise<void> {
 // Whether the warm-up ran to its end.
 export function warmedUp(): boolean {
   return done;
-}
-
-// 4 KB pages of the heap faulted in after the warm-up (heap_ahead.ts).
-export function heapAheadPages(): number {
-  return aheadPages;
 }

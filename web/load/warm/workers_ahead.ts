@@ -13,9 +13,8 @@ export class WorkersAhead<Req, Rep> {
     private readonly hello?: Req
   ) {}
 
-  // Starts workers until `n` are ahead (none where this browser has no nested workers); `hello`
-  // replaces the constructor's for these.
-  start(n: number, hello: Req | undefined = this.hello): void {
+  // Starts workers until `n` are ahead (none where this browser has no nested workers).
+  start(n: number): void {
     if (typeof Worker === 'undefined') return;
     try {
       while (this.ahead.length < n) {
@@ -24,7 +23,7 @@ export class WorkersAhead<Req, Rep> {
           ev.preventDefault();
           a.failed = true;
         };
-        if (hello !== undefined) a.worker.postMessage(hello);
+        if (this.hello !== undefined) a.worker.postMessage(this.hello);
         this.ahead.push(a);
       }
     } catch {

@@ -1,11 +1,7 @@
-// The trace worker's helpers, forced with ?workers=: `all` decodes every batch of a gzip input in a
-// decode worker (web/load/decode/client.ts, core/import/event_records.h) and imports a plain one in
-// parts, and `single` runs everything in the
-// trace worker (the path for browsers without nested workers: no feed worker, gzip inflated in the
-// trace worker). Either way the summary must be the CLI's, for a large gzip trace, a plain trace
-// with flows across batches and a small one; a truncated gzip file keeps what was inflated. Batches
-// shared between the two as they come (what 'auto' does on 4+ cores) are tested in node:
-// tests/wasm/decode_helper.test.mjs.
+// ?workers=single runs everything in the trace worker (the path for browsers without nested
+// workers: no feed worker, gzip inflated in the trace worker, no parts). The summary must be the
+// CLI's, for a large gzip trace, a plain trace with flows across batches and a small one; a
+// truncated gzip file keeps what was inflated.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +19,7 @@ let dir;
 before(async () => {
   s = await start();
   await recordOpenReplies(s.page);
-  dir = mkdtempSync(join(tmpdir(), 'tw-workers-'));
+  dir = mkdtempSync(join(tmpdir(), 'tw-single-'));
 });
 after(async () => {
   await s?.close();
@@ -41,28 +37,11 @@ for (const [label, path] of [
   ['plain, flows (DeepSeek)', DEEPSEEK],
   ['small gzip (NCCL)', NCCL],
 ]) {
-  test(`workers=all: ${label}, every helper, the CLI summary`, async () => {
-    const { summary, error, opens } = await openWith('all', path);
-    assert.equal(error, null);
-    assert.equal(opens.length, 1);
-    assert.equal(opens[0].reader, 'feed worker');
-    if (opens[0].gzip) {
-      assert.equal(opens[0].decodeWorker, true);
-      assert.equal(opens[0].localBatches, 0, 'every batch decoded by the decode worker');
-    } else {
-      // A plain file goes in parts (from 1 MB each: tests/e2e/parts.test.mjs), each part imported whole.
-      assert.ok(opens[0].parts >= 2, `${opens[0].parts} parts`);
-      assert.equal(opens[0].decodeWorker, false);
-    }
-    assert.deepEqual(summary, cliSummary([path]));
-  });
-
   test(`workers=single: ${label}, no nested worker, the CLI summary`, async () => {
     const { summary, error, opens } = await openWith('single', path);
     assert.equal(error, null);
-    assert.equal(opens[0].decodeWorker, false);
-    assert.equal(opens[0].localBatches, null);
     assert.equal(opens[0].reader, 'trace worker');
+    assert.equal(opens[0].parts, 1);
     assert.deepEqual(summary, cliSummary([path]));
   });
 }
