@@ -5,6 +5,7 @@
 
 #include "core/base/decimal.h"
 #include "core/base/utf8.h"
+#include "core/import/duplicate_keys.h"
 
 namespace tw {
 
@@ -151,21 +152,8 @@ bool read_args(simdjson::ondemand::value& v, RawEvent& e) {
   return true;
 }
 
-// Bits for duplicate-key detection among the keys we read.
-enum : uint32_t {
-  kKPh = 1,
-  kKName = 2,
-  kKCat = 4,
-  kKTs = 8,
-  kKDur = 16,
-  kKPid = 32,
-  kKTid = 64,
-  kKId = 128,
-  kKArgs = 256,
-  kKS = 512,
-  kKBp = 1024,
-  kKBind = 2048,
-};
+// Bits for duplicate-key detection (duplicate_keys.h).
+using namespace duplicate_keys;
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include "core/base/decimal.h"
 #include "core/base/same_bytes.h"
 #include "core/import/byte_words.h"
+#include "core/import/duplicate_keys.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -527,21 +528,8 @@ struct Reader {
   }
 };
 
-// Bits for duplicate-key detection, as in EventDecoder::decode_fields.
-enum : uint32_t {
-  kKPh = 1,
-  kKName = 2,
-  kKCat = 4,
-  kKTs = 8,
-  kKDur = 16,
-  kKPid = 32,
-  kKTid = 64,
-  kKId = 128,
-  kKArgs = 256,
-  kKS = 512,
-  kKBp = 1024,
-  kKBind = 2048,
-};
+// Bits for duplicate-key detection (duplicate_keys.h).
+using namespace duplicate_keys;
 
 // The duplicate-key bit of each Field (0: not checked, as in decode_fields).
 constexpr uint32_t kSeenBit[] = {0,    kKPh,   kKPid, kKName, kKCat,  kKTs, kKTid, kKDur,
