@@ -11,7 +11,8 @@ export NODE_PATH=/usr/share/nodejs
 ROUNDS=${ROUNDS:-5}
 OUT=bench/out
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(feed parts spare warm-up)
+# Default: every mechanism web/load/switches.ts names (each needs its case below).
+[ ${#names[@]} -gt 0 ] || mapfile -t names < <(grep -oP "^  '\\K[a-z-]+(?=',)" web/load/switches.ts)
 for f in build/site/index.html "$OUT/kineto_256mb.json" "$OUT/kineto_1024mb.json" "$OUT/kineto_1024mb.json.gz"; do
   [ -e "$f" ] || { echo "mechanisms_ab: missing $f (make build; make bench makes bench/out)" >&2; exit 1; }
 done

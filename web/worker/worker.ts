@@ -4,7 +4,7 @@
 // reply; an exception while handling it becomes an `error` reply with a readable message.
 import type { ErrorCode, Request, SummaryReply, TraceKind, TraceReplies } from './protocol';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
-import { cancelOpen, loadCore, openTrace, type OpenedTrace } from '../load/trace/open';
+import { cancelOpen, loadCore, openStarted, openTrace, type OpenedTrace } from '../load/trace/open';
 import { warmSpare } from '../load/warm/spare';
 import { isOutOfMemory, outOfMemory, WorkerFailure } from '../load/failure';
 import { moduleIfLoaded } from '../core/module';
@@ -12,7 +12,6 @@ import { moduleIfLoaded } from '../core/module';
 const post = (msg: unknown, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
 
 let opened: OpenedTrace | null = null; // the session finished importing without a fatal error
-let opening = false;
 
 // The opened file (requests that need one come after an open).
 function openedTrace(): OpenedTrace {
@@ -31,14 +30,13 @@ type Handled<K extends TraceKind> = { payload: TraceReplies[K]; transfer?: Trans
 async function dispatch(req: Request): Promise<Handled<TraceKind>> {
   switch (req.kind) {
     case 'open':
-      opening = true;
       opened = await openTrace(req, (p) => post(p));
       return { payload: { result: opened.result } };
     case 'cancel':
       cancelOpen();
       return { payload: {} };
     case 'warm': // sent to a spare worker before any open
-      if (opening) return { payload: { warmed: false } };
+      if (openStarted()) return { payload: { warmed: false } };
       return { payload: await warmSpare(req, loadCore) };
     case 'summary':
       return { payload: summaryReply(!!req.htaCompat) };

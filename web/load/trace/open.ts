@@ -24,6 +24,9 @@ let started = false;
 let cancelled = false;
 let later: LaterPart[] = [];
 
+// Whether this worker has begun its open (a spare's late `warm` then does nothing).
+export const openStarted = (): boolean => started;
+
 export function cancelOpen(): void {
   cancelled = true;
   later.forEach((p) => p.cancel());

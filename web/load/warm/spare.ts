@@ -12,8 +12,7 @@ import { without } from '../switches';
 export async function warmSpare(req: WarmRequest, loadCore: () => Promise<CoreModule>): Promise<WarmReply> {
   startFeedWorkerAhead();
   startPartWorkersAhead(partsFor(req.workers ?? 'auto', false) - 1);
-  if (without('warm-up'))
-    await loadCore(); // the module only
-  else await warmUp(loadCore);
+  // Without the warm-up (comparison builds only), the spare just loads the module.
+  await (without('warm-up') ? loadCore() : warmUp(loadCore));
   return { warmed: warmedUp() };
 }
