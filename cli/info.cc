@@ -69,6 +69,9 @@ std::string info_text(Session& s) {
   const ImportStats& st = s.stats();
   std::string o;
   o += "events:      " + std::to_string(st.events) + (st.truncated ? " (file truncated)" : "") + "\n";
+  if (st.recovered_regions > 0)
+    o += "damaged:     " + std::to_string(st.recovered_regions) + " span(s), " + std::to_string(st.recovered_bytes) +
+         " bytes skipped, the first at byte " + std::to_string(st.recovered_first_offset) + "\n";
   o += "phases:     ";
   for (const auto& [ph, n] : st.phases) o += " " + (ph.empty() ? std::string("<none>") : ph) + ":" + std::to_string(n);
   o += "\n";

@@ -65,6 +65,13 @@ std::unique_ptr<tw::Session> load(const std::string& path, unsigned jobs) {
   }
   if (r.gzip_truncated)
     std::fprintf(stderr, "tracewise: %s: %s; loaded what was complete\n", path.c_str(), r.error.c_str());
+  if (const tw::ImportStats& st = session->stats(); st.recovered_regions > 0)
+    std::fprintf(stderr,
+                 "tracewise: %s: damaged: %llu span(s), %llu bytes, skipped (the first at byte %llu); every event "
+                 "outside them is loaded\n",
+                 path.c_str(), static_cast<unsigned long long>(st.recovered_regions),
+                 static_cast<unsigned long long>(st.recovered_bytes),
+                 static_cast<unsigned long long>(st.recovered_first_offset));
   session->set_file_bytes(r.file_bytes);
   return session;
 }

@@ -336,6 +336,7 @@ void ImportState::absorb_stats(ImportState& later) {
     if (here.count == 0 || p.first_offset < here.first_offset) here.first_offset = p.first_offset;
     here.count += p.count;
   }
+  stats.recovered(ls.recovered_regions, ls.recovered_bytes, ls.recovered_first_offset);
   stats.truncated = ls.truncated;
 }
 

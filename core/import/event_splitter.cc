@@ -12,6 +12,9 @@ namespace {
 constexpr size_t kFlushBytes = size_t(2) << 20;
 
 inline bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+inline bool is_scalar_byte(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '+' || c == '-' || c == '.';
+}
 
 // Judged from the first byte only, so the message does not depend on how the input was chunked.
 std::string describe_start(unsigned char first) {
@@ -37,6 +40,12 @@ void EventSplitter::fail(const std::string& message, uint64_t offset) {
 
 // A syntax error after events were read keeps what was read; before that it is fatal.
 void EventSplitter::syntax_problem(uint64_t offset) {
+  if (events_done_) {
+    // The events array may have been closed early (a stray ']', or one inside a damaged event):
+    // from its end on the bytes are a skipped span, and events after them are read.
+    damage(events_end_);
+    return;
+  }
   if (!any_event_ && !saw_events_array_) {
     fail("Not a trace: the file is not valid JSON", offset);
     return;
@@ -103,14 +112,9 @@ size_t scan_bytes(const char* data, size_t i, size_t end, int64_t& depth, bool& 
 
 size_t EventSplitter::scan_value(const char* data, size_t i, size_t n) {
   if (scalar_) {
-    while (i < n) {
-      char c = data[i];
-      if (c == ',' || c == ']' || c == '}' || is_ws(c)) {
-        value_done_ = true;
-        return i;
-      }
-      ++i;
-    }
+    // A number or literal ends at the first byte that cannot be part of one.
+    while (i < n && is_scalar_byte(data[i])) ++i;
+    if (i < n) value_done_ = true;
     return i;
   }
   while (i < n) {
@@ -183,177 +187,326 @@ void EventSplitter::flush_batch() {
 }
 
 void EventSplitter::push(const char* data, size_t n) {
-  size_t i = 0;
   const bool in_place = sink_->decodes_in_place();
   stats_->bytes += n;
+  size_t i = 0;
   while (i < n) {
-    switch (state_) {
-      case State::kStopped: i = n; break;
-      case State::kStart: {
-        // The byte order mark is matched by stream offset: it may arrive split over pushes.
-        while (i < n && (is_ws(data[i]) || (base_ + i < 3 && data[i] == kBom[base_ + i]))) ++i;
-        if (i >= n) break;
-        char c = data[i];
-        if (c == '{') {
-          object_form_ = true;
-          state_ = State::kObjExpectKey;
-          ++i;
-        } else if (c == '[') {
-          saw_events_array_ = true;
-          state_ = State::kArray;
-          ++i;
-        } else {
-          fail("Not a trace: " + describe_start(static_cast<unsigned char>(c)), base_ + i);
-          i = n;
-        }
-        break;
-      }
-      case State::kObjExpectKey: {
-        while (i < n && (is_ws(data[i]) || data[i] == ',')) ++i;
-        if (i >= n) break;
-        char c = data[i++];
-        if (c == '}') {
-          state_ = State::kDone;
-        } else if (c == '"') {
-          key_.clear();
-          key_escape_ = false;
-          state_ = State::kObjKey;
-        } else {
-          syntax_problem(base_ + i - 1);
-        }
-        break;
-      }
-      case State::kObjKey: {
-        while (i < n) {
-          char c = data[i++];
-          if (key_escape_) {
-            key_escape_ = false;
-            key_.push_back(c);
-          } else if (c == '\\') {
-            key_escape_ = true;
-            key_.push_back(c);
-          } else if (c == '"') {
-            state_ = State::kObjColon;
-            break;
-          } else if (key_.size() < 4096) {
-            key_.push_back(c);
-          }
-        }
-        break;
-      }
-      case State::kObjColon: {
-        while (i < n && is_ws(data[i])) ++i;
-        if (i >= n) break;
-        if (data[i] != ':') {
-          syntax_problem(base_ + i);
-          break;
-        }
-        ++i;
-        state_ = State::kObjValue;
-        break;
-      }
-      case State::kObjValue: {
-        while (i < n && is_ws(data[i])) ++i;
-        if (i >= n) break;
-        char c = data[i];
-        if (key_ == "nodes" && c == '[') saw_nodes_array_ = true;
-        if (key_ == "traceEvents" && c == '[' && !saw_events_array_) {
-          saw_events_array_ = true;
-          state_ = State::kArray;
-          ++i;
-          break;
-        }
-        if (c == ',' || c == '}' || c == ']' || c == ':') {
-          syntax_problem(base_ + i);
-          break;
-        }
-        top_value_.clear();
-        top_value_oversize_ = false;
-        top_value_offset_ = base_ + i;
-        begin_value(c);
-        state_ = State::kTopValue;
-        break;
-      }
-      case State::kTopValue: {
-        size_t start = i;
-        i = scan_value(data, i, n);
-        if (!top_value_oversize_) {
-          if (top_value_.size() + (i - start) > kMaxTopLevelValueBytes) {
-            top_value_oversize_ = true;
-            top_value_.clear();
-          } else {
-            top_value_.append(data + start, i - start);
-          }
-        }
-        if (value_done_) {
-          if (top_value_oversize_) {
-            stats_->problem("top_level_value_too_large", top_value_offset_);
-          } else {
-            sink_->on_top_level_value(key_, top_value_, top_value_offset_);
-          }
-          top_value_.clear();
-          state_ = State::kObjExpectKey;
-        }
-        break;
-      }
-      case State::kArray: {
-        while (i < n && (is_ws(data[i]) || data[i] == ',')) ++i;
-        if (i >= n) break;
-        char c = data[i];
-        if (c == ']') {
-          ++i;
-          events_done_ = true;
-          flush_batch();
-          state_ = object_form_ ? State::kObjExpectKey : State::kDone;
-        } else if (c == '{') {
-          if (in_place) {
-            if (!refs_.empty()) flush_batch();  // declined events first: handling stays in order
-            if (size_t len = sink_->decode_in_place(data + i, n - i, base_ + i)) {
-              any_event_ = true;
-              i += len;
-              break;
-            }
-          }
-          element_offset_ = base_ + i;
-          element_begin_ = batch_.size();
-          element_oversize_ = false;
-          begin_value(c);
-          state_ = State::kElement;
-        } else if (c == '}' || c == ':') {
-          syntax_problem(base_ + i);
-        } else {
-          stats_->problem("skipped_non_object", base_ + i);
-          begin_value(c);
-          state_ = State::kSkipElement;
-        }
-        break;
-      }
-      case State::kElement: {
-        size_t start = i;
-        i = scan_value(data, i, n);
-        append_element(data + start, i - start);
-        if (value_done_) {
-          end_element();
-          state_ = State::kArray;
-        }
-        break;
-      }
-      case State::kSkipElement: {
-        i = scan_value(data, i, n);
-        if (value_done_) state_ = State::kArray;
-        break;
-      }
-      case State::kDone: {
-        while (i < n && is_ws(data[i])) ++i;
-        if (i >= n) break;
-        stats_->problem("trailing_data", base_ + i);
-        state_ = State::kStopped;
-        i = n;
+    i = step(data, n, i, base_, in_place);
+    if (!replay_.empty()) run_replay(in_place);
+  }
+  base_ += n;
+}
+
+// Reads the queued bytes of a damaged event again. A damaged event met while doing so queues its
+// own bytes followed by the rest of the queue, so this never nests.
+void EventSplitter::run_replay(bool in_place) {
+  while (!replay_.empty()) {
+    std::string buf = std::move(replay_);
+    replay_.clear();
+    const uint64_t base = replay_base_;
+    size_t j = 0;
+    while (j < buf.size()) {
+      j = step(buf.data(), buf.size(), j, base, in_place);
+      if (!replay_.empty()) {
+        replay_.append(buf, j);
+        replayed_ += buf.size() - j;
         break;
       }
     }
   }
-  base_ += n;
+}
+
+void EventSplitter::damage(uint64_t offset) {
+  if (!damage_open_ && stats_->recovered_regions > 0 && offset == last_damage_end_) {
+    // The span that ended here (at a ']' taken for the array's end) goes on: one span, not two.
+    stats_->recovered_regions--;
+    stats_->recovered_bytes -= last_damage_end_ - last_damage_start_;
+    offset = last_damage_start_;
+  }
+  if (!damage_open_) {
+    damage_open_ = true;
+    damage_start_ = offset;
+  }
+  events_done_ = false;
+  state_ = State::kResync;
+}
+
+void EventSplitter::damaged_element() {
+  damage(element_offset_);
+  // Read again from the byte after its '{', within a budget: junk full of '{' cannot make this
+  // quadratic. Past the budget (or for an event too large to hold) the skip starts at the bad byte.
+  const size_t held = batch_.size() - element_begin_;
+  if (!element_oversize_ && held > 1 && replayed_ + held <= 2 * stats_->bytes + (size_t(1) << 20)) {
+    replay_.assign(batch_.data() + element_begin_ + 1, held - 1);
+    replay_base_ = element_offset_ + 1;
+    replayed_ += held - 1;
+  }
+  batch_.resize(element_begin_);
+  element_oversize_ = false;
+}
+
+void EventSplitter::damaged_skip() {
+  damage(skip_offset_);
+  after_skip_ = false;
+  if (!skip_oversize_ && skip_bytes_.size() > 1 &&
+      replayed_ + skip_bytes_.size() <= 2 * stats_->bytes + (size_t(1) << 20)) {
+    replay_.assign(skip_bytes_, 1);
+    replay_base_ = skip_offset_ + 1;
+    replayed_ += replay_.size();
+  }
+  skip_bytes_.clear();
+}
+
+void EventSplitter::end_damage(uint64_t offset) {
+  if (!damage_open_) return;
+  damage_open_ = false;
+  stats_->recovered(1, offset - damage_start_, damage_start_);
+  last_damage_start_ = damage_start_;
+  last_damage_end_ = offset;
+}
+
+size_t EventSplitter::step(const char* data, size_t n, size_t i, uint64_t base, bool in_place) {
+  switch (state_) {
+    case State::kStopped: i = n; break;
+    case State::kStart: {
+      // The byte order mark is matched by stream offset: it may arrive split over pushes.
+      while (i < n && (is_ws(data[i]) || (base + i < 3 && data[i] == kBom[base + i]))) ++i;
+      if (i >= n) break;
+      char c = data[i];
+      if (c == '{') {
+        object_form_ = true;
+        state_ = State::kObjExpectKey;
+        ++i;
+      } else if (c == '[') {
+        saw_events_array_ = true;
+        state_ = State::kArray;
+        ++i;
+      } else {
+        fail("Not a trace: " + describe_start(static_cast<unsigned char>(c)), base + i);
+        i = n;
+      }
+      break;
+    }
+    case State::kObjExpectKey: {
+      while (i < n && (is_ws(data[i]) || data[i] == ',')) ++i;
+      if (i >= n) break;
+      char c = data[i];
+      if (c == '}') {
+        ++i;
+        state_ = State::kDone;
+      } else if (c == '"') {
+        ++i;
+        key_.clear();
+        key_escape_ = false;
+        state_ = State::kObjKey;
+      } else {
+        syntax_problem(base + i);  // not consumed: it may be the next event's '{'
+      }
+      break;
+    }
+    case State::kObjKey: {
+      while (i < n) {
+        char c = data[i++];
+        if (key_escape_) {
+          key_escape_ = false;
+          key_.push_back(c);
+        } else if (c == '\\') {
+          key_escape_ = true;
+          key_.push_back(c);
+        } else if (c == '"') {
+          state_ = State::kObjColon;
+          break;
+        } else if ((c == '\n' || c == '\r') && events_done_) {
+          syntax_problem(base + i - 1);  // no key holds a line break: damage
+          break;
+        } else if (key_.size() < 4096) {
+          key_.push_back(c);
+        }
+      }
+      break;
+    }
+    case State::kObjColon: {
+      while (i < n && is_ws(data[i])) ++i;
+      if (i >= n) break;
+      if (data[i] != ':') {
+        syntax_problem(base + i);
+        break;
+      }
+      ++i;
+      state_ = State::kObjValue;
+      break;
+    }
+    case State::kObjValue: {
+      while (i < n && is_ws(data[i])) ++i;
+      if (i >= n) break;
+      char c = data[i];
+      if (key_ == "nodes" && c == '[') saw_nodes_array_ = true;
+      if (key_ == "traceEvents" && c == '[' && !saw_events_array_) {
+        saw_events_array_ = true;
+        state_ = State::kArray;
+        ++i;
+        break;
+      }
+      if (c == ',' || c == '}' || c == ']' || c == ':') {
+        syntax_problem(base + i);
+        break;
+      }
+      top_value_.clear();
+      top_value_oversize_ = false;
+      top_value_offset_ = base + i;
+      begin_value(c);
+      state_ = State::kTopValue;
+      break;
+    }
+    case State::kTopValue: {
+      size_t start = i;
+      i = scan_value(data, i, n);
+      if (!top_value_oversize_) {
+        if (top_value_.size() + (i - start) > kMaxTopLevelValueBytes) {
+          top_value_oversize_ = true;
+          top_value_.clear();
+        } else {
+          top_value_.append(data + start, i - start);
+        }
+      }
+      if (value_done_) {
+        if (top_value_oversize_) {
+          stats_->problem("top_level_value_too_large", top_value_offset_);
+        } else {
+          sink_->on_top_level_value(key_, top_value_, top_value_offset_);
+        }
+        top_value_.clear();
+        state_ = State::kObjExpectKey;
+      }
+      break;
+    }
+    case State::kArray: {
+      for (; i < n && (is_ws(data[i]) || data[i] == ','); ++i)
+        if (data[i] == ',') after_skip_ = false;
+      if (i >= n) break;
+      char c = data[i];
+      if (after_skip_ && c != ']' && c != '{') {
+        // A non-object element followed by neither ',' nor an event: it may have swallowed the start
+        // of the next event (a stray '"' or '[' before its '{'), so it is read again.
+        damaged_skip();
+        break;
+      }
+      after_skip_ = false;
+      if (c == ']') {
+        end_damage(base + i);
+        events_end_ = base + i;
+        ++i;
+        events_done_ = true;
+        flush_batch();
+        state_ = object_form_ ? State::kObjExpectKey : State::kDone;
+      } else if (c == '{') {
+        if (in_place) {
+          if (!refs_.empty()) flush_batch();  // declined events first: handling stays in order
+          if (size_t len = sink_->decode_in_place(data + i, n - i, base + i)) {
+            end_damage(base + i);
+            any_event_ = true;
+            i += len;
+            break;
+          }
+        }
+        element_offset_ = base + i;
+        element_begin_ = batch_.size();
+        element_oversize_ = false;
+        check_.reset();
+        state_ = State::kElement;
+      } else if (c == '[') {
+        skip_offset_ = base + i;
+        skip_bytes_.assign(1, '[');
+        skip_oversize_ = false;
+        ++i;
+        state_ = State::kArrayElement;
+      } else if (!(c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n')) {
+        damage(base + i);  // a stray byte
+        ++i;
+      } else {
+        stats_->problem("skipped_non_object", base + i);
+        begin_value(c);
+        skip_offset_ = base + i;
+        skip_bytes_.clear();
+        skip_oversize_ = false;
+        state_ = State::kSkipElement;
+      }
+      break;
+    }
+    case State::kElement: {
+      size_t used = 0;
+      ObjectCheck::Status st = check_.feed(data + i, n - i, used);
+      append_element(data + i, used);
+      i += used;
+      if (st == ObjectCheck::Status::kDone) {
+        end_damage(element_offset_);
+        end_element();
+        state_ = State::kArray;
+      } else if (st == ObjectCheck::Status::kBad) {
+        damaged_element();
+      }
+      break;
+    }
+    case State::kResync: {
+      while (i < n && data[i] != '{' && data[i] != ']') ++i;
+      if (i < n) state_ = State::kArray;
+      break;
+    }
+    case State::kArrayElement: {
+      // An array among the events, or a stray '[' before an event: an array whose first element
+      // is an object would swallow the events after it, so that '[' is taken for damage.
+      size_t start = i;
+      while (i < n && is_ws(data[i])) ++i;
+      skip_bytes_.append(data + start, i - start);
+      if (i >= n) break;
+      if (data[i] == '{') {
+        damage(skip_offset_);
+        state_ = State::kArray;
+        break;
+      }
+      stats_->problem("skipped_non_object", skip_offset_);
+      begin_value('[');
+      depth_ = 1;
+      state_ = State::kSkipElement;
+      break;
+    }
+    case State::kSkipElement: {
+      size_t start = i;
+      i = scan_value(data, i, n);
+      if (!skip_oversize_) {
+        if (skip_bytes_.size() + (i - start) > kMaxEventBytes) {
+          skip_oversize_ = true;
+          skip_bytes_.clear();
+        } else {
+          skip_bytes_.append(data + start, i - start);
+        }
+      }
+      if (value_done_) {
+        after_skip_ = true;
+        state_ = State::kArray;
+      }
+      break;
+    }
+    case State::kDone: {
+      while (i < n && is_ws(data[i])) ++i;
+      if (i >= n) break;
+      if (!object_form_) {
+        // A bare array closed early by a stray ']': what follows is read as more events.
+        damage(base + i);
+        break;
+      }
+      if (data[i] == ',' && events_done_) {
+        // The top-level object closed by a '}' inside a damaged event: more events may follow.
+        damage(events_end_);
+        break;
+      }
+      stats_->problem("trailing_data", base + i);
+      state_ = State::kStopped;
+      i = n;
+      break;
+    }
+  }
+  return i;
 }
 
 void EventSplitter::start_in_events_array(uint64_t offset, bool object_form) {
@@ -378,6 +531,9 @@ void EventSplitter::encode_state(ByteWriter& w) const {
   w.put_str(key_), w.put(key_escape_), w.put_str(top_value_), w.put(top_value_oversize_), w.put(top_value_offset_);
   w.put(element_offset_), w.put(element_begin_), w.put(element_oversize_);
   w.put_vec(batch_), w.put_vec(refs_);
+  check_.encode(w), w.put(damage_open_), w.put(damage_start_), w.put(replayed_);
+  w.put(after_skip_), w.put(skip_offset_), w.put(skip_oversize_), w.put_str(skip_bytes_), w.put(events_end_);
+  w.put(last_damage_start_), w.put(last_damage_end_);
 }
 
 bool EventSplitter::decode_state(ByteReader& r) {
@@ -386,6 +542,9 @@ bool EventSplitter::decode_state(ByteReader& r) {
   r.get_str(key_), r.get(key_escape_), r.get_str(top_value_), r.get(top_value_oversize_), r.get(top_value_offset_);
   r.get(element_offset_), r.get(element_begin_), r.get(element_oversize_);
   r.get_vec(batch_), r.get_vec(refs_);
+  check_.decode(r), r.get(damage_open_), r.get(damage_start_), r.get(replayed_);
+  r.get(after_skip_), r.get(skip_offset_), r.get(skip_oversize_), r.get_str(skip_bytes_), r.get(events_end_);
+  r.get(last_damage_start_), r.get(last_damage_end_);
   if (static_cast<uint8_t>(state_) > static_cast<uint8_t>(State::kStopped) || element_begin_ > batch_.size()) r.fail();
   for (const EventRef& ref : refs_)
     if (uint64_t(ref.begin) + ref.length > batch_.size()) r.fail();
@@ -393,6 +552,8 @@ bool EventSplitter::decode_state(ByteReader& r) {
 }
 
 void EventSplitter::finish() {
+  // A span still being skipped runs to the end of the input.
+  end_damage(base_);
   if (state_ == State::kElement) {
     // The last event was cut off: it is not loaded.
     batch_.resize(element_begin_);
@@ -417,7 +578,8 @@ void EventSplitter::finish() {
     }
     return;
   }
-  if (state_ != State::kDone && state_ != State::kStopped) stats_->truncated = true;
+  // A damaged span that runs to the end is reported as recovered, not as a truncated file.
+  if (state_ != State::kDone && state_ != State::kStopped && state_ != State::kResync) stats_->truncated = true;
 }
 
 }  // namespace tw

@@ -8,6 +8,10 @@
 // place is offered each event in the pushed bytes first (then only the declined ones are copied). Other top-level values are kept
 // (up to a cap) for the metadata parser. Truncated input, trailing commas and stray whitespace are
 // tolerated; everything else unusual is counted as a problem in ImportStats.
+// Damage inside the events array (a stray byte, an event cut short, anything that stops being JSON)
+// does not end the import: the splitter skips to the next event start and goes on, and reports the
+// skipped spans (ImportStats::recovered). An event found damaged is read again from its second byte,
+// so an event that began inside it (an event cut short and the next one written after it) is found.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -15,6 +19,7 @@
 #include <vector>
 
 #include "core/base/byte_codec.h"
+#include "core/import/object_check.h"
 #include "core/model/import_stats.h"
 
 namespace tw {
@@ -91,7 +96,9 @@ class EventSplitter {
     kTopValue,      // inside a top-level value other than traceEvents
     kArray,         // inside the events array, between elements
     kElement,       // inside an event object
+    kArrayElement,  // after a '[' in the events array, before its first element
     kSkipElement,   // inside a non-object element of the events array
+    kResync,        // in a damaged span of the events array: skipping to the next '{' or ']'
     kDone,          // after the end of the document
     kStopped,       // after a syntax error or fatal problem; input is ignored
   };
@@ -102,6 +109,17 @@ class EventSplitter {
   void begin_value(char first);
   void fail(const std::string& message, uint64_t offset);
   void syntax_problem(uint64_t offset);
+  // One step of the state machine over data[i, n) (stream offset `base` at data[0]).
+  size_t step(const char* data, size_t n, size_t i, uint64_t base, bool in_place);
+  // Damage in the events array: a skipped span opens at `offset` (if none is open) and the splitter
+  // skips to the next event start. damaged_element() also queues the damaged event's bytes after
+  // its '{' to be read again (replay_).
+  void damage(uint64_t offset);
+  void damaged_element();
+  void damaged_skip();
+  // An event or the array's end was found at `offset`: the open span, if any, ends there.
+  void end_damage(uint64_t offset);
+  void run_replay(bool in_place);
   void flush_batch();
   void append_element(const char* p, size_t len);
   void end_element();
@@ -122,6 +140,7 @@ class EventSplitter {
   bool saw_events_array_ = false;
   bool saw_nodes_array_ = false;  // a top-level "nodes" array: an Execution Trace, not a profiler trace
   bool events_done_ = false;
+  uint64_t events_end_ = 0;  // where the events array was closed
   bool any_event_ = false;
 
   std::string key_;
@@ -129,6 +148,19 @@ class EventSplitter {
   std::string top_value_;
   bool top_value_oversize_ = false;
   uint64_t top_value_offset_ = 0;
+
+  ObjectCheck check_;  // the event being read byte by byte (one the sink did not decode in place)
+  bool damage_open_ = false;
+  uint64_t damage_start_ = 0;
+  std::string replay_;  // bytes to read again before the rest of the chunk, from stream offset replay_base_
+  uint64_t replay_base_ = 0;
+  uint64_t last_damage_start_ = 0, last_damage_end_ = 0;  // the last span ended
+  uint64_t replayed_ = 0;  // bounds the re-reading: damage cannot make the import quadratic
+  // The last non-object element of the events array, held until a ',' follows it (damaged_skip()).
+  bool after_skip_ = false;
+  bool skip_oversize_ = false;
+  uint64_t skip_offset_ = 0;
+  std::string skip_bytes_;
 
   uint64_t element_offset_ = 0;
   size_t element_begin_ = 0;  // in batch_

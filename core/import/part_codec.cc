@@ -56,6 +56,7 @@ std::vector<uint8_t> ImportState::encode_part_header() const {
   w.put(later_part_), w.put(part_conflict_), w.put(input_ended_), w.put(any_time_);
   w.put(growth_.begin), w.put(model.min_ts_ns), w.put(model.max_ts_ns);
   w.put(stats.bytes), w.put(stats.events), w.put(stats.truncated), w.put(stats.fatal);
+  w.put(stats.recovered_regions), w.put(stats.recovered_bytes), w.put(stats.recovered_first_offset);
   w.put_str(stats.fatal_message);
   w.put<uint64_t>(stats.phases.size());
   for (const auto& [ph, n] : stats.phases) w.put_str(ph), w.put(n);
@@ -95,6 +96,7 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
   r.get(later_part_), r.get(part_conflict_), r.get(input_ended_), r.get(any_time_);
   r.get(growth_.begin), r.get(model.min_ts_ns), r.get(model.max_ts_ns);
   r.get(stats.bytes), r.get(stats.events), r.get(stats.truncated), r.get(stats.fatal);
+  r.get(stats.recovered_regions), r.get(stats.recovered_bytes), r.get(stats.recovered_first_offset);
   r.get_str(stats.fatal_message);
   uint64_t count = 0;
   r.get_count(count, 16);

@@ -20,12 +20,23 @@ struct ImportStats {
   std::map<std::string, uint64_t> phases;  // ph -> count ("" when missing)
   std::map<std::string, ProblemCount> problems;
   bool truncated = false;
+  // Damaged spans of the events array, skipped to the next event start (event_splitter.h): how
+  // many, their bytes, and where the first began.
+  uint64_t recovered_regions = 0;
+  uint64_t recovered_bytes = 0;
+  uint64_t recovered_first_offset = 0;
   bool fatal = false;
   std::string fatal_message;
 
   // Keeps the smallest offset: problems found after the import (flows, paired by id) are reported
   // out of file order.
   void problem(const std::string& name, uint64_t offset) { problem(name, 1, offset); }
+  void recovered(uint64_t regions, uint64_t bytes, uint64_t first_offset) {
+    if (regions == 0) return;
+    if (recovered_regions == 0 || first_offset < recovered_first_offset) recovered_first_offset = first_offset;
+    recovered_regions += regions;
+    recovered_bytes += bytes;
+  }
   // `count` problems at once, the smallest of their offsets given: for loops that count locally (a
   // call per problem builds the name's string and looks it up in the map each time).
   void problem(const std::string& name, uint64_t count, uint64_t first_offset) {

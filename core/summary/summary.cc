@@ -22,6 +22,11 @@ nlohmann::json import_section(const ImportStats& st) {
   imp["problems"] = problems;
   imp["problem_first_offsets"] = first;
   imp["truncated"] = st.truncated;
+  // Only when something was skipped: an undamaged file's summary keeps its shape.
+  if (st.recovered_regions > 0)
+    imp["recovered"] = {{"regions", st.recovered_regions},
+                        {"skipped_bytes", st.recovered_bytes},
+                        {"first_offset", st.recovered_first_offset}};
   return imp;
 }
 

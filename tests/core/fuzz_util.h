@@ -1,5 +1,5 @@
 // Random mutations of real traces for the hostile-input tests: bytes flipped, ranges deleted or
-// duplicated, JSON tokens and trace fields inserted, truncation, swaps. TW_FUZZ_ROUNDS /
+// duplicated, JSON tokens and trace fields inserted, a byte between two events, truncation, swaps. TW_FUZZ_ROUNDS /
 // TW_FUZZ_SEED run a longer or different fuzz session by hand.
 #pragma once
 #include <cstdint>
@@ -65,7 +65,7 @@ inline std::string mutate_trace(std::string text, std::mt19937& rng) {
   int mutations = 1 + static_cast<int>(rng() % 8);
   for (int k = 0; k < mutations && !text.empty(); ++k) {
     size_t pos = rng() % text.size();
-    switch (rng() % 6) {
+    switch (rng() % 7) {
       case 0: text[pos] = static_cast<char>(rng()); break;                                // flip a byte
       case 1: text.erase(pos, 1 + rng() % 64); break;                                     // delete a range
       case 2: text.insert(pos, tokens[rng() % (sizeof tokens / sizeof *tokens)]); break;  // insert a token
@@ -73,6 +73,16 @@ inline std::string mutate_trace(std::string text, std::mt19937& rng) {
       case 4: {                                                                           // duplicate a range
         size_t len = std::min<size_t>(1 + rng() % 200, text.size() - pos);
         text.insert(rng() % text.size(), text.substr(pos, len));
+        break;
+      }
+      case 5: {  // a byte between two events: before a '{' that follows a ','
+        size_t at = text.find('{', pos);
+        while (at != std::string::npos) {
+          size_t before = text.find_last_not_of(" \t\r\n", at == 0 ? 0 : at - 1);
+          if (at > 0 && before != std::string::npos && text[before] == ',') break;
+          at = text.find('{', at + 1);
+        }
+        if (at != std::string::npos) text.insert(at, 1, static_cast<char>(rng()));
         break;
       }
       default: {  // swap two bytes

@@ -110,11 +110,19 @@ TEST_CASE("forms: whitespace anywhere, and a UTF-8 byte order mark") {
   CHECK(imp->model().meta.schema_version == 1);
 }
 
-TEST_CASE("forms: data after the end of the document is counted") {
-  auto imp = import_all_ways(R"([{"ph":"i","ts":1,"name":"a"}] [{"ph":"i","ts":2}])");
-  CHECK(imp->stats().events == 1);
-  CHECK(problem_count(*imp, "trailing_data") == 1);
-  CHECK(imp->stats().problems.at("trailing_data").first_offset == 31);
+TEST_CASE("forms: data after the end of the document is counted, or read when it holds events") {
+  // A bare array may have been closed by a stray ']' (or two arrays written one after the other):
+  // the events after it are read, the bytes between are a skipped span.
+  auto bare = import_all_ways(R"([{"ph":"i","ts":1,"name":"a"}] [{"ph":"i","ts":2}])");
+  CHECK(bare->stats().events == 2);
+  CHECK(bare->stats().recovered_regions == 1);
+  CHECK(bare->stats().recovered_first_offset == 31);
+  CHECK(bare->stats().recovered_bytes == 1);  // the second "["
+  // After the top-level object's '}' the document is over: the rest is only counted.
+  auto object = import_all_ways(R"({"traceEvents":[{"ph":"i","ts":1,"name":"a"}]} {"x":1})");
+  CHECK(object->stats().events == 1);
+  CHECK(problem_count(*object, "trailing_data") == 1);
+  CHECK(object->stats().problems.at("trailing_data").first_offset == 47);
 }
 
 TEST_CASE("forms: each event's byte range re-reads its full source (args on demand)") {

@@ -1,6 +1,6 @@
 // The files opened together (usually one per rank): one worker each, loading in parallel. Keeps
 // each file's progress, summary, warnings and error, and tells listeners when anything changes.
-import { isObject, type FileSummary, type SummaryDocument } from './summary_document';
+import { isObject, type FileSummary, type RecoveredSpans, type SummaryDocument } from './summary_document';
 import { type FileSource, type OpenResult, type Progress, TraceLoad, WorkerError } from '../load/index';
 
 export type FileStatus = 'loading' | 'ready' | 'error' | 'cancelled';
@@ -156,6 +156,8 @@ export class FileSet {
               `The file ends before the trace does (truncated): the ${(file.summary.import.events ?? 0).toLocaleString('en-US')} complete events before that point are loaded.`
             );
           }
+          const recovered = file.summary?.import?.recovered;
+          if (recovered) file.warnings.push(recoveredWarning(recovered));
           file.status = 'ready';
           this.changed();
         })
@@ -221,4 +223,16 @@ async function readSummaryDocument(blob: Blob): Promise<SummaryDocument | null> 
 // saved or linked summary may be trimmed or come from an older core: summary_document.ts).
 function isSummaryDocument(doc: unknown): doc is SummaryDocument {
   return isObject(doc) && Array.isArray(doc.files) && doc.files.every(isObject);
+}
+
+// Damaged spans skipped by the importer: where the first one starts, so the user can look at it.
+function recoveredWarning(r: RecoveredSpans): string {
+  const spans = r.regions === 1 ? 'a damaged span' : `${r.regions.toLocaleString('en-US')} damaged spans`;
+  return (
+    `The file is damaged: ${spans} (${r.skipped_bytes.toLocaleString('en-US')} bytes, the first at byte ` +
+    `${r.first_offset.toLocaleString('en-US')}) could not be read and ${r.regions === 1 ? 'was' : 'were'} skipped; ` +
+    'every event outside ' +
+    (r.regions === 1 ? 'it' : 'them') +
+    ' is loaded.'
+  );
 }

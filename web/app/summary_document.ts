@@ -66,6 +66,14 @@ export type ImportStats = {
   problems: Record<string, number>; // by problem name (bad_ts, unmatched_end, ...)
   problem_first_offsets: Record<string, number>; // byte offset of each problem's first occurrence
   truncated: boolean;
+  recovered?: RecoveredSpans; // only when damage in the events array was skipped
+};
+
+// Damaged spans of the events array the importer skipped to the next event (core/import/event_splitter.h).
+export type RecoveredSpans = {
+  regions: number;
+  skipped_bytes: number;
+  first_offset: number; // byte offset where the first span starts
 };
 
 export type ModelCounts = {
