@@ -83,6 +83,21 @@ export async function start({ recordReplies = false } = {}) {
   };
 }
 
+// A server on another 127.0.0.1 port (another origin than the site's), answering with `handler`;
+// returns {url (no trailing slash), close}.
+export async function otherOrigin(handler) {
+  const { createServer } = await import('node:http');
+  const server = createServer(handler);
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close() {
+      server.closeAllConnections();
+      return new Promise((ok) => server.close(ok));
+    },
+  };
+}
+
 // A test trace by its upstream name (tests/test_data.mjs).
 export const trace = dataPath;
 
