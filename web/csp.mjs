@@ -29,7 +29,6 @@ export function pagePolicy(root) {
     // hosts, which only the page's own address names: narrowed at run time (web/app/url_plan.ts).
     "connect-src 'self' http: https:",
     "worker-src 'self'",
-    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
