@@ -2,9 +2,10 @@
 // copies public/ (index.html, styles' assets, the sample trace, the service worker) and the wasm core
 // from build/wasm. Usage: node web/build.mjs [--out build/site] [--wasm build/wasm] [--dev] [--without a,b]
 import { build } from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pagePolicy } from './csp.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, dflt) => {
@@ -38,6 +39,23 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 cpSync(join(root, 'public'), out, { recursive: true });
 for (const f of ['tracewise.mjs', 'tracewise.wasm']) cpSync(join(wasmDir, f), join(out, f));
+// Every page carries the site's Content-Security-Policy (web/csp.mjs) in its placeholder <meta>;
+// a page without one would go out unprotected, so the build stops instead.
+const policy = pagePolicy(root);
+for (const page of readdirSync(out).filter((f) => f.endsWith('.html'))) {
+  const html = readFileSync(join(out, page), 'utf8');
+  const marked = html.replace(
+    /(<meta http-equiv="Content-Security-Policy" content=")\(written by web\/build\.mjs from web\/csp\.mjs\)(">)/,
+    `$1${policy}$2`
+  );
+  if (marked === html) {
+    console.error(
+      `web/build.mjs: public/${page} lacks the Content-Security-Policy placeholder <meta> (see web/csp.mjs).`
+    );
+    process.exit(1);
+  }
+  writeFileSync(join(out, page), marked);
+}
 // The site carries its license and the texts of the licenses of what it ships
 // (THIRD_PARTY_NOTICES.md); esbuild adds the bundled packages' own comments as *.LEGAL.txt.
 const licenses = {
@@ -72,6 +90,8 @@ await Promise.all([
   build({ ...common, entryPoints: { part: 'web/load/parts/worker.ts' }, outdir: out }),
   // <tracewise-view> for docs sites: one classic script (document.currentScript gives its base URL).
   build({ ...common, format: 'iife', entryPoints: { 'tracewise-view': 'web/embed/element.ts' }, outdir: out }),
+  // embed.html's redirect to embed mode (a file: the policy admits no inline script).
+  build({ ...common, format: 'iife', entryPoints: { embed: 'web/embed/redirect.ts' }, outdir: out }),
 ]);
 
 const size = (f) => (statSync(join(out, f)).size / 1024).toFixed(0);

@@ -7,18 +7,22 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import { site, launch, cliSummary } from './share_support.mjs';
+import { launch, cliSummary, siteCopy } from './share_support.mjs';
 import { dataPath } from '../test_data.mjs';
 
 const t1 = dataPath('hta/tests/data/triton_example/triton_example.json.gz');
 const t2 = dataPath('kineto/docs/traces/after_fix_trace.json');
-let app, host, appUrl, hostUrl, dir, browser;
+let app, host, appUrl, hostUrl, dir, copy, browser;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tw-embed-'));
   copyFileSync(t1, join(dir, 'triton_example.json.gz'));
   copyFileSync(t2, join(dir, 'after_fix_trace.json'));
-  app = await serve(site, 0);
+  // The docs host first: the site's embed-config.json names its origin (no other origin is allowed).
+  host = await serve(dir, 0);
+  hostUrl = `http://127.0.0.1:${host.address().port}/`;
+  copy = siteCopy({ 'embed-config.json': { text: JSON.stringify({ allowedOrigins: [hostUrl.slice(0, -1)] }) } });
+  app = await serve(copy.dir, 0);
   appUrl = `http://127.0.0.1:${app.address().port}/`;
   writeFileSync(
     join(dir, 'parent.html'),
@@ -31,14 +35,13 @@ before(async () => {
 <tracewise-view id="b" src="after_fix_trace.json" panels="cards,recommendations" theme="dark"></tracewise-view>
 <script src="${appUrl}tracewise-view.js"></script></body>`
   );
-  host = await serve(dir, 0);
-  hostUrl = `http://127.0.0.1:${host.address().port}/`;
   browser = await launch();
 });
 after(async () => {
   await browser?.close();
   app?.close();
   host?.close();
+  copy?.remove();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,15 +1,16 @@
 // The postMessage API's allowed origins (embed-config.json): a parent page on a 127.0.0.1 port the
 // deployment lists opens a trace by both protocols and gets `loaded` with the CLI's summary; a parent
 // on another 127.0.0.1 port that is not listed gets no PONG, no progress and no `loaded` (only an
-// error answer to tracewise.open), and the embedded page shows nothing loaded. Unreadable bytes get
-// tracewise.error with the CLI's message.
+// error answer to tracewise.open), and the embedded page shows nothing loaded; without the file, so
+// is every origin but the page's own (local ports included). Unreadable bytes get tracewise.error
+// with the CLI's message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import { launch, cliSummary, siteCopy } from './share_support.mjs';
+import { launch, cliSummary, site, siteCopy } from './share_support.mjs';
 import { dataPath } from '../test_data.mjs';
 
 const trace = dataPath('hta/tests/data/critical_path/cuda_event_sync/event_sync_trace.json.gz');
@@ -42,7 +43,7 @@ after(async () => {
 
 // In the parent page: loads the embed page in the iframe, speaks one protocol for `ms`, or until
 // `loaded` / `error`; returns every message the iframe sent (strings as they are, objects by type).
-function talk(page, protocol, ms, file = 'event_sync_trace.json.gz') {
+function talk(page, protocol, ms, file = 'event_sync_trace.json.gz', at = appUrl) {
   return page.evaluate(
     async ({ appUrl, protocol, ms, file }) => {
       const frame = document.getElementById('f');
@@ -91,7 +92,7 @@ function talk(page, protocol, ms, file = 'event_sync_trace.json.gz') {
       if (ping) clearInterval(ping);
       return { seen, summary, error };
     },
-    { appUrl, protocol, ms, file }
+    { appUrl: at, protocol, ms, file }
   );
 }
 
@@ -149,7 +150,7 @@ test('a trace that cannot be read is answered with tracewise.error (and no loade
   await page.close();
 });
 
-test('embed-config parsing: a listed origin is exact; without a list, local origins are allowed', async () => {
+test('embed-config parsing: a listed origin is exact; without a list, only the page itself', async () => {
   const { importTs } = await import('./share_support.mjs');
   const m = await importTs('web/embed/embed_config.ts');
   const cfg = m.parseConfig({ allowedOrigins: ['https://docs.example.com'] });
@@ -158,10 +159,37 @@ test('embed-config parsing: a listed origin is exact; without a list, local orig
   assert.equal(m.originAllowed(self, cfg, self), true);
   assert.equal(m.originAllowed('http://127.0.0.1:9999', cfg, self), false);
   assert.equal(m.originAllowed('https://docs.example.com.evil.net', cfg, self), false);
-  for (const bad of [null, {}, { allowedOrigins: 'x' }]) {
+  for (const bad of [null, {}, { allowedOrigins: 'x' }, undefined, 'https://docs.example.com']) {
     const c = m.parseConfig(bad);
-    assert.equal(m.originAllowed('http://127.0.0.1:9999', c, self), true);
-    assert.equal(m.originAllowed('https://docs.example.com', c, self), false);
+    assert.equal(m.originAllowed(self, c, self), true);
+    // Local ports are not trusted for being local (the default allowed them once).
+    for (const other of [
+      'http://127.0.0.1:9999',
+      'http://localhost:8000',
+      'http://[::1]:80',
+      'https://docs.example.com',
+    ])
+      assert.equal(m.originAllowed(other, c, self), false, other);
   }
   assert.equal(m.originAllowed('https://any.example', m.parseConfig({ allowedOrigins: ['*'] }), self), true);
+});
+
+test('without embed-config.json a parent on another local port is refused', { timeout: 60000 }, async () => {
+  const plain = await serve(site, 0);
+  try {
+    const page = await browser.ctx.newPage();
+    await page.goto(`http://127.0.0.1:${allowedHost.address().port}/parent.html`);
+    const { seen, summary } = await talk(
+      page,
+      'tracewise',
+      4000,
+      'event_sync_trace.json.gz',
+      `http://127.0.0.1:${plain.address().port}/`
+    );
+    assert.equal(summary, null);
+    assert.ok(seen.includes('tracewise.error') && !seen.includes('tracewise.progress'), seen.join());
+    await page.close();
+  } finally {
+    plain.close();
+  }
 });

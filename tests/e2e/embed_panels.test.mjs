@@ -8,11 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serve } from '../../web/serve.mjs';
-import { root, site, launch } from './share_support.mjs';
+import { root, launch, siteCopy } from './share_support.mjs';
 import { dataPath } from '../test_data.mjs';
 
 const trace = dataPath('deepseek_profile_data/train.json');
-let app, host, dir, browser, step;
+let app, host, dir, copy, browser, step;
 
 before(async () => {
   // The first step's absolute bounds, as the CLI prints them (beyond 2^53: read from the text).
@@ -23,7 +23,11 @@ before(async () => {
   step = /"steps":\[\{"begin_ns":(\d+),"duration_ns":\d+,"end_ns":(\d+)/.exec(text);
   dir = mkdtempSync(join(tmpdir(), 'tw-panels-'));
   copyFileSync(trace, join(dir, 'train.json'));
-  app = await serve(site, 0);
+  // The docs host first: the site's embed-config.json names its origin (no other origin is allowed).
+  host = await serve(dir, 0);
+  const hostOrigin = `http://127.0.0.1:${host.address().port}`;
+  copy = siteCopy({ 'embed-config.json': { text: JSON.stringify({ allowedOrigins: [hostOrigin] }) } });
+  app = await serve(copy.dir, 0);
   const appUrl = `http://127.0.0.1:${app.address().port}/`;
   writeFileSync(
     join(dir, 'docs.html'),
@@ -32,13 +36,13 @@ before(async () => {
 <tracewise-view id="ct" src="train.json" panels="chart,table" theme="dark"></tracewise-view>
 <script src="${appUrl}tracewise-view.js"></script></body>`
   );
-  host = await serve(dir, 0);
   browser = await launch();
 });
 after(async () => {
   await browser?.close();
   app?.close();
   host?.close();
+  copy?.remove();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -120,6 +120,7 @@ test('?url= that does not exist: the HTTP status in plain words; a cross-origin 
   let res = await waitSettled(s.page);
   assert.match(res.error, /Could not download .*404/);
   await s.page.goto(`${s.url}?url=${encodeURIComponent('http://127.0.0.1:9/trace.json')}`);
+  await s.page.click('[data-consent="yes"]'); // another origin: only once the reader agrees
   res = await waitSettled(s.page);
   assert.match(res.error, /CORS/);
   await s.page.goto(`${s.url}?url=samples/nccl_data.json.gz`);
@@ -147,6 +148,7 @@ test('cancel stops a load that would never end; the next file loads', async () =
   try {
     const url = `http://127.0.0.1:${server.address().port}/endless.json`;
     await s.page.goto(`${s.url}?url=${encodeURIComponent(url)}`);
+    await s.page.click('[data-consent="yes"]');
     await s.page.waitForFunction(
       () => /events/.test(document.querySelector('.load-row.status-loading .load-text')?.textContent ?? ''),
       null,

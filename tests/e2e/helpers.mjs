@@ -24,6 +24,30 @@ export const ARGS = [
   '--disable-quic',
 ];
 
+// Every page a test opens runs under the site's Content-Security-Policy (web/csp.mjs); a violation
+// there means the page broke its own policy (or a test forgot to say it provoked one). Each is kept
+// in the returned list, and closeChecked() fails the test for them after closing the browser. The
+// list is filled from the pages' securitypolicyviolation events and the console's policy messages.
+export async function watchPolicy(context) {
+  const violations = [];
+  await context.addInitScript(() =>
+    addEventListener('securitypolicyviolation', (e) =>
+      console.error(
+        `tw-csp-violation: ${e.effectiveDirective} refused ${e.blockedURI || 'inline'} in ${e.documentURI} (${e.sample})`
+      )
+    )
+  );
+  context.on('console', (m) => {
+    if (/tw-csp-violation|Content Security Policy/.test(m.text())) violations.push(m.text());
+  });
+  return violations;
+}
+
+export async function closeChecked(context, violations) {
+  await context.close();
+  if (violations.length) throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
+}
+
 // Starts the server and a browser; returns {page, url, close}.
 // recordReplies: recordOpenReplies from the first navigation on.
 export async function start({ recordReplies = false } = {}) {
@@ -36,6 +60,7 @@ export async function start({ recordReplies = false } = {}) {
     headless: true,
     viewport: { width: 1400, height: 900 },
   });
+  const violations = await watchPolicy(context);
   const page = context.pages()[0] ?? (await context.newPage());
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -46,10 +71,29 @@ export async function start({ recordReplies = false } = {}) {
     url,
     context,
     pageErrors,
+    violations,
     async close() {
-      await context.close();
-      await new Promise((ok) => server.close(ok));
-      rmSync(userDir, { recursive: true, force: true });
+      try {
+        await closeChecked(context, violations);
+      } finally {
+        await new Promise((ok) => server.close(ok));
+        rmSync(userDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+// A server on another 127.0.0.1 port (another origin than the site's), answering with `handler`;
+// returns {url (no trailing slash), close}.
+export async function otherOrigin(handler) {
+  const { createServer } = await import('node:http');
+  const server = createServer(handler);
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close() {
+      server.closeAllConnections();
+      return new Promise((ok) => server.close(ok));
     },
   };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve } from '../../web/serve.mjs';
-import { ARGS } from './helpers.mjs';
+import { ARGS, closeChecked, watchPolicy } from './helpers.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const site = resolve(root, process.env.TW_SITE || 'build/site');
@@ -56,11 +56,16 @@ export async function launch() {
     args: ARGS,
     serviceWorkers: 'block',
   });
+  const violations = await watchPolicy(ctx);
   return {
     ctx,
+    violations,
     close: async () => {
-      await ctx.close();
-      rmSync(profile, { recursive: true, force: true });
+      try {
+        await closeChecked(ctx, violations);
+      } finally {
+        rmSync(profile, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -13,6 +13,12 @@ import type { Links } from './dashboard/links';
 import { createAppApi, type ViewState } from './app_api';
 import { installIntegrations } from '../share/install';
 import { tracewiseHook } from '../hook';
+import { nameOfUrl, planUrls } from './url_plan';
+import { narrowConnections, openPlannedUrls } from './url_consent';
+
+// Connections are narrowed to the hosts of the page's own `?url=` before anything connects.
+const urlPlan = planUrls(new URLSearchParams(location.search).getAll('url'), location.href);
+narrowConnections(urlPlan);
 
 const hook = tracewiseHook();
 hook.ready = false;
@@ -251,21 +257,16 @@ window.addEventListener('drop', (e) => {
   open(dropped.map((f) => ({ name: f.name, blob: f })));
 });
 
-const nameOfUrl = (u: string) => {
-  try {
-    return decodeURIComponent(new URL(u, location.href).pathname.split('/').pop() || 'trace');
-  } catch {
-    return 'trace';
-  }
-};
 for (const b of document.querySelectorAll<HTMLButtonElement>('[data-sample]')) {
   b.addEventListener('click', () =>
-    open([{ name: nameOfUrl(b.dataset.sample!), url: new URL(b.dataset.sample!, document.baseURI).href }])
+    open([
+      { name: nameOfUrl(b.dataset.sample!, location.href), url: new URL(b.dataset.sample!, document.baseURI).href },
+    ])
   );
 }
 
-const urlParams = new URLSearchParams(location.search).getAll('url');
-if (urlParams.length) open(urlParams.map((u) => ({ name: nameOfUrl(u), url: u })));
+// `?url=`: capped, http(s) only, other hosts only once the reader agrees (url_plan.ts, url_consent.ts).
+openPlannedUrls(document.querySelector('main')!, urlPlan, (urls) => open(urls.map(({ name, url }) => ({ name, url }))));
 
 byId<HTMLInputElement>('hta-compat').addEventListener('change', (e) => {
   files.htaCompat = (e.target as HTMLInputElement).checked;

@@ -1,14 +1,15 @@
-// Which pages may drive tracewise through postMessage. Deployers set it in embed-config.json next to
-// index.html: { "allowedOrigins": ["https://docs.example.com", "*"] }. Without the file, the page's
-// own origin and local development origins (http://localhost:*, http://127.0.0.1:*) are allowed;
-// with it, the page's own origin and exactly the listed ones (a deployment that lists origins means
-// it, also for local ports). Summaries are only ever posted back to the origin that sent the trace.
+// Which pages may drive tracewise through postMessage: the page's own origin, and the ones the
+// deployment lists in embed-config.json next to index.html ({ "allowedOrigins":
+// ["https://docs.example.com", "*"] }). Only the deployment names them: a file on the page's own
+// origin, never a parameter of the page's address or of <tracewise-view>, which whoever makes a link
+// or embeds the page would set (the very parties the list is about). Local ports are origins like
+// any other (another program on the same machine is not trusted by being local). Summaries are only
+// ever posted back to the origin that sent the trace.
 export interface EmbedConfig {
   allowedOrigins: string[];
-  configured: boolean;
 }
 
-const kDefault: EmbedConfig = { allowedOrigins: [], configured: false };
+const kDefault: EmbedConfig = { allowedOrigins: [] };
 let configPromise: Promise<EmbedConfig> | null = null;
 
 export function loadEmbedConfig(): Promise<EmbedConfig> {
@@ -18,22 +19,16 @@ export function loadEmbedConfig(): Promise<EmbedConfig> {
   return configPromise;
 }
 
-// A file without a usable list counts as absent (a typo must not lock the page's own tools out).
+// A file without a usable list counts as absent: the page's own origin only.
 export function parseConfig(v: unknown): EmbedConfig {
   const list = (v as { allowedOrigins?: unknown })?.allowedOrigins;
   if (!Array.isArray(list)) return kDefault;
   return {
     allowedOrigins: list.filter((x): x is string => typeof x === 'string' && x.length < 300).slice(0, 200),
-    configured: true,
   };
-}
-
-export function isLocalOrigin(origin: string): boolean {
-  return /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin);
 }
 
 export function originAllowed(origin: string, cfg: EmbedConfig, self: string = location.origin): boolean {
   if (origin === self) return true;
-  if (!cfg.configured) return isLocalOrigin(origin);
   return cfg.allowedOrigins.includes('*') || cfg.allowedOrigins.includes(origin);
 }

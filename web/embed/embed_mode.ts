@@ -72,9 +72,11 @@ export function installEmbedMode(app: AppApi): EmbedOptions {
   const root = document.documentElement;
   root.classList.add('tw-embed');
   if (o.theme) root.dataset.theme = o.theme;
-  const style = document.createElement('style');
-  style.textContent = embedCss(o);
-  document.head.append(style);
+  // A constructed stylesheet rather than a <style> element, which the page's Content-Security-Policy
+  // refuses (style-src without 'unsafe-inline'); the CSS object model is not subject to it.
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(embedCss(o));
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 
   app.onLoaded(() => {
     const wantsTimeline = o.panels?.includes('timeline') ?? false;

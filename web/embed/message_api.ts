@@ -8,11 +8,13 @@
 //                        {type: 'tracewise.loaded', summary} (the CLI's summary document),
 //                        {type: 'tracewise.error', message}
 // Progress, loaded and error go only to the origin that sent the trace, and only for that trace.
-// Messages from other windows are ignored. From origins not allowed (embed_config.ts), PING gets no
-// PONG and a trace is not opened: the sender gets an error answer, the page a visible note.
+// Messages from other windows are ignored, and so is any value parse_message.ts does not read as
+// one of the above. From origins not allowed (embed_config.ts), PING gets no PONG and a trace is not
+// opened: the sender gets an error answer, the page a visible note.
 import type { AppApi } from '../app/app_api';
 import { rememberTrace } from '../share/trace_inputs';
 import { loadEmbedConfig, originAllowed } from './embed_config';
+import { parseMessage } from './parse_message';
 import { tracewiseHook } from '../hook';
 
 export interface MessageHook {
@@ -20,8 +22,6 @@ export interface MessageHook {
   opened: string[];
   refused: string[];
 }
-
-const kMaxName = 256;
 
 export function installMessageApi(app: AppApi, notify: (text: string) => void): MessageHook {
   const hook: MessageHook = { received: 0, opened: [], refused: [] };
@@ -59,13 +59,11 @@ export function installMessageApi(app: AppApi, notify: (text: string) => void): 
 
   window.addEventListener('message', async (ev: MessageEvent) => {
     if (!fromHost(ev)) return;
-    const d = ev.data;
-    const perfetto = d && typeof d === 'object' && d.perfetto && typeof d.perfetto === 'object' ? d.perfetto : null;
-    const ours = d && typeof d === 'object' && d.type === 'tracewise.open' ? d : null;
-    if (d !== 'PING' && !perfetto && !ours) return;
+    const src = parseMessage(ev.data);
+    if (src.kind === 'ignored') return;
     hook.received++;
     const allowed = originAllowed(ev.origin, await loadEmbedConfig());
-    if (d === 'PING') {
+    if (src.kind === 'ping') {
       if (allowed) (ev.source as Window).postMessage('PONG', ev.origin);
       else if (!hook.refused.includes(ev.origin)) hook.refused.push(ev.origin);
       return;
@@ -80,15 +78,13 @@ export function installMessageApi(app: AppApi, notify: (text: string) => void): 
       });
       return;
     }
-    const src = perfetto ?? ours;
     const buffer =
       src.buffer instanceof ArrayBuffer ? src.buffer : ArrayBuffer.isView(src.buffer) ? src.buffer.buffer : null;
     if (!buffer) {
       reply({ type: 'tracewise.error', message: 'The message has no trace: "buffer" must be an ArrayBuffer.' });
       return;
     }
-    const rawName = perfetto ? (perfetto.fileName ?? perfetto.title) : ours.name;
-    const name = typeof rawName === 'string' && rawName.trim() ? rawName.trim().slice(0, kMaxName) : 'trace.json';
+    const name = src.name;
     client = { win: ev.source as MessageEventSource, origin: ev.origin };
     hook.opened.push(name);
     rememberTrace(name, new Blob([buffer]));
