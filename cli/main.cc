@@ -63,8 +63,7 @@ std::unique_ptr<tw::Session> load(const std::string& path, unsigned jobs) {
     std::fprintf(stderr, "tracewise: %s: %s\n", path.c_str(), session->error().c_str());
     return nullptr;
   }
-  if (r.gzip_truncated)
-    std::fprintf(stderr, "tracewise: %s: %s; loaded what was complete\n", path.c_str(), r.error.c_str());
+  for (const std::string& w : r.gzip_warnings) std::fprintf(stderr, "tracewise: %s: %s\n", path.c_str(), w.c_str());
   session->set_file_bytes(r.file_bytes);
   return session;
 }
