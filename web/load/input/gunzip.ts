@@ -30,8 +30,12 @@ export interface Inflated {
   damage: GzipDamage[]; // complete once the reader said done
 }
 
-// From the feeding side to the reading side: each member's output stream in turn, then the end.
-type Next = { kind: 'member'; output: ReadableStreamDefaultReader<Uint8Array> } | { kind: 'end' };
+// From the feeding side to the reading side: each member's output stream in turn, then the end
+// (or what stopped the feeding: the input's read failed, InputFailure, or anything unforeseen).
+type Next =
+  | { kind: 'member'; output: ReadableStreamDefaultReader<Uint8Array> }
+  | { kind: 'end' }
+  | { kind: 'failed'; error: unknown };
 
 class Mailbox<T> {
   private items: T[] = [];
@@ -88,7 +92,7 @@ export function gunzip(input: ReadableStream<Uint8Array>, onRaw?: (n: number) =>
     try {
       await writer.write(chunk.subarray(begin - base, p.end - base) as Uint8Array<ArrayBuffer>);
       return true;
-    } catch (e) {
+    } catch {
       if (cancelled) return false;
       const after = afterFailure(p, memberStart);
       if (after.kind === 'stop') {
@@ -129,12 +133,14 @@ export function gunzip(input: ReadableStream<Uint8Array>, onRaw?: (n: number) =>
       if (!cancelled) damage.push({ kind: 'truncated' });
     }
   };
-  const fed = feed()
-    .catch((e) => {
-      // The input could not be read: the output fails with it (after what came before).
+  const fed = feed().then(
+    () => next.put({ kind: 'end' }),
+    (e) => {
+      // The output fails with it, after what came before.
       void writer.abort(e).catch(() => {});
-    })
-    .finally(() => next.put({ kind: 'end' }));
+      next.put({ kind: 'failed', error: e });
+    }
+  );
 
   let output: ReadableStreamDefaultReader<Uint8Array> | null = null;
   let ended = false;
@@ -143,6 +149,7 @@ export function gunzip(input: ReadableStream<Uint8Array>, onRaw?: (n: number) =>
       for (;;) {
         if (!output) {
           const n = ended ? ({ kind: 'end' } as const) : await next.take();
+          if (n.kind === 'failed') throw n.error;
           if (n.kind === 'end') {
             ended = true;
             return { done: true, value: undefined };
@@ -152,16 +159,16 @@ export function gunzip(input: ReadableStream<Uint8Array>, onRaw?: (n: number) =>
         try {
           const r = await output.read();
           if (!r.done) return r;
-        } catch (e) {
-          if (e instanceof InputFailure) throw e;
-          // This member's stream stopped at damage or at its end: the feeding side says what follows.
+        } catch {
+          // This member's stream stopped at damage, or with the feeding: the feeding side says what follows.
         }
         output = null;
       }
     },
     async cancel() {
       cancelled = true;
-      await Promise.all([output?.cancel(), source.cancel().catch(() => {}), writer.abort().catch(() => {})]);
+      const quietly = (p: Promise<void> | undefined) => p?.catch(() => {});
+      await Promise.all([quietly(output?.cancel()), quietly(source.cancel()), quietly(writer.abort())]);
       await fed;
     },
   };
