@@ -2,7 +2,9 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -11,6 +13,26 @@ namespace tw {
 namespace {
 
 constexpr size_t kChunk = size_t(4) << 20;
+
+// The page's words for the same damage (web/load/input/gzip_damage.ts): one story in both.
+const char* const kGzipTruncated =
+    "The gzip data ends early (truncated); what was decompressed before that point is loaded.";
+const char* const kGzipCorrupt = "The gzip data is corrupt; what was decompressed before that point is loaded.";
+
+std::string gzip_trailer_warning(int member) {
+  return "gzip member " + std::to_string(member) +
+         ": the CRC-32 or size in its trailer does not match its data; all of its data is loaded.";
+}
+
+// After zlib found a member's trailer wrong: how many of its 8 bytes it has not read yet (it stops
+// after the CRC-32 when that is wrong, after the size otherwise). kNotTrailer: another error.
+constexpr uInt kNotTrailer = ~uInt(0);
+uInt trailer_bytes_left(const char* msg) {
+  if (!msg) return kNotTrailer;
+  if (std::strcmp(msg, "incorrect data check") == 0) return 4;
+  if (std::strcmp(msg, "incorrect length check") == 0) return 0;
+  return kNotTrailer;
+}
 
 struct FileCloser {
   void operator()(FILE* f) const {
@@ -70,11 +92,22 @@ ReadResult stream_file(const std::string& path, const std::function<void(const c
     r.error = "zlib init failed";
     return r;
   }
-  bool ended = false;
+  int member = 1;
+  bool ended = false;   // the current member's trailer was read
+  bool broken = false;  // corrupt data: nothing more is inflated (the file is still counted)
+  size_t skip = 0;      // bytes of a damaged trailer left to pass over, in the next read
   while (n > 0) {
-    z.next_in = reinterpret_cast<Bytef*>(in.data());
-    z.avail_in = static_cast<uInt>(n);
+    size_t skipped = std::min(skip, n);
+    skip -= skipped;
+    z.next_in = reinterpret_cast<Bytef*>(in.data() + skipped);
+    z.avail_in = broken ? 0 : static_cast<uInt>(n - skipped);
     while (z.avail_in > 0) {
+      // Concatenated gzip members continue after the end of one member.
+      if (ended) {
+        inflateReset(&z);
+        ended = false;
+        ++member;
+      }
       z.next_out = reinterpret_cast<Bytef*>(out.data());
       z.avail_out = static_cast<uInt>(out.size());
       int rc = inflate(&z, Z_NO_FLUSH);
@@ -82,32 +115,34 @@ ReadResult stream_file(const std::string& path, const std::function<void(const c
       if (produced) sink(out.data(), produced);
       if (rc == Z_STREAM_END) {
         ended = true;
-        // Concatenated gzip members continue after the end of one member.
-        if (z.avail_in > 0) {
-          inflateReset(&z);
-          ended = false;
-        }
+        continue;
+      }
+      uInt rest = rc == Z_DATA_ERROR ? trailer_bytes_left(z.msg) : kNotTrailer;
+      if (rest != kNotTrailer) {
+        // Every byte of the member was inflated (and passed on) before its trailer was checked.
+        r.gzip_warnings.push_back(gzip_trailer_warning(member));
+        uInt now = std::min(rest, z.avail_in);
+        z.next_in += now;
+        z.avail_in -= now;
+        skip = rest - now;
+        ended = true;
         continue;
       }
       if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        inflateEnd(&z);
         r.gzip_truncated = true;  // corrupt data: keep what was decompressed
-        r.error = std::string("gzip data is corrupt: ") + (z.msg ? z.msg : "inflate failed");
-        return r;
+        r.gzip_warnings.push_back(kGzipCorrupt);
+        broken = true;
+        break;
       }
       if (rc == Z_BUF_ERROR && produced == 0) break;
     }
     n = std::fread(in.data(), 1, in.size(), f.get());
     r.file_bytes += n;
-    if (n > 0 && ended) {
-      inflateReset(&z);
-      ended = false;
-    }
   }
   inflateEnd(&z);
-  if (!ended) {
+  if (!ended && !broken) {
     r.gzip_truncated = true;
-    r.error = "gzip stream is truncated";
+    r.gzip_warnings.push_back(kGzipTruncated);
   }
   return r;
 }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace tw {
 
@@ -11,7 +12,9 @@ struct ReadResult {
   std::string error;
   uint64_t file_bytes = 0;  // bytes on disk
   bool gzip = false;
-  bool gzip_truncated = false;
+  bool gzip_truncated = false;  // the gzip data ends early or is corrupt: what inflated before it is loaded
+  // Each damage of gzip data that still inflated, in the page's words (web/load/input/gzip_damage.ts).
+  std::vector<std::string> gzip_warnings;
 };
 
 // The uncompressed size of a file, before reading it: its size, or for gzip the size stored in its

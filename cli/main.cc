@@ -63,8 +63,7 @@ std::unique_ptr<tw::Session> load(const std::string& path, unsigned jobs) {
     std::fprintf(stderr, "tracewise: %s: %s\n", path.c_str(), session->error().c_str());
     return nullptr;
   }
-  if (r.gzip_truncated)
-    std::fprintf(stderr, "tracewise: %s: %s; loaded what was complete\n", path.c_str(), r.error.c_str());
+  for (const std::string& w : r.gzip_warnings) std::fprintf(stderr, "tracewise: %s: %s\n", path.c_str(), w.c_str());
   if (const tw::ImportStats& st = session->stats(); st.recovered_regions > 0)
     std::fprintf(stderr,
                  "tracewise: %s: damaged: %llu span(s), %llu bytes, skipped (the first at byte %llu); every event "

@@ -49,9 +49,9 @@ export async function closeChecked(context, violations) {
 }
 
 // Starts the server and a browser; returns {page, url, close}.
-// recordReplies: recordOpenReplies from the first navigation on.
-export async function start({ recordReplies = false } = {}) {
-  const server = await serve(SITE, 0);
+// recordReplies: recordOpenReplies from the first navigation on; site: the folder served.
+export async function start({ recordReplies = false, site = SITE } = {}) {
+  const server = await serve(site, 0);
   const url = `http://127.0.0.1:${server.address().port}/`;
   const userDir = mkdtempSync(join(tmpdir(), 'tw-e2e-'));
   const context = await chromium.launchPersistentContext(userDir, {
@@ -103,7 +103,8 @@ export const trace = dataPath;
 
 // From the next navigation on, the trace workers' open replies (OpenResult) are kept in
 // window.__opens, their progress messages in window.__progress, the arrival of each summary reply in
-// window.__summaryReplies (the page's performance.now(), `at`), error replies in window.__errors,
+// window.__summaryReplies (the page's performance.now(), `at`, and the document's text as the core
+// wrote it, `json`), error replies in window.__errors,
 // and window.__warmed counts the spare
 // workers that finished their warm-up (web/load/page/spare.ts: a spare answers its `warm` request
 // with {warmed: true}): a wrapper around window.Worker installed before any page script runs.
@@ -121,7 +122,7 @@ export async function recordOpenReplies(page) {
         this.addEventListener('message', (ev) => {
           if (ev.data?.result?.reader) window.__opens.push({ ...ev.data.result, at: performance.now() });
           if (ev.data?.kind === 'ok' && typeof ev.data?.json === 'string')
-            window.__summaryReplies.push({ at: performance.now() });
+            window.__summaryReplies.push({ at: performance.now(), json: ev.data.json });
           if (ev.data?.kind === 'progress') window.__progress.push(ev.data);
           if (ev.data?.warmed === true) window.__warmed++;
           if (ev.data?.kind === 'error') window.__errors.push(ev.data);

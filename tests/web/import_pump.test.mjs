@@ -28,12 +28,13 @@ function fakeCore(failAt = null) {
 }
 
 // `batches` reads of `perBatch` chunks, then the end (null); `rejectAt`: that read rejects instead.
-function fakeSource(batches, { gzip = false, rejectAt = null, perBatch = kPerBatch } = {}) {
+function fakeSource(batches, { gzip = false, rejectAt = null, perBatch = kPerBatch, damage = [] } = {}) {
   const src = {
     reads: 0,
     given: 0,
     released: new Set(),
     gzip,
+    gzipDamage: () => damage,
     release: (chunk) => {
       assert.ok(!src.released.has(chunk), 'a chunk given back twice');
       src.released.add(chunk);
@@ -112,6 +113,19 @@ test('gzip data that ends early: what came before is kept, with a warning', asyn
   assert.deepEqual(core.pushes, [kPush, 2 << 20]); // the staged rest is flushed
   assert.equal(pump.warnings.length, 1);
   assert.match(pump.warnings[0], /gzip data ends early/);
+});
+
+test('gzip data that inflated with damage: all of it is pushed, and each damage is one warning', async () => {
+  const core = fakeCore();
+  const damage = [{ kind: 'trailer', member: 2 }, { kind: 'truncated' }];
+  const src = fakeSource(3, { gzip: true, damage });
+  const pump = pumpOf(core);
+  await pump.pump(src);
+  assert.equal(pump.input, 6 << 20);
+  assert.deepEqual(pump.warnings, [
+    'gzip member 2: the CRC-32 or size in its trailer does not match its data; all of its data is loaded.',
+    'The gzip data ends early (truncated); what was decompressed before that point is loaded.',
+  ]);
 });
 
 test('a plain input whose read fails is an error, not a warning', async () => {

@@ -15,6 +15,7 @@ import type { AppApi } from '../app/app_api';
 import { rememberTrace } from '../share/trace_inputs';
 import { loadEmbedConfig, originAllowed } from './embed_config';
 import { parseMessage } from './parse_message';
+import { messageBytes } from './message_bytes';
 import { tracewiseHook } from '../hook';
 
 export interface MessageHook {
@@ -78,8 +79,7 @@ export function installMessageApi(app: AppApi, notify: (text: string) => void): 
       });
       return;
     }
-    const buffer =
-      src.buffer instanceof ArrayBuffer ? src.buffer : ArrayBuffer.isView(src.buffer) ? src.buffer.buffer : null;
+    const buffer = messageBytes(src.buffer);
     if (!buffer) {
       reply({ type: 'tracewise.error', message: 'The message has no trace: "buffer" must be an ArrayBuffer.' });
       return;

@@ -5,6 +5,7 @@
 // `onInputError(name)`'s error; corrupt or truncated gzip data a plain Error.
 import type { ChunkReader } from '../input/chunk_reader';
 import type { FeedReply, FeedRequest, ReaderTiming } from './protocol';
+import type { GzipDamage } from '../input/gzip_damage';
 import { WorkersAhead } from '../warm/workers_ahead';
 import type { TypedWorker } from '../port';
 
@@ -37,6 +38,7 @@ export async function feedFromWorker(
   release: (chunk: Uint8Array) => void;
   readBuffers: () => number | null;
   timing: () => ReaderTiming | null;
+  damage: () => GzipDamage[];
 } | null> {
   let w: TypedWorker<FeedRequest, FeedReply>;
   let startedAhead = false;
@@ -52,6 +54,7 @@ export async function feedFromWorker(
   let recycle = false; // the feed worker reuses the buffers it sends (a plain file's batches)
   let buffers: number | null = null; // batch buffers the feed worker made, once it is done
   let timing: ReaderTiming | null = null; // its read's timing, once it is done
+  let damage: GzipDamage[] = []; // what was wrong with the gzip data, once it is done
   const ackWith = new Set<Uint8Array>(); // chunks whose release acknowledges their batch
   w.onmessage = (ev) => {
     queue.push(ev.data);
@@ -107,6 +110,7 @@ export async function feedFromWorker(
       if (m.kind === 'done') {
         buffers = m.buffers;
         timing = m.timing;
+        damage = m.damage;
       } else if (m.kind === 'error') end = m.input ? onInputError(m.message) : new Error(`gzip: ${m.message}`);
       else end = new Error(`The file reader worker failed: ${m.message}`);
       return input.read();
@@ -160,5 +164,6 @@ export async function feedFromWorker(
     release,
     readBuffers: () => buffers,
     timing: () => timing,
+    damage: () => damage,
   };
 }

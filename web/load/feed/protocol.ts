@@ -1,3 +1,5 @@
+import type { GzipDamage } from '../input/gzip_damage';
+
 // The messages between a trace worker and its feed worker (feed.js, ./worker.ts).
 // A plain file is read into batch buffers the trace worker gives back once copied (`recycle`); the
 // last buffer of a batch carries its acknowledgement. Anything else is acknowledged with `ack`.
@@ -22,6 +24,7 @@ export type FeedRequest =
 
 export type FeedReply =
   | { kind: 'data'; chunks: Uint8Array[]; raw: number; recycle: boolean } // recycle: the chunks are pool buffers
-  | { kind: 'done'; raw: number; buffers: number | null; timing: ReaderTiming }
+  // damage: what was wrong with gzip data that still inflated (../input/gzip_damage.ts).
+  | { kind: 'done'; raw: number; buffers: number | null; timing: ReaderTiming; damage: GzipDamage[] }
   // After every byte read before it. input: the file could not be read (else gzip data was bad).
   | { kind: 'error'; input: boolean; message: string; raw: number };

@@ -56,9 +56,9 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
   const count = (n: number) => {
     raw += n;
   };
-  const reader = (
-    gzip ? gunzip(blob.stream(), count) : blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes)
-  ).getReader();
+  const inflated = gzip ? gunzip(blob.stream(), count) : null;
+  const reader =
+    inflated?.reader ?? blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes).getReader();
   let batch: Uint8Array[] = [];
   let size = 0;
   let want = kFirstBatchBytes; // a small first batch, gzip's too: the importer begins sooner (../input/blob_stream.ts)
@@ -78,7 +78,8 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
     await send(batch);
     if (!cancelled) {
       const timing = { startedAt, endedAt: now(), creditWaitSeconds: creditWaitMs / 1000 };
-      scope.postMessage({ kind: 'done', raw, buffers: pool.allocated > 0 ? pool.allocated : null, timing });
+      const buffers = pool.allocated > 0 ? pool.allocated : null;
+      scope.postMessage({ kind: 'done', raw, buffers, timing, damage: inflated?.damage ?? [] });
     }
   } catch (e) {
     await send(batch);

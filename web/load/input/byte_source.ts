@@ -1,6 +1,7 @@
 import { blobStream, BufferPool, kBatchBytes } from './blob_stream';
-import { type ChunkReader, streamChunks } from './chunk_reader';
+import { type ChunkReader, readerChunks, streamChunks } from './chunk_reader';
 import { gunzip } from './gunzip';
+import type { GzipDamage } from './gzip_damage';
 import { feedFromWorker } from '../feed/client';
 import type { ReaderTiming } from '../feed/protocol';
 import { without } from '../switches';
@@ -22,6 +23,7 @@ export interface ByteSource {
   release(chunk: Uint8Array): void; // the reader is done with a chunk of `input` (frees it if it may)
   readBuffers(): number | null; // batch buffers the reader made (null: it reads into the browser's)
   readerTiming(): ReaderTiming | null; // the feed worker's read, once it ended (null: none, or not yet)
+  gzipDamage(): GzipDamage[]; // what was wrong with gzip data that still inflated, once the input ended
 }
 
 // The importer sizes its tables once from this (instead of doubling them): File.size for plain
@@ -115,6 +117,15 @@ function downloadStream(
   );
 }
 
+// A gzip input inflated in this thread: the source of its output, which tells the damage.
+function inflatedSource(
+  bytes: ReadableStream<Uint8Array>,
+  make: (input: ChunkReader, how: Pick<ByteSource, 'gzipDamage'>) => ByteSource
+): ByteSource {
+  const inflated = gunzip(bytes);
+  return make(readerChunks(inflated.reader), { gzipDamage: () => inflated.damage });
+}
+
 // `gzip`: whether the blob starts with the gzip magic, when the caller knows already.
 export async function openSource(req: {
   blob?: Blob;
@@ -127,7 +138,10 @@ export async function openSource(req: {
   let rawBytes = 0;
   // How the bytes are read, where it differs from the trace worker reading them itself.
   type Reading = Partial<
-    Pick<ByteSource, 'rawBytes' | 'reader' | 'readerStartedAhead' | 'release' | 'readBuffers' | 'readerTiming'>
+    Pick<
+      ByteSource,
+      'rawBytes' | 'reader' | 'readerStartedAhead' | 'release' | 'readBuffers' | 'readerTiming' | 'gzipDamage'
+    >
   >;
   const source = (
     input: ReadableStream<Uint8Array> | ChunkReader,
@@ -146,6 +160,7 @@ export async function openSource(req: {
     release: () => {},
     readBuffers: () => null,
     readerTiming: () => null,
+    gzipDamage: () => [],
     ...how,
     sizeHint: () => sizeHintOf(blob, total, gzip).catch(() => 0),
   });
@@ -160,6 +175,7 @@ export async function openSource(req: {
         release: fed.release,
         readBuffers: fed.readBuffers,
         readerTiming: fed.timing,
+        gzipDamage: fed.damage,
       });
     }
     // Read here (no nested workers): a plain file's batches are read into again once copied.
@@ -172,7 +188,7 @@ export async function openSource(req: {
       },
       pool
     );
-    if (!pool) return source(gunzip(bytes), gzip, blob.size, () => blob);
+    if (!pool) return inflatedSource(bytes, (input, how) => source(input, gzip, blob.size, () => blob, how));
     return source(bytes, gzip, blob.size, () => blob, {
       release: (chunk) => pool.give(chunk.buffer as ArrayBuffer),
       readBuffers: () => pool.allocated,
@@ -188,5 +204,7 @@ export async function openSource(req: {
     rawBytes += c.length;
     kept.push(c);
   });
-  return source(gzip ? gunzip(bytes) : bytes, gzip, d.total, () => new Blob(kept as BlobPart[]));
+  const keep = () => new Blob(kept as BlobPart[]);
+  if (!gzip) return source(bytes, gzip, d.total, keep);
+  return inflatedSource(bytes, (input, how) => source(input, gzip, d.total, keep, how));
 }

@@ -10,7 +10,11 @@ export interface ChunkReader {
 
 // A stream's chunks, one per read (its reader gives no way to see what else is queued).
 export function streamChunks(stream: ReadableStream<Uint8Array>): ChunkReader {
-  const reader = stream.getReader();
+  return readerChunks(stream.getReader());
+}
+
+// The same from a reader (or anything read like one: ./gunzip.ts).
+export function readerChunks(reader: Pick<ReadableStreamDefaultReader<Uint8Array>, 'read' | 'cancel'>): ChunkReader {
   return {
     read: async () => {
       const r = await reader.read();

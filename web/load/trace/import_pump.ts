@@ -3,6 +3,7 @@
 // and keeps the counts and timings the open reply reports (OpenResult).
 import { type ByteSource, openSource, SourceError } from '../input/byte_source';
 import { HeapPusher } from '../input/heap_pusher';
+import { gzipWarning } from '../input/gzip_damage';
 import type { OpenRequest } from '../../worker/protocol';
 import { cancelledFailure, WorkerFailure } from '../failure';
 import type { CoreModule, CoreSession } from '../../core/bindings';
@@ -38,10 +39,11 @@ export class ImportPump {
   }
 
   // Pushes `from` to its end, the last partial batch too; counted(n) after each n bytes. A gzip
-  // input that turns out truncated or corrupt ends early with a warning.
+  // input that turns out damaged keeps what inflated, with a warning.
   async pump(from: ByteSource, counted: (n: number) => void = () => {}): Promise<void> {
     await this.read(from, counted);
     this.pusher.flush();
+    for (const d of from.gzipDamage()) this.warnings.push(gzipWarning(d));
   }
 
   private async read(from: ByteSource, counted: (n: number) => void): Promise<void> {
@@ -54,7 +56,7 @@ export class ImportPump {
       } catch (e) {
         if (e instanceof SourceError) throw new WorkerFailure(e.code, e.message);
         if (from.gzip && !this.cancelled()) {
-          // DecompressionStream rejects truncated or corrupt data at the point it notices: keep what came before.
+          // A gzip reader that throws at damage (../input/gunzip.ts does not): keep what came before.
           this.warnings.push(
             'The gzip data ends early or is corrupt; what was decompressed before that point is loaded.'
           );
