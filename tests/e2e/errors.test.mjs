@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gzipSync, gunzipSync } from 'node:zlib';
 import { start, openViaInput, openViaDrop, waitSettled, cliSummary, trace } from './helpers.mjs';
 
 const GOOD = trace('hta/tests/data/trace_filter/sampled_rank-1.json.gz');
@@ -96,6 +96,48 @@ test('truncated JSON loads what is complete, with a warning', async () => {
   assert.equal(res.summary.files[0].import.truncated, true);
   assert.deepEqual(res.summary, cliSummary([TRUNCATED]));
   assert.match(await s.page.textContent('#loads .msg.warning'), /truncated/);
+});
+
+// The event starts of a trace's events array (a plain scan: the file is valid JSON).
+function eventStarts(text) {
+  const starts = [];
+  let depth = 0;
+  let inString = false;
+  let escape = false;
+  for (let i = text.indexOf('[', text.indexOf('"traceEvents"')) + 1; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (escape) escape = false;
+      else if (c === '\\') escape = true;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      if (depth++ === 0) starts.push(i);
+    } else if (c === '}' || c === ']') {
+      if (depth-- === 0) break;
+    }
+  }
+  return starts;
+}
+
+test('a stray byte mid-file: every event loads, the damage is a warning with its byte offset', async () => {
+  const text = gunzipSync(readFileSync(trace('deepseek_profile_data/train.json.gz'))).toString('latin1');
+  const at = eventStarts(text)[99];
+  const damaged = join(dir, 'train-damaged.json');
+  writeFileSync(damaged, Buffer.from(text.slice(0, at) + '@' + text.slice(at), 'latin1'));
+  const res = await openViaInput(s.page, [damaged]);
+  assert.equal(res.error, null);
+  const imp = res.summary.files[0].import;
+  assert.equal(imp.events, 14240);
+  assert.equal(imp.truncated, false);
+  assert.deepEqual(imp.recovered, { regions: 1, skipped_bytes: 1, first_offset: at });
+  assert.deepEqual(res.summary, cliSummary([damaged]));
+  const warnings = await s.page.$$eval('#loads .msg.warning', (els) => els.map((e) => e.textContent));
+  const offset = at.toLocaleString('en-US');
+  assert.ok(
+    warnings.some((w) => w.includes('damaged') && w.includes(`byte ${offset}`)),
+    warnings.join('|')
+  );
 });
 
 test('truncated gzip loads what was decompressed, with a warning', async () => {
