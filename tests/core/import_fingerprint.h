@@ -59,7 +59,9 @@ inline std::string fingerprint(TraceImporter& imp) {
   line("bytes " + (st.fatal ? std::string("-") : num(st.bytes)) + " events " + num(st.events) + " truncated " +
        num(st.truncated) + " fatal " + num(st.fatal) + " " + st.fatal_message);
   for (const auto& [ph, n] : st.phases) line("phase '" + ph + "' " + num(n));
-  for (const auto& [name, p] : st.problems) line("problem " + name + " " + num(p.count) + " @" + num(p.first_offset));
+  for (const auto& [name, p] : st.problems)
+    line("problem " + name + " " + num(p.count) + " @" + num(p.first_offset) +
+         (p.example.empty() ? "" : " " + p.example));
   if (st.fatal) return out;  // the model is not meaningful after a fatal problem
   const TraceMeta& me = m.meta;
   line("meta rank " + num(me.has_rank) + "/" + num(me.rank) + " world " + num(me.has_world_size) + "/" +
