@@ -2,7 +2,7 @@
 # test suite. Both install what is missing (apt, npm) and rebuild only what is stale.
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
-.PHONY: run test test-corpus build deps native asan wasm site bench format format-check clean
+.PHONY: run test test-corpus build deps native asan wasm site bench fuzz format format-check clean
 
 APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium time \
   clang-format
@@ -76,6 +76,17 @@ test-corpus: build
 
 bench: native wasm
 	@bash bench/run.sh
+
+# The libFuzzer harness of the importer (bench/fuzz/README.md): its own clang build in build/fuzz,
+# seeded from tests/data, FUZZ_RUNS executions in all (bench/fuzz/run.sh lists the other knobs).
+# Not part of `make test`: it runs for a long while.
+FUZZ_RUNS ?= 10000000
+build/fuzz/build.ninja: CMakeLists.txt | deps
+	cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTW_FUZZ=ON >/dev/null
+
+fuzz: deps build/fuzz/build.ninja
+	@ninja -C build/fuzz -j2 --quiet import_fuzzer
+	@FUZZ_RUNS=$(FUZZ_RUNS) bash bench/fuzz/run.sh
 
 # Layout: C++ by .clang-format (Debian's clang-format 14), TypeScript and JavaScript by prettier
 # (.prettierrc.json). `format` rewrites both; `format-check` (a suite of `make test`) lists the C++

@@ -65,25 +65,39 @@ bool plain_file_size(const std::string& path, uint64_t& size) {
   return true;
 }
 
-ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink) {
+ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink,
+                       const ReadLimits& limits) {
   ReadResult r;
-  std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  const bool is_stdin = path == "-";
+  std::unique_ptr<FILE, FileCloser> opened(is_stdin ? nullptr : std::fopen(path.c_str(), "rb"));
+  FILE* f = is_stdin ? stdin : opened.get();
   if (!f) {
     r.ok = false;
     r.error = "cannot open " + path;
     return r;
   }
   std::vector<char> in(kChunk), out(kChunk);
-  size_t n = std::fread(in.data(), 1, in.size(), f.get());
-  r.file_bytes += n;
+  // The next chunk of input, 0 at its end, on a read error or past the cap (r says which).
+  auto read = [&]() -> size_t {
+    if (!r.ok || (limits.stop && limits.stop())) return 0;
+    size_t n = std::fread(in.data(), 1, in.size(), f);
+    r.file_bytes += n;
+    if (limits.max_bytes && r.file_bytes > limits.max_bytes) {
+      r.ok = false;
+      r.error = (is_stdin ? std::string("standard input") : path) + ": more than " + std::to_string(limits.max_bytes) +
+                " bytes from a pipe or standard input; stopped reading (--max-bytes raises the cap)";
+      return 0;
+    }
+    if (n == 0 && std::ferror(f)) r.ok = false, r.error = "read error on " + path;
+    return n;
+  };
+  size_t n = read();
   r.gzip = n >= 2 && static_cast<unsigned char>(in[0]) == 0x1f && static_cast<unsigned char>(in[1]) == 0x8b;
   if (!r.gzip) {
     while (n > 0) {
       sink(in.data(), n);
-      n = std::fread(in.data(), 1, in.size(), f.get());
-      r.file_bytes += n;
+      n = read();
     }
-    if (std::ferror(f.get())) r.ok = false, r.error = "read error on " + path;
     return r;
   }
   z_stream z{};
@@ -113,6 +127,10 @@ ReadResult stream_file(const std::string& path, const std::function<void(const c
       int rc = inflate(&z, Z_NO_FLUSH);
       size_t produced = out.size() - z.avail_out;
       if (produced) sink(out.data(), produced);
+      if (limits.stop && limits.stop()) {  // a small stream may inflate to gigabytes
+        inflateEnd(&z);
+        return r;
+      }
       if (rc == Z_STREAM_END) {
         ended = true;
         continue;
@@ -136,10 +154,10 @@ ReadResult stream_file(const std::string& path, const std::function<void(const c
       }
       if (rc == Z_BUF_ERROR && produced == 0) break;
     }
-    n = std::fread(in.data(), 1, in.size(), f.get());
-    r.file_bytes += n;
+    n = read();
   }
   inflateEnd(&z);
+  if (!r.ok || (limits.stop && limits.stop())) return r;
   if (!ended && !broken) {
     r.gzip_truncated = true;
     r.gzip_warnings.push_back(kGzipTruncated);

@@ -1,4 +1,6 @@
 // Streams a file in chunks to a callback, decompressing gzip (detected by magic bytes, not by name).
+// "-" is standard input. A pipe, FIFO or stdin has no size to look at first, so the CLI reads it up
+// to a cap (ReadLimits) and never opens it twice (cli/input_check.h says which input is which).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -24,6 +26,16 @@ uint64_t expected_input_bytes(const std::string& path);
 // Whether the file exists and is not gzip-compressed; its size in `size`.
 bool plain_file_size(const std::string& path, uint64_t& size);
 
-ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink);
+struct ReadLimits {
+  // 0: none. Otherwise more than this many bytes read from the input (before gunzip) stop the read
+  // with an error: an endless stream must not run forever.
+  uint64_t max_bytes = 0;
+  // Asked after each chunk given to the sink; true ends the read early with ok (the importer has
+  // given up on the input: reading the rest of an endless stream would change nothing).
+  std::function<bool()> stop;
+};
+
+ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink,
+                       const ReadLimits& limits = {});
 
 }  // namespace tw

@@ -1,6 +1,8 @@
 // tracewise CLI: `tracewise summarize [--hta-compat] [--kernel-rules RULES.json] FILE...` prints the summary JSON;
 // `tracewise info FILE` prints a human-readable overview. Exit codes: 0 ok, 1 unreadable input, 2 usage.
 // `--jobs N` (default: the machine's hardware threads) imports a large plain file on up to N threads.
+// FILE "-" is standard input; a pipe, FIFO or stdin is read up to `--max-bytes N` (default 4G), a
+// device is refused (cli/input_check.h).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 
 #include "cli/file_reader.h"
 #include "cli/info.h"
+#include "cli/input_check.h"
 #include "cli/parts_reader.h"
 #include "core/session.h"
 #include "core/summary/summary_rules.h"
@@ -22,7 +25,9 @@ int usage() {
   std::fprintf(stderr,
                "usage: tracewise summarize [--hta-compat] [--kernel-rules RULES.json] [--jobs N] FILE...\n"
                "       tracewise info [--jobs N] FILE\n"
-               "       tracewise stats [--jobs N] FILE   (import only: counts and model size, for benchmarks)\n");
+               "       tracewise stats [--jobs N] FILE   (import only: counts and model size, for benchmarks)\n"
+               "FILE - is standard input. --max-bytes N[K|M|G] caps what is read from a pipe, FIFO or standard\n"
+               "input (default 4G); a device (/dev/zero) is not read.\n");
   return 2;
 }
 
@@ -42,17 +47,29 @@ std::string base_name(const std::string& path) {
 }
 
 // Imports one file; returns null (with a message on stderr) when it is unreadable or not a trace.
-std::unique_ptr<tw::Session> load(const std::string& path, unsigned jobs) {
-  auto session = std::make_unique<tw::Session>(base_name(path));
+std::unique_ptr<tw::Session> load(const std::string& path, unsigned jobs, uint64_t max_stream_bytes) {
+  const tw::InputCheck input = tw::check_input(path);
+  if (input.kind == tw::InputKind::kRefused) {
+    std::fprintf(stderr, "tracewise: %s\n", input.error.c_str());
+    return nullptr;
+  }
+  auto session = std::make_unique<tw::Session>(path == "-" ? "stdin" : base_name(path));
+  const bool regular = input.kind == tw::InputKind::kRegular;
   uint64_t size = 0;
-  int parts = tw::plain_file_size(path, size) ? tw::parts_for(size, jobs) : 1;
+  // (Only a regular file is opened twice: a stream's first bytes would be gone.)
+  int parts = regular && tw::plain_file_size(path, size) ? tw::parts_for(size, jobs) : 1;
   tw::ReadResult r;
   if (parts > 1) {
     r.file_bytes = size;
     r.ok = tw::import_in_parts(path, size, parts, session->importer(), r.error);
   } else {
-    session->set_size_hint(tw::expected_input_bytes(path));
-    r = tw::stream_file(path, [&](const char* p, size_t n) { session->push(p, n); });
+    if (regular) session->set_size_hint(tw::expected_input_bytes(path));
+    tw::ReadLimits limits;
+    limits.max_bytes = regular ? 0 : max_stream_bytes;
+    // Once the importer has given up (not a trace), the rest of the input cannot matter.
+    limits.stop = [&session] { return session->failed(); };
+    r = tw::stream_file(
+        path, [&](const char* p, size_t n) { session->push(p, n); }, limits);
   }
   if (!r.ok) {
     std::fprintf(stderr, "tracewise: %s\n", r.error.c_str());
@@ -60,7 +77,8 @@ std::unique_ptr<tw::Session> load(const std::string& path, unsigned jobs) {
   }
   session->finish();
   if (session->failed()) {
-    std::fprintf(stderr, "tracewise: %s: %s\n", path.c_str(), session->error().c_str());
+    std::fprintf(stderr, "tracewise: %s: %s\n", path == "-" ? "standard input" : path.c_str(),
+                 session->error().c_str());
     return nullptr;
   }
   for (const std::string& w : r.gzip_warnings) std::fprintf(stderr, "tracewise: %s: %s\n", path.c_str(), w.c_str());
@@ -83,6 +101,7 @@ int main(int argc, char** argv) {
   tw::SummaryOptions opts;
   std::vector<std::string> files;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  uint64_t max_stream_bytes = tw::kDefaultStreamCapBytes;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--hta-compat") == 0) {
       opts.hta_compat = true;
@@ -95,6 +114,8 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--jobs") == 0) {
       if (++i >= argc || std::atoi(argv[i]) < 1) return usage();
       jobs = static_cast<unsigned>(std::atoi(argv[i]));
+    } else if (std::strcmp(argv[i], "--max-bytes") == 0) {
+      if (++i >= argc || !tw::parse_byte_count(argv[i], max_stream_bytes)) return usage();
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
       return usage();
     } else {
@@ -112,7 +133,7 @@ int main(int argc, char** argv) {
   if (cmd == "summarize") {
     std::vector<nlohmann::json> summaries;
     for (const std::string& f : files) {
-      auto s = load(f, jobs);
+      auto s = load(f, jobs, max_stream_bytes);
       if (!s) return 1;
       summaries.push_back(s->file_summary(opts));
     }
@@ -123,7 +144,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "stats") {
     if (files.size() != 1) return usage();
-    auto s = load(files[0], jobs);
+    auto s = load(files[0], jobs, max_stream_bytes);
     if (!s) return 1;
     std::printf("events %llu\nbytes %llu\nslices %zu\nmodel_bytes %zu\n",
                 static_cast<unsigned long long>(s->stats().events), static_cast<unsigned long long>(s->stats().bytes),
@@ -132,7 +153,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "info") {
     if (files.size() != 1) return usage();
-    auto s = load(files[0], jobs);
+    auto s = load(files[0], jobs, max_stream_bytes);
     if (!s) return 1;
     std::string text = tw::info_text(*s);
     std::fwrite(text.data(), 1, text.size(), stdout);

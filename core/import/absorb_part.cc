@@ -333,7 +333,8 @@ void ImportState::absorb_stats(ImportState& later) {
   for (int c = 0; c < 256; ++c) phase_counts_[c] += later.phase_counts_[c];
   for (const auto& [name, p] : ls.problems) {
     ProblemCount& here = stats.problems[name];
-    if (here.count == 0 || p.first_offset < here.first_offset) here.first_offset = p.first_offset;
+    if (here.count == 0 || p.first_offset < here.first_offset)
+      here.first_offset = p.first_offset, here.example = p.example;
     here.count += p.count;
   }
   stats.recovered(ls.recovered_regions, ls.recovered_bytes, ls.recovered_first_offset);

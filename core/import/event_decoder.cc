@@ -6,6 +6,7 @@
 #include "core/base/decimal.h"
 #include "core/base/utf8.h"
 #include "core/import/duplicate_keys.h"
+#include "core/import/json_oddities.h"
 
 namespace tw {
 
@@ -19,9 +20,22 @@ std::string_view trim_token(std::string_view s) {
   return s;
 }
 
-// Reads a string or number field as text (numbers: their literal text).
-bool read_scalar_text(simdjson::ondemand::value& v, json_type t, std::string_view& out) {
+// A string's raw text with a \u escape is checked for lone surrogates (get_string(true) puts
+// U+FFFD in their place: the event is kept, the problem counted; json_oddities.h).
+void check_escapes(std::string_view raw, RawEvent& e) {
+  if (raw.find("\\u") != std::string_view::npos && has_lone_surrogate(raw)) e.lone_surrogate = true;
+}
+
+// A value simdjson cannot type (+1, .5, NaN, Infinity): counted when it was meant as a number.
+void check_untyped(simdjson::ondemand::value& v, RawEvent& e) {
+  if (looks_like_number(trim_token(v.raw_json_token()))) e.non_json_number = true;
+}
+
+// Reads a string or number field as text (numbers: their literal text; one outside JSON's grammar
+// that simdjson still types as a number, such as 00012 or 1., is read as it reads and counted).
+bool read_scalar_text(simdjson::ondemand::value& v, json_type t, std::string_view& out, RawEvent& e) {
   if (t == json_type::string) {
+    check_escapes(v.raw_json_token(), e);
     auto r = v.get_string(true);
     if (r.error()) return false;
     out = r.value_unsafe();
@@ -29,28 +43,32 @@ bool read_scalar_text(simdjson::ondemand::value& v, json_type t, std::string_vie
   }
   if (t == json_type::number) {
     out = trim_token(v.raw_json_token());
+    if (!is_json_number(out)) e.non_json_number = true;
     return true;
   }
   return false;
 }
 
 // ts/dur: numbers or strings holding numbers, in microseconds.
-void read_time(simdjson::ondemand::value& v, bool& has, bool& ok, int64_t& out) {
+void read_time(simdjson::ondemand::value& v, bool& has, bool& ok, int64_t& out, RawEvent& e) {
   has = true;
   ok = false;
   json_type t;
-  if (v.type().get(t)) return;
+  if (v.type().get(t)) return check_untyped(v, e);
   std::string_view text;
-  if (!read_scalar_text(v, t, text)) return;
+  if (!read_scalar_text(v, t, text, e)) return;
   ok = parse_us_to_ns(text, out);
 }
 
 // False when simdjson reported an error that abandons the document iterator: the caller must stop
 // iterating (continuing on an abandoned iterator reads out of bounds).
-bool read_id(simdjson::ondemand::value& v, RawId& id) {
+bool read_id(simdjson::ondemand::value& v, RawId& id, RawEvent& e) {
   id.present = true;
   json_type t;
-  if (v.type().get(t)) return true;
+  if (v.type().get(t)) {
+    check_untyped(v, e);
+    return true;
+  }
   if (t == json_type::object) {
     // Trace-event id2: {"local": ...} or {"global": ...}.
     simdjson::ondemand::object o;
@@ -60,12 +78,12 @@ bool read_id(simdjson::ondemand::value& v, RawId& id) {
       if (f.value().get(fv)) return false;
       // One level only: recursing into {"local": {"local": ...}} would go as deep as the input.
       if (fv.type().get(t) || t == json_type::object) return true;
-      return read_id(fv, id);
+      return read_id(fv, id, e);
     }
     return true;
   }
   std::string_view text;
-  if (!read_scalar_text(v, t, text)) return true;
+  if (!read_scalar_text(v, t, text, e)) return true;
   id.is_string = t == json_type::string;
   id.text = text;
   id.numeric = parse_int64(text, id.value);
@@ -80,7 +98,7 @@ bool read_bool(simdjson::ondemand::value& v) {
 
 // A key as text: the raw bytes when it holds no escape (then they equal the unescaped key), else
 // unescaped into the parser's string buffer. Saves copying every key.
-bool read_key(simdjson::ondemand::field& f, std::string_view& key) {
+bool read_key(simdjson::ondemand::field& f, std::string_view& key, RawEvent& e) {
   std::string_view raw = f.escaped_key();
   bool escaped = false;
   for (char c : raw) escaped |= c == '\\';  // keys are short: cheaper than a memchr call in wasm
@@ -88,6 +106,7 @@ bool read_key(simdjson::ondemand::field& f, std::string_view& key) {
     key = raw;
     return true;
   }
+  check_escapes(raw, e);
   return !f.unescaped_key(true).get(key);
 }
 
@@ -105,10 +124,13 @@ bool read_args(simdjson::ondemand::value& v, RawEvent& e) {
       continue;
     }
     RawArg& a = e.args[e.n_args];
-    if (!read_key(f, a.key)) return false;
+    if (!read_key(f, a.key, e)) return false;
     simdjson::ondemand::value av = f.value();
     json_type t;
-    if (av.type().get(t)) return false;
+    if (av.type().get(t)) {
+      check_untyped(av, e);
+      return false;
+    }
     a.type = ArgType::kNumber;
     a.n_ints = 0;
     a.text = std::string_view();
@@ -116,11 +138,11 @@ bool read_args(simdjson::ondemand::value& v, RawEvent& e) {
     switch (t) {
       case json_type::number:
         a.type = ArgType::kNumber;
-        if (!read_scalar_text(av, t, a.text)) return false;
+        if (!read_scalar_text(av, t, a.text, e)) return false;
         break;
       case json_type::string:
         a.type = ArgType::kString;
-        if (!read_scalar_text(av, t, a.text)) return false;
+        if (!read_scalar_text(av, t, a.text, e)) return false;
         break;
       case json_type::boolean:
         a.type = ArgType::kBool;
@@ -195,7 +217,7 @@ DecodeResult EventDecoder::decode_fields(simdjson::ondemand::object& obj, RawEve
     if ((err = std::move(fr).get(f)))
       return err == simdjson::DEPTH_ERROR ? DecodeResult::kTooDeep : DecodeResult::kJsonError;
     std::string_view key;
-    if (!read_key(f, key)) return DecodeResult::kJsonError;
+    if (!read_key(f, key, e)) return DecodeResult::kJsonError;
     simdjson::ondemand::value v = f.value();
     json_type t;
     if (key.empty() || key.size() > 8) {
@@ -206,44 +228,44 @@ DecodeResult EventDecoder::decode_fields(simdjson::ondemand::object& obj, RawEve
         if (key == "ph") {
           mark(kKPh);
           e.has_ph = true;
-          if (v.type().get(t) || !read_scalar_text(v, t, e.ph)) e.ph = std::string_view();
+          if (v.type().get(t) || !read_scalar_text(v, t, e.ph, e)) e.ph = std::string_view();
         } else if (key == "pid") {
           mark(kKPid);
-          if (!read_id(v, e.pid)) return DecodeResult::kJsonError;
+          if (!read_id(v, e.pid, e)) return DecodeResult::kJsonError;
         }
         break;
       case 'n':
         if (key == "name") {
           mark(kKName);
           e.has_name = true;
-          if (v.type().get(t) || !read_scalar_text(v, t, e.name)) e.name = std::string_view();
+          if (v.type().get(t) || !read_scalar_text(v, t, e.name, e)) e.name = std::string_view();
         }
         break;
       case 'c':
         if (key == "cat") {
           mark(kKCat);
-          if (v.type().get(t) || !read_scalar_text(v, t, e.cat)) e.cat = std::string_view();
+          if (v.type().get(t) || !read_scalar_text(v, t, e.cat, e)) e.cat = std::string_view();
         }
         break;
       case 't':
         if (key == "ts") {
           mark(kKTs);
-          read_time(v, e.has_ts, e.ts_ok, e.ts_ns);
+          read_time(v, e.has_ts, e.ts_ok, e.ts_ns, e);
         } else if (key == "tid") {
           mark(kKTid);
-          if (!read_id(v, e.tid)) return DecodeResult::kJsonError;
+          if (!read_id(v, e.tid, e)) return DecodeResult::kJsonError;
         }
         break;
       case 'd':
         if (key == "dur") {
           mark(kKDur);
-          read_time(v, e.has_dur, e.dur_ok, e.dur_ns);
+          read_time(v, e.has_dur, e.dur_ok, e.dur_ns, e);
         }
         break;
       case 'i':
         if (key == "id" || key == "id2") {
           mark(kKId);
-          if (!read_id(v, e.id)) return DecodeResult::kJsonError;
+          if (!read_id(v, e.id, e)) return DecodeResult::kJsonError;
         }
         break;
       case 'a':
@@ -255,16 +277,16 @@ DecodeResult EventDecoder::decode_fields(simdjson::ondemand::object& obj, RawEve
       case 's':
         if (key == "s") {
           mark(kKS);
-          if (v.type().get(t) || !read_scalar_text(v, t, e.scope)) e.scope = std::string_view();
+          if (v.type().get(t) || !read_scalar_text(v, t, e.scope, e)) e.scope = std::string_view();
         }
         break;
       case 'b':
         if (key == "bp") {
           mark(kKBp);
-          if (v.type().get(t) || !read_scalar_text(v, t, e.bp)) e.bp = std::string_view();
+          if (v.type().get(t) || !read_scalar_text(v, t, e.bp, e)) e.bp = std::string_view();
         } else if (key == "bind_id") {
           mark(kKBind);
-          if (!read_id(v, e.bind_id)) return DecodeResult::kJsonError;
+          if (!read_id(v, e.bind_id, e)) return DecodeResult::kJsonError;
         }
         break;
       case 'f':

@@ -7,6 +7,7 @@
 
 #include "core/base/decimal.h"
 #include "core/import/fast_event_decoder.h"
+#include "core/import/json_oddities.h"
 #include "core/import/kineto_fields.h"
 
 namespace tw {
@@ -42,8 +43,16 @@ void ImportState::on_batch(const EventBatch& batch) {
       case DecodeResult::kJsonError: stats.problem("invalid_json_event", r.offset); continue;
     }
     if (ev_.duplicate_key) stats.problem("duplicate_key", r.offset);
+    if (ev_.lone_surrogate | ev_.non_json_number) note_invalid_values(std::string_view(p, r.length), r.offset);
     handle_event(r.offset, r.length);
   }
+}
+
+void ImportState::note_invalid_values(std::string_view event, uint64_t offset) {
+  if (ev_.lone_surrogate)
+    stats.problem_with_example("lone_surrogate", offset, [&] { return oddity_example(event, true); });
+  if (ev_.non_json_number)
+    stats.problem_with_example("non_json_number", offset, [&] { return oddity_example(event, false); });
 }
 
 // A clean event decoded where the splitter found it (no batch copy, no separate scan for its end);

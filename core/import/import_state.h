@@ -74,6 +74,8 @@ class ImportState : public EventSplitterSink {
   void on_top_level_value(std::string_view key, std::string_view raw_value, uint64_t offset) override;
   bool decodes_in_place() const override { return fast_decode_; }
   size_t decode_in_place(const char* p, size_t n, uint64_t offset) override;
+  // Counts the decoded event's lone surrogates and non-JSON numbers, with an excerpt of `event`.
+  void note_invalid_values(std::string_view event, uint64_t offset);
   void finish();
   // Expected total input bytes (uncompressed), when known: lets tables grow to their projected
   // size instead of doubling. Optional; 0 means unknown.

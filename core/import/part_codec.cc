@@ -16,7 +16,7 @@ namespace tw {
 namespace {
 
 // Changes whenever the layout below or of any struct copied as bytes does.
-constexpr uint64_t kPartFormat = 0x7477'7061'7274'0001ULL ^ (uint64_t(sizeof(Process)) << 40) ^
+constexpr uint64_t kPartFormat = 0x7477'7061'7274'0002ULL ^ (uint64_t(sizeof(Process)) << 40) ^
                                  (uint64_t(sizeof(Track)) << 32) ^ (uint64_t(sizeof(OpenSlice)) << 24) ^
                                  (uint64_t(sizeof(FlowPoint)) << 16) ^ (uint64_t(sizeof(OrphanEnd)) << 8);
 
@@ -61,7 +61,8 @@ std::vector<uint8_t> ImportState::encode_part_header() const {
   w.put<uint64_t>(stats.phases.size());
   for (const auto& [ph, n] : stats.phases) w.put_str(ph), w.put(n);
   w.put<uint64_t>(stats.problems.size());
-  for (const auto& [name, p] : stats.problems) w.put_str(name), w.put(p.count), w.put(p.first_offset);
+  for (const auto& [name, p] : stats.problems)
+    w.put_str(name), w.put(p.count), w.put(p.first_offset), w.put_str(p.example);
   w.put(phase_counts_);
   w.put<uint64_t>(model.strings.size());
   for (StringId i = 1; i < model.strings.size(); ++i) w.put_str(model.strings.get(i));
@@ -105,12 +106,12 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
     r.get_str(ph);
     r.get(stats.phases[ph]);
   }
-  r.get_count(count, 24);
+  r.get_count(count, 32);
   for (uint64_t i = 0; i < count && r.ok(); ++i) {
     std::string name;
     r.get_str(name);
     ProblemCount& pc = stats.problems[name];
-    r.get(pc.count), r.get(pc.first_offset);
+    r.get(pc.count), r.get(pc.first_offset), r.get_str(pc.example);
   }
   r.get(phase_counts_);
   r.get_count(count, 8);

@@ -49,6 +49,8 @@ struct RawEvent {
   int n_args = 0;
   bool args_overflow = false;
   bool duplicate_key = false;
+  // Values read although JSON does not allow them (json_oddities.h).
+  bool lone_surrogate = false, non_json_number = false;
   // Per KnownArg, the index + 1 in args of the first arg with its key (0: none), as arg(key) finds
   // it: set by note_known_arg as each arg is added.
   uint8_t known[kKnownArgs] = {};

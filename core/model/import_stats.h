@@ -12,7 +12,13 @@ namespace tw {
 struct ProblemCount {
   uint64_t count = 0;
   uint64_t first_offset = 0;
+  std::string example;  // an excerpt of the input at first_offset, for the kinds that keep one
 };
+
+// The problems that are values JSON does not allow but the importer read anyway
+// (core/import/json_oddities.h): each keeps an example, and the summary lists them again under
+// import.invalid.
+inline constexpr const char* kInvalidJsonProblems[] = {"lone_surrogate", "non_json_number"};
 
 struct ImportStats {
   uint64_t bytes = 0;                      // input bytes seen
@@ -44,6 +50,14 @@ struct ImportStats {
     ProblemCount& p = problems[name];
     if (p.count == 0 || first_offset < p.first_offset) p.first_offset = first_offset;
     p.count += count;
+  }
+  // One problem with an example of it; `example()` (returning the excerpt) is called only when
+  // this occurrence becomes the first.
+  template <class Example>
+  void problem_with_example(const std::string& name, uint64_t offset, Example example) {
+    ProblemCount& p = problems[name];
+    if (p.count == 0 || offset < p.first_offset) p.first_offset = offset, p.example = example();
+    ++p.count;
   }
 };
 

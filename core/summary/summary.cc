@@ -21,6 +21,14 @@ nlohmann::json import_section(const ImportStats& st) {
   }
   imp["problems"] = problems;
   imp["problem_first_offsets"] = first;
+  nlohmann::json invalid = nlohmann::json::object();
+  for (const char* name : kInvalidJsonProblems) {
+    auto it = st.problems.find(name);
+    if (it == st.problems.end()) continue;
+    const ProblemCount& p = it->second;
+    invalid[name] = {{"count", p.count}, {"first_offset", p.first_offset}, {"example", p.example}};
+  }
+  imp["invalid"] = invalid;
   imp["truncated"] = st.truncated;
   // Only when something was skipped: an undamaged file's summary keeps its shape.
   if (st.recovered_regions > 0)

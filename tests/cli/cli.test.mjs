@@ -1,12 +1,14 @@
 // The native CLI's contract: exit codes (0 ok, 1 unreadable input, 2 usage), the summary document for
-// several files, --hta-compat, --kernel-rules, and the human-readable `info`.
+// several files, --hta-compat, --kernel-rules, the human-readable `info`, and inputs that are not
+// regular files (devices, FIFOs, standard input).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { dataPath } from '../test_data.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -102,4 +104,94 @@ test('stats imports only and prints the counts', () => {
   assert.equal(r.code, 0);
   assert.match(r.out, /^events 14240$/m);
   assert.match(r.out, /^model_bytes \d+$/m);
+});
+
+// Inputs without an end or a size (cli/input_check.h): a device is refused at once; a pipe, FIFO or
+// standard input is read as a stream, up to --max-bytes, and no further than the importer's verdict.
+const small = dataPath('hta/tests/data/call_stack/backward_thread.json');
+const endless = { timeout: 60_000 };
+
+function runWith(stdin, ...args) {
+  const r = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 64 << 20, timeout: 30_000, ...stdin });
+  return { code: r.status, signal: r.signal, out: r.stdout, err: r.stderr };
+}
+
+// The summary of `small` read as a regular file, with the name a stream gets instead.
+function smallSummaryNamed(name) {
+  const doc = JSON.parse(run('summarize', small).out);
+  doc.files[0].name = name;
+  return doc;
+}
+
+test('a device is refused as not a regular file, without reading it', endless, () => {
+  for (const dev of ['/dev/zero', '/dev/urandom', '/dev/null']) {
+    const r = runWith({}, 'summarize', dev);
+    assert.equal(r.code, 1, dev);
+    assert.equal(r.out, '');
+    assert.match(r.err, /not a regular file/, dev);
+  }
+  assert.match(runWith({}, 'info', tmp).err, /is a directory/);
+});
+
+test('NUL bytes on standard input stop at the first byte with "Not a trace"', endless, () => {
+  const zero = openSync('/dev/zero', 'r');
+  try {
+    const r = runWith({ stdio: [zero, 'pipe', 'pipe'] }, 'summarize', '-');
+    assert.equal(r.code, 1);
+    assert.match(r.err, /standard input: Not a trace: it does not start with '\{' or '\[' \(at byte 0\)/);
+  } finally {
+    closeSync(zero);
+  }
+});
+
+test('random bytes on standard input end with "Not a trace" or at --max-bytes', endless, () => {
+  const random = openSync('/dev/urandom', 'r');
+  try {
+    // The stream never ends: whichever comes first, the importer giving up or the cap, ends it.
+    const r = runWith({ stdio: [random, 'pipe', 'pipe'] }, 'summarize', '--max-bytes', '8M', '-');
+    assert.equal(r.signal, null);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /Not a trace|more than 8388608 bytes/);
+  } finally {
+    closeSync(random);
+  }
+});
+
+test('a trace on standard input, plain or gzip, gives the summary of the file', endless, () => {
+  const text = readFileSync(small);
+  const expected = smallSummaryNamed('stdin');
+  const plain = runWith({ input: text }, 'summarize', '-');
+  assert.equal(plain.code, 0, plain.err);
+  assert.deepEqual(JSON.parse(plain.out), expected);
+  const gz = runWith({ input: gzipSync(text) }, 'summarize', '-');
+  assert.equal(gz.code, 0, gz.err);
+  const doc = JSON.parse(gz.out);
+  assert.ok(doc.files[0].bytes < text.length, 'the size shown is the compressed one');
+  doc.files[0].bytes = expected.files[0].bytes;
+  assert.deepEqual(doc, expected);
+});
+
+test('a FIFO fed a trace is read once, to its end', endless, () => {
+  const fifo = join(tmp, 'trace.fifo');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  // The writer is its own process: it blocks until the CLI opens the FIFO for reading.
+  const writer = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', small, fifo], { stdio: 'ignore' });
+  const r = runWith({}, 'summarize', fifo);
+  writer.kill();
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(JSON.parse(r.out), smallSummaryNamed('trace.fifo'));
+});
+
+test('a stream longer than --max-bytes stops there with a message; a bad cap is a usage error', endless, () => {
+  const event = '{"ph":"X","name":"a","ts":1,"dur":1,"pid":1,"tid":1},';
+  const input = '[' + event.repeat(Math.ceil((256 << 10) / event.length));
+  const r = runWith({ input }, 'summarize', '--max-bytes', '64K', '-');
+  assert.equal(r.code, 1);
+  assert.equal(r.out, '');
+  assert.match(r.err, /standard input: more than 65536 bytes .*--max-bytes/);
+  // Under the cap the same stream is read to its end.
+  assert.equal(runWith({ input: input + event.slice(0, -1) + ']' }, 'stats', '--max-bytes', '1M', '-').code, 0);
+  for (const bad of ['0', 'x', '12Q', '-5']) assert.equal(runWith({}, 'summarize', '--max-bytes', bad, small).code, 2);
+  // A regular file is not capped: it has a size.
+  assert.equal(runWith({}, 'stats', '--max-bytes', '1K', small).code, 0);
 });

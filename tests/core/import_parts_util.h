@@ -2,10 +2,11 @@
 // part pushed in random chunks.
 #pragma once
 #include <cstring>
+#include <vector>
 
 #include "core/import/import_parts.h"
 #include "core/import/import_state.h"
-#include "tests/core/import_test_util.h"
+#include "tests/core/import_fingerprint.h"
 
 namespace tw::test {
 

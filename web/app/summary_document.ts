@@ -65,6 +65,8 @@ export type ImportStats = {
   phases: Record<string, number>; // events per `ph`
   problems: Record<string, number>; // by problem name (bad_ts, unmatched_end, ...)
   problem_first_offsets: Record<string, number>; // byte offset of each problem's first occurrence
+  // Values JSON does not allow, read anyway (also among problems): lone_surrogate, non_json_number.
+  invalid: Record<string, InvalidValues>;
   truncated: boolean;
   recovered?: RecoveredSpans; // only when damage in the events array was skipped
 };
@@ -74,6 +76,12 @@ export type RecoveredSpans = {
   regions: number;
   skipped_bytes: number;
   first_offset: number; // byte offset where the first span starts
+};
+
+export type InvalidValues = {
+  count: number;
+  first_offset: number;
+  example: string; // an excerpt of the input around the first one
 };
 
 export type ModelCounts = {
