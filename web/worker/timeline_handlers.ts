@@ -6,7 +6,10 @@
 //     ctx = { mod, session, source: { blob?: Blob, gzip: boolean } }  (mod = Emscripten module,
 //           session = the finished Embind Session, blob = the file as opened, for re-reading events)
 //     req = { kind: 'tracks' | 'window' | 'event' | 'search' | 'aggregate', ...fields } :
-//       tracks    {}                                   -> { originNs, endNs, groups, tracks }
+//       tracks    {}                                   -> { originNs, endNs, groups, tracks (counts), groupFirstTrack,
+//                                                          groupPid, groupGpu, trackGroup, trackKind, trackRows }
+//                                                          (typed arrays: ../timeline/track_columns.ts)
+//       trackNames { groups, first, count }            -> { names } (cut to kTrackNameBytes; at most 4096)
 //       window    { lanes, t0, t1, px, search? }       -> { lanes, t0, t1, px, names, itemOffset, start, dur,
 //                                                          depth, name, cls, sliceId, count, flags, point*, match*,
 //                                                          instant* (thread instants per lane), mark* (process /
@@ -30,6 +33,8 @@
 // to the event (DecompressionStream, stopping there), and the decompressed bytes around it are kept
 // (kGzipCacheBytes) so that clicks on nearby events are answered without decompressing again.
 
+import { trackOffsets } from '../timeline/lane_heights';
+import { kTrackColumns, type TrackColumnName, type TrackColumns, type TracksReply } from '../timeline/track_columns';
 import { kNameColumns, kWindowColumns, type WindowColumnName, type WindowColumns } from '../timeline/window_columns';
 import type { TimelineContext, TimelineRequest } from './protocol';
 
@@ -38,6 +43,10 @@ type EventRequest = Extract<TimelineRequest, { kind: 'event' }>;
 type SearchRequest = Extract<TimelineRequest, { kind: 'search' }>;
 
 const kGzipCacheBytes = 32 << 20;
+// Names are cut in the core to what the page can show: a lane name in its gutter, a slice name in a
+// tip (a kernel's full signature fits). A 50 MB name is never copied out of the wasm heap whole.
+const kTrackNameBytes = 512;
+const kSliceNameBytes = 4096;
 
 interface PerSession {
   sentNames: Set<number>;
@@ -88,14 +97,21 @@ export interface EventReply {
   argsError?: string;
 }
 
-export type TimelineReply = Json | WindowReply | EventReply;
+export type TimelineReply = Json | TracksReply | { names: string[] } | WindowReply | EventReply;
 
 export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineRequest): Promise<TimelineReply> {
   const { session } = ctx;
   if (!session) throw new Error('no trace is loaded in this worker');
   switch (req.kind) {
     case 'tracks':
-      return parseJson(session.timelineTracks());
+      return tracksReply(ctx);
+    case 'trackNames': {
+      const names = JSON.parse(
+        session.timelineTrackNames(Boolean(req.groups), finiteOr(req.first, 0), finiteOr(req.count, 0), kTrackNameBytes)
+      );
+      if (!Array.isArray(names)) throw new Error(String(names?.error ?? 'no track names'));
+      return { names: names.map(String) };
+    }
     case 'window':
       return windowReply(ctx, req);
     case 'event':
@@ -107,6 +123,26 @@ export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineR
     default:
       throw new Error(`unknown timeline request '${String((req as { kind: unknown }).kind)}'`);
   }
+}
+
+function tracksReply(ctx: TimelineContext): TracksReply {
+  const head = parseJson(ctx.session.timelineTrackHead());
+  const views = ctx.session.timelineTrackColumns();
+  // Views into the wasm heap, copied (and the copies transferred) like a window's columns.
+  const columns = Object.fromEntries(
+    (Object.keys(kTrackColumns) as TrackColumnName[]).map((k) => [
+      k,
+      views[k] ? views[k].slice() : new kTrackColumns[k](k === 'groupFirstTrack' ? 1 : 0),
+    ])
+  ) as unknown as TrackColumns;
+  return {
+    ...columns,
+    ...trackOffsets(columns), // here, not on the page's main thread: a loop over every lane
+    originNs: String(head.originNs),
+    endNs: finiteOr(head.endNs, 0),
+    groups: columns.groupPid.length,
+    tracks: columns.trackGroup.length,
+  };
 }
 
 function windowReply(ctx: TimelineContext, req: WindowRequest): WindowReply {
@@ -130,7 +166,7 @@ function windowReply(ctx: TimelineContext, req: WindowRequest): WindowReply {
     for (const id of out[col]) {
       if (id === 0 || st.sentNames.has(id)) continue;
       st.sentNames.add(id);
-      out.names[id] = session.stringAt(id);
+      out.names[id] = session.stringPrefix(id, kSliceNameBytes);
     }
   }
   return out;
