@@ -1,6 +1,8 @@
 // The Timeline tab on traces of many tracks, in a fresh page per trace: the time from the click on the
-// tab to its first frame with rows, and the longest main-thread task from that click through
-// scrolling, opening a group far down and zooming (PerformanceObserver('longtask'), buffered).
+// tab to its first frame with rows, and the longest main-thread task from that click until the
+// timeline is idle, then through scrolling, opening a group far down and zooming
+// (PerformanceObserver('longtask'), with each such task's thread CPU time from a DevTools trace over
+// the same steps: tests/e2e/long_tasks.mjs).
 // Prints one table row per trace. The traces are written once into bench/out/ (gitignored) by
 // tests/e2e/many_tracks_traces.mjs.
 // Usage: node bench/timeline_tracks.mjs [SITE=build/site] [CASES=100k,1m,threads100k,names50mb]
@@ -11,6 +13,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadFile, withWarmPage } from './fresh_page.mjs';
 import { writeLongNames, writeManyTracks } from '../tests/e2e/many_tracks_traces.mjs';
+import { watchLongTasks } from '../tests/e2e/long_tasks.mjs';
 
 const [site = 'build/site', casesArg = '100k,1m,threads100k,names50mb'] = process.argv.slice(2);
 const timeoutMs = Number(process.env.TRACKS_TIMEOUT_S || 600) * 1000;
@@ -24,14 +27,11 @@ const kCases = {
   names50mb: { tracks: 103, write: (p) => writeLongNames(p, 50 << 20) },
 };
 
-// Records long tasks from the start, before the page's own scripts.
-async function observeLongTasks(page) {
-  await page.addInitScript(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  });
+// The longest of the long tasks: "wall ms / cpu ms", or 0 when none ran over 50 ms.
+function longest(tasks) {
+  if (!tasks.length) return '0';
+  const t = tasks.reduce((a, b) => (b.ms > a.ms ? b : a));
+  return `${t.ms.toFixed(0)} / ${t.cpuMs === null ? '?' : t.cpuMs.toFixed(0)}`;
 }
 
 const settled = (page) =>
@@ -74,11 +74,12 @@ async function measure(name) {
   const c = kCases[name];
   const file = join(out, `timeline_${name}.json`);
   if (!existsSync(file)) c.write(file);
-  return withWarmPage(site, { waitMs: 500, beforeGoto: observeLongTasks }, async (page) => {
+  return withWarmPage(site, { waitMs: 500 }, async (page) => {
     const t0 = Date.now();
     await loadFile(page, file);
     const loadS = (Date.now() - t0) / 1000;
     await page.waitForTimeout(1000); // the dashboard's last panels
+    const stopOpen = await watchLongTasks(page);
     const clickedAt = await page.evaluate(() => performance.now());
     await page.click('[data-tab="timeline"]');
     const row = {
@@ -91,21 +92,14 @@ async function measure(name) {
       await page.waitForFunction(() => window.__tracewise.timeline?.ready, null, { polling: 10, timeout: timeoutMs });
       const firstMs = (await page.evaluate(() => performance.now())) - clickedAt;
       await settled(page);
-      const openLong = await page.evaluate(
-        (at) => Math.max(0, ...window.__longTasks.filter((x) => x.start >= at).map((x) => x.ms)),
-        clickedAt
-      );
-      const usedAt = await page.evaluate(() => performance.now());
+      const opening = await stopOpen();
+      const stopUse = await watchLongTasks(page);
       await use(page);
-      await page.waitForTimeout(200);
-      const useLong = await page.evaluate(
-        (at) => Math.max(0, ...window.__longTasks.filter((x) => x.start >= at).map((x) => x.ms)),
-        usedAt
-      );
+      const using = await stopUse();
       Object.assign(row, {
         'first rows ms': firstMs.toFixed(0),
-        'longest task opening ms': openLong.toFixed(0),
-        'longest task using ms': useLong.toFixed(0),
+        'longest task opening (wall / cpu ms)': longest(opening),
+        'longest task using (wall / cpu ms)': longest(using),
       });
     } catch {
       Object.assign(row, { 'first rows ms': `> ${timeoutMs / 1000} s` });

@@ -1,8 +1,8 @@
 // The timeline's track list for the page as columns, so that a trace of a million processes crosses
-// to the page as a few typed arrays instead of a JSON document of a million objects (which took
-// seconds to write, parse and clone, the clone on the page's main thread). Names travel apart, a
-// page at a time for the rows on screen, each cut to a length a row can show (a name of 50 MB is
-// never copied out whole).
+// to the page as a few typed arrays instead of a JSON document of a million objects (slow to write,
+// parse and clone, and the clone lands on the page's main thread). Names travel apart, a page at a
+// time for the rows on screen, each cut to a length a row can show (a name of 50 MB is never copied
+// out whole).
 #pragma once
 #include <cstdint>
 #include <string>
