@@ -1,11 +1,11 @@
-// The timeline scales with processes and names: a trace of 100,000 single-event processes and one
-// whose process, thread and slice names are 50 MB each open in the Timeline tab, scroll, expand a
-// group and zoom with no main-thread task over 50 ms (a buffered PerformanceObserver('longtask') from
-// the click on the tab on; a task it reports counts unless a DevTools trace over the same steps shows
-// it ran under 50 ms of CPU, i.e. it was descheduled on a busy machine: ./long_tasks.mjs), and rows
-// are really drawn (headers, lane names, slices). The traces are written at test time in a temporary
-// folder. A million processes: bench/timeline_tracks.mjs (writing and importing it takes longer than
-// this suite should).
+// The timeline scales with processes and names: traces of 100,000 and 1,000,000 single-event
+// processes and one whose process, thread and slice names are 50 MB each open in the Timeline tab,
+// scroll, expand a group and zoom with no main-thread task over 50 ms (a buffered
+// PerformanceObserver('longtask') from the click on the tab on; a task it reports counts unless a
+// DevTools trace over the same steps shows it ran under 50 ms of CPU, i.e. it was descheduled on a
+// busy machine: ./long_tasks.mjs), and rows are really drawn (headers, lane names, slices). The
+// traces are written at test time in a temporary folder (bench/timeline_tracks.mjs measures the same
+// traces and more).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +23,7 @@ let t, dir;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tw-many-tracks-'));
   writeManyTracks(join(dir, 'processes_100k.json'), { processes: 100_000 });
+  writeManyTracks(join(dir, 'processes_1m.json'), { processes: 1_000_000 });
   writeLongNames(join(dir, 'long_names.json'), kLongName);
   t = await start();
 });
@@ -59,14 +60,15 @@ async function clickGroup(page, g) {
   await idle(page);
 }
 
-test('100,000 processes: collapsed groups, scrolling, expanding and zooming without a long task', async () => {
+// Opens a trace of n single-event processes; scrolls, opens the first group and one far down, zooms.
+async function manyProcesses(file, n) {
   const { page } = t;
-  const stop = await openTimeline(page, 'processes_100k.json');
+  const stop = await openTimeline(page, file);
   let s = await hook(page, () => {
     const tl = window.__tracewise.timeline;
     return { groups: tl.groupCount, shown: tl.lanesShown, headers: tl.drawnHeaders, first: tl.groupName(0) };
   });
-  assert.equal(s.groups, 100_000);
+  assert.equal(s.groups, n);
   assert.equal(s.shown, 0, 'many groups open collapsed');
   assert.ok(s.headers >= 20, `drew ${s.headers} group headers`);
   assert.equal(s.first, 'Process 1');
@@ -90,7 +92,7 @@ test('100,000 processes: collapsed groups, scrolling, expanding and zooming with
   assert.equal(await hook(page, (g) => window.__tracewise.timeline.groupName(g), shown[0]), `Process ${shown[0] + 1}`);
 
   // Far down in one step, then the group there opens and draws its slice.
-  const g = 61_234;
+  const g = Math.floor(n * 0.61234);
   await hook(page, (i) => window.__tracewise.timeline.scrollTo(window.__tracewise.timeline.groupY(i)), g);
   await idle(page);
   await clickGroup(page, g);
@@ -119,7 +121,12 @@ test('100,000 processes: collapsed groups, scrolling, expanding and zooming with
 
   await assertNoLongTask(stop);
   assert.deepEqual(t.pageErrors, []);
-});
+}
+
+test('100,000 processes: collapsed groups, scrolling, expanding and zooming without a long task', () =>
+  manyProcesses('processes_100k.json', 100_000));
+
+test('1,000,000 processes: the same', () => manyProcesses('processes_1m.json', 1_000_000));
 
 test('50 MB names: drawn cut, without a long task', async () => {
   const { page } = t;

@@ -16,7 +16,8 @@
 // group header / under the ruler; clicking a triangle shows the instant in the details panel.
 // Controls: wheel or pinch = zoom, shift+wheel / wheel over the names = scroll, horizontal wheel = pan,
 // drag = pan, shift+drag = select an area (aggregate table), W/S = zoom, A/D = pan, F = fit all (and top),
-// Z = zoom to the area or the selected slice, Esc = clear, click = details, click a group = collapse.
+// Z = zoom to the area or the selected slice, Esc = clear, click = details, click a group = collapse
+// (a trace of many processes opens with its groups collapsed: group_collapse.ts).
 // Test hook: window.__tracewise.timeline = { ready, idle(), visibleRange(), locate(text), ... } (hook()).
 //
 // Times inside the view are float64 ns relative to the trace origin (originNs from the worker).
