@@ -3,9 +3,9 @@
 // scroll, expand a group and zoom with no main-thread task over 50 ms (a buffered
 // PerformanceObserver('longtask') from the click on the tab on; a task it reports counts unless a
 // DevTools trace over the same steps shows it ran under 50 ms of CPU, i.e. it was descheduled on a
-// busy machine: ./long_tasks.mjs), and rows are really drawn (headers, lane names, slices). The
-// traces are written at test time in a temporary folder (bench/timeline_tracks.mjs measures the same
-// traces and more).
+// busy machine: ./long_tasks.mjs), and rows are really drawn (headers, lane names, slices; a long
+// name cut, in its details too). The traces are written at test time in a temporary folder
+// (bench/timeline_tracks.mjs measures the same traces and more).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -163,6 +163,16 @@ test('50 MB names: drawn cut, without a long task', async () => {
   await page.mouse.wheel(0, 100);
   await page.keyboard.press('w');
   await idle(page);
+  // Its details: the name (and the event's own bytes in the args) cut too.
+  const hit = await hook(page, () => window.__tracewise.timeline.locate('sss'));
+  await page.mouse.click(hit.x, hit.y);
+  await page.waitForFunction(() => window.__tracewise.timeline.details?.details?.name?.startsWith('sss'), null, {
+    timeout: 20_000,
+  });
+  await idle(page);
+  const shownName = await page.textContent('[data-testid="timeline-details-name"]');
+  assert.ok(shownName.startsWith('sss') && shownName.length < 10_000, `a name of ${shownName.length} characters`);
+  assert.ok(shownName.endsWith(`(${kLongName.toLocaleString('en-US')} characters)`), shownName.slice(-40));
   await assertNoLongTask(stop);
   assert.deepEqual(t.pageErrors, []);
 });

@@ -20,6 +20,8 @@
 //                 { op: 'next' | 'prev', fromNs, fromId } -> { index, count, event? }
 //                 { op: 'clear' }                      -> { count: 0 }
 //       aggregate { lanes, t0, t1 }                    -> { slices, names, truncated, rows }
+//     Strings in event, search and aggregate replies are cut to kDetailsChars (cutStrings): the page
+//     lays them out as text.
 //     The payload is a plain object that may hold typed arrays; pass transferablesOf(payload) as the
 //     postMessage transfer list to avoid a copy (optional: structured clone also works).
 //   `id` and `kind` are the worker protocol's envelope fields: never used as payload fields here.
@@ -47,6 +49,8 @@ const kGzipCacheBytes = 32 << 20;
 // tip (a kernel's full signature fits). A 50 MB name is never copied out of the wasm heap whole.
 const kTrackNameBytes = 512;
 const kSliceNameBytes = 4096;
+// Strings of an event's details and args: what the details panel lays out.
+const kDetailsChars = 8192;
 
 interface PerSession {
   sentNames: Set<number>;
@@ -117,9 +121,12 @@ export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineR
     case 'event':
       return eventReply(ctx, req);
     case 'search':
-      return searchReply(ctx, req);
+      return cutStrings(searchReply(ctx, req), kDetailsChars) as Json;
     case 'aggregate':
-      return parseJson(session.timelineAggregate(laneList(req.lanes), finiteOr(req.t0, 0), finiteOr(req.t1, 0)));
+      return cutStrings(
+        parseJson(session.timelineAggregate(laneList(req.lanes), finiteOr(req.t0, 0), finiteOr(req.t1, 0))),
+        kDetailsChars
+      ) as Json;
     default:
       throw new Error(`unknown timeline request '${String((req as { kind: unknown }).kind)}'`);
   }
@@ -197,7 +204,27 @@ async function eventReply(ctx: TimelineContext, req: EventRequest): Promise<Even
   } catch (e) {
     argsError = `could not re-read the event: ${String((e as Error)?.message ?? e)}`;
   }
-  return { details, args, argsSource, argsMs: performance.now() - t, argsError };
+  // A 50 MB name or arg laid out in the details panel blocked the page for seconds: strings are cut.
+  return {
+    details: cutStrings(details, kDetailsChars) as Json,
+    args: cutStrings(args, kDetailsChars) as Json | null,
+    argsSource,
+    argsMs: performance.now() - t,
+    argsError,
+  };
+}
+
+// `v` with every string longer than `max` characters cut there (never inside a surrogate pair) and
+// marked with how long it was. Arrays and objects are copied; the core's JSON is at most 64 deep.
+export function cutStrings(v: unknown, max: number, depth = 0): unknown {
+  if (typeof v === 'string') {
+    if (v.length <= max) return v;
+    const end = /[\uD800-\uDBFF]/.test(v[max - 1]) ? max - 1 : max;
+    return `${v.slice(0, end)}… (${v.length.toLocaleString('en-US')} characters)`;
+  }
+  if (v === null || typeof v !== 'object' || depth > 128) return v;
+  if (Array.isArray(v)) return v.map((x) => cutStrings(x, max, depth + 1));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [cutStrings(k, max), cutStrings(x, max, depth + 1)]));
 }
 
 async function eventBytes(ctx: TimelineContext, offset: number, length: number): Promise<Uint8Array | null> {
