@@ -30,6 +30,21 @@ TimelineIndex* TimelineSession::index() {
 
 std::string TimelineSession::tracks_json() { return index() ? dump_json(tw::tracks_json(*index_)) : kNoTrace; }
 
+std::string TimelineSession::track_head_json() { return index() ? dump_json(tw::track_head_json(*index_)) : kNoTrace; }
+
+const TrackColumns* TimelineSession::track_columns() {
+  if (!index()) return nullptr;
+  if (!track_columns_) track_columns_ = std::make_unique<TrackColumns>(tw::track_columns(*index_));
+  return track_columns_.get();
+}
+
+std::string TimelineSession::track_names_json(bool groups, double first, double count, double max_bytes) {
+  if (!index()) return kNoTrace;
+  uint32_t f = 0, n = 0, b = 0;
+  if (!to_u32(first, &f) || !to_u32(count, &n) || !to_u32(max_bytes, &b)) return "[]";
+  return dump_json(tw::track_names_json(*index_, groups, f, n, b));
+}
+
 const WindowResult* TimelineSession::window(std::vector<uint32_t> lanes, double t0_ns, double t1_ns, double px,
                                             bool with_search) {
   if (!index()) return nullptr;
@@ -47,6 +62,13 @@ std::string TimelineSession::string_at(double id) {
   const StringPool& p = session_.model().strings;
   uint32_t i = 0;
   return to_u32(id, &i) && i < p.size() ? std::string(p.get(i)) : std::string();
+}
+
+std::string TimelineSession::string_prefix(double id, double max_bytes) {
+  const StringPool& p = session_.model().strings;
+  uint32_t i = 0, b = 0;
+  if (!to_u32(id, &i) || i >= p.size() || !to_u32(max_bytes, &b)) return std::string();
+  return utf8_prefix(p.get(i), b);
 }
 
 std::string TimelineSession::event_json(double id) {

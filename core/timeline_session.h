@@ -14,6 +14,7 @@
 #include "core/timeline/lod_query.h"
 #include "core/timeline/search.h"
 #include "core/timeline/timeline_index.h"
+#include "core/timeline/track_columns.h"
 
 namespace tw {
 
@@ -22,12 +23,21 @@ class TimelineSession {
   // `session` must outlive this object.
   explicit TimelineSession(Session& session) : session_(session) {}
 
+  // The whole track list with names (small traces, tests); the page asks for the three below.
   std::string tracks_json();
+  // {"originNs", "endNs", "groups": count, "tracks": count}, or {"error"} before a trace.
+  std::string track_head_json();
+  // The track list as columns (core/timeline/track_columns.h); nullptr before a trace is there.
+  const TrackColumns* track_columns();
+  // Names of groups or tracks [first, first + count), each cut to max_bytes (tw::track_names_json).
+  std::string track_names_json(bool groups, double first, double count, double max_bytes);
   // The window of `lanes` over [t0_ns, t1_ns) at `px` pixel columns (1..65535, else 1000), with
   // the search's matches when asked; nullptr before a trace is there. Valid until the next call.
   const WindowResult* window(std::vector<uint32_t> lanes, double t0_ns, double t1_ns, double px, bool with_search);
   // The name of a string id ("" when out of range).
   std::string string_at(double id);
+  // The same cut to at most `max_bytes` bytes (then "…"): what a row or a tip can show.
+  std::string string_prefix(double id, double max_bytes);
   std::string event_json(double id);
   std::string instant_json(double id);
   // The args of the event whose bytes the caller copied to args_buffer(size).
@@ -49,6 +59,7 @@ class TimelineSession {
 
   Session& session_;
   std::unique_ptr<TimelineIndex> index_;
+  std::unique_ptr<TrackColumns> track_columns_;
   SearchState search_;
   WindowResult window_;
   std::vector<char> args_;

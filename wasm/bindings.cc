@@ -111,6 +111,19 @@ EMSCRIPTEN_BINDINGS(tracewise) {
                 }))
       // --- the timeline (core/timeline_session.h)
       .function("timelineTracks", optional_override([](LoadSession& s) { return s.timeline().tracks_json(); }))
+      .function("timelineTrackHead", optional_override([](LoadSession& s) { return s.timeline().track_head_json(); }))
+      // The track list's columns as views (core/timeline/track_columns.h); {} before a trace is there.
+      .function("timelineTrackColumns", optional_override([](LoadSession& s) {
+                  val out = val::object();
+                  if (const tw::TrackColumns* c = s.timeline().track_columns())
+                    tw::for_each_track_column(
+                        *c, [&out](const char* name, const auto& column) { out.set(name, view(column)); });
+                  return out;
+                }))
+      .function("timelineTrackNames",
+                optional_override([](LoadSession& s, bool groups, double first, double count, double max_bytes) {
+                  return s.timeline().track_names_json(groups, first, count, max_bytes);
+                }))
       // The window's columns as views (core/timeline/window_columns.h); {} before a trace is there.
       .function("timelineWindow",
                 optional_override([](LoadSession& s, val lanes, double t0, double t1, double px, bool search) {
@@ -121,6 +134,9 @@ EMSCRIPTEN_BINDINGS(tracewise) {
                   return out;
                 }))
       .function("stringAt", optional_override([](LoadSession& s, double id) { return s.timeline().string_at(id); }))
+      .function("stringPrefix", optional_override([](LoadSession& s, double id, double max_bytes) {
+                  return s.timeline().string_prefix(id, max_bytes);
+                }))
       .function("timelineEvent",
                 optional_override([](LoadSession& s, double id) { return s.timeline().event_json(id); }))
       .function("timelineInstant",

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
 #include <tuple>
+#include <utility>
 
 namespace tw {
 
@@ -34,6 +36,30 @@ std::string track_label(const TraceModel& m, const Track& t) {
   return (t.kind == TrackKind::kAsync ? "async " : "thread ") + tid;
 }
 
+// Ids (tracks or counters) by process, in id order: a counting sort.
+class ByProcess {
+ public:
+  explicit ByProcess(size_t processes) : offset_(processes + 2, 0) {}
+  void add(uint32_t process, uint32_t id) {
+    if (process + 1 >= offset_.size()) return;  // no such process
+    pairs_.push_back({process, id});
+    ++offset_[process + 2];
+  }
+  void group() {
+    for (size_t p = 2; p < offset_.size(); ++p) offset_[p] += offset_[p - 1];
+    ids_.resize(pairs_.size());
+    for (auto [p, id] : pairs_) ids_[offset_[p + 1]++] = id;
+    pairs_.clear();
+    pairs_.shrink_to_fit();
+  }
+  std::span<uint32_t> of(uint32_t p) { return {ids_.data() + offset_[p], offset_[p + 1] - offset_[p]}; }
+
+ private:
+  std::vector<uint32_t> offset_;  // after group(): process p's ids are [offset_[p], offset_[p + 1])
+  std::vector<std::pair<uint32_t, uint32_t>> pairs_;
+  std::vector<uint32_t> ids_;
+};
+
 }  // namespace
 
 void TimelineIndex::build_tracks() {
@@ -50,19 +76,20 @@ void TimelineIndex::build_tracks() {
   });
   // Per process: its tracks in order (sort index, then GPU stream / tid), then its counters. A
   // thread with instants only gets a lane too (a one-row lane for its markers).
-  std::map<uint32_t, std::vector<uint32_t>> tracks_of;
+  // (By process in one array each: a map of vectors made a million allocations for a million processes.)
+  ByProcess tracks_of(m.processes.size()), counters_of(m.processes.size());
   for (uint32_t t = 0; t < m.tracks.size(); ++t)
     if (m.tracks[t].slice_end > m.tracks[t].slice_begin || instants_.track_has_instants(t))
-      tracks_of[m.tracks[t].process].push_back(t);
-  std::map<uint32_t, std::vector<uint32_t>> counters_of;
+      tracks_of.add(m.tracks[t].process, t);
   for (uint32_t c = 0; c < m.counters.size(); ++c)
-    if (!series_[c].ts_ns.empty()) counters_of[m.counters[c].process].push_back(c);
+    if (!series_[c].ts_ns.empty()) counters_of.add(m.counters[c].process, c);
+  tracks_of.group();
+  counters_of.group();
   std::map<int32_t, uint32_t> overlap_of_device;
   for (uint32_t k = 0; k < overlap_.size(); ++k) overlap_of_device[overlap_[k].device] = k;
 
   for (uint32_t p : procs) {
-    auto& tl = tracks_of[p];
-    auto& cl = counters_of[p];
+    std::span<uint32_t> tl = tracks_of.of(p), cl = counters_of.of(p);
     if (tl.empty() && cl.empty()) continue;
     std::stable_sort(tl.begin(), tl.end(), [&m](uint32_t a, uint32_t b) {
       const Track &ta = m.tracks[a], &tb = m.tracks[b];

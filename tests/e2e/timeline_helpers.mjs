@@ -16,3 +16,27 @@ export async function showTimeline(page, file) {
   await page.click('[data-tab="timeline"]');
   await idle(page);
 }
+
+// The texts the page draws with fillText while the view zooms to [t0 + dt0, t1 * f1] of the visible
+// range (relative ns), over the two frames after.
+export function textsDrawnZooming(page, dt0, f1) {
+  return page.evaluate(
+    async ([dt0, f1]) => {
+      const drawn = [];
+      const proto = CanvasRenderingContext2D.prototype,
+        fill = proto.fillText;
+      proto.fillText = function (text, ...rest) {
+        drawn.push(String(text));
+        return fill.call(this, text, ...rest);
+      };
+      const h = window.__tracewise.timeline,
+        r = h.visibleRange(),
+        o = BigInt(h.originNs);
+      h.view.zoomTo(o + BigInt(Math.round(r.t0 + dt0)), o + BigInt(Math.round(r.t1 * f1)));
+      await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+      proto.fillText = fill;
+      return drawn;
+    },
+    [dt0, f1]
+  );
+}

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './helpers.mjs';
-import { idle, showTimeline } from './timeline_helpers.mjs';
+import { idle, showTimeline, textsDrawnZooming } from './timeline_helpers.mjs';
 
 let t;
 before(async () => {
@@ -31,21 +31,7 @@ const selectedRow = (page) =>
 
 test('the overlap lane name is drawn whole, before its row labels', async () => {
   const { page } = t;
-  const texts = await tl(page, async () => {
-    const drawn = [];
-    const proto = CanvasRenderingContext2D.prototype,
-      fill = proto.fillText;
-    proto.fillText = function (text, ...rest) {
-      drawn.push(String(text));
-      return fill.call(this, text, ...rest);
-    };
-    const h = window.__tracewise.timeline,
-      r = h.visibleRange();
-    h.view.zoomTo(BigInt(h.originNs) + BigInt(Math.round(r.t0 + 1000)), BigInt(h.originNs) + BigInt(Math.round(r.t1)));
-    await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
-    proto.fillText = fill;
-    return drawn;
-  });
+  const texts = await textsDrawnZooming(page, 1000, 1);
   assert.ok(texts.includes('comm overlap (GPU 0)'), texts.filter((x) => x.startsWith('comm')).join(' | '));
   assert.ok(texts.includes('comm hidden') && texts.includes('comm exposed'));
 });

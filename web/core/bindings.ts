@@ -4,6 +4,7 @@
 // HEAPU8, sizes, ids and times relative to the trace origin (float64 ns). Replies in JSON come as
 // text, parsed by the caller. Views (Uint8Array and the window's columns) point into the wasm heap
 // and must be copied before the next call into wasm.
+import type { TrackColumns } from '../timeline/track_columns';
 import type { WindowColumns } from '../timeline/window_columns';
 
 export interface CoreSession {
@@ -31,8 +32,12 @@ export interface CoreSession {
   summaryJson(htaCompat: boolean): string;
   // the timeline
   timelineTracks(): string;
+  timelineTrackHead(): string;
+  timelineTrackColumns(): Partial<TrackColumns>;
+  timelineTrackNames(groups: boolean, first: number, count: number, maxBytes: number): string;
   timelineWindow(lanes: number[], t0: number, t1: number, px: number, search: boolean): Partial<WindowColumns>;
   stringAt(id: number): string;
+  stringPrefix(id: number, maxBytes: number): string;
   timelineEvent(id: number): string;
   timelineInstant(id: number): string;
   argsBuffer(size: number): number;
@@ -84,8 +89,12 @@ export const kSessionMethods = methods<CoreSession>()([
   'dropPart',
   'summaryJson',
   'timelineTracks',
+  'timelineTrackHead',
+  'timelineTrackColumns',
+  'timelineTrackNames',
   'timelineWindow',
   'stringAt',
+  'stringPrefix',
   'timelineEvent',
   'timelineInstant',
   'argsBuffer',

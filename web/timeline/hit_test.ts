@@ -11,8 +11,8 @@ export function sliceAt(f: Frame, x: number, y: number): { lane: LaneBox; i: num
   if (!d || x < kGutter || y < kRulerH) return null;
   const cy = y - kRulerH + f.scrollY;
   const lane = f.layout.laneAt(cy);
-  if (!lane || lane.info.kind !== 'slices') return null;
-  const k = d.laneIndex.get(lane.info.id);
+  if (!lane || lane.kind !== 'slices') return null;
+  const k = d.laneIndex.get(lane.id);
   if (k === undefined) return null;
   const depth = Math.floor((cy - lane.y) / lane.rowH);
   const t = tOf(f, x);
@@ -40,6 +40,6 @@ export function instantUnder(f: Frame, x: number, y: number): InstantHit | null 
   const mark = markAt(f, x, y);
   if (mark || x < kGutter || y < kRulerH) return mark;
   const lane = f.layout.laneAt(y - kRulerH + f.scrollY);
-  const k = lane && lane.info.kind === 'slices' ? d.laneIndex.get(lane.info.id) : undefined;
+  const k = lane && lane.kind === 'slices' ? d.laneIndex.get(lane.id) : undefined;
   return lane && k !== undefined ? instantAt(f, lane, k, x, y) : null;
 }

@@ -47,7 +47,7 @@ export function drawInstants(ctx: CanvasRenderingContext2D, f: Frame, lane: Lane
 // Vertical extent (screen y) of a mark: its group's header and lanes, or the whole view.
 function markSpan(f: Frame, group: number): { y0: number; y1: number; head: number } | null {
   if (group === kGlobalMark) return { y0: kRulerH, y1: f.height, head: kRulerH - 2 * kHalf - 1 };
-  const g = f.layout.groups.find((x) => x.index === group);
+  const g = f.layout.groupBox(group);
   if (!g) return null;
   const y0 = yOf(f, g.y);
   return { y0, y1: y0 + g.h, head: y0 + (kHeaderH - 2 * kHalf) / 2 };
@@ -139,9 +139,9 @@ export function locateInstant(
   const d = f.data;
   if (!d || !d.instantOffset) return null;
   const inView = (x: number, y: number) => x >= kGutter && x <= f.width && y >= 0 && y <= f.height;
-  for (const lane of f.layout.lanes) {
-    const k = d.laneIndex.get(lane.info.id);
-    if (k === undefined || lane.info.kind !== 'slices') continue;
+  for (const lane of f.layout.lanesIn(f.scrollY, f.scrollY + f.height - kRulerH)) {
+    const k = d.laneIndex.get(lane.id);
+    if (k === undefined || lane.kind !== 'slices') continue;
     for (let i = d.instantOffset[k]; i < d.instantOffset[k + 1]; i++) {
       if (!(names.get(d.instantName[i]) ?? '').includes(text)) continue;
       const x = xAt(f, d.instantTs[i]),

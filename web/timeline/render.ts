@@ -9,6 +9,7 @@ import { kHeaderH, type Layout, type LaneBox } from './layout';
 import { kWide, RectRun } from './rect_run';
 import { sliceLabel } from './short_name';
 import { formatTick, niceStep } from './time_format';
+import type { TrackNames } from './track_names';
 import type { WindowData } from './window_cache';
 
 export const kGutter = 190;
@@ -23,6 +24,7 @@ export interface Frame {
   layout: Layout;
   data: WindowData | null;
   names: Map<number, string>;
+  trackNames: TrackNames;
   colorBy: 'class' | 'name';
   searchActive: boolean;
   selected: { lane: number; depth: number; startNs: number; durNs: number } | null;
@@ -37,6 +39,8 @@ export interface Frame {
 export interface FrameStats {
   items: number;
   instants: number;
+  headers: number; // group headers drawn
+  laneNames: number; // lane names drawn
 }
 
 export function xOf(f: Frame, t: number): number {
@@ -117,7 +121,7 @@ function drawSlices(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: n
   const d = f.data!;
   const y0 = yOf(f, lane.y);
   const scale = (f.width - kGutter) / (f.t1 - f.t0);
-  const overlap = lane.info.kind === 'overlap';
+  const overlap = lane.kind === 'overlap';
   const charW = 6.2;
   ctx.font = '11px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
@@ -198,7 +202,7 @@ function drawSeries(ctx: CanvasRenderingContext2D, f: Frame, lane: LaneBox, k: n
   ctx.lineTo(f.width, yv(prev));
   ctx.lineTo(f.width, base);
   ctx.closePath();
-  ctx.fillStyle = lane.info.kind === 'memory' ? 'rgba(171,71,188,0.35)' : 'rgba(63,127,207,0.35)';
+  ctx.fillStyle = lane.kind === 'memory' ? 'rgba(171,71,188,0.35)' : 'rgba(63,127,207,0.35)';
   ctx.fill();
   ctx.fillStyle = f.muted;
   ctx.font = '10px system-ui, sans-serif';
@@ -213,7 +217,10 @@ function formatValue(v: number): string {
   return Number.isInteger(v) ? String(v) : v.toPrecision(4);
 }
 
-function drawGutter(ctx: CanvasRenderingContext2D, f: Frame): void {
+// A name not fetched yet (./track_names.ts) shows as this until it comes.
+const kNameLoading = '…';
+
+function drawGutter(ctx: CanvasRenderingContext2D, f: Frame, stats: FrameStats): void {
   ctx.fillStyle = f.bg;
   ctx.fillRect(0, kRulerH, kGutter, f.height - kRulerH);
   // Headers and names of lanes scrolled partly under the ruler are cut at its edge, not drawn on it.
@@ -223,9 +230,12 @@ function drawGutter(ctx: CanvasRenderingContext2D, f: Frame): void {
   ctx.clip();
   ctx.font = '12px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
-  for (const g of f.layout.groups) {
+  const top = f.scrollY,
+    bottom = f.scrollY + f.height - kRulerH;
+  for (const g of f.layout.groupsIn(top, bottom)) {
     const y = yOf(f, g.y);
     if (y + kHeaderH < kRulerH || y > f.height) continue;
+    stats.headers++;
     ctx.fillStyle = f.line;
     ctx.globalAlpha = 0.35;
     ctx.fillRect(0, y, f.width, kHeaderH - 2);
@@ -233,18 +243,20 @@ function drawGutter(ctx: CanvasRenderingContext2D, f: Frame): void {
     ctx.fillStyle = f.fg;
     ctx.font = 'bold 12px system-ui, sans-serif';
     ctx.fillText(
-      `${g.collapsed ? '▸' : '▾'} ${g.info.name}${g.collapsed ? ` (${g.lanes})` : ''}`,
+      fitText(ctx, `${g.collapsed ? '▸' : '▾'} ${f.trackNames.group(g.index) ?? kNameLoading}`, f.width - 60) +
+        (g.collapsed ? ` (${g.lanes})` : ''),
       6,
       y + kHeaderH / 2 - 1
     );
   }
   ctx.font = '11px system-ui, sans-serif';
-  for (const l of f.layout.lanes) {
+  for (const l of f.layout.lanesIn(top, bottom)) {
     const y = yOf(f, l.y);
     if (y + l.h < kRulerH || y > f.height) continue;
+    stats.laneNames++;
     ctx.fillStyle = f.muted;
-    const text = fitText(ctx, l.info.name, kGutter - 20);
-    if (l.info.kind !== 'overlap') {
+    const text = fitText(ctx, f.trackNames.track(l.id) ?? kNameLoading, kGutter - 20);
+    if (l.kind !== 'overlap') {
       ctx.fillText(text, 14, y + Math.min(l.h, 18) / 2);
       continue;
     }
@@ -285,7 +297,7 @@ function arrow(ctx: CanvasRenderingContext2D, x0: number, y0: number, x1: number
 }
 
 export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): FrameStats {
-  const stats: FrameStats = { items: 0, instants: 0 };
+  const stats: FrameStats = { items: 0, instants: 0, headers: 0, laneNames: 0 };
   ctx.clearRect(0, 0, f.width, f.height);
   drawRuler(ctx, f);
   ctx.save();
@@ -294,15 +306,15 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): FrameStats {
   ctx.clip();
   if (f.data) {
     for (const lane of f.layout.lanesIn(f.scrollY, f.scrollY + f.height)) {
-      const k = f.data.laneIndex.get(lane.info.id);
+      const k = f.data.laneIndex.get(lane.id);
       if (k === undefined) continue;
-      if (lane.info.kind === 'slices' || lane.info.kind === 'overlap') drawSlices(ctx, f, lane, k, stats);
+      if (lane.kind === 'slices' || lane.kind === 'overlap') drawSlices(ctx, f, lane, k, stats);
       else drawSeries(ctx, f, lane, k, stats);
-      if (lane.info.kind === 'slices') stats.instants += drawInstants(ctx, f, lane, k);
+      if (lane.kind === 'slices') stats.instants += drawInstants(ctx, f, lane, k);
     }
   }
   const box = (s: { lane: number; depth: number; startNs: number; durNs: number }) => {
-    const lane = f.layout.byLane.get(s.lane);
+    const lane = f.layout.laneBox(s.lane);
     if (!lane) return null;
     const x0 = xOf(f, s.startNs),
       x1 = Math.max(x0 + 2, xOf(f, s.startNs + s.durNs));
@@ -336,7 +348,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): FrameStats {
     ctx.strokeRect(x0, y0, x1 - x0, y1 - y0);
   }
   ctx.restore();
-  drawGutter(ctx, f);
+  drawGutter(ctx, f, stats);
   stats.instants += drawMarks(ctx, f);
   return stats;
 }

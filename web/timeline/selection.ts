@@ -30,7 +30,8 @@ export interface SelectionHost {
   readonly client: TimelineClient;
   destroyed(): boolean;
   originNs(): string;
-  laneName(lane: number): string;
+  laneName(lane: number): string; // '' when its name is not fetched: loadLaneNames first
+  loadLaneNames(lanes: number[]): Promise<void>;
   range(): Range;
   goTo(r: Range | null): void;
   measure(): void; // the panel may have taken room from the stage
@@ -80,6 +81,8 @@ export class TimelineSelection {
       const d = reply.details;
       this.selected = { id, lane: d.lane, depth: d.depth, startNs: d.startNs, durNs: d.durNs };
       this.links = (d.links ?? []).map((l) => l.to).filter((x) => x);
+      await this.host.loadLaneNames(this.links.map((l) => l.lane)); // the panel names the linked lanes
+      if (this.host.destroyed()) return;
       this.show(reply);
       if (reveal) this.host.revealLane(d.lane, d.depth);
       else this.host.keepRowShown(d.lane, d.depth);

@@ -4,6 +4,8 @@
 import { locateInstant } from './instants';
 import { kGutter, kRulerH, xOf, yOf, type Frame } from './render';
 import type { Layout } from './layout';
+import { laneKind, type TracksReply } from './track_columns';
+import type { TrackNames } from './track_names';
 import type { WindowCache } from './window_cache';
 import { tracewiseHook } from '../hook';
 
@@ -16,12 +18,15 @@ export interface Probe {
   frames: number;
   drawnItems: number;
   drawnInstants: number;
+  drawnHeaders: number;
+  drawnLaneNames: number;
   drawMs: number[];
   selectedId: number | null;
   details: unknown;
   aggregate: unknown;
   searchCount: number;
-  lanes: unknown[];
+  tracks: TracksReply | null;
+  trackNames: TrackNames;
   colorBy: string;
   layout: Layout | null;
   cache: WindowCache;
@@ -29,7 +34,15 @@ export interface Probe {
   canvasRect: DOMRect;
 }
 
-export function installTimelineHook(view: object, probe: () => Probe): void {
+// Lists of groups and lanes made for a test: every one up to this many, else those on screen.
+const kListAll = 10000;
+
+// What the hook may do to the view besides reading it.
+export interface HookActions {
+  scrollTo(contentY: number): void; // a far scroll in one step (a wheel turn moves a few rows)
+}
+
+export function installTimelineHook(view: object, probe: () => Probe, actions: HookActions): void {
   tracewiseHook().timeline = {
     view,
     get ready() {
@@ -55,6 +68,15 @@ export function installTimelineHook(view: object, probe: () => Probe): void {
     get drawnInstants() {
       return probe().drawnInstants;
     },
+    get drawnHeaders() {
+      return probe().drawnHeaders;
+    },
+    get drawnLaneNames() {
+      return probe().drawnLaneNames;
+    },
+    get groupCount() {
+      return probe().tracks?.groups ?? 0;
+    },
     drawTimes: () => probe().drawMs.slice(),
     get requests() {
       return probe().cache.requests;
@@ -71,11 +93,23 @@ export function installTimelineHook(view: object, probe: () => Probe): void {
     get searchCount() {
       return probe().searchCount;
     },
+    // {id, group, kind, name, rows} of every lane (a big trace: those on screen); name undefined
+    // until fetched.
     get lanes() {
-      return probe().lanes;
+      const p = probe();
+      const t = p.tracks;
+      if (!t) return [];
+      const ids = t.tracks <= kListAll ? [...Array(t.tracks).keys()] : shownLanes(p);
+      return ids.map((id) => ({
+        id,
+        group: t.trackGroup[id],
+        kind: laneKind(t, id),
+        name: p.trackNames.track(id),
+        rows: t.trackRows[id],
+      }));
     },
     get lanesShown() {
-      return probe().layout?.lanes.length ?? 0;
+      return probe().layout?.shownLanes ?? 0;
     },
     get colorBy() {
       return probe().colorBy;
@@ -87,17 +121,27 @@ export function installTimelineHook(view: object, probe: () => Probe): void {
       const p = probe();
       return p.frame ? locateInstant(p.frame, p.cache.names, p.canvasRect, text) : null;
     },
-    // Client coordinates of the header of the first group whose name starts with `prefix`.
+    // Client coordinates of the header of the first group whose name starts with `prefix` (a big
+    // trace: among those on screen).
     groupPoint: (prefix: string) => {
       const p = probe();
-      const g = p.layout?.groups.find((x) => x.info.name.startsWith(prefix));
-      if (!g || !p.frame) return null;
-      return { x: p.canvasRect.left + 40, y: p.canvasRect.top + yOf(p.frame, g.y + 10) };
+      if (!p.tracks) return null;
+      const all = p.tracks.groups <= kListAll;
+      const ids = all ? [...Array(p.tracks.groups).keys()] : shownGroups(p);
+      const g = ids.find((i) => p.trackNames.group(i)?.startsWith(prefix));
+      return g === undefined ? null : groupHeaderPoint(p, g);
     },
+    // Client coordinates of group g's header, wherever it is; groupsShown: the groups on screen.
+    groupHeaderPoint: (g: number) => groupHeaderPoint(probe(), g),
+    groupsShown: () => shownGroups(probe()),
+    groupName: (g: number) => probe().trackNames.group(g),
+    // Content y of group g's header (scrollTo it to bring it to the top).
+    groupY: (g: number) => probe().layout?.groupBox(g)?.y ?? null,
+    scrollTo: (y: number) => actions.scrollTo(y),
     // Client coordinates of a time (relative ns) on a lane's row.
     pointAt: (t: number, lane: number, depth = 0) => {
       const p = probe();
-      const box = p.layout?.byLane.get(lane);
+      const box = p.layout?.laneBox(lane);
       if (!box || !p.frame) return null;
       return {
         x: p.canvasRect.left + xOf(p.frame, t),
@@ -118,8 +162,8 @@ function locate(p: Probe, text: string): { x: number; y: number; id: number } | 
   const r = p.canvasRect;
   let best: { x: number; y: number; id: number; w: number } | null = null;
   for (const lane of p.layout.lanesIn(f.scrollY, f.scrollY + f.height - kRulerH)) {
-    const k = d.laneIndex.get(lane.info.id);
-    if (k === undefined || lane.info.kind !== 'slices') continue;
+    const k = d.laneIndex.get(lane.id);
+    if (k === undefined || lane.kind !== 'slices') continue;
     for (let i = d.itemOffset[k]; i < d.itemOffset[k + 1]; i++) {
       if (!(p.cache.names.get(d.name[i]) ?? '').includes(text)) continue;
       const x0 = Math.max(kGutter, xOf(f, d.start[i])),
@@ -130,4 +174,20 @@ function locate(p: Probe, text: string): { x: number; y: number; id: number } | 
     }
   }
   return best && { x: best.x, y: best.y, id: best.id };
+}
+
+function shownLanes(p: Probe): number[] {
+  const f = p.frame;
+  return f ? f.layout.lanesIn(f.scrollY, f.scrollY + f.height - kRulerH).map((l) => l.id) : [];
+}
+
+function shownGroups(p: Probe): number[] {
+  const f = p.frame;
+  return f ? f.layout.groupsIn(f.scrollY, f.scrollY + f.height - kRulerH).map((g) => g.index) : [];
+}
+
+function groupHeaderPoint(p: Probe, g: number): { x: number; y: number } | null {
+  const box = p.layout?.groupBox(g);
+  if (!box || !p.frame) return null;
+  return { x: p.canvasRect.left + 40, y: p.canvasRect.top + yOf(p.frame, box.y + 10) };
 }

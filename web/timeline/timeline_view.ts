@@ -16,7 +16,8 @@
 // group header / under the ruler; clicking a triangle shows the instant in the details panel.
 // Controls: wheel or pinch = zoom, shift+wheel / wheel over the names = scroll, horizontal wheel = pan,
 // drag = pan, shift+drag = select an area (aggregate table), W/S = zoom, A/D = pan, F = fit all (and top),
-// Z = zoom to the area or the selected slice, Esc = clear, click = details, click a group = collapse.
+// Z = zoom to the area or the selected slice, Esc = clear, click = details, click a group = collapse
+// (a trace of many processes opens with its groups collapsed: group_collapse.ts).
 // Test hook: window.__tracewise.timeline = { ready, idle(), visibleRange(), locate(text), ... } (hook()).
 //
 // Times inside the view are float64 ns relative to the trace origin (originNs from the worker).
@@ -25,13 +26,13 @@ import { h } from './element';
 import { instantUnder, sliceAt } from './hit_test';
 import { HoverTip, instantTipText, sliceTipText } from './hover_tip';
 import { markAt, type InstantHit } from './instants';
-import { drawFrame, kGutter, kRulerH, tOf, type Frame } from './render';
-import { Layout, type LaneBox, type TracksReply } from './layout';
-import { keepInViewScroll, revealScroll, rowInView } from './row_scroll';
+import { drawFrame, kGutter, kRulerH, tOf, type Frame, type FrameStats } from './render';
+import type { LaneBox } from './layout';
 import { TimelineSearch } from './search_bar';
 import { SearchSteps } from './search_steps';
 import { injectStyle } from './style';
 import { hookedView, installTimelineHook } from './test_hook';
+import { TrackRows } from './track_rows';
 import { WindowCache } from './window_cache';
 import { Drag, keyAction, wheelAction, type KeyAction } from './gestures';
 import { clampRange, fitRange, paddedRange, relativeNs, zoomedRange, type Range, type TimeLike } from './time_range';
@@ -47,7 +48,8 @@ export interface ViewState {
   search?: string;
   regex?: boolean;
   colorBy?: 'class' | 'name';
-  collapsed?: number[];
+  collapsed?: number[]; // groups collapsed (a trace that opens with all groups open)
+  expanded?: number[]; // groups open (a trace of many groups, which opens with all collapsed)
   selected?: number;
 }
 
@@ -65,14 +67,11 @@ export class TimelineView {
   private readonly search: TimelineSearch;
   private readonly steps: SearchSteps;
   private readonly cache: WindowCache;
+  private readonly rows: TrackRows;
   private readonly ctx: CanvasRenderingContext2D;
 
-  private tracks: TracksReply | null = null;
-  private layout: Layout | null = null;
-  private readonly collapsed = new Set<number>();
   private t0 = 0;
   private t1 = 1;
-  private scrollY = 0;
   private width = 0;
   private height = 0;
   private dpr = 1;
@@ -84,8 +83,7 @@ export class TimelineView {
   private raf = 0;
   private frames = 0;
   private readonly drawMs: number[] = []; // the last frames' draw times, for benchmarks
-  private drawnItems = 0;
-  private drawnInstants = 0;
+  private drawn: FrameStats = { items: 0, instants: 0, headers: 0, laneNames: 0 };
   private ready = false;
   private mouse: { x: number; y: number } | null = null;
   private drag: Drag | null = null;
@@ -104,20 +102,26 @@ export class TimelineView {
     this.sel = new TimelineSelection({
       client,
       destroyed: () => this.destroyed,
-      originNs: () => this.tracks?.originNs ?? '0',
-      laneName: (lane) => this.tracks?.tracks[lane]?.name ?? '',
+      originNs: () => this.rows.tracks?.originNs ?? '0',
+      laneName: (lane) => this.rows.names.track(lane) ?? '',
+      loadLaneNames: (lanes) => this.rows.names.load(false, lanes),
       range: () => this.range,
       goTo: (r) => this.goTo(r),
       measure: () => this.measure(),
       invalidate: () => this.invalidate(),
-      revealLane: (lane, depth) => this.revealLane(lane, depth),
-      keepRowShown: (lane, depth) => this.keepRowShown(lane, depth),
+      revealLane: (lane, depth) => this.rows.reveal(lane, depth),
+      keepRowShown: (lane, depth) => this.rows.keepShown(lane, depth),
     });
     this.sel.panel.root.setAttribute('data-testid', 'timeline-details');
     this.cache = new WindowCache(
       (req) => this.client.request('window', req),
       () => this.invalidate(),
       (e) => this.sel.panel.error(`The timeline could not be fetched: ${String((e as Error)?.message ?? e)}`)
+    );
+    this.rows = new TrackRows(
+      (groups, first, count) => this.client.request('trackNames', { groups, first, count }).then((r) => r.names),
+      () => this.invalidate(),
+      (e) => this.sel.panel.error(`Track names could not be fetched: ${String((e as Error)?.message ?? e)}`)
     );
     for (const [v, t] of [
       ['class', 'Colour: class'],
@@ -182,10 +186,10 @@ export class TimelineView {
 
   // Calls made before load() finished wait for it (times need the origin from the track list).
   private afterLoad(f: () => void): boolean {
-    if (this.tracks) return false;
+    if (this.rows.tracks) return false;
     void this.load().then(
       () => {
-        if (this.tracks) f();
+        if (this.rows.tracks) f();
       },
       () => {}
     );
@@ -195,9 +199,9 @@ export class TimelineView {
   private async doLoad(): Promise<void> {
     const t = await this.client.request('tracks', {});
     if (this.destroyed) return;
-    this.tracks = t;
-    this.layout = new Layout(t, this.collapsed);
     this.measure();
+    await this.rows.open(t);
+    if (this.destroyed) return;
     this.fitAll();
     await this.whenIdle(20000);
   }
@@ -222,8 +226,8 @@ export class TimelineView {
   }
 
   fitAll(): void {
-    this.scrollY = 0;
-    this.goTo(fitRange(this.tracks?.endNs ?? 1));
+    this.rows.scrollY = 0;
+    this.goTo(fitRange(this.rows.tracks?.endNs ?? 1));
   }
 
   destroy(): void {
@@ -242,7 +246,7 @@ export class TimelineView {
       search: this.search.query || undefined,
       regex: this.search.regex || undefined,
       colorBy: this.colorBy,
-      collapsed: [...this.collapsed],
+      ...this.rows.state(),
       selected: this.sel.selected?.instant ? undefined : this.sel.selected?.id,
     };
   }
@@ -255,11 +259,7 @@ export class TimelineView {
       this.colorSelect.value = s.colorBy;
       this.colorChosen = true;
     }
-    if (Array.isArray(s.collapsed)) {
-      this.collapsed.clear();
-      for (const g of s.collapsed) if (Number.isInteger(g)) this.collapsed.add(g);
-      this.layout?.build();
-    }
+    if (Array.isArray(s.collapsed) || Array.isArray(s.expanded)) this.rows.restore(s);
     if (Number.isFinite(s.t0) && Number.isFinite(s.t1) && s.t1 > s.t0) {
       this.goTo(s);
     } else if (
@@ -283,7 +283,7 @@ export class TimelineView {
   // --- state changes ----------------------------------------------------------------------------
 
   private rel(t: TimeLike): number {
-    return relativeNs(t, this.tracks?.originNs ?? '0');
+    return relativeNs(t, this.rows.tracks?.originNs ?? '0');
   }
 
   private get range(): Range {
@@ -292,7 +292,7 @@ export class TimelineView {
 
   private goTo(r: Range | null): void {
     if (!r) return;
-    ({ t0: this.t0, t1: this.t1 } = clampRange(r.t0, r.t1, this.tracks?.endNs ?? 1));
+    ({ t0: this.t0, t1: this.t1 } = clampRange(r.t0, r.t1, this.rows.tracks?.endNs ?? 1));
     this.invalidate();
   }
 
@@ -307,9 +307,7 @@ export class TimelineView {
   }
 
   private scrollBy(dy: number): void {
-    const max = Math.max(0, (this.layout?.height ?? 0) - (this.height - kRulerH) + 20);
-    this.scrollY = Math.round(Math.min(max, Math.max(0, this.scrollY + dy))); // whole px: a fractional y blurs rows, slower
-    this.invalidate();
+    this.rows.scrollBy(dy);
   }
 
   private invalidate(): void {
@@ -325,9 +323,10 @@ export class TimelineView {
     if (w === this.width && hgt === this.height && dpr === this.dpr) return;
     // A selected row on screen stays there when the stage shrinks (the details panel opening, a resize).
     const sel = this.sel.selected;
-    const keep = sel && this.rowShown(sel.lane, sel.depth) ? sel : null;
+    const keep = sel && this.rows.shown(sel.lane, sel.depth) ? sel : null;
     this.width = w;
     this.height = hgt;
+    this.rows.viewH = hgt - kRulerH;
     this.dpr = dpr;
     this.canvas.width = Math.round(w * dpr);
     this.canvas.height = Math.round(hgt * dpr);
@@ -340,7 +339,7 @@ export class TimelineView {
       line: 'rgba(128,128,128,0.6)',
       bg: 'rgba(0,0,0,0)',
     };
-    if (keep) this.keepRowShown(keep.lane, keep.depth);
+    if (keep) this.rows.keepShown(keep.lane, keep.depth);
     this.invalidate();
   }
 
@@ -361,10 +360,11 @@ export class TimelineView {
       height: this.height,
       t0: this.t0,
       t1: this.t1,
-      scrollY: this.scrollY,
-      layout: this.layout!,
+      scrollY: this.rows.scrollY,
+      layout: this.rows.layout!,
       data: this.cache.data,
       names: this.cache.names,
+      trackNames: this.rows.names,
       colorBy: this.colorBy,
       searchActive: this.search.active,
       selected: this.sel.selected,
@@ -380,21 +380,20 @@ export class TimelineView {
   // The one rAF callback: draw what is cached, and ask for what is missing.
   private paint(): void {
     this.raf = 0;
-    if (this.destroyed || !this.layout || !this.dirty) return;
+    if (this.destroyed || !this.rows.layout || !this.dirty) return;
     this.dirty = false;
     // With several files the test hook follows the view on screen.
     // (offsetParent last: it may lay the page out, and is rarely needed)
     if (hookedView() !== this && this.root.offsetParent !== null) this.installHook();
-    const lanes = this.layout.lanesIn(this.scrollY - this.height, this.scrollY + 2 * this.height).map((l) => l.info.id);
+    const lanes = this.rows.lanesAround(1);
+    void this.rows.loadShown();
     this.cache.ensure({ t0: this.t0, t1: this.t1, widthPx: this.width - kGutter, lanes, search: this.search.active });
     this.pickColoring();
     this.ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     const t = performance.now();
-    const stats = drawFrame(this.ctx, this.frame());
+    this.drawn = drawFrame(this.ctx, this.frame());
     this.drawMs.push(performance.now() - t);
     if (this.drawMs.length > 240) this.drawMs.shift();
-    this.drawnItems = stats.items;
-    this.drawnInstants = stats.instants;
     this.frames++;
     if (this.cache.data && !this.cache.inFlight) this.ready = true;
     // The view moved (keys, links, search, new data) under a still pointer: the tip follows.
@@ -411,17 +410,24 @@ export class TimelineView {
   }
 
   private isIdle(): boolean {
-    return this.ready && !this.dirty && !this.cache.inFlight && this.sel.pending === 0 && this.search.pending === 0;
+    return (
+      this.ready &&
+      !this.dirty &&
+      !this.cache.inFlight &&
+      this.rows.names.pending === 0 &&
+      this.sel.pending === 0 &&
+      this.search.pending === 0
+    );
   }
 
   // --- hit testing ---------------------------------------------------------------------------------
 
   private itemAt(x: number, y: number): { lane: LaneBox; i: number } | null {
-    return this.layout ? sliceAt(this.frame(), x, y) : null;
+    return this.rows.layout ? sliceAt(this.frame(), x, y) : null;
   }
 
   private instantHit(x: number, y: number): InstantHit | null {
-    return this.layout ? instantUnder(this.frame(), x, y) : null;
+    return this.rows.layout ? instantUnder(this.frame(), x, y) : null;
   }
 
   // --- input ---------------------------------------------------------------------------------------
@@ -449,19 +455,10 @@ export class TimelineView {
       void this.sel.selectInstant(mark.instantId);
       return;
     } // on a group header
-    if (p.y >= kRulerH && this.layout) {
-      const g = this.layout.groupHeaderAt(p.y - kRulerH + this.scrollY);
-      if (g) {
-        if (this.collapsed.has(g.index)) this.collapsed.delete(g.index);
-        else this.collapsed.add(g.index);
-        this.layout.build();
-        this.scrollBy(0);
-        return;
-      }
-    }
+    if (p.y >= kRulerH && this.rows.toggleHeaderAt(p.y - kRulerH + this.rows.scrollY)) return;
     if (p.x < kGutter) return;
     this.canvas.setPointerCapture(e.pointerId);
-    this.drag = new Drag(p.x, p.y, this.t0, this.t1, this.scrollY, e.shiftKey ? 'area' : 'pan');
+    this.drag = new Drag(p.x, p.y, this.t0, this.t1, this.rows.scrollY, e.shiftKey ? 'area' : 'pan');
     this.canvas.style.cursor = e.shiftKey ? 'crosshair' : 'grabbing';
   }
 
@@ -479,14 +476,14 @@ export class TimelineView {
       const to = d.pannedTo(p, this.width);
       this.t0 = to.t0;
       this.t1 = to.t1;
-      this.scrollY = d.scrollY;
+      this.rows.scrollY = d.scrollY;
       this.scrollBy(to.dy);
     } else {
       const f = this.frame();
       const ta = tOf(f, Math.max(kGutter, Math.min(d.x, p.x))),
         tb = tOf(f, Math.max(kGutter, Math.max(d.x, p.x)));
-      const ya = Math.min(d.y, p.y) - kRulerH + this.scrollY,
-        yb = Math.max(d.y, p.y) - kRulerH + this.scrollY;
+      const ya = Math.min(d.y, p.y) - kRulerH + this.rows.scrollY,
+        yb = Math.max(d.y, p.y) - kRulerH + this.rows.scrollY;
       this.sel.area = { t0: ta, t1: tb, y0: ya, y1: yb, lanes: [] };
       this.invalidate();
     }
@@ -509,11 +506,12 @@ export class TimelineView {
       else this.sel.clear();
       return;
     }
-    if (d.mode === 'area' && this.sel.area && this.layout) {
+    if (d.mode === 'area' && this.sel.area && this.rows.layout) {
       const a = this.sel.area;
-      a.lanes = this.layout.lanes
-        .filter((l) => l.y + l.h > a.y0 && l.y < a.y1 && l.info.kind === 'slices')
-        .map((l) => l.info.id);
+      a.lanes = this.rows.layout
+        .lanesIn(a.y0, a.y1)
+        .filter((l) => l.kind === 'slices')
+        .map((l) => l.id);
       void this.sel.aggregate();
     }
   }
@@ -547,54 +545,36 @@ export class TimelineView {
     e.preventDefault();
   }
 
-  // --- rows of a selection --------------------------------------------------------------------------
-
-  private revealLane(lane: number, depth: number): void {
-    if (!this.layout || !this.tracks) return;
-    const g = this.tracks.tracks[lane]?.group;
-    if (g !== undefined && this.collapsed.delete(g)) this.layout.build();
-    const box = this.layout.byLane.get(lane);
-    const dy = box ? revealScroll(box, depth, this.scrollY, this.height - kRulerH) : null;
-    if (dy !== null) this.scrollBy(dy);
-  }
-
-  // Whether row `depth` of `lane` is wholly inside the track area.
-  private rowShown(lane: number, depth: number): boolean {
-    const box = this.layout?.byLane.get(lane);
-    return box ? rowInView(box, depth, this.scrollY, this.height - kRulerH) : false;
-  }
-
-  // Scrolls the least that brings row `depth` of `lane` (with a row of margin) into the track area.
-  // A collapsed lane stays collapsed.
-  private keepRowShown(lane: number, depth: number): void {
-    const box = this.layout?.byLane.get(lane);
-    const dy = box ? keepInViewScroll(box, depth, this.scrollY, this.height - kRulerH) : null;
-    if (dy !== null) this.scrollBy(dy);
-  }
-
   // --- test hook -----------------------------------------------------------------------------------
 
   private installHook(): void {
-    installTimelineHook(this, () => ({
-      ready: this.ready,
-      idle: this.isIdle(),
-      t0: this.t0,
-      t1: this.t1,
-      originNs: this.tracks?.originNs ?? null,
-      frames: this.frames,
-      drawnItems: this.drawnItems,
-      drawnInstants: this.drawnInstants,
-      drawMs: this.drawMs,
-      selectedId: this.sel.selected?.id ?? null,
-      details: this.sel.lastDetails,
-      aggregate: this.sel.lastAggregate,
-      searchCount: this.search.count,
-      lanes: this.tracks?.tracks ?? [],
-      colorBy: this.colorBy,
-      layout: this.layout,
-      cache: this.cache,
-      frame: this.layout ? this.frame() : null,
-      canvasRect: this.canvas.getBoundingClientRect(),
-    }));
+    installTimelineHook(
+      this,
+      () => ({
+        ready: this.ready,
+        idle: this.isIdle(),
+        t0: this.t0,
+        t1: this.t1,
+        originNs: this.rows.tracks?.originNs ?? null,
+        frames: this.frames,
+        drawnItems: this.drawn.items,
+        drawnInstants: this.drawn.instants,
+        drawnHeaders: this.drawn.headers,
+        drawnLaneNames: this.drawn.laneNames,
+        drawMs: this.drawMs,
+        selectedId: this.sel.selected?.id ?? null,
+        details: this.sel.lastDetails,
+        aggregate: this.sel.lastAggregate,
+        searchCount: this.search.count,
+        tracks: this.rows.tracks,
+        trackNames: this.rows.names,
+        colorBy: this.colorBy,
+        layout: this.rows.layout,
+        cache: this.cache,
+        frame: this.rows.layout ? this.frame() : null,
+        canvasRect: this.canvas.getBoundingClientRect(),
+      }),
+      { scrollTo: (y) => this.scrollBy(y - this.rows.scrollY) }
+    );
   }
 }

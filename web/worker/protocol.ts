@@ -3,7 +3,7 @@ import type { ReaderTiming } from '../load/feed/protocol';
 import type { WorkersMode } from '../load/trace/open_plan';
 import type { TimelineReply, WindowReply } from './timeline_handlers';
 import type { AggregateReply, EventView, SearchReply } from '../timeline/replies';
-import type { TracksReply } from '../timeline/layout';
+import type { TracksReply } from '../timeline/track_columns';
 import type { CoreModule, CoreSession } from '../core/bindings';
 
 // The messages between the page (web/app) and a trace worker (web/worker). One worker holds one
@@ -96,6 +96,7 @@ export type SearchOp =
   | { op: 'clear' };
 export interface TimelinePayloads {
   tracks: Record<string, never>;
+  trackNames: { groups: boolean; first: number; count: number };
   window: { lanes: number[]; t0: number; t1: number; px: number; search?: boolean };
   event: { sliceId: number } | { instantId: number };
   search: SearchOp;
@@ -106,6 +107,7 @@ export type TimelineKind = keyof TimelinePayloads;
 // the JSON the core writes in them typed (web/timeline/replies.ts).
 export interface TimelineReplies {
   tracks: TracksReply;
+  trackNames: { names: string[] };
   window: WindowReply;
   event: EventView;
   search: SearchReply;
@@ -128,6 +130,7 @@ export interface TraceReplies {
   cancel: Record<string, never>;
   warm: WarmReply;
   tracks: TimelineReply;
+  trackNames: TimelineReply;
   window: TimelineReply;
   event: TimelineReply;
   search: TimelineReply;

@@ -6,7 +6,10 @@
 //     ctx = { mod, session, source: { blob?: Blob, gzip: boolean } }  (mod = Emscripten module,
 //           session = the finished Embind Session, blob = the file as opened, for re-reading events)
 //     req = { kind: 'tracks' | 'window' | 'event' | 'search' | 'aggregate', ...fields } :
-//       tracks    {}                                   -> { originNs, endNs, groups, tracks }
+//       tracks    {}                                   -> { originNs, endNs, groups, tracks (counts), groupFirstTrack,
+//                                                          groupPid, groupGpu, trackGroup, trackKind, trackRows }
+//                                                          (typed arrays: ../timeline/track_columns.ts)
+//       trackNames { groups, first, count }            -> { names } (cut to kTrackNameBytes; at most 4096)
 //       window    { lanes, t0, t1, px, search? }       -> { lanes, t0, t1, px, names, itemOffset, start, dur,
 //                                                          depth, name, cls, sliceId, count, flags, point*, match*,
 //                                                          instant* (thread instants per lane), mark* (process /
@@ -17,6 +20,8 @@
 //                 { op: 'next' | 'prev', fromNs, fromId } -> { index, count, event? }
 //                 { op: 'clear' }                      -> { count: 0 }
 //       aggregate { lanes, t0, t1 }                    -> { slices, names, truncated, rows }
+//     Strings in event, search and aggregate replies are cut to kDetailsChars (cutStrings): the page
+//     lays them out as text.
 //     The payload is a plain object that may hold typed arrays; pass transferablesOf(payload) as the
 //     postMessage transfer list to avoid a copy (optional: structured clone also works).
 //   `id` and `kind` are the worker protocol's envelope fields: never used as payload fields here.
@@ -30,6 +35,8 @@
 // to the event (DecompressionStream, stopping there), and the decompressed bytes around it are kept
 // (kGzipCacheBytes) so that clicks on nearby events are answered without decompressing again.
 
+import { trackOffsets } from '../timeline/lane_heights';
+import { kTrackColumns, type TrackColumnName, type TrackColumns, type TracksReply } from '../timeline/track_columns';
 import { kNameColumns, kWindowColumns, type WindowColumnName, type WindowColumns } from '../timeline/window_columns';
 import type { TimelineContext, TimelineRequest } from './protocol';
 
@@ -38,6 +45,12 @@ type EventRequest = Extract<TimelineRequest, { kind: 'event' }>;
 type SearchRequest = Extract<TimelineRequest, { kind: 'search' }>;
 
 const kGzipCacheBytes = 32 << 20;
+// Names are cut in the core to what the page can show: a lane name in its gutter, a slice name in a
+// tip (a kernel's full signature fits). A 50 MB name is never copied out of the wasm heap whole.
+const kTrackNameBytes = 512;
+const kSliceNameBytes = 4096;
+// Strings of an event's details and args: what the details panel lays out.
+const kDetailsChars = 8192;
 
 interface PerSession {
   sentNames: Set<number>;
@@ -88,25 +101,55 @@ export interface EventReply {
   argsError?: string;
 }
 
-export type TimelineReply = Json | WindowReply | EventReply;
+export type TimelineReply = Json | TracksReply | { names: string[] } | WindowReply | EventReply;
 
 export async function handleTimelineRequest(ctx: TimelineContext, req: TimelineRequest): Promise<TimelineReply> {
   const { session } = ctx;
   if (!session) throw new Error('no trace is loaded in this worker');
   switch (req.kind) {
     case 'tracks':
-      return parseJson(session.timelineTracks());
+      return tracksReply(ctx);
+    case 'trackNames': {
+      const names = JSON.parse(
+        session.timelineTrackNames(Boolean(req.groups), finiteOr(req.first, 0), finiteOr(req.count, 0), kTrackNameBytes)
+      );
+      if (!Array.isArray(names)) throw new Error(String(names?.error ?? 'no track names'));
+      return { names: names.map(String) };
+    }
     case 'window':
       return windowReply(ctx, req);
     case 'event':
       return eventReply(ctx, req);
     case 'search':
-      return searchReply(ctx, req);
+      return cutStrings(searchReply(ctx, req), kDetailsChars) as Json;
     case 'aggregate':
-      return parseJson(session.timelineAggregate(laneList(req.lanes), finiteOr(req.t0, 0), finiteOr(req.t1, 0)));
+      return cutStrings(
+        parseJson(session.timelineAggregate(laneList(req.lanes), finiteOr(req.t0, 0), finiteOr(req.t1, 0))),
+        kDetailsChars
+      ) as Json;
     default:
       throw new Error(`unknown timeline request '${String((req as { kind: unknown }).kind)}'`);
   }
+}
+
+function tracksReply(ctx: TimelineContext): TracksReply {
+  const head = parseJson(ctx.session.timelineTrackHead());
+  const views = ctx.session.timelineTrackColumns();
+  // Views into the wasm heap, copied (and the copies transferred) like a window's columns.
+  const columns = Object.fromEntries(
+    (Object.keys(kTrackColumns) as TrackColumnName[]).map((k) => [
+      k,
+      views[k] ? views[k].slice() : new kTrackColumns[k](k === 'groupFirstTrack' ? 1 : 0),
+    ])
+  ) as unknown as TrackColumns;
+  return {
+    ...columns,
+    ...trackOffsets(columns), // here, not on the page's main thread: a loop over every lane
+    originNs: String(head.originNs),
+    endNs: finiteOr(head.endNs, 0),
+    groups: columns.groupPid.length,
+    tracks: columns.trackGroup.length,
+  };
 }
 
 function windowReply(ctx: TimelineContext, req: WindowRequest): WindowReply {
@@ -130,7 +173,7 @@ function windowReply(ctx: TimelineContext, req: WindowRequest): WindowReply {
     for (const id of out[col]) {
       if (id === 0 || st.sentNames.has(id)) continue;
       st.sentNames.add(id);
-      out.names[id] = session.stringAt(id);
+      out.names[id] = session.stringPrefix(id, kSliceNameBytes);
     }
   }
   return out;
@@ -161,7 +204,27 @@ async function eventReply(ctx: TimelineContext, req: EventRequest): Promise<Even
   } catch (e) {
     argsError = `could not re-read the event: ${String((e as Error)?.message ?? e)}`;
   }
-  return { details, args, argsSource, argsMs: performance.now() - t, argsError };
+  // A 50 MB name or arg laid out in the details panel blocked the page for seconds: strings are cut.
+  return {
+    details: cutStrings(details, kDetailsChars) as Json,
+    args: cutStrings(args, kDetailsChars) as Json | null,
+    argsSource,
+    argsMs: performance.now() - t,
+    argsError,
+  };
+}
+
+// `v` with every string longer than `max` characters cut there (never inside a surrogate pair) and
+// marked with how long it was. Arrays and objects are copied; the core's JSON is at most 64 deep.
+export function cutStrings(v: unknown, max: number, depth = 0): unknown {
+  if (typeof v === 'string') {
+    if (v.length <= max) return v;
+    const end = /[\uD800-\uDBFF]/.test(v[max - 1]) ? max - 1 : max;
+    return `${v.slice(0, end)}… (${v.length.toLocaleString('en-US')} characters)`;
+  }
+  if (v === null || typeof v !== 'object' || depth > 128) return v;
+  if (Array.isArray(v)) return v.map((x) => cutStrings(x, max, depth + 1));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [cutStrings(k, max), cutStrings(x, max, depth + 1)]));
 }
 
 async function eventBytes(ctx: TimelineContext, offset: number, length: number): Promise<Uint8Array | null> {

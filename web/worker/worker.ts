@@ -41,6 +41,7 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
     case 'summary':
       return { payload: summaryReply(!!req.htaCompat) };
     case 'tracks':
+    case 'trackNames':
     case 'window':
     case 'event':
     case 'search':
