@@ -151,7 +151,8 @@ test('wasm bad input: numbers, invalid UTF-8, malformed args', () => {
   assert.equal(p.negative_dur, 1);
   assert.equal(p.invalid_utf8, 1);
   assert.equal(p.integer_beyond_int64, 1);
-  assert.equal(p.invalid_json_event, 1);
+  // {"args":{n}} breaks the structure (a key was due): a damaged span, skipped to the next event.
+  assert.equal(file.import.recovered.regions, 1);
   assert.equal(p.bad_counter_value, 1);
 });
 
