@@ -73,7 +73,9 @@ class EventSplitter {
   void start_in_events_array(uint64_t offset, bool object_form);
   // Whether the input so far ends between two elements of the events array: exactly the state a
   // later part starts in, so the rest of the file would be split the same way.
-  bool between_events() const { return state_ == State::kArray; }
+  // (Not after a non-object element still waiting for its ',': what follows decides whether it is
+  // read again, damaged_skip().)
+  bool between_events() const { return state_ == State::kArray && !after_skip_ && !damage_open_; }
   uint64_t offset() const { return base_; }
   // Hands the events found so far to the sink, if the input ends between events.
   void flush_between_events() {
