@@ -26,6 +26,18 @@ std::string describe_start(unsigned char first) {
 
 const char kBom[] = "\xEF\xBB\xBF";  // a UTF-8 byte order mark may precede the document
 
+// Keeps a value's bytes as they are scanned, up to `cap`: past it `held` is emptied and `over` set
+// (the value is still scanned to its end, only not kept).
+void hold(std::string& held, bool& over, const char* p, size_t n, size_t cap) {
+  if (over) return;
+  if (held.size() + n > cap) {
+    over = true;
+    held.clear();
+  } else {
+    held.append(p, n);
+  }
+}
+
 }  // namespace
 
 EventSplitter::EventSplitter(EventSplitterSink* sink, ImportStats* stats) : sink_(sink), stats_(stats) {
@@ -231,16 +243,20 @@ void EventSplitter::damage(uint64_t offset) {
   state_ = State::kResync;
 }
 
+// Queues a damaged value's bytes after its first one (p[0], at stream offset `offset`) to be read
+// again, within a budget: junk full of '{' cannot make the import quadratic. Past the budget the
+// skip starts where the damage was found.
+void EventSplitter::replay_after_first(const char* p, size_t n, uint64_t offset) {
+  if (n <= 1 || replayed_ + n > 2 * stats_->bytes + (size_t(1) << 20)) return;
+  replay_.assign(p + 1, n - 1);
+  replay_base_ = offset + 1;
+  replayed_ += n - 1;
+}
+
 void EventSplitter::damaged_element() {
   damage(element_offset_);
-  // Read again from the byte after its '{', within a budget: junk full of '{' cannot make this
-  // quadratic. Past the budget (or for an event too large to hold) the skip starts at the bad byte.
-  const size_t held = batch_.size() - element_begin_;
-  if (!element_oversize_ && held > 1 && replayed_ + held <= 2 * stats_->bytes + (size_t(1) << 20)) {
-    replay_.assign(batch_.data() + element_begin_ + 1, held - 1);
-    replay_base_ = element_offset_ + 1;
-    replayed_ += held - 1;
-  }
+  if (!element_oversize_)
+    replay_after_first(batch_.data() + element_begin_, batch_.size() - element_begin_, element_offset_);
   batch_.resize(element_begin_);
   element_oversize_ = false;
 }
@@ -248,12 +264,7 @@ void EventSplitter::damaged_element() {
 void EventSplitter::damaged_skip() {
   damage(skip_offset_);
   after_skip_ = false;
-  if (!skip_oversize_ && skip_bytes_.size() > 1 &&
-      replayed_ + skip_bytes_.size() <= 2 * stats_->bytes + (size_t(1) << 20)) {
-    replay_.assign(skip_bytes_, 1);
-    replay_base_ = skip_offset_ + 1;
-    replayed_ += replay_.size();
-  }
+  if (!skip_oversize_) replay_after_first(skip_bytes_.data(), skip_bytes_.size(), skip_offset_);
   skip_bytes_.clear();
 }
 
@@ -361,14 +372,7 @@ size_t EventSplitter::step(const char* data, size_t n, size_t i, uint64_t base, 
     case State::kTopValue: {
       size_t start = i;
       i = scan_value(data, i, n);
-      if (!top_value_oversize_) {
-        if (top_value_.size() + (i - start) > kMaxTopLevelValueBytes) {
-          top_value_oversize_ = true;
-          top_value_.clear();
-        } else {
-          top_value_.append(data + start, i - start);
-        }
-      }
+      hold(top_value_, top_value_oversize_, data + start, i - start, kMaxTopLevelValueBytes);
       if (value_done_) {
         if (top_value_oversize_) {
           stats_->problem("top_level_value_too_large", top_value_offset_);
@@ -457,7 +461,7 @@ size_t EventSplitter::step(const char* data, size_t n, size_t i, uint64_t base, 
       // is an object would swallow the events after it, so that '[' is taken for damage.
       size_t start = i;
       while (i < n && is_ws(data[i])) ++i;
-      skip_bytes_.append(data + start, i - start);
+      hold(skip_bytes_, skip_oversize_, data + start, i - start, kMaxEventBytes);
       if (i >= n) break;
       if (data[i] == '{') {
         damage(skip_offset_);
@@ -473,14 +477,7 @@ size_t EventSplitter::step(const char* data, size_t n, size_t i, uint64_t base, 
     case State::kSkipElement: {
       size_t start = i;
       i = scan_value(data, i, n);
-      if (!skip_oversize_) {
-        if (skip_bytes_.size() + (i - start) > kMaxEventBytes) {
-          skip_oversize_ = true;
-          skip_bytes_.clear();
-        } else {
-          skip_bytes_.append(data + start, i - start);
-        }
-      }
+      hold(skip_bytes_, skip_oversize_, data + start, i - start, kMaxEventBytes);
       if (value_done_) {
         after_skip_ = true;
         state_ = State::kArray;

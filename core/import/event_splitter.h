@@ -119,6 +119,7 @@ class EventSplitter {
   void damage(uint64_t offset);
   void damaged_element();
   void damaged_skip();
+  void replay_after_first(const char* p, size_t n, uint64_t offset);
   // An event or the array's end was found at `offset`: the open span, if any, ends there.
   void end_damage(uint64_t offset);
   void run_replay(bool in_place);

@@ -19,27 +19,24 @@ void ObjectCheck::reset() {
   deep_string_ = deep_escape_ = false;
 }
 
-bool ObjectCheck::push(bool object) {
+void ObjectCheck::push(bool object) {
   if (depth_ == kCheckedDepth) {
     s_ = S::kDeep;
     deep_ = 1;
     deep_string_ = deep_escape_ = false;
-    return false;
+    return;
   }
   uint64_t bit = uint64_t(1) << (depth_ & 63);
   if (object) kinds_[depth_ >> 6] |= bit;
   else kinds_[depth_ >> 6] &= ~bit;
   ++depth_;
   s_ = object ? S::kKeyOrEnd : S::kValue;
-  return true;
 }
 
 // c is '}' or ']' where it may close the innermost container.
 ObjectCheck::Status ObjectCheck::close(char c) {
-  int top = depth_ - 1;
-  bool object = (kinds_[top >> 6] >> (top & 63)) & 1;
-  if (object != (c == '}')) return Status::kBad;
-  depth_ = top;
+  if (innermost_is_object() != (c == '}')) return Status::kBad;
+  --depth_;
   s_ = S::kAfterValue;
   return depth_ == 0 ? Status::kDone : Status::kMore;
 }
@@ -145,8 +142,7 @@ ObjectCheck::Status ObjectCheck::feed(const char* p, size_t n, size_t& used) {
           case S::kAfterValue:
             if (c == ',') {
               ++i;
-              bool object = (kinds_[(depth_ - 1) >> 6] >> ((depth_ - 1) & 63)) & 1;
-              s_ = object ? S::kKey : S::kValue;
+              s_ = innermost_is_object() ? S::kKey : S::kValue;
             } else if (c == '}' || c == ']') {
               if (Status st = closing(); st != Status::kMore) return st;
             } else {

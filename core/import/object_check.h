@@ -42,7 +42,8 @@ class ObjectCheck {
     kScalar,
     kDeep,  // beyond kCheckedDepth: brackets and strings only
   };
-  bool push(bool object);
+  void push(bool object);
+  bool innermost_is_object() const { return (kinds_[(depth_ - 1) >> 6] >> ((depth_ - 1) & 63)) & 1; }
   Status close(char c);
 
   S s_ = S::kKeyOrEnd;

@@ -138,7 +138,7 @@ TEST_CASE("recovery: DeepSeek's training trace with a stray byte before its 100t
 // Found by the libFuzzer harness (bench/fuzz): a part cut after a non-object element that still
 // waits for its ',' was absorbed as if it began between events, and counted the next string twice.
 TEST_CASE("recovery: a part cut anywhere in damage gives the whole import's result") {
-  for (const std::string text :
+  for (const std::string& text :
        {std::string("{\n  \"traceEvents\": [\n \"ac2g\" \"{\"cat\": \" PERF\",\""),
         std::string(R"([{"ph":"i","ts":1,"name":"a"}, 7 "x" {"ph":"i","ts":2}, @ {"ph":"i","ts":3}])")}) {
     const std::string whole = fingerprint(*import_whole(text));
