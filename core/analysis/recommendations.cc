@@ -64,10 +64,10 @@ void exposed_communication(const RecommendationInputs& in, std::vector<Recommend
   const CollectivesResult* c = in.collectives;
   if (!c || in.gpu_span_ns <= 0 || c->exposed_ns <= 0) return;
   double share = ratio(c->exposed_ns, in.gpu_span_ns);
-  if (share <= 0.10) return;
+  if (share <= kExposedCommunicationLow) return;
   Recommendation r;
   r.id = "exposed_communication";
-  r.severity = severity_for(share, 0.2, 0.3);
+  r.severity = severity_for(share, kExposedCommunicationMedium, kExposedCommunicationHigh);
   r.title = "Exposed communication is " + pct(share) + " of GPU time";
   std::vector<const CollectiveStat*> types;
   for (const CollectiveStat& t : c->by_type) types.push_back(&t);
@@ -92,15 +92,37 @@ void exposed_communication(const RecommendationInputs& in, std::vector<Recommend
   out.push_back(std::move(r));
 }
 
+// The GPU's idle time and what it is measured against: inside the profiler steps (the time the
+// step breakdown gives no GPU category) against the step time when there are steps, else the GPU
+// span. A GPU busy through its own span can still idle for half of every step (CPU preprocessing
+// between the steps' GPU work), and the step is what the user waits for.
+struct IdleBasis {
+  int64_t idle_ns = 0;
+  int64_t basis_ns = 0;
+  bool steps = false;
+};
+IdleBasis idle_basis(const RecommendationInputs& in) {
+  const StepBreakdown* sb = in.steps;
+  if (sb && !sb->steps.empty() && sb->total_ns > 0) {
+    int64_t idle = 0;
+    for (StepCategory c :
+         {StepCategory::kRuntime, StepCategory::kDataLoader, StepCategory::kCpuExec, StepCategory::kOther})
+      idle += sb->category_ns[static_cast<int>(c)];
+    return {idle, sb->total_ns, true};
+  }
+  return {in.gpu_span_ns - in.gpu_busy_ns, in.gpu_span_ns, false};
+}
+
 void gpu_idle(const RecommendationInputs& in, std::vector<Recommendation>& out) {
   if (in.gpu_span_ns <= 0) return;
-  int64_t idle = in.gpu_span_ns - in.gpu_busy_ns;
-  double share = ratio(idle, in.gpu_span_ns);
-  if (share <= 0.20) return;
+  const IdleBasis basis = idle_basis(in);
+  const int64_t idle = basis.idle_ns;
+  double share = ratio(idle, basis.basis_ns);
+  if (share <= kGpuIdleLow) return;
   Recommendation r;
   r.id = "gpu_idle";
-  r.severity = severity_for(share, 0.35, 0.5);
-  r.title = "The GPU is idle " + pct(share) + " of the time";
+  r.severity = severity_for(share, kGpuIdleMedium, kGpuIdleHigh);
+  r.title = "The GPU is idle " + pct(share) + (basis.steps ? " of the step time" : " of the time");
   // The causes on the busiest device (the one the idle time above is measured on): its idle
   // stretches add up to its idle time, unlike the per-stream gaps, which overlap one another.
   const DeviceIdle* dev = nullptr;
@@ -132,11 +154,14 @@ void gpu_idle(const RecommendationInputs& in, std::vector<Recommendation>& out) 
               "but waited for an event, another device, communication or a host synchronisation.";
   }
   r.text = "The GPU runs nothing for " + format_duration(idle) + ", " + pct(share) +
-           " of the time between its first "
-           "and last op." +
+           (basis.steps ? " of the time in the profiler steps." : " of the time between its first and last op.") +
            cause;
-  r.numbers = {{"idle_ns", double(idle)},        {"gpu_span_ns", double(in.gpu_span_ns)}, {"share", share},
-               {"host_wait_ns", double(cat[0])}, {"kernel_wait_ns", double(cat[1])},      {"other_ns", double(cat[2])}};
+  r.numbers = {{"idle_ns", double(idle)},
+               {basis.steps ? "step_total_ns" : "gpu_span_ns", double(basis.basis_ns)},
+               {"share", share},
+               {"host_wait_ns", double(cat[0])},
+               {"kernel_wait_ns", double(cat[1])},
+               {"other_ns", double(cat[2])}};
   r.offenders.push_back(idle_category_name(static_cast<IdleCategory>(main)));
   if (dev)
     for (size_t i = 0; i < dev->longest.size() && i < 5; ++i)
@@ -202,14 +227,15 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   const double share = ratio(blocked, by_steps ? sb->total_ns : in.model->max_ts_ns - in.model->min_ts_ns);
   const double per_step = steps ? static_cast<double>(counted.size()) / static_cast<double>(steps) : 0;
   const uint64_t outside = calls.size() - counted.size();
-  if (counted.empty() || (share < 0.05 && per_step < 10)) return;
+  if (counted.empty() || share < kHostSyncsFrequentShare || (share < kHostSyncsShare && per_step < 10)) return;
   const std::vector<SyncSite> sites = sync_sites_of(counted, 3);
   Recommendation r;
   r.id = "host_syncs";
   r.severity = severity_for(share, 0.1, 0.2);
   const std::string of = by_steps ? " of the step time" : " of the trace";
-  r.title = share >= 0.05 ? "Host synchronisations block the CPU " + pct(share) + (by_steps ? of : " of the time")
-                          : "Frequent host synchronisations";
+  r.title = share >= kHostSyncsShare
+                ? "Host synchronisations block the CPU " + pct(share) + (by_steps ? of : " of the time")
+                : "Frequent host synchronisations";
   std::string where;
   for (size_t i = 0; i < sites.size(); ++i) {
     const SyncSite& s = sites[i];
@@ -241,9 +267,12 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
 
 void pageable_memcpy(const RecommendationInputs& in, std::vector<Recommendation>& out) {
   if (in.pageable_copies <= 0) return;
+  const IdleBasis basis = idle_basis(in);
+  const double share = ratio(in.pageable_copy_ns, std::max<int64_t>(1, basis.basis_ns));
+  if (share < kPageableCopyShare) return;
   Recommendation r;
   r.id = "pageable_memcpy";
-  r.severity = severity_for(ratio(in.pageable_copy_ns, std::max<int64_t>(1, in.gpu_span_ns)), 0.02, 0.1);
+  r.severity = severity_for(share, 0.02, 0.1);
   r.title = "Copies from pageable host memory";
   r.text = count_str(static_cast<uint64_t>(in.pageable_copies)) + " host/device copies (" +
            std::to_string(in.pageable_copy_bytes) + " bytes, " + format_duration(in.pageable_copy_ns) +
@@ -252,7 +281,8 @@ void pageable_memcpy(const RecommendationInputs& in, std::vector<Recommendation>
            "with non_blocking=True.";
   r.numbers = {{"copies", double(in.pageable_copies)},
                {"copy_ns", double(in.pageable_copy_ns)},
-               {"bytes", double(in.pageable_copy_bytes)}};
+               {"bytes", double(in.pageable_copy_bytes)},
+               {"share", share}};
   out.push_back(std::move(r));
 }
 

@@ -1,15 +1,21 @@
 // Recommendations: explicit rules with fixed thresholds over the other analyses' results. Each one
 // that fires says what was measured, why it matters and what to try, in plain sentences, with its
 // evidence: the numbers, the top offenders and the worst time ranges.
+// Shares are of the step time when the trace has profiler steps, else of the GPU span (or the trace).
 //   data_loading            DataLoader time > 5% of step time
-//   exposed_communication   communication not hidden under computation > 10% of the GPU span
-//   gpu_idle                GPU idle > 20% of its span, with the main cause (host wait / kernel wait / other)
+//   exposed_communication   communication not hidden under computation > 5% of the GPU span (low;
+//                           medium from 10%, high from 25%: the page's exposed-communication card
+//                           turns amber at 5% and red at 10%)
+//   gpu_idle                GPU idle > 20% of the step time (no steps: of its span), with the main
+//                           cause (host wait / kernel wait / other)
 //   launch_bound            most launched ops are shorter than their launch call, and launch calls
 //                           take at least as long on the CPU as their ops on the GPU
-//   host_syncs              host synchronisations block >= 5% of the step time, or >= 10 per step (with
-//                           profiler steps only those inside a step count: the others are the
-//                           profiler's start-up and shut-down); without steps >= 5% of the trace
-//   pageable_memcpy         any HtoD/DtoH copy from / to pageable host memory
+//   host_syncs              host synchronisations block >= 5% of the step time, or >= 10 per step
+//                           blocking >= 1% of it (with profiler steps only those inside a step count:
+//                           the others are the profiler's start-up and shut-down); without steps, of
+//                           the trace
+//   pageable_memcpy         HtoD/DtoH copies from / to pageable host memory taking >= 1% of the step
+//                           time (no steps: of the GPU span)
 //   memory_peak             reserved memory peak > 90% of a device's memory
 //   no_tensor_cores         a tensor-core capable device (compute capability >= 7) runs GEMM /
 //                           convolution kernels and none of them is a tensor-core kernel
@@ -33,6 +39,17 @@
 #include "core/model/trace_model.h"
 
 namespace tw {
+
+// The thresholds the page's cards and the verdict (verdict.h) share with the rules.
+constexpr double kExposedCommunicationLow = 0.05;
+constexpr double kExposedCommunicationMedium = 0.10;
+constexpr double kExposedCommunicationHigh = 0.25;
+constexpr double kGpuIdleLow = 0.20;
+constexpr double kGpuIdleMedium = 0.35;
+constexpr double kGpuIdleHigh = 0.50;
+constexpr double kHostSyncsShare = 0.05;
+constexpr double kHostSyncsFrequentShare = 0.01;
+constexpr double kPageableCopyShare = 0.01;
 
 struct Recommendation {
   std::string id;

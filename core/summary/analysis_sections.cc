@@ -153,6 +153,7 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
   const std::vector<ProfilerStep>& steps = ctx.steps;
   const bool gpu_steps = ctx.gpu_steps;
 
+  TemporalBreakdown whole;
   if (!act.any) {
     file["temporal"] = nullptr;
     file["kernel_classes_ns"] = nullptr;
@@ -161,7 +162,8 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
     file["overlap"] = nullptr;
     file["stream_overlap"] = nullptr;
   } else {
-    const TemporalBreakdown t = temporal_breakdown(act);
+    whole = temporal_breakdown(act);
+    const TemporalBreakdown& t = whole;
     json tj = temporal_json(t);
     tj["gpu_ops"] = act.ops;
     file["temporal"] = tj;
@@ -190,7 +192,8 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
   }
   file["steps"] = sj;
   file["steps_source"] = steps.empty() ? json(nullptr) : json(gpu_steps ? "gpu_user_annotation" : "cpu");
-  add_detail_sections(file, ctx, early);  // idle, kernels, collectives, ... (detail_sections.h)
+  // idle, kernels, collectives, ..., the verdict (detail_sections.h)
+  add_detail_sections(file, ctx, early, act.any ? &whole : nullptr);
 }
 
 }  // namespace tw

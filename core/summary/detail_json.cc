@@ -86,7 +86,21 @@ json kernels_json(const TraceModel& m, const KernelsResult& r, size_t top) {
                     {"p95_ns", k.p95_ns},
                     {"share", round4(k.share)}});
   }
-  return {{"count", r.count}, {"total_ns", r.total_ns}, {"distinct_names", r.by_name.size()}, {"top", rows}};
+  // "count" and "total_ns" take every GPU op (kernels, copies and sets alike); by kind they read
+  // apart, so "929 kernels" is not taken for kernels alone when 161 of them are copies.
+  json kinds = json::object();
+  for (EventKind kind : {EventKind::kKernel, EventKind::kMemcpy, EventKind::kMemset}) {
+    uint64_t count = 0;
+    int64_t total = 0;
+    for (const KernelStat& k : r.by_name)
+      if (k.kind == kind) count += k.count, total += k.total_ns;
+    kinds[event_kind_name(kind)] = {{"count", count}, {"total_ns", total}};
+  }
+  return {{"count", r.count},
+          {"total_ns", r.total_ns},
+          {"distinct_names", r.by_name.size()},
+          {"by_kind", kinds},
+          {"top", rows}};
 }
 
 json distribution_json(const Distribution& d) {

@@ -17,6 +17,7 @@
 #include "core/analysis/step_breakdown.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/utilization.h"
+#include "core/analysis/verdict.h"
 #include "core/summary/detail_json.h"
 #include "core/summary/step_details.h"
 
@@ -88,6 +89,23 @@ json recommendations_json(const std::vector<Recommendation>& v) {
   return a;
 }
 
+json verdict_json(const Verdict& v) {
+  json parts = json::array();
+  for (const VerdictPart& p : v.parts) parts.push_back({{"id", p.id}, {"ns", p.ns}, {"share", round4(p.share)}});
+  json top = json::array();
+  for (const VerdictName& t : v.top) top.push_back({{"name", t.name}, {"ns", t.ns}, {"share", round4(t.share)}});
+  return {{"limiter", limiter_name(v.limiter)},
+          {"basis", verdict_basis_name(v.basis)},
+          {"basis_ns", v.basis_ns},
+          {"steps", v.steps},
+          {"sentence", v.sentence},
+          {"parts", parts},
+          {"gpu_idle_part", v.gpu_idle_part.empty() ? json(nullptr) : json(v.gpu_idle_part)},
+          {"top", top},
+          {"top_of", v.top_of.empty() ? json(nullptr) : json(v.top_of)},
+          {"recommendations", v.recommendations}};
+}
+
 }  // namespace
 
 EarlyDetails early_details(const TraceModel& m) {
@@ -105,7 +123,8 @@ void add_early_sections(json& out, const TraceModel& m, const EarlyDetails& e) {
   out["memory"] = e.memory.devices.empty() ? json(nullptr) : memory_json(e.memory, true);
 }
 
-void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDetails& early) {
+void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDetails& early,
+                         const TemporalBreakdown* temporal) {
   const TraceModel& m = *ctx.model;
   const bool hta = ctx.opts->hta_compat;
   const std::vector<KernelClass>& cls = ctx.classes;
@@ -161,13 +180,31 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
     in.pageable_copy_ns += m.slices.dur_ns[m.gpu_ops.slice[row]];
     if (m.gpu_ops.bytes[row] > 0) in.pageable_copy_bytes += m.gpu_ops.bytes[row];
   }
-  file["recommendations"] = recommendations_json(recommend(in));
+  const std::vector<Recommendation> recs = recommend(in);
+  file["recommendations"] = recommendations_json(recs);
+
+  VerdictInputs vin;
+  vin.model = &m;
+  vin.steps = &sb;
+  vin.temporal = temporal;
+  vin.kernels = &kernels;
+  vin.collectives = &coll;
+  vin.launches = &early.launches;
+  vin.operators = &early.ops;
+  vin.device_idle = &device_idles;
+  vin.recommendations = &recs;
+  file["verdict"] = verdict_json(verdict(vin));
 }
 
 void add_detail_sections(json& file, const TraceModel& m, const SummaryOptions& opts) {
   const EarlyDetails early = early_details(m);
   add_early_sections(file, m, early);
-  add_detail_sections(file, make_analysis_context(m, opts), early);
+  const AnalysisContext ctx = make_analysis_context(m, opts);
+  ActivityOptions aopt;
+  aopt.kept = ctx.kept;  // (without HTA's extra sync slices: the tests that call this compare tables)
+  const GpuActivity act = gpu_activity(m, ctx.classes, aopt);
+  const TemporalBreakdown t = act.any ? temporal_breakdown(act) : TemporalBreakdown{};
+  add_detail_sections(file, ctx, early, act.any ? &t : nullptr);
 }
 
 }  // namespace tw

@@ -86,10 +86,18 @@ test('file input: gzip Kineto trace, summary identical to the CLI, numbers on sc
   assert.equal(Number(cards.span.raw), f.model.last_ts_ns - f.model.first_ts_ns);
   const near = (text, want, tol) => assert.ok(Math.abs(parseFloat(text) - want) <= tol, `${text} vs ${want}`);
   if (f.temporal) {
-    const busy = (100 * (f.temporal.busy_ns ?? f.temporal.span_ns - f.temporal.idle_ns)) / f.temporal.span_ns;
+    // With steps: the GPU's share of the step time (the step categories in which a GPU op runs).
+    const sb = f.step_breakdown;
+    const c = sb?.categories_ns;
+    const busy = sb
+      ? (100 * (c.kernel + c.memcpy + c.memset + c.communication)) / sb.total_ns
+      : (100 * (f.temporal.busy_ns ?? f.temporal.span_ns - f.temporal.idle_ns)) / f.temporal.span_ns;
     assert.ok(Math.abs(Number(cards['gpu-busy'].raw) - busy) < 1e-9);
     near(cards['gpu-busy'].text, busy, 0.051);
   }
+  // The verdict line: the core's sentence, first on the screen.
+  const verdict = await s.page.$eval('[data-section="verdict"] .verdict-sentence', (e) => e.textContent);
+  assert.equal(verdict, f.verdict.sentence);
   if (f.temporal?.exposed) {
     const pct = (100 * f.temporal.exposed.communication_ns) / f.temporal.span_ns;
     assert.ok(Math.abs(Number(cards['exposed-comm'].raw) - pct) < 1e-9);

@@ -36,6 +36,7 @@ export type FileSummary = FileHead & {
   step_breakdown: StepBreakdown | null;
   utilization: Utilization | null;
   recommendations: Recommendation[];
+  verdict: Verdict;
 };
 
 // --- identity, import and model (the head every part sent ahead starts with) ----------------------
@@ -226,7 +227,15 @@ export type KernelRow = {
   p95_ns: number;
   share: number; // of the summed time of all GPU ops (of the step's, per step)
 };
-export type Kernels = { count: number; total_ns: number; distinct_names: number; top: KernelRow[] };
+// count and total_ns: every GPU op (kernels, copies, sets), total_ns a sum of durations (ops that
+// run at the same time count each); by_kind splits both.
+export type Kernels = {
+  count: number;
+  total_ns: number;
+  distinct_names: number;
+  by_kind: Record<'kernel' | 'gpu_memcpy' | 'gpu_memset', { count: number; total_ns: number }>;
+  top: KernelRow[];
+};
 
 type OperatorTimes = { name: string; calls: number; total_ns: number; self_ns: number; device_total_ns: number };
 export type Operators = {
@@ -384,6 +393,36 @@ export type Recommendation = {
   title: string;
   text: string;
   evidence: { numbers: Record<string, number>; offenders: Array<string | null>; ranges: TimeRange[] };
+};
+
+// What limits the run, in one sentence (core/analysis/verdict.h): judged over the profiler steps
+// when there are any, else over the GPU's active span, else the trace (no GPU work).
+export type Limiter =
+  'compute' | 'communication' | 'memory_copy' | 'data_loader' | 'launch' | 'host' | 'gpu_wait' | 'cpu_only';
+export type VerdictPartId =
+  | 'gpu_compute'
+  | 'exposed_communication'
+  | 'memory_copy'
+  | 'other_gpu'
+  | 'data_loader'
+  | 'runtime'
+  | 'cpu'
+  | 'untraced'
+  | 'gpu_idle'
+  | 'gpu_idle_host_wait'
+  | 'gpu_idle_kernel_wait'
+  | 'gpu_idle_other';
+export type Verdict = {
+  limiter: Limiter;
+  basis: 'steps' | 'gpu_span' | 'trace';
+  basis_ns: number; // the steps' total, the GPU span or the trace span
+  steps: number;
+  sentence: string;
+  parts: Array<{ id: VerdictPartId; ns: number; share: number }>; // of basis_ns, largest first; add up to it
+  gpu_idle_part: VerdictPartId | null; // the GPU-idle part that made a host-side call
+  top: Array<{ name: string; ns: number; share: number }>; // the names behind the limiter (at most 3)
+  top_of: 'computation_kernel_sum' | 'memory_op_sum' | 'exposed_communication' | 'operator_self_sum' | null;
+  recommendations: RecommendationRule[]; // the fired rules that back it
 };
 
 // A step's sections, each shaped as the whole trace's (without the keys marked "the whole trace's only").

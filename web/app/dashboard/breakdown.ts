@@ -134,9 +134,10 @@ export function breakdownPanel(all: FileSummary[], f: FileSummary, links: Links)
       classes = h(
         'div',
         { class: 'subsection' },
-        h('h4', null, 'GPU kernel time by class'),
-        row('all streams', parts, undefined, fmtDuration(parts.reduce((a, p) => a + p.value, 0))),
-        legend(parts)
+        h('h4', null, 'GPU op time by class (union per class)'),
+        row('all streams', parts, undefined, `Σ ${fmtDuration(parts.reduce((a, p) => a + p.value, 0))}`),
+        legend(parts),
+        h('p', { class: 'muted small', 'data-note': 'class-union' }, classTotalsNote(f))
       );
     }
   }
@@ -213,5 +214,20 @@ function stepCategories(f: FileSummary, links: Links): HTMLElement | null {
     h('h4', null, 'Step time by activity (TensorBoard categories)'),
     ...pagedBars(head, sb.steps, stepRow),
     legend(keys.map((k) => ({ label: labelOf(k), color: kStepColors[k] ?? '--c-other' })))
+  );
+}
+
+// Two totals of GPU op time appear on the page and differ on purpose: a class's time here is a
+// union (ops of the class that overlap count once), the Kernels table's total a sum of durations.
+function classTotalsNote(f: FileSummary): string {
+  const busy = f?.temporal?.busy_ns;
+  const sum = f?.kernels?.total_ns;
+  return (
+    'Each class is the time at least one of its ops runs (a union: overlapping ops of a class count once). ' +
+    'Classes overlap one another (communication under computation), so the classes add up to more than the GPU busy time' +
+    (typeof busy === 'number' ? ` (${fmtDuration(busy)}, the union of all ops)` : '') +
+    '. The Kernels table sums durations instead' +
+    (typeof sum === 'number' ? ` (${fmtDuration(sum)})` : '') +
+    ': ops that run at the same time count each.'
   );
 }

@@ -52,6 +52,21 @@ function stepCard(f: FileSummary): Card | null {
   };
 }
 
+// The GPU's busy share of the step time (the step categories in which a GPU op runs), when the trace
+// has steps: a GPU busy through its own span can idle half of every step while the CPU prepares the
+// next batch, and the step is what the user waits for. Tones: the gpu_idle rule's thresholds
+// (core/analysis/recommendations.h: it fires from 20% idle, high from 50%).
+const kGpuCategories = ['kernel', 'memcpy', 'memset', 'communication'] as const;
+function stepBusy(f: FileSummary): { busy: number; total: number } | null {
+  const sb = f.step_breakdown;
+  const total = num(sb?.total_ns);
+  if (!sb || total === null || total <= 0 || !isObject(sb.categories_ns)) return null;
+  let busy = 0;
+  for (const k of kGpuCategories) busy += num(sb.categories_ns[k]) ?? 0;
+  return { busy, total };
+}
+const busyTone = (pct: number): Card['tone'] => (pct >= 80 ? 'good' : pct >= 50 ? 'warn' : 'bad');
+
 function busyCard(f: FileSummary): Card | null {
   const t = f.temporal;
   const span = num(t?.span_ns),
@@ -59,14 +74,27 @@ function busyCard(f: FileSummary): Card | null {
   if (span === null || idle === null || span <= 0) return null;
   const busy = num(t?.busy_ns) ?? span - idle;
   const pct = (100 * busy) / span;
+  const steps = stepBusy(f);
+  if (steps) {
+    const stepPct = (100 * steps.busy) / steps.total;
+    return {
+      id: 'gpu-busy',
+      label: 'GPU busy in steps',
+      value: fmtPct(stepPct),
+      raw: stepPct,
+      path: 'step_breakdown.categories_ns (GPU)/total_ns',
+      sub: `idle ${fmtDuration(steps.total - steps.busy)} of ${fmtDuration(steps.total)} step time · ${fmtPct(pct)} of the GPU span`,
+      tone: busyTone(stepPct),
+    };
+  }
   return {
     id: 'gpu-busy',
     label: 'GPU busy',
     value: fmtPct(pct),
     raw: pct,
     path: 'temporal.busy_ns/span_ns',
-    sub: `idle ${fmtDuration(idle)} of ${fmtDuration(span)}`,
-    tone: pct >= 80 ? 'good' : pct >= 50 ? 'warn' : 'bad',
+    sub: `idle ${fmtDuration(idle)} of the ${fmtDuration(span)} GPU span`,
+    tone: busyTone(pct),
   };
 }
 
@@ -152,7 +180,7 @@ function idleCard(f: FileSummary): Card | null {
   const label = top.replace(/_/g, ' ');
   const of =
     over === 'devices'
-      ? `GPU idle time (${fmtDuration(total)}${n > 1 ? `, ${n} GPUs` : ''})`
+      ? `GPU idle time, no stream running (${fmtDuration(total)}${n > 1 ? `, ${n} GPUs` : ''})`
       : `stream idle time (${fmtDuration(total)}, ${n} stream${n === 1 ? '' : 's'})`;
   return {
     id: 'idle-causes',

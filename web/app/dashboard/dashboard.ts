@@ -17,6 +17,8 @@ import { idlePanel } from './idle';
 import { importNotes } from './import_notes';
 import { ranksPanel } from './ranks';
 import { streamsPanel } from './streams';
+import { verdictPanel } from './verdict';
+import { kernelsNote } from './kernels_note';
 
 // Sections with their own view (or shown in the header), in the order the dashboard shows them.
 // The big tables, rendered generically after the panels.
@@ -41,6 +43,7 @@ const kHandled = new Set([
   'step_breakdown',
   'utilization',
   'stream_overlap',
+  'verdict',
 ]);
 
 export function section(title: string, id: string, ...body: Array<Node | null>): HTMLElement {
@@ -89,7 +92,7 @@ let generation = 0;
 // added so far, so shorter slices make the dashboard slower to show; longer ones bring the longest
 // main-thread task of a load too close to a long task's 50 ms.
 const kSliceMs = 20;
-const kEagerParts = 2; // the file head and the headline cards: always on the first screen
+const kEagerParts = 3; // the file head, the verdict and the headline cards: always on the first screen
 
 // Panels below the headline cards are laid out and painted only once scrolled near
 // (content-visibility: auto). Added in one step at the end of a load, the panels' style and layout
@@ -173,13 +176,15 @@ export async function buildDashboard(
   );
   head.append(fileFacts(f, file));
 
+  const notes: Record<string, () => HTMLElement | null> = { kernels: () => kernelsNote(f) };
   const generic = (key: string) => () => {
     const body = renderValue(key, sections[key], l, key);
-    return body ? section(labelOf(key), key, body) : null;
+    return body ? section(labelOf(key), key, notes[key]?.() ?? null, body) : null;
   };
   const span = (f.model?.last_ts_ns ?? 0) - (f.model?.first_ts_ns ?? 0);
   const parts: Array<() => Node | Node[] | null> = [
     () => head,
+    () => verdictPanel(f, l),
     () => renderCards(headlineCards(f)),
     () => importNotes(f),
     () =>

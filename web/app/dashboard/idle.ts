@@ -69,8 +69,15 @@ export function idlePanel(f: FileSummary, links: Links): HTMLElement | null {
   return h(
     'section',
     { class: 'panel', 'data-section': 'idle' },
-    h('h2', null, 'GPU idle time by cause'),
-    h('p', { class: 'muted small' }, `Bars are each stream's span from its first op to its last.${threshold}`),
+    h('h2', null, 'Stream idle gaps by cause (per stream)'),
+    h(
+      'p',
+      { class: 'muted small', 'data-note': 'stream-gaps' },
+      "Bars are each stream's span from its first op to its last, with that stream's own gaps (HTA's idle time): " +
+        'a stream waits while other streams may run, so these gaps add up to more than the GPU idle time ' +
+        '(the Idle causes card: the time no stream of the GPU runs).' +
+        threshold
+    ),
     h('div', { class: 'bd idle-bars' }, ...rows),
     legend(cats.map((c) => ({ label: valueLabel(c), color: kIdleColors[c] ?? '--c-other' }))),
     table.root

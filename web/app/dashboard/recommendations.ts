@@ -22,7 +22,7 @@ export function recommendationsPanel(f: FileSummary, links: Links): HTMLElement 
     const evidence = r.evidence !== undefined ? evidenceView(r.evidence, String(r.id ?? ''), links, i) : null;
     return h(
       'li',
-      { class: `rec sev-${severity.replace(/[^a-z]/gi, '')}` },
+      { class: `rec sev-${severity.replace(/[^a-z]/gi, '')}`, 'data-rec': typeof r.id === 'string' ? r.id : null },
       h('div', { class: 'rec-title' }, h('span', { class: 'sev' }, severity), String(title)),
       detail ? h('p', null, String(detail)) : null,
       evidence
