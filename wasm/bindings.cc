@@ -18,6 +18,7 @@
 
 #include "core/import/import_parts.h"
 #include "core/load_session.h"
+#include "core/summary/job_summary.h"
 #include "core/timeline/window_columns.h"
 
 // A C++ allocation that fails (the heap could not grow: the browser refused, or the 4 GB ceiling)
@@ -63,6 +64,9 @@ EMSCRIPTEN_BINDINGS(tracewise) {
              return tw::starts_as_object(
                  std::string_view(reinterpret_cast<const char*>(static_cast<uintptr_t>(at)), size));
            }));
+
+  // The job over several files' summaries (a JSON array of file summaries): core/summary/job_summary.h.
+  function("jobSummary", optional_override([](std::string files_json) { return tw::job_summary_json(files_json); }));
 
   emscripten::class_<LoadSession>("Session")
       .constructor<std::string>()

@@ -270,6 +270,21 @@ const char* limiter_name(Limiter l) {
   return "compute";
 }
 
+std::string limiter_phrase(std::string_view name) {
+  static const std::pair<const char*, const char*> kPhrases[] = {
+      {"compute", "GPU compute-bound"},
+      {"communication", "communication-bound"},
+      {"memory_copy", "memory-copy-bound"},
+      {"data_loader", "data-loader-bound"},
+      {"launch", "launch-bound"},
+      {"host", "host-bound"},
+      {"gpu_wait", "waiting on the GPU side (events, other devices)"},
+      {"cpu_only", "CPU-only (no GPU work)"}};
+  for (const auto& [n, words] : kPhrases)
+    if (name == n) return words;
+  return std::string(name);
+}
+
 const char* verdict_basis_name(VerdictBasis b) {
   return b == VerdictBasis::kSteps ? "steps" : b == VerdictBasis::kGpuSpan ? "gpu_span" : "trace";
 }

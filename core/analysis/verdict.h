@@ -36,6 +36,9 @@ namespace tw {
 
 enum class Limiter : uint8_t { kCompute, kCommunication, kMemoryCopy, kDataLoader, kLaunch, kHost, kGpuWait, kCpuOnly };
 const char* limiter_name(Limiter l);  // "compute", "communication", ..., "cpu_only"
+// The words for a limiter's name in a sentence: "GPU compute-bound", "host-bound", ... (the name
+// itself when unknown).
+std::string limiter_phrase(std::string_view name);
 
 enum class VerdictBasis : uint8_t { kSteps, kGpuSpan, kTrace };
 const char* verdict_basis_name(VerdictBasis b);  // "steps", "gpu_span", "trace"

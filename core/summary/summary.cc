@@ -1,6 +1,7 @@
 #include "core/summary/summary.h"
 
 #include "core/summary/analysis_sections.h"
+#include "core/summary/job_summary.h"
 
 namespace tw {
 
@@ -94,6 +95,7 @@ nlohmann::json summary_document(const std::vector<nlohmann::json>& files) {
   nlohmann::json doc = nlohmann::json::object();
   doc["schema"] = "tracewise.summary/1";
   doc["files"] = files;
+  if (files.size() >= 2) doc["job"] = job_summary(files);  // one file is its own job: its verdict says it
   return doc;
 }
 

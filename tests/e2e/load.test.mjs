@@ -145,7 +145,10 @@ test('drop event: plain JSON trace (DeepSeek), identical summary', async () => {
 test('two ranks at once: one worker each, the document lists both in order', async () => {
   const { summary, error } = await openViaInput(s.page, [RANK0, RANK1]);
   assert.equal(error, null);
-  assert.deepEqual(summary, cliSummary([RANK0, RANK1]));
+  const cli = cliSummary([RANK0, RANK1]);
+  assert.deepEqual(summary, cli);
+  assert.ok(cli.job.verdict.sentence.length > 20);
+  assert.equal(await s.page.textContent('[data-section="job-verdict"] .verdict-sentence'), cli.job.verdict.sentence);
   assert.deepEqual(await s.page.$$eval('.chip', (els) => els.map((e) => e.textContent)), ['rank 0', 'rank 1']);
   await s.page.click('.chip >> text=rank 1');
   await s.page.waitForFunction(() => document.querySelector('.facts')?.textContent.includes('Rank 1 of 128'));

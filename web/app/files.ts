@@ -1,6 +1,12 @@
 // The files opened together (usually one per rank): one worker each, loading in parallel. Keeps
 // each file's progress, summary, warnings and error, and tells listeners when anything changes.
-import { isObject, type FileSummary, type RecoveredSpans, type SummaryDocument } from './summary_document';
+import {
+  isObject,
+  type FileSummary,
+  type JobSummary,
+  type RecoveredSpans,
+  type SummaryDocument,
+} from './summary_document';
 import { type FileSource, type OpenResult, type Progress, TraceLoad, WorkerError } from '../load/index';
 
 export type FileStatus = 'loading' | 'ready' | 'error' | 'cancelled';
@@ -30,13 +36,54 @@ export class FileSet {
   private running = 0;
   private generation = 0;
   private readonly listeners: Array<() => void> = [];
+  // The job over the ready files when there are two or more (the document's `job`), from the core in
+  // one of their workers; a saved document brings its own. `jobAsked` / `jobFor`: the files and
+  // summaries (jobKey) it was asked for / answered for.
+  job: JobSummary | null = null;
+  private jobAsked = '';
+  private jobFor = '';
+  private summaries = 0; // bumped by every summary set, so a new summary asks for the job again
 
   onChange(fn: () => void): void {
     this.listeners.push(fn);
   }
   onProgress: (file: OpenedFile) => void = () => {};
   private changed(): void {
+    this.updateJob();
+    this.notify();
+  }
+  private notify(): void {
     for (const fn of this.listeners) fn();
+  }
+
+  // The job is known for the files on screen (one file: there is none to know).
+  get jobReady(): boolean {
+    return this.ready.length < 2 || this.jobFor === this.jobKey();
+  }
+  private jobKey(): string {
+    return `${this.ready.map((f) => f.key).join(',')}/${this.summaries}`;
+  }
+  private updateJob(): void {
+    if (this.ready.length < 2) this.job = null;
+    if (this.ready.length < 2 || !this.settled) return;
+    const key = this.jobKey();
+    if (key === this.jobAsked) return;
+    this.jobAsked = key;
+    const load = this.ready.find((f) => f.load)?.load;
+    if (!load) {
+      this.jobFor = key; // saved documents only: their own job (fromDocument) stands
+      return;
+    }
+    const answered = (job: JobSummary | null) => {
+      if (this.jobAsked !== key) return; // the files changed meanwhile
+      this.job = job;
+      this.jobFor = key;
+      this.notify();
+    };
+    load
+      .job(JSON.stringify(this.ready.map((f) => f.summary)))
+      .then((r) => answered(JSON.parse(r.json) as JobSummary | null))
+      .catch(() => answered(null));
   }
 
   get settled(): boolean {
@@ -51,6 +98,7 @@ export class FileSet {
   async open(inputs: FileInput[]): Promise<void> {
     for (const f of this.files) f.load?.close();
     this.files = [];
+    this.job = null;
     this.queue = [];
     this.running = 0;
     const generation = ++this.generation;
@@ -72,6 +120,7 @@ export class FileSet {
   }
 
   private fromDocument(name: string, doc: SummaryDocument): OpenedFile[] {
+    this.job = isObject(doc.job) ? doc.job : null;
     return doc.files.map((summary): OpenedFile => ({
       key: this.nextKey++,
       name: String(summary?.name ?? name),
@@ -114,7 +163,9 @@ export class FileSet {
   document(): SummaryDocument | null {
     const summaries = this.ready.flatMap((f) => (f.summary ? [{ summary: f.summary, schema: f.schema }] : []));
     if (summaries.length === 0) return null;
-    return { files: summaries.map((s) => s.summary), schema: summaries[0].schema };
+    const doc: SummaryDocument = { files: summaries.map((s) => s.summary), schema: summaries[0].schema };
+    if (summaries.length >= 2 && this.job) doc.job = this.job;
+    return doc;
   }
 
   private start(inp: FileInput): OpenedFile {
@@ -190,6 +241,7 @@ export class FileSet {
   private setSummary(file: OpenedFile, reply: { json: string }): void {
     const doc = JSON.parse(reply.json) as SummaryDocument;
     file.summary = doc.files?.[0] ?? null;
+    this.summaries++;
     file.schema = String(doc.schema);
   }
 

@@ -86,7 +86,7 @@ function render(): void {
   const keys =
     (shown ? 'preview:' : '') +
     ready.map((f) => `${f.key}:${f.summary ? 1 : 0}`).join(',') +
-    `|${selected}|${files.htaCompat}`;
+    `|${selected}|${files.htaCompat}|${shown ? 0 : files.job ? 1 : 0}`;
   if (keys !== renderedKeys) {
     renderedKeys = keys;
     timeline.setFiles(files.files);
@@ -100,7 +100,8 @@ function render(): void {
         selected = i;
         render();
       },
-      downloadSummary
+      downloadSummary,
+      shown ? null : files.job
     ).then((done) => {
       if (done) {
         dashboardShown = true;
@@ -140,7 +141,7 @@ function updateHook(): void {
   const doc = files.document();
   hook.summary = doc;
   const wasReady = hook.ready;
-  hook.ready = files.files.length > 0 && files.settled && dashboardShown;
+  hook.ready = files.files.length > 0 && files.settled && files.jobReady && dashboardShown;
   for (const f of errors)
     if (!announced.has(f.key)) {
       announced.add(f.key);

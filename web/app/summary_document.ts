@@ -15,7 +15,21 @@
 // Type aliases, not interfaces: an alias is assignable to Record<string, unknown>, which is how the
 // generic views (tables, key/value grids) take any row or section.
 
-export type SummaryDocument = { schema: string; files: FileSummary[] };
+// `job`: with two files or more (core/summary/job_summary.h).
+export type SummaryDocument = { schema: string; files: FileSummary[]; job?: JobSummary };
+
+// The files opened together as one job: which limiter the ranks share, which differ, which rank is
+// slowest (its mean step, or its GPU span when not every rank has steps).
+export type JobSummary = {
+  ranks: number;
+  verdict: {
+    limiter: Limiter | null; // null: no file has a verdict
+    agree: number;
+    by_limiter: Partial<Record<Limiter, string[]>>; // rank labels ("rank 3", else the file name)
+    slowest: { label: string; ns: number; median_ns: number; over_median: number; of: 'step_mean' | 'gpu_span' } | null;
+    sentence: string | null;
+  };
+};
 
 export type FileSummary = FileHead & {
   analysis_mode: AnalysisMode;

@@ -60,6 +60,8 @@ export interface CoreModule {
   Session: new (name: string) => CoreSession;
   likelyEventStart(address: number, size: number, windowOffset: number): number;
   startsAsObject(address: number, size: number): boolean;
+  // The job over several files' summaries, given as one JSON array: its JSON (core/summary/job_summary.h).
+  jobSummary(filesJson: string): string;
 }
 
 type Methods<T> = Exclude<keyof T, 'delete'>;
@@ -105,4 +107,8 @@ export const kSessionMethods = methods<CoreSession>()([
   'timelineSearchStep',
   'timelineAggregate',
 ] as const);
-export const kModuleFunctions = ['likelyEventStart', 'startsAsObject'] as const satisfies readonly (keyof CoreModule)[];
+export const kModuleFunctions = [
+  'likelyEventStart',
+  'startsAsObject',
+  'jobSummary',
+] as const satisfies readonly (keyof CoreModule)[];

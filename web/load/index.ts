@@ -59,6 +59,11 @@ export class TraceLoad {
     return this.client.request('summary', { htaCompat });
   }
 
+  // The job over several files' summaries (a JSON array), computed by the core in this worker.
+  job(filesJson: string): Promise<SummaryReply> {
+    return this.client.request('job', { files: filesJson });
+  }
+
   // The timeline's requests go to the same worker (web/worker/timeline_handlers.ts).
   readonly timeline: TimelineClient = {
     // TimelineRequest is made of TimelinePayloads, so a timeline kind's payload is its TracePayloads entry.

@@ -71,6 +71,13 @@ export interface SummaryRequest {
 export interface SummaryReply {
   json: string;
 }
+// The job over several opened files (one per rank): their summaries as one JSON array of file
+// summaries. Any worker answers it (no open file needed). Its reply: the core's job JSON (SummaryReply).
+export interface JobRequest {
+  id: number;
+  kind: 'job';
+  files: string;
+}
 export interface CancelRequest {
   id: number;
   kind: 'cancel';
@@ -119,7 +126,7 @@ export interface TimelineClient {
 }
 export type TimelineRequest = { [K in TimelineKind]: { id: number; kind: K } & TimelinePayloads[K] }[TimelineKind];
 
-export type Request = OpenRequest | SummaryRequest | CancelRequest | WarmRequest | TimelineRequest;
+export type Request = OpenRequest | SummaryRequest | JobRequest | CancelRequest | WarmRequest | TimelineRequest;
 export type TraceKind = Request['kind'];
 // A request's fields but its id and kind, by kind (what a client passes).
 export type TracePayloads = { [K in TraceKind]: Omit<Extract<Request, { kind: K }>, 'id' | 'kind'> };
@@ -127,6 +134,7 @@ export type TracePayloads = { [K in TraceKind]: Omit<Extract<Request, { kind: K 
 export interface TraceReplies {
   open: { result: OpenResult };
   summary: SummaryReply;
+  job: SummaryReply;
   cancel: Record<string, never>;
   warm: WarmReply;
   tracks: TimelineReply;

@@ -40,6 +40,8 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
       return { payload: await warmSpare(req, loadCore) };
     case 'summary':
       return { payload: summaryReply(!!req.htaCompat) };
+    case 'job':
+      return { payload: { json: String((await loadCore()).jobSummary(req.files)) } };
     case 'tracks':
     case 'trackNames':
     case 'window':

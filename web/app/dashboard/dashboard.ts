@@ -5,7 +5,7 @@ import { h, clear } from '../dom';
 import { postedTask } from '../../posted_task';
 import { fmtBytes, fmtCount, fmtDuration, labelOf } from '../format';
 import type { OpenedFile } from '../files';
-import type { FileSummary } from '../summary_document';
+import type { FileSummary, JobSummary } from '../summary_document';
 import { headlineCards, renderCards } from './cards';
 import { renderValue } from './generic';
 import type { Links } from './links';
@@ -17,7 +17,7 @@ import { idlePanel } from './idle';
 import { importNotes } from './import_notes';
 import { ranksPanel } from './ranks';
 import { streamsPanel } from './streams';
-import { verdictPanel } from './verdict';
+import { jobVerdictLine, verdictPanel } from './verdict';
 import { kernelsNote } from './kernels_note';
 
 // Sections with their own view (or shown in the header), in the order the dashboard shows them.
@@ -92,7 +92,7 @@ let generation = 0;
 // added so far, so shorter slices make the dashboard slower to show; longer ones bring the longest
 // main-thread task of a load too close to a long task's 50 ms.
 const kSliceMs = 20;
-const kEagerParts = 3; // the file head, the verdict and the headline cards: always on the first screen
+const kEagerParts = 4; // the file head, the job's and the file's verdicts, the headline cards: the first screen
 
 // Panels below the headline cards are laid out and painted only once scrolled near
 // (content-visibility: auto). Added in one step at the end of a load, the panels' style and layout
@@ -115,10 +115,11 @@ export function renderDashboard(
   selected: number,
   links: (file: OpenedFile) => Links,
   onSelect: (i: number) => void,
-  onDownload: () => void
+  onDownload: () => void,
+  job: JobSummary | null = null
 ): Promise<boolean> {
   const gen = ++generation;
-  return buildDashboard(root, files, selected, links, onSelect, onDownload, () => gen === generation);
+  return buildDashboard(root, files, selected, links, onSelect, onDownload, () => gen === generation, job);
 }
 
 // The same without replacing a render under way: it stops at its next slice once `current()` is
@@ -130,7 +131,8 @@ export async function buildDashboard(
   links: (file: OpenedFile) => Links,
   onSelect: (i: number) => void,
   onDownload: () => void,
-  current: () => boolean
+  current: () => boolean,
+  job: JobSummary | null = null
 ): Promise<boolean> {
   clear(root);
   if (files.length === 0) return true;
@@ -184,6 +186,7 @@ export async function buildDashboard(
   const span = (f.model?.last_ts_ns ?? 0) - (f.model?.first_ts_ns ?? 0);
   const parts: Array<() => Node | Node[] | null> = [
     () => head,
+    () => (files.length > 1 ? jobVerdictLine(job) : null),
     () => verdictPanel(f, l),
     () => renderCards(headlineCards(f)),
     () => importNotes(f),

@@ -7,9 +7,10 @@ import type { FileSummary } from '../summary_document';
 
 const kColumns: Column[] = [
   { key: 'label', label: 'Rank', kind: 'text' },
+  { key: 'limiter', label: 'Limited by', kind: 'text' },
   { key: 'step_ns', label: 'Step time', kind: 'ns' },
   { key: 'span_ns', label: 'GPU span', kind: 'ns' },
-  { key: 'busy_pct', label: 'GPU busy', kind: 'pct' },
+  { key: 'busy_pct', label: 'GPU busy (of span)', kind: 'pct' },
   { key: 'exposed_comm_pct', label: 'Exposed comm', kind: 'pct' },
   { key: 'overlap_pct', label: 'Comm overlap', kind: 'pct' },
   { key: 'gpu_ops', label: 'GPU ops', kind: 'count' },
@@ -23,6 +24,7 @@ export function ranksPanel(all: FileSummary[], links: Links): HTMLElement | null
     const span = typeof t?.span_ns === 'number' && t.span_ns > 0 ? t.span_ns : null;
     return {
       label: f?.rank !== null && f?.rank !== undefined ? `rank ${f.rank}` : String(f?.name ?? ''),
+      limiter: typeof f?.verdict?.limiter === 'string' ? f.verdict.limiter.replace(/_/g, ' ') : null,
       step_ns: f?.step_breakdown?.mean_ns ?? null,
       span_ns: span,
       busy_pct: span && typeof t?.busy_ns === 'number' ? (100 * t.busy_ns) / span : null,

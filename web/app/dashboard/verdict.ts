@@ -5,7 +5,7 @@ import { h } from '../dom';
 import { fmtDuration, fmtPct } from '../format';
 import { legend, stackedBar, type BarPart } from './charts';
 import { nameLink, type Links } from './links';
-import type { FileSummary, Limiter, Verdict, VerdictPartId } from '../summary_document';
+import type { FileSummary, JobSummary, Limiter, Verdict, VerdictPartId } from '../summary_document';
 import { isObject } from '../summary_document';
 
 const kLimiterLabels: Record<Limiter, string> = {
@@ -97,6 +97,18 @@ export function verdictPanel(f: FileSummary, links: Links): HTMLElement | null {
           ])
         )
       : null
+  );
+}
+
+// Several files (ranks) open: the job's verdict above the shown rank's (core/summary/job_summary.h).
+export function jobVerdictLine(job: JobSummary | null): HTMLElement | null {
+  const sentence = job?.verdict?.sentence;
+  if (typeof sentence !== 'string') return null;
+  return h(
+    'p',
+    { class: 'panel verdict job-verdict', 'data-section': 'job-verdict', 'data-limiter': String(job?.verdict.limiter) },
+    h('strong', null, `Job (${job?.ranks} files): `),
+    h('span', { class: 'verdict-sentence' }, sentence)
   );
 }
 

@@ -1,0 +1,163 @@
+#include "core/summary/job_summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "core/analysis/recommendations.h"
+#include "core/analysis/verdict.h"
+#include "core/summary/summary.h"
+
+namespace tw {
+
+namespace {
+
+using nlohmann::json;
+
+std::string label_of(const json& f, size_t index) {
+  if (f.contains("rank") && f["rank"].is_number_integer()) return "rank " + std::to_string(f["rank"].get<int64_t>());
+  if (f.contains("name") && f["name"].is_string()) return f["name"].get<std::string>();
+  return "file " + std::to_string(index + 1);
+}
+
+// A value at a path of objects, or null.
+const json* at(const json& j, std::initializer_list<const char*> path) {
+  const json* p = &j;
+  for (const char* k : path) {
+    if (!p->is_object() || !p->contains(k)) return nullptr;
+    p = &(*p)[k];
+  }
+  return p;
+}
+
+std::string limiter_of(const json& f) {
+  const json* l = at(f, {"verdict", "limiter"});
+  return l && l->is_string() ? l->get<std::string>() : "";
+}
+
+// The time one rank takes: its mean step, or its GPU span when no rank has steps.
+struct RankTime {
+  size_t index = 0;
+  int64_t ns = 0;
+};
+
+std::vector<RankTime> rank_times(const std::vector<json>& files, const char* const (&path)[2]) {
+  std::vector<RankTime> out;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const json* v = at(files[i], {path[0], path[1]});
+    if (!v || !v->is_number_integer()) return {};  // every rank or none: times of different kinds do not compare
+    out.push_back({i, v->get<int64_t>()});
+  }
+  return out;
+}
+
+std::string pct(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * fraction);
+  return buf;
+}
+
+std::string list(const std::vector<std::string>& names, size_t max) {
+  std::string s;
+  for (size_t i = 0; i < names.size() && i < max; ++i) s += (i ? ", " : "") + names[i];
+  if (names.size() > max) s += " and " + std::to_string(names.size() - max) + " more";
+  return s;
+}
+
+}  // namespace
+
+json job_summary(const std::vector<json>& files) {
+  // Ranks by limiter, in file order; the limiter most ranks share (ties: the slowest rank's, then
+  // the name).
+  std::map<std::string, std::vector<std::string>> by_limiter;
+  std::vector<std::string> labels;
+  for (size_t i = 0; i < files.size(); ++i) {
+    labels.push_back(label_of(files[i], i));
+    const std::string l = limiter_of(files[i]);
+    if (!l.empty()) by_limiter[l].push_back(labels.back());
+  }
+  static const char* const kStep[2] = {"step_breakdown", "mean_ns"};
+  static const char* const kSpan[2] = {"temporal", "span_ns"};
+  std::vector<RankTime> times = rank_times(files, kStep);
+  const bool steps = !times.empty();
+  if (!steps) times = rank_times(files, kSpan);
+
+  json slowest = nullptr;
+  std::string slow_limiter;
+  std::string slow_text;
+  if (times.size() >= 2) {
+    std::vector<int64_t> sorted;
+    for (const RankTime& t : times) sorted.push_back(t.ns);
+    std::sort(sorted.begin(), sorted.end());
+    const int64_t median = sorted[(sorted.size() - 1) / 2];  // the lower median: a time some rank took
+    const RankTime worst = *std::max_element(times.begin(), times.end(), [](const RankTime& a, const RankTime& b) {
+      return a.ns != b.ns ? a.ns < b.ns : a.index > b.index;  // ties: the first file
+    });
+    const double over = median > 0 ? double(worst.ns - median) / double(median) : 0.0;
+    slowest = {{"label", labels[worst.index]},
+               {"ns", worst.ns},
+               {"median_ns", median},
+               {"over_median", over},
+               {"of", steps ? "step_mean" : "gpu_span"}};
+    slow_limiter = limiter_of(files[worst.index]);
+    slow_text = " The slowest is " + labels[worst.index] + ": " + format_duration(worst.ns) +
+                (steps ? " per step" : " of GPU span") + ", " + pct(over) + " over the median rank (" +
+                format_duration(median) + ").";
+  }
+
+  std::string limiter;
+  size_t agree = 0;
+  for (const auto& [name, ranks] : by_limiter) {
+    if (ranks.size() > agree || (ranks.size() == agree && name == slow_limiter)) {
+      limiter = name;
+      agree = ranks.size();
+    }
+  }
+  std::string sentence;
+  if (!limiter.empty()) {
+    const std::string phrase = limiter_phrase(limiter);
+    sentence =
+        agree == files.size()
+            ? (files.size() == 2 ? "Both ranks are " : "All " + std::to_string(agree) + " ranks are ") + phrase + "."
+            : std::to_string(agree) + " of " + std::to_string(files.size()) + " ranks are " + phrase + ";";
+    if (agree < files.size()) {
+      std::string others;
+      for (const auto& [name, ranks] : by_limiter) {
+        if (name == limiter) continue;
+        others += std::string(others.empty() ? " " : "; ") + list(ranks, 4) + (ranks.size() == 1 ? " is " : " are ") +
+                  limiter_phrase(name);
+      }
+      const size_t unknown = files.size() - [&] {
+        size_t n = 0;
+        for (const auto& [name, ranks] : by_limiter) n += ranks.size();
+        return n;
+      }();
+      if (unknown) others += std::string(others.empty() ? " " : "; ") + std::to_string(unknown) + " without a verdict";
+      sentence += others + ".";
+    }
+  }
+  sentence += slow_text;
+  json groups = json::object();
+  for (const auto& [name, ranks] : by_limiter) groups[name] = ranks;
+  return {{"ranks", files.size()},
+          {"verdict",
+           {{"limiter", limiter.empty() ? json(nullptr) : json(limiter)},
+            {"agree", agree},
+            {"by_limiter", groups},
+            {"slowest", slowest},
+            {"sentence", sentence.empty() ? json(nullptr) : json(sentence.substr(sentence[0] == ' ' ? 1 : 0))}}}};
+}
+
+std::string job_summary_json(std::string_view files_json) {
+  const json arr = json::parse(files_json.begin(), files_json.end(), nullptr, /*allow_exceptions=*/false);
+  if (arr.is_discarded() || !arr.is_array()) return "null";
+  std::vector<json> files;
+  for (const json& f : arr) {
+    if (!f.is_object()) return "null";
+    files.push_back(f);
+  }
+  return dump_json(job_summary(files));
+}
+
+}  // namespace tw
