@@ -29,6 +29,8 @@ std::string pct(const json& p) { return p.is_number() ? fmt("%.2f %%", p.get<dou
 std::string clip(std::string s, size_t n) { return s.size() <= n ? s : s.substr(0, n - 3) + "..."; }
 
 void analysis_lines(const json& f, std::string& o) {
+  const json& v = f.value("verdict", json());
+  if (v.is_object() && v["sentence"].is_string()) o += "verdict:     " + v["sentence"].get<std::string>() + "\n";
   const json& t = f.value("temporal", json());
   if (t.is_object()) {
     o += "GPU time:    span " + dur(t["span_ns"]) + ", idle " + pct(t["idle_pct"]) + ", compute " +

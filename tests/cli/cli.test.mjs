@@ -95,6 +95,7 @@ test('info prints the overview and the analysis highlights', () => {
   assert.match(r.out, /^events: +14240$/m);
   assert.match(r.out, /^rank: +0 of 64$/m);
   assert.match(r.out, /^GPU time: +span [\d.]+ ms, idle/m);
+  assert.match(r.out, /^verdict: +GPU compute-bound: kernels run 97\.1% of the step time\./m);
   assert.match(r.out, /^comm: .* hidden under compute/m);
   assert.match(r.out, /dpsk::ep::internode::combine/);
 });
