@@ -18,7 +18,7 @@ import { importNotes } from './import_notes';
 import { ranksPanel } from './ranks';
 import { streamsPanel } from './streams';
 import { jobVerdictLine, verdictPanel } from './verdict';
-import { kernelsNote } from './kernels_note';
+import { classesNote, kernelsNote } from './kernels_note';
 
 // Sections with their own view (or shown in the header), in the order the dashboard shows them.
 // The big tables, rendered generically after the panels.
@@ -178,7 +178,10 @@ export async function buildDashboard(
   );
   head.append(fileFacts(f, file));
 
-  const notes: Record<string, () => HTMLElement | null> = { kernels: () => kernelsNote(f) };
+  const notes: Record<string, () => HTMLElement | null> = {
+    kernels: () => kernelsNote(f),
+    kernel_classes: () => classesNote(f),
+  };
   const generic = (key: string) => () => {
     const body = renderValue(key, sections[key], l, key);
     return body ? section(labelOf(key), key, notes[key]?.() ?? null, body) : null;

@@ -1,4 +1,4 @@
-// The line above the Kernels table: what its count and total take in. The count is every GPU op
+// The lines above the Kernels and Kernel classes tables: what their counts and totals take in. The count is every GPU op
 // (kernels, copies and sets), the total a sum of durations; both read differently from the kernel
 // count and the busy time elsewhere on the page, so the line says which is which.
 import { h } from '../dom';
@@ -22,5 +22,16 @@ export function kernelsNote(f: FileSummary): HTMLElement | null {
     { class: 'muted small', 'data-note': 'kernels-totals' },
     `${fmtCount(k.count)} GPU ops${split}. Total ${fmtDuration(k.total_ns)} is the sum of their durations: ops that run at the same time count each` +
       (typeof busy === 'number' ? `, so it can exceed the GPU busy time (${fmtDuration(busy)}, a union).` : '.')
+  );
+}
+
+// kernel_classes: per class, op count and summed durations; the time breakdown shows unions.
+export function classesNote(f: FileSummary): HTMLElement | null {
+  if (!isObject(f?.kernel_classes)) return null;
+  return h(
+    'p',
+    { class: 'muted small', 'data-note': 'classes-sums' },
+    'Per class: GPU ops and the sum of their durations (ops that run at the same time count each). ' +
+      "The time breakdown's class bars are unions instead: a class's time with at least one of its ops running."
   );
 }
