@@ -1,17 +1,26 @@
 // Units on the dashboard: a table's durations are in one unit per column, named in its header, and
-// still sort by the summary's ns.
+// still sort by the summary's ns; a memory chart shows no "0 B" the trace never measured; a launch
+// queue's length says what it counts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openViaInput, trace } from './helpers.mjs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start, openViaInput, cliSummary, trace } from './helpers.mjs';
 
 const DEEPSEEK = trace('deepseek_profile_data/train.json');
+// CPU and GPU memory events (the CPU's carry no reserved memory), launch queues, V100s.
+const DF = trace('hta/tests/data/df_index_resolver/df_index_resolver.json.gz');
 
 let s;
+let dir;
 before(async () => {
   s = await start();
+  dir = mkdtempSync(join(tmpdir(), 'tw-e2e-units-'));
 });
 after(async () => {
   await s?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const kDiv = { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 };
@@ -66,4 +75,63 @@ test('kernel table: each duration column in one unit named in its header, sorted
     [...raws].sort((a, b) => a - b)
   );
   assert.ok(raws[0] < raws.at(-1));
+});
+
+test('memory and queue lengths: every number with its unit, no 0 B unmeasured', async () => {
+  // A saved summary of the trace.
+  const doc = cliSummary([DF]);
+  const f = doc.files[0];
+  assert.ok(f.memory.devices.some((d) => d.device === -1 && d.peak_reserved === 0 && d.samples > 0));
+  const path = join(dir, 'df.summary.json');
+  writeFileSync(path, JSON.stringify(doc));
+  const { error } = await openViaInput(s.page, [path]);
+  assert.equal(error, null);
+
+  // Memory: the CPU's chart says the trace records no reserved memory, and draws no reserved line.
+  await s.page.evaluate(() => document.querySelector('[data-section="memory-chart"]').scrollIntoView());
+  await s.page.waitForFunction(
+    () => document.querySelectorAll('[data-section="memory-chart"] .chart .chart-legend').length >= 2,
+    null,
+    { timeout: 20_000 }
+  );
+  const charts = await s.page.$$eval('[data-section="memory-chart"] .subsection', (subs) =>
+    subs.map((e) => ({
+      head: e.querySelector('h4').textContent,
+      legend: [...e.querySelectorAll('.chart-legend .legend-item:has(.swatch)')].map((i) => i.textContent.trim()),
+    }))
+  );
+  const cpu = charts.find((c) => c.head.startsWith('CPU:'));
+  assert.ok(cpu, JSON.stringify(charts));
+  assert.equal(cpu.head, 'CPU: peak 8 B allocated (no reserved memory recorded)');
+  assert.deepEqual(cpu.legend, ['allocated']);
+  const gpu = charts.find((c) => c.head.startsWith('GPU 1:'));
+  assert.match(gpu.head, /^GPU 1: peak 6\.6 GB allocated, 12\.8 GB reserved of 34\.1 GB$/);
+  assert.deepEqual(gpu.legend, ['allocated', 'reserved']);
+  for (const c of charts) assert.doesNotMatch(c.head, /\b0 B\b/);
+
+  // The memory table: the CPU's reserved memory is not known ("–"), not 0 B; the GPU's is.
+  const mem = await s.page.$eval('#overview [data-table="memory.devices"]', (t) => ({
+    keys: [...t.querySelectorAll('thead th[data-key]')].map((th) => th.dataset.key),
+    rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+  }));
+  const [dev, reserved] = ['device', 'peak_reserved'].map((k) => mem.keys.indexOf(k));
+  assert.ok(dev >= 0 && reserved >= 0, mem.keys.join());
+  assert.equal(mem.rows.find((r) => r[dev] === '-1')?.[reserved], '–');
+  assert.equal(mem.rows.find((r) => r[dev] === '1')?.[reserved], '12.8 GB');
+
+  // Launch queues: the length says what it counts.
+  const queues = await s.page.$$eval('[data-section="queues"] h4', (hs) => hs.map((x) => x.textContent));
+  assert.ok(queues.length > 0);
+  for (const q of queues) {
+    assert.match(q, /^GPU \d+ stream \d+: [\d,]+ ops? queued at most, \d+\.\d\d on average$/);
+    assert.doesNotMatch(q, /max \d/);
+  }
+  assert.ok(queues.includes('GPU 1 stream 7: 77 ops queued at most, 7.59 on average'), queues.join(' | '));
+
+  // A step's memory peak: the CPU without reserved memory, in the same words.
+  const stepMemory = await s.page.$$eval('[data-section="step-detail"] .fact[data-key^="memory."]', (els) =>
+    els.map((e) => e.textContent)
+  );
+  assert.ok(stepMemory.includes('CPU peak 8 B allocated (no reserved memory recorded)'), stepMemory.join(' | '));
+  assert.deepEqual(s.pageErrors, []);
 });

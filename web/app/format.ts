@@ -126,7 +126,8 @@ export function kindOfKey(key: string, sample: unknown): FieldKind {
     return 'ts';
   if (k.endsWith('_ns') || k === 'ns') return 'ns';
   if (/(^|_)pct(_|$)/.test(k) || k.includes('percent')) return 'pct';
-  if (k === 'share' || k.endsWith('_share') || k === 'busy') return 'frac'; // fractions 0..1
+  // Fractions 0..1 (imbalance: 1 - the lighter stream's busy time / the heavier one's)
+  if (k === 'share' || k.endsWith('_share') || k === 'busy' || k === 'imbalance') return 'frac';
   if (k.includes('bytes') || k.endsWith('_mem') || /(^|_)(allocated|reserved)$/.test(k)) return 'bytes';
   if (Number.isInteger(sample)) return 'count';
   return 'num';

@@ -2,6 +2,7 @@
 // what each column of a summary array is, read from its keys (units in the names), in reading order.
 import { type FieldKind, kindOfKey, labelOf, wordsOf } from '../format';
 import { field } from '../summary_document';
+import { reservedRecorded } from './memory_words';
 
 // A row of any table: a summary row (a kernel, a step, a gap...) or one a view made, read by key.
 export type Row = Record<string, unknown>;
@@ -27,8 +28,16 @@ const kIdKeys = new Set(['type']);
 // Columns whose values are the summary's own identifiers (idle causes, op kinds): shown as words.
 export const kEnumKeys = new Set(['category', 'kind']);
 // Values the summary encodes as known-or-zero: collectives' bytes count only the ops whose size is
-// known (sized_ops), so with none of them the 0 means "unknown" (docs/summary-detail-sections.md).
-export const kUnknownWhen: Record<string, (row: Row) => boolean> = { bytes: (r) => r?.sized_ops === 0 };
+// known (sized_ops), so with none of them the 0 means "unknown" (docs/summary-detail-sections.md);
+// a device's reserved memory is 0 when its memory events carry none (memory_words.ts).
+const reservedUnknown = (r: Row) => !reservedRecorded(r);
+export const kUnknownWhen: Record<string, (row: Row) => boolean> = {
+  bytes: (r) => r?.sized_ops === 0,
+  peak_reserved: reservedUnknown,
+  peak_reserved_ts_ns: reservedUnknown,
+  peak_reserved_share: reservedUnknown,
+  final_reserved: reservedUnknown,
+};
 const kNumberOrder = [
   'device',
   'stream',
