@@ -1,6 +1,6 @@
 // Units on the dashboard: a table's durations are in one unit per column, named in its header, and
 // still sort by the summary's ns; a memory chart shows no "0 B" the trace never measured; a launch
-// queue's length says what it counts.
+// queue's length says what it counts; a device without a name in the trace says so.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -77,15 +77,20 @@ test('kernel table: each duration column in one unit named in its header, sorted
   assert.ok(raws[0] < raws.at(-1));
 });
 
-test('memory and queue lengths: every number with its unit, no 0 B unmeasured', async () => {
-  // A saved summary of the trace.
+test('memory, queue lengths and unnamed devices: every number with its unit, no 0 B unmeasured', async () => {
+  // A saved summary of the trace, its devices left without names (as deviceProperties may).
   const doc = cliSummary([DF]);
   const f = doc.files[0];
   assert.ok(f.memory.devices.some((d) => d.device === -1 && d.peak_reserved === 0 && d.samples > 0));
+  f.devices = f.devices.map((d, i) => ({ ...d, name: '', compute_capability: i === 0 ? '7.0' : '0.0' }));
   const path = join(dir, 'df.summary.json');
   writeFileSync(path, JSON.stringify(doc));
   const { error } = await openViaInput(s.page, [path]);
   assert.equal(error, null);
+
+  const facts = await s.page.textContent('.file-head .facts');
+  assert.match(facts, /Devices GPU \(no name in trace, compute capability 7\.0\) × 1, GPU \(no name in trace\) × 1/);
+  assert.doesNotMatch(facts, /(Devices|, ) × /, 'no device without a name');
 
   // Memory: the CPU's chart says the trace records no reserved memory, and draws no reserved line.
   await s.page.evaluate(() => document.querySelector('[data-section="memory-chart"]').scrollIntoView());

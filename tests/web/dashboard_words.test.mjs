@@ -1,6 +1,7 @@
-// What the dashboard says of memory when the trace leaves something out
-// (web/app/dashboard/memory_words.ts): a peak the trace never recorded is not shown as "0 B", a
-// device without memory events says so; and a number without a unit in its key gets one (format.ts).
+// What the dashboard says of memory and devices when the trace leaves something out
+// (web/app/dashboard/memory_words.ts, web/app/device_names.ts): a peak the trace never recorded is
+// not shown as "0 B", a device without memory events says so, and a device without a name is named
+// by what the trace does give; and a number without a unit in its key gets one (format.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTs } from './load_ts.mjs';
@@ -23,6 +24,21 @@ test('memory peaks: only what the memory events measured', async () => {
   assert.equal(text({ device: 0 }), 'no memory events');
   assert.equal(text(null), 'no memory events');
   assert.doesNotMatch(text({ device: -1, samples: 3, peak_allocated: 0, peak_reserved: 0 }), /0 B reserved/);
+});
+
+test('devices: an unnamed one says its name is not in the trace, with its compute capability', async () => {
+  const { devicesLine, deviceName } = await loadTs('web/app/device_names.ts');
+  const gpu = (name, cc = '8.0') => ({ id: 0, name, total_global_mem: 1, compute_capability: cc, num_sms: 1 });
+  assert.equal(devicesLine([gpu('NVIDIA H800'), gpu('NVIDIA H800')]), 'NVIDIA H800 × 2');
+  assert.equal(
+    devicesLine(Array.from({ length: 8 }, () => gpu(''))),
+    'GPU (no name in trace, compute capability 8.0) × 8'
+  );
+  assert.equal(devicesLine([gpu('  ', '0.0')]), 'GPU (no name in trace) × 1');
+  assert.equal(deviceName({}), 'GPU (no name in trace)');
+  assert.equal(devicesLine([gpu('A'), gpu(''), gpu('A')]), 'A × 2, GPU (no name in trace, compute capability 8.0) × 1');
+  assert.equal(devicesLine([]), null);
+  assert.equal(devicesLine(undefined), null);
 });
 
 test("a recommendation's imbalance is a fraction, shown as a percentage", async () => {

@@ -4,6 +4,7 @@
 import { headlineCards, type Card } from '../app/dashboard/cards';
 import { fmtField, kindOfKey, labelOf, fmtBytes, fmtCount } from '../app/format';
 import { type FileSummary, recommendationsOf } from '../app/summary_document';
+import { devicesLine } from '../app/device_names';
 
 export interface DigestTable {
   title: string;
@@ -36,11 +37,8 @@ function factsOf(f: FileSummary): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   if (f.rank !== null && f.rank !== undefined)
     out.push(['Rank', f.world_size ? `${f.rank} of ${f.world_size}` : String(f.rank)]);
-  if (Array.isArray(f.devices) && f.devices.length) {
-    const names = new Map<string, number>();
-    for (const d of f.devices) names.set(String(d?.name), (names.get(String(d?.name)) ?? 0) + 1);
-    out.push(['Devices', [...names].map(([n, c]) => `${n} × ${c}`).join(', ')]);
-  }
+  const devices = devicesLine(f.devices);
+  if (devices) out.push(['Devices', devices]);
   if (typeof f.bytes === 'number') out.push(['File size', fmtBytes(f.bytes)]);
   if (typeof f.import?.events === 'number') out.push(['Events', fmtCount(f.import.events)]);
   return out;
