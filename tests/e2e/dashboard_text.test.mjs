@@ -111,8 +111,13 @@ test('generic sections: acronyms, identifying column first, no empty columns, un
   const table = (id) =>
     s.page.$eval(`#overview [data-table="${id}"]`, (t) => ({
       keys: [...t.querySelectorAll('thead th[data-key]')].map((th) => th.dataset.key),
+      heads: [...t.querySelectorAll('thead th[data-key]')].map((th) => th.textContent),
       rows: [...t.querySelectorAll('tbody tr')].map((tr) =>
-        [...tr.querySelectorAll('td')].map((td) => ({ text: td.textContent, raw: td.dataset.raw ?? null }))
+        [...tr.querySelectorAll('td')].map((td) => ({
+          text: td.textContent,
+          raw: td.dataset.raw ?? null,
+          title: td.title,
+        }))
       ),
     }));
   // Collectives by type: the type first; no column that is "–" in every row. This trace's collectives
@@ -135,13 +140,20 @@ test('generic sections: acronyms, identifying column first, no empty columns, un
   const worst = await table('collectives.worst_exposed');
   const j = worst.keys.indexOf('duration_ns');
   assert.ok(j >= 0, worst.keys.join());
-  const ns = (t) => {
-    const [v, u] = t.split(' ');
-    return Number(v) * { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 }[u];
-  };
+  // The column names its one unit ("Duration (ms)"); its cells are bare numbers in it, to its last
+  // digit; each cell's title has the value in its own unit ("72.96 µs"), to 1 %.
+  const unit = /\((ns|µs|ms|s)\)$/.exec(worst.heads[j])?.[1];
+  assert.ok(unit, worst.heads[j]);
+  const kNs = { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 };
   worst.rows.forEach((r, i) => {
     const want = f.collectives.worst_exposed[i].end_ns - f.collectives.worst_exposed[i].begin_ns;
-    assert.ok(Math.abs(ns(r[j].text) - want) <= want * 0.01, `stretch ${i}: ${r[j].text} for ${want} ns`);
+    const step = 10 ** -(r[j].text.split('.')[1]?.length ?? 0);
+    assert.ok(
+      Math.abs(Number(r[j].text) - want / kNs[unit]) <= step / 2 + 1e-9,
+      `stretch ${i}: ${r[j].text} ${unit} for ${want} ns`
+    );
+    const [v, u] = r[j].title.split(' ');
+    assert.ok(Math.abs(Number(v) * kNs[u] - want) <= want * 0.01, `stretch ${i}: title ${r[j].title} for ${want} ns`);
     assert.equal(r[j].raw, null, 'a derived value carries no data-raw');
   });
 
@@ -197,7 +209,7 @@ test('generic sections: acronyms, identifying column first, no empty columns, un
   steps.heads.forEach((head, k) => {
     if (head === 'Step') return;
     assert.match(head, /\((s|ms|µs|ns|%)\)$/, `${head} names its unit`);
-    for (const r of steps.rows) assert.match(r[k], /^(\+?-?\d+(\.\d+)?|–)$/, `${head}: ${r[k]}`);
+    for (const r of steps.rows) assert.match(r[k], /^(\+?(<|>-)?-?\d+(\.\d+)?|–)$/, `${head}: ${r[k]}`);
   });
 });
 

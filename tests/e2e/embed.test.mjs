@@ -46,9 +46,10 @@ after(async () => {
 });
 
 // Runs in the parent page: loads the iframe, speaks one protocol, resolves with the messages seen.
-async function openInIframe(page, protocol, file) {
+// `perfetto`: the Perfetto message's fields besides its buffer (its title: the file name).
+async function openInIframe(page, protocol, file, perfetto = { title: file }) {
   return page.evaluate(
-    async ({ appUrl, protocol, file }) => {
+    async ({ appUrl, protocol, file, perfetto }) => {
       const frame = document.getElementById('f');
       const seen = [];
       const buffer = await (await fetch(file)).arrayBuffer();
@@ -68,7 +69,7 @@ async function openInIframe(page, protocol, file) {
           if (protocol === 'perfetto' && d === 'PONG' && ping) {
             clearInterval(ping);
             ping = null;
-            frame.contentWindow.postMessage({ perfetto: { buffer, title: file } }, new URL(appUrl).origin);
+            frame.contentWindow.postMessage({ perfetto: { ...perfetto, buffer } }, new URL(appUrl).origin);
           }
           if (d?.type === 'tracewise.loaded') {
             clearTimeout(timer);
@@ -83,7 +84,7 @@ async function openInIframe(page, protocol, file) {
         if (protocol === 'perfetto') ping = setInterval(() => frame.contentWindow?.postMessage('PING', '*'), 50);
       });
     },
-    { appUrl, protocol, file }
+    { appUrl, protocol, file, perfetto }
   );
 }
 
@@ -100,6 +101,24 @@ for (const protocol of ['tracewise', 'perfetto']) {
     await page.close();
   });
 }
+
+test("Perfetto's title names the trace: the dashboard's heading and the document title, as text", async () => {
+  const page = await browser.ctx.newPage();
+  await page.goto(`${hostUrl}parent.html`);
+  const title = 'Nightly <b>run</b> 7';
+  const { summary } = await openInIframe(page, 'perfetto', 'triton_example.json.gz', {
+    title,
+    fileName: 'triton_example.json.gz',
+    url: `${hostUrl}triton_example.json.gz`,
+  });
+  assert.equal(summary.files[0].name, title);
+  const frame = page.frames().find((f) => f.url().includes('embed=1'));
+  await frame.waitForFunction(() => window.__tracewise?.ready === true, null, { timeout: 20000 });
+  assert.equal(await frame.textContent('.file-title h1'), title);
+  assert.equal(await frame.$('.file-title h1 b'), null, 'the title stays text');
+  assert.equal(await frame.evaluate(() => document.title), `${title} – tracewise`);
+  await page.close();
+});
 
 test('two <tracewise-view> elements on one page render independently', { timeout: 60000 }, async () => {
   const page = await browser.ctx.newPage();

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { serve } from '../../web/serve.mjs';
 import { site, launch, waitHook, importTs } from './share_support.mjs';
 import { dataPath } from '../test_data.mjs';
+import { doc as tablesDoc, longName } from '../web/export_doc.mjs';
 
 const trace = dataPath('hta/tests/data/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz');
 let server, base, browser, dir;
@@ -45,6 +46,15 @@ test('the HTML report opens with no network request and shows the dashboard numb
   const inReport = await report.$$eval('[data-card] .v', (els) => els.map((e) => e.textContent));
   assert.deepEqual(inReport, shown);
   assert.match(await report.textContent('h1'), /benchmark_result_2869224_1695835535_trace/);
+  // The kernel table's headers are the dashboard's labels (with the column's unit), not summary keys.
+  const dashboardLabels = await page.$$eval('#overview [data-table="kernels.top"] th[data-key]', (ths) =>
+    ths.map((th) => th.textContent.replace(/ \([^)]*\)$/, ''))
+  );
+  const reportLabels = await report.$$eval('table[data-path="kernels.top"] th', (ths) =>
+    ths.map((th) => th.textContent.replace(/ \([^)]*\)$/, ''))
+  );
+  assert.ok(reportLabels.length >= 5, reportLabels.join());
+  for (const l of reportLabels) assert.ok(dashboardLabels.includes(l), `${l} is a dashboard label: ${dashboardLabels}`);
 
   await page.click('#share-actions >> text=Copy Markdown');
   await waitHook(page, () => window.__tracewise.export.lastMarkdown);
@@ -83,5 +93,63 @@ test('exports escape hostile trace text', async () => {
   await page.goto(`file://${join(dir, 'evil.html')}`);
   assert.equal(requests.length, 1);
   assert.equal(await page.$('img'), null);
+  await page.close();
+});
+
+test('the report reads like the dashboard: units, totals, shortened names, whole recommendations', async () => {
+  const m = await importTs('web/export/html_report.ts');
+  writeFileSync(join(dir, 'tables.html'), m.buildHtmlReport(tablesDoc));
+  const page = await browser.ctx.newPage();
+  await page.goto(`file://${join(dir, 'tables.html')}`);
+  const kernels = await page.$eval('table[data-path="kernels.top"]', (t) => ({
+    heads: [...t.querySelectorAll('thead th')].map((th) => th.textContent),
+    rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent)),
+    total: [...t.querySelectorAll('tfoot td')].map((td) => td.textContent),
+    nameTitle: t.querySelector('tbody td.name').title,
+  }));
+  assert.deepEqual(kernels.heads, [
+    'Name',
+    'Count',
+    'Total (ms)',
+    'Share (%)',
+    'Mean (ms)',
+    'p50 (ms)',
+    'p95 (ms)',
+    'Max (ms)',
+  ]);
+  assert.deepEqual(kernels.rows[1], ['b', '8', '0.50', '16.67', '0.06', '0.06', '0.10', '0.10']);
+  assert.deepEqual(kernels.total, ['All GPU ops (3 names)', '10', '3.00', '100.00', '0.30', '', '', '']);
+  // The name is shortened on the page and whole in its title; its markup stayed text.
+  assert.equal([...kernels.rows[0][0]].length, 120);
+  assert.equal(kernels.nameTitle, longName);
+  assert.equal(await page.$('td b, th b'), null);
+  const opsTotal = await page.$$eval('table[data-path="operators.top"] tfoot td', (tds) =>
+    tds.map((t) => t.textContent)
+  );
+  assert.equal(opsTotal[0], 'The 2 operators listed of 5 (self times)');
+
+  const recs = await page.$$eval('li.rec', (lis) =>
+    lis.map((li) => ({
+      severity: li.querySelector('.sev').textContent,
+      title: li.querySelector('.rec-title').textContent,
+      text: li.querySelector('.rec-text').textContent,
+      evidence: [...li.querySelectorAll('.evidence div')].map((d) => [
+        d.firstChild.textContent,
+        d.lastChild.textContent,
+      ]),
+    }))
+  );
+  assert.deepEqual(recs, [
+    {
+      severity: 'high',
+      title: 'The GPU is idle 40 % of the time',
+      text: 'The GPU waits for the host. Launch work earlier.',
+      evidence: [
+        ['Share', '40.0 %'],
+        ['Idle', '1.20 s'],
+        ['GPU span', '3.00 s'],
+      ],
+    },
+  ]);
   await page.close();
 });

@@ -106,6 +106,32 @@ test('view state: table filters and sort orders, trace hashes', () => {
   );
 });
 
+test("view state: the traces' names and sizes (f=), old links without them, hostile entries", () => {
+  const h1 = '0123456789abcdef0123456789abcdef';
+  const v = {
+    hashes: [h1, null],
+    files: [{ name: 'rank 0*final.json.gz', bytes: 3132978 }, null],
+  };
+  const text = m.writeViewState(v).toString();
+  assert.match(text, /&f=3132978\*rank\+0\*final\.json\.gz&f=$/);
+  assert.deepEqual(m.readViewState(new URLSearchParams(text)), { state: v, problems: [] });
+  // A link made before f= existed reads as it did: hashes only.
+  assert.deepEqual(m.readViewState(new URLSearchParams(`h=${h1}`)), { state: { hashes: [h1] }, problems: [] });
+  assert.equal(m.isEmptyViewState({ files: [{ name: 'a', bytes: 1 }] }), false);
+  // Malformed entries drop the key and say so; the rest of the link stays.
+  for (const bad of ['x*a.json', '12', '12*', '-1*a', `1*${'n'.repeat(257)}`, '1*a\u0007b', '99999999999999999*a']) {
+    const r = m.readViewState(
+      new URLSearchParams([
+        ['tab', 'timeline'],
+        ['f', bad],
+      ])
+    );
+    assert.deepEqual(r, { state: { tab: 'timeline' }, problems: ['f'] }, bad);
+  }
+  // Writing leaves out what would not read back, and writes nothing when no file is known.
+  assert.equal(m.writeViewState({ files: [null, { name: 'a\nb', bytes: 1 }, { name: '', bytes: 2 }] }).toString(), '');
+});
+
 // A static server that answers Range requests (206 + Content-Range), like most real hosts;
 // web/serve.mjs does not, which exercises the full-download path.
 function rangeServer(file) {

@@ -70,6 +70,10 @@ test('a column unit fits its largest value; cells are numbers without the unit',
   assert.equal(fmtInUnit(111_200_000, ms), '111.2');
   assert.equal(fmtInUnit(497_000, ms), '0.5');
   assert.equal(fmtInUnit(NaN, ms), '–');
+  // Not zero, yet zero at the column's digits: said to be below the smallest step, never "0.0".
+  assert.equal(fmtInUnit(3_000, ms), '<0.1');
+  assert.equal(fmtInUnit(-3_000, ms), '>-0.1');
+  assert.equal(fmtInUnit(0, ms), '0.0');
   const pct = pctUnit(77.8);
   assert.equal(pct.unit, '%');
   assert.equal(fmtInUnit(0.9, pct), '0.90');

@@ -19,8 +19,14 @@ test('the two shapes and PING are read exactly; anything else is ignored', () =>
     buffer: bytes,
   });
   const p = parse({ perfetto: { buffer: view, title: 'Title', fileName: 'f.json' } });
-  assert.deepEqual([p.protocol, p.name, p.buffer === view], ['perfetto', 'f.json', true]);
+  // Perfetto names the trace by its title (fileName is what it saves it as); without one, the file name.
+  assert.deepEqual([p.protocol, p.name, p.buffer === view], ['perfetto', 'Title', true]);
   assert.equal(parse({ perfetto: { buffer: bytes, title: 'Title' } }).name, 'Title');
+  assert.equal(parse({ perfetto: { buffer: bytes, title: '  ', fileName: 'f.json' } }).name, 'f.json');
+  assert.equal(parse({ perfetto: { buffer: bytes, title: 7, fileName: 'f.json' } }).name, 'f.json');
+  assert.equal(parse({ perfetto: { buffer: bytes } }).name, 'trace.json');
+  // A title is text on one line: its line breaks and other control characters become spaces.
+  assert.equal(parse({ perfetto: { buffer: bytes, title: 'Run 7\n\t<b>rank 0</b>' } }).name, 'Run 7 <b>rank 0</b>');
   for (const v of [undefined, null, 0, 'PONG', 'ping', [], {}, { type: 'tracewise.opened' }, { perfetto: 1 }, 1n])
     assert.deepEqual(parse(v), { kind: 'ignored' }, String(v));
 });

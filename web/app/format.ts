@@ -50,8 +50,31 @@ export function pctUnit(maxAbsPct: number): ColumnUnit {
 }
 const decimalsFor = (max: number) => (max >= 100 ? 1 : 2);
 
+// A value that is not zero but rounds to zero in the column's unit says so ("<0.01"): a 3 µs kernel
+// in a column of milliseconds would otherwise read "0.00", as if it took no time.
 export function fmtInUnit(v: number, u: ColumnUnit): string {
-  return Number.isFinite(v) ? (v / u.div).toFixed(u.digits) : '–';
+  if (!Number.isFinite(v)) return '–';
+  const x = v / u.div;
+  const s = x.toFixed(u.digits);
+  if (x === 0 || Number(s) !== 0) return s;
+  return `${x < 0 ? '>-' : '<'}${(10 ** -u.digits).toFixed(u.digits)}`;
+}
+
+// The one unit of a column of `kind` over its values (timestamps: from the trace's start, originNs),
+// from its largest magnitude; null for kinds shown without a column unit (counts, bytes, text).
+export function columnUnit(kind: FieldKind, values: Iterable<unknown>, originNs = 0): ColumnUnit | null {
+  let max = 0;
+  for (const v of values)
+    if (typeof v === 'number' && Number.isFinite(v)) max = Math.max(max, Math.abs(kind === 'ts' ? v - originNs : v));
+  if (kind === 'ns' || kind === 'ts') return durationUnit(max);
+  if (kind === 'pct') return pctUnit(max);
+  if (kind === 'frac') return { ...pctUnit(100 * max), div: 0.01 };
+  return null;
+}
+
+// A value in its column's unit, the unit left to the header (timestamps: "+" and from originNs).
+export function fmtInColumn(kind: FieldKind, v: number, u: ColumnUnit, originNs = 0): string {
+  return kind === 'ts' ? `+${fmtInUnit(v - originNs, u)}` : fmtInUnit(v, u);
 }
 
 // Where a host sync was called from when its call site is null in the summary (no operator around
@@ -103,7 +126,8 @@ export function kindOfKey(key: string, sample: unknown): FieldKind {
     return 'ts';
   if (k.endsWith('_ns') || k === 'ns') return 'ns';
   if (/(^|_)pct(_|$)/.test(k) || k.includes('percent')) return 'pct';
-  if (k === 'share' || k.endsWith('_share') || k === 'busy') return 'frac'; // fractions 0..1
+  // Fractions 0..1 (imbalance: 1 - the lighter stream's busy time / the heavier one's)
+  if (k === 'share' || k.endsWith('_share') || k === 'busy' || k === 'imbalance') return 'frac';
   if (k.includes('bytes') || k.endsWith('_mem') || /(^|_)(allocated|reserved)$/.test(k)) return 'bytes';
   if (Number.isInteger(sample)) return 'count';
   return 'num';

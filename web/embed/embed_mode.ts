@@ -1,9 +1,11 @@
 // Embed mode (index.html?embed=1, which embed.html redirects to): the page without its top bar,
-// showing only the chosen panels, in a fixed light or dark theme, reporting its content height to
-// the parent so the iframe can fit it. Parameters (all optional, validated):
+// showing only the chosen panels, in a fixed light or dark theme, the timeline fitted to the frame's
+// height (fit_timeline.ts), reporting its content height to the parent so the iframe can fit it.
+// Parameters (all optional, validated):
 //   panels=cards,chart,table,timeline,recommendations,<any dashboard section id>
 //   theme=light|dark            range=<t0_ns>-<t1_ns> (absolute trace ns, as in the summary)
 import type { AppApi } from '../app/app_api';
+import { fitTimelineToFrame, type TimelineFit } from './fit_timeline';
 
 export interface EmbedOptions {
   panels: string[] | null;
@@ -52,6 +54,9 @@ export function embedCss(o: EmbedOptions): string {
   const rules = [
     'html.tw-embed,html.tw-embed body{height:auto;min-height:0}',
     'html.tw-embed .topbar,html.tw-embed #drop-overlay,html.tw-embed #share-actions,html.tw-embed .foot-note{display:none !important}',
+    // The timeline's height is the frame's (fit_timeline.ts), not the page's minimum.
+    'html.tw-embed #timeline.tw-fit{min-height:0;flex:none !important}',
+    'html.tw-embed #timeline.tw-fit .tl-stage{min-height:0}',
   ];
   if (o.theme) rules.push(`html.tw-embed[data-theme="${o.theme}"]{${o.theme === 'dark' ? kDark : kLight}}`);
   if (o.panels) {
@@ -87,17 +92,22 @@ export function installEmbedMode(app: AppApi): EmbedOptions {
     });
   });
 
-  // Content height -> parent (a number only, so '*' is fine), whenever it changes.
+  // Content height -> parent (a number only, so '*' is fine), whenever it changes: the height the
+  // page would have with a timeline of its full height, so a host that follows it gives the
+  // timeline that room (in a frame that stays small, the timeline fits what there is).
+  let report = () => {};
+  let fit: TimelineFit | null = null; // set below: fitting reports, and a report asks the fit
   if (window.parent !== window) {
     let last = -1;
-    const report = () => {
-      const height = Math.ceil(document.body.scrollHeight);
+    report = () => {
+      const height = Math.ceil(document.body.scrollHeight + (fit?.missing() ?? 0));
       if (height === last) return;
       last = height;
       window.parent.postMessage({ type: 'tracewise.height', height }, '*');
     };
     new ResizeObserver(report).observe(document.body);
-    report();
   }
+  fit = fitTimelineToFrame(() => report());
+  report();
   return o;
 }

@@ -1,7 +1,8 @@
 // The postMessage API, for iframes (window.parent) and tabs opened with window.open (window.opener):
 //
 //   parent -> tracewise: {type: 'tracewise.open', name, buffer: ArrayBuffer}
-//                        'PING' (Perfetto), then {perfetto: {buffer, title, fileName?}}
+//                        'PING' (Perfetto), then {perfetto: {buffer, title, fileName?}}: the trace
+//                        is shown under its title (the dashboard's heading, the document title)
 //   tracewise -> parent: {type: 'tracewise.ready'} once listening (to '*', carries nothing),
 //                        'PONG' in answer to 'PING' (to the sender's origin, if allowed),
 //                        {type: 'tracewise.progress', name, bytesRead, totalBytes, events, phase},
@@ -42,8 +43,15 @@ export function installMessageApi(app: AppApi, notify: (text: string) => void): 
       events: p.events,
     })
   );
+  // The document title names the trace a host sent (Perfetto's `title`), until other files replace it.
+  const pageTitle = document.title;
+  let titled: string | null = null;
   // One trace, one answer: after it, files the user opens by hand are not reported to the host.
   app.onLoaded((doc) => {
+    if (titled !== null && !app.getFiles().some((f) => f.name === titled)) {
+      document.title = pageTitle;
+      titled = null;
+    }
     if (!client || !app.getFiles().some((f) => f.hasTrace)) return;
     send({ type: 'tracewise.loaded', summary: doc });
     client = null;
@@ -87,6 +95,8 @@ export function installMessageApi(app: AppApi, notify: (text: string) => void): 
     const name = src.name;
     client = { win: ev.source as MessageEventSource, origin: ev.origin };
     hook.opened.push(name);
+    titled = name;
+    document.title = `${name} – tracewise`; // text: a title is never markup
     rememberTrace(name, new Blob([buffer]));
     app.openBuffer(name, buffer);
   });

@@ -1,10 +1,11 @@
 // What a parent -> page message of the postMessage API asks (web/embed/message_api.ts), read from
 // whatever a sender posted: 'PING' (Perfetto), a trace to open ({type: 'tracewise.open', name,
-// buffer} or Perfetto's {perfetto: {buffer, title, fileName?}}), or nothing we know, ignored. The
-// sender is untrusted and the value arbitrary: every property is read once, through a guard (a
-// getter may throw or answer differently each time; a proxy may lie about its prototype), and
-// buffers are recognised by their internal slots, not by instanceof. Pure and total: it never
-// throws; tests/web/parse_message.test.mjs and bench/fuzz_messages.mjs hold it to that.
+// buffer} or Perfetto's {perfetto: {buffer, title, fileName?, url?}}, named by its title as Perfetto
+// names it, else by its fileName), or nothing we know, ignored. The sender is untrusted and the
+// value arbitrary: every property is read once, through a guard (a getter may throw or answer
+// differently each time; a proxy may lie about its prototype), and buffers are recognised by their
+// internal slots, not by instanceof. Pure and total: it never throws; tests/web/parse_message.test.mjs
+// and bench/fuzz_messages.mjs hold it to that.
 
 export const kMaxName = 256;
 const kDefaultName = 'trace.json';
@@ -55,11 +56,17 @@ function traceBytes(v: unknown): ArrayBuffer | TraceView | null {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
-function nameOf(v: unknown): string {
-  if (typeof v !== 'string') return kDefaultName;
-  const name = v.trim().slice(0, kMaxName);
-  return name || kDefaultName;
+// The name shown for the trace (the dashboard's heading, the document title): text on one line
+// (control characters, e.g. a title's line breaks, become spaces); null when there is none.
+function shownName(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  const name = v
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, kMaxName);
+  return name || null;
 }
+const nameOf = (v: unknown): string => shownName(v) ?? kDefaultName;
 
 function parse(data: unknown): HostMessage {
   if (data === 'PING') return { kind: 'ping' };
@@ -67,8 +74,10 @@ function parse(data: unknown): HostMessage {
   const perfetto = data.perfetto;
   if (isRecord(perfetto)) {
     const buffer = traceBytes(perfetto.buffer);
+    // Perfetto shows `title` as the trace's name; `fileName` is only what it saves the trace as.
+    const title = perfetto.title;
     const fileName = perfetto.fileName;
-    return { kind: 'open', protocol: 'perfetto', name: nameOf(fileName ?? perfetto.title), buffer };
+    return { kind: 'open', protocol: 'perfetto', name: shownName(title) ?? nameOf(fileName), buffer };
   }
   if (data.type !== 'tracewise.open') return kIgnored;
   const buffer = traceBytes(data.buffer);

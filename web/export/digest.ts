@@ -1,23 +1,21 @@
 // What the exports show of one file's summary, read defensively (analyses may be absent or grow):
 // the headline cards (the dashboard's own function, so the numbers are the ones on screen), the
-// facts, the recommendations, and the table-like sections with their first rows.
+// facts, the recommendations with their evidence, and the table-like sections with their first
+// rows (digest_table.ts).
 import { headlineCards, type Card } from '../app/dashboard/cards';
-import { fmtField, kindOfKey, labelOf, fmtBytes, fmtCount } from '../app/format';
-import { type FileSummary, recommendationsOf } from '../app/summary_document';
+import { fmtField, kindOfKey, labelOf, fmtBytes, fmtCount, kNoOperator } from '../app/format';
+import { type FileSummary, isObject, recommendationsOf } from '../app/summary_document';
+import { devicesLine } from '../app/device_names';
+import { digestTable, shorten, type DigestCell, type DigestTable } from './digest_table';
 
-export interface DigestTable {
-  title: string;
-  path: string;
-  columns: string[];
-  rows: string[][];
-  raw: Record<string, unknown>[];
-  total: number;
-  barColumn: string | null;
-}
+export type { DigestCell, DigestColumn, DigestTable } from './digest_table';
+
 export interface DigestRec {
   severity: string;
   title: string;
-  detail: string;
+  detail: string; // the recommendation's whole text
+  evidence: Array<[string, string]>; // its numbers: label, value with its unit
+  offenders: DigestCell[];
 }
 export interface FileDigest {
   name: string;
@@ -30,84 +28,68 @@ export interface FileDigest {
 
 // Section order follows the dashboard; "kernels" first because that is what people ask about.
 const kTableSections = ['kernels', 'operators', 'collectives', 'idle', 'launches', 'memory', 'steps', 'step_breakdown'];
-const isScalar = (v: unknown) => v === null || typeof v !== 'object';
 
 function factsOf(f: FileSummary): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   if (f.rank !== null && f.rank !== undefined)
     out.push(['Rank', f.world_size ? `${f.rank} of ${f.world_size}` : String(f.rank)]);
-  if (Array.isArray(f.devices) && f.devices.length) {
-    const names = new Map<string, number>();
-    for (const d of f.devices) names.set(String(d?.name), (names.get(String(d?.name)) ?? 0) + 1);
-    out.push(['Devices', [...names].map(([n, c]) => `${n} × ${c}`).join(', ')]);
-  }
+  const devices = devicesLine(f.devices);
+  if (devices) out.push(['Devices', devices]);
   if (typeof f.bytes === 'number') out.push(['File size', fmtBytes(f.bytes)]);
   if (typeof f.import?.events === 'number') out.push(['Events', fmtCount(f.import.events)]);
   return out;
 }
 
-function recsOf(f: FileSummary): DigestRec[] | null {
+// The evidence numbers as the dashboard shows them (units from the keys), the share that fired the
+// rule first.
+function evidenceOf(ev: unknown, originNs: number): Pick<DigestRec, 'evidence' | 'offenders'> {
+  const numbers = isObject(ev) && isObject(ev.numbers) ? ev.numbers : {};
+  const ordered = 'share' in numbers ? { share: numbers.share, ...numbers } : numbers;
+  const evidence = Object.entries(ordered).map(([k, v]): [string, string] => [
+    labelOf(k),
+    fmtField(kindOfKey(k, v), v, originNs),
+  ]);
+  const list = isObject(ev) && Array.isArray(ev.offenders) ? ev.offenders : [];
+  const offenders = list
+    .filter((o: unknown): o is string | null => typeof o === 'string' || o === null)
+    .map((o) => shorten(o === null ? `code ${kNoOperator}` : o));
+  return { evidence, offenders };
+}
+
+// The core's keys (title, text) and the other names a summary may use, as the dashboard reads them.
+function recsOf(f: FileSummary, originNs: number): DigestRec[] | null {
   const recs = recommendationsOf(f);
   if (!recs) return null;
   return recs.map((r, i) => {
-    if (typeof r === 'string') return { severity: 'info', title: r, detail: '' };
+    if (typeof r === 'string') return { severity: 'info', title: r, detail: '', evidence: [], offenders: [] };
     const title = String(r?.title ?? r?.message ?? r?.text ?? r?.id ?? `Recommendation ${i + 1}`);
-    const detail = r?.detail ?? r?.description ?? (r?.title && r?.message ? r.message : '');
-    return { severity: String(r?.severity ?? r?.level ?? 'info'), title, detail: detail ? String(detail) : '' };
+    const detail = r?.text ?? r?.detail ?? r?.description ?? (r?.title && r?.message ? r.message : '');
+    return {
+      severity: String(r?.severity ?? r?.level ?? 'info'),
+      title,
+      detail: detail && String(detail) !== title ? String(detail) : '',
+      ...evidenceOf(r?.evidence, originNs),
+    };
   });
 }
 
-function columnsOf(rows: Record<string, unknown>[], max: number): string[] {
-  const cols: string[] = [];
-  for (const r of rows.slice(0, 20)) {
-    for (const [k, v] of Object.entries(r)) if (isScalar(v) && !cols.includes(k)) cols.push(k);
-  }
-  // Names first, then the rest in order of appearance.
-  cols.sort((a, b) => Number(b === 'name') - Number(a === 'name'));
-  return cols.slice(0, max);
-}
-
-function tableOf(
-  title: string,
-  path: string,
-  rows: Record<string, unknown>[],
-  maxRows: number,
-  originNs: number
-): DigestTable {
-  const columns = columnsOf(rows, 7);
-  const shown = rows.slice(0, maxRows);
-  const cell = (k: string, v: unknown) => (v === undefined ? '' : fmtField(kindOfKey(k, v), v, originNs));
-  const barColumn =
-    columns.find(
-      (c) =>
-        /(^|_)(total|sum|time|dur)[a-z_]*_ns$|^total_ns$|^ns$/.test(c) &&
-        shown.every((r) => typeof r[c] === 'number' || r[c] === undefined)
-    ) ?? null;
-  return {
-    title,
-    path,
-    columns,
-    rows: shown.map((r) => columns.map((c) => cell(c, r[c]))),
-    raw: shown,
-    total: rows.length,
-    barColumn,
-  };
-}
-
+// Titles name the section and the table ("Kernels › Top by total time"), as the dashboard's
+// panel heading and table title do together.
 function tablesOf(f: FileSummary, maxRows: number, originNs: number): DigestTable[] {
   const out: DigestTable[] = [];
-  const visit = (key: string, v: unknown, path: string, depth: number) => {
+  const visit = (keys: string[], v: unknown, parent: unknown) => {
     if (out.length >= 12 || v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
-      if (v.length && v.every((x) => x && typeof x === 'object' && !Array.isArray(x)))
-        out.push(tableOf(labelOf(key), path, v as Record<string, unknown>[], maxRows, originNs));
+      if (v.length && v.every((x) => x && typeof x === 'object' && !Array.isArray(x))) {
+        const title = keys.map(labelOf).join(' › ');
+        out.push(digestTable(title, keys.join('.'), parent, v as Record<string, unknown>[], maxRows, originNs));
+      }
       return;
     }
-    if (depth < 2)
-      for (const [k, x] of Object.entries(v)) visit(depth === 0 ? k : `${key} ${k}`, x, `${path}.${k}`, depth + 1);
+    if (keys.length < 3) for (const [k, x] of Object.entries(v)) visit([...keys, k], x, v);
   };
   const sections: Record<string, unknown> = f;
-  for (const key of kTableSections) visit(key, sections[key], key, 0);
+  for (const key of kTableSections) visit([key], sections[key], null);
   return out;
 }
 
@@ -123,7 +105,7 @@ export function digestFile(f: FileSummary, maxRows = 10): FileDigest {
     name: String(f?.name ?? 'trace'),
     facts: factsOf(f ?? {}),
     cards,
-    recommendations: recsOf(f),
+    recommendations: recsOf(f, originNs),
     tables: tablesOf(f ?? {}, maxRows, originNs),
     originNs,
   };

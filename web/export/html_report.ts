@@ -2,13 +2,11 @@
 // resource) with the summary numbers, charts and recommendations of every file. A Content-Security-
 // Policy of default-src 'none' makes "no network request" a property the browser enforces, not a
 // promise. Every text from the trace is HTML-escaped.
-import { digestFile, type DigestTable, type FileDigest } from './digest';
-import { fmtDuration } from '../app/format';
+import { digestFile, type DigestCell, type DigestTable, type FileDigest } from './digest';
+import { fmtInUnit } from '../app/format';
+import { escapeHtml } from './escape_html';
+import { recommendationsHtml } from './recommendations_html';
 import type { FileSummary } from '../app/summary_document';
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 const kCss = `
 :root{color-scheme:light dark;--fg:#1d2330;--muted:#5b6475;--bg:#fff;--panel:#f5f7fa;--line:#d9dee7;--bar:#3b6fd8;--good:#1f8a4c;--warn:#b7791f;--bad:#c0392b}
@@ -22,17 +20,20 @@ h3{font-size:15px;margin:18px 0 6px}.muted{color:var(--muted)}
 .tone-good .v{color:var(--good)}.tone-warn .v{color:var(--warn)}.tone-bad .v{color:var(--bad)}
 table{border-collapse:collapse;width:100%;font-size:13px;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.name{word-break:break-all;max-width:480px}
-.recs li{margin:6px 0}.sev{display:inline-block;font-size:11px;text-transform:uppercase;border:1px solid var(--line);border-radius:4px;padding:0 5px;margin-right:6px}
+tfoot td{font-weight:600;border-top:2px solid var(--line)}
+.recs li{margin:10px 0}.recs p{margin:2px 0}.evidence{display:flex;flex-wrap:wrap;gap:2px 16px;margin:4px 0;font-size:13px}
+.evidence div{display:flex}.evidence dt{color:var(--muted)}.evidence dd{margin:0 0 0 4px}.sev{display:inline-block;font-size:11px;text-transform:uppercase;border:1px solid var(--line);border-radius:4px;padding:0 5px;margin-right:6px}
 svg text{fill:var(--fg);font:11px system-ui,sans-serif}svg .bar{fill:var(--bar)}footer{margin-top:32px;font-size:12px;color:var(--muted)}
 `;
 
+// The first rows of the table's bar column as bars, each labelled in the column's one unit.
 function barChart(t: DigestTable): string {
-  const col = t.barColumn;
-  if (!col) return '';
-  const nameCol = t.columns.find((c) => /name/.test(c)) ?? t.columns[0];
-  const rows = t.raw.filter((r) => typeof r[col] === 'number').slice(0, 10);
+  const bar = t.bar;
+  if (!bar) return '';
+  const nameCol = t.columns.find((c) => /name/.test(c.key)) ?? t.columns[0];
+  const rows = t.raw.filter((r) => typeof r[bar.key] === 'number').slice(0, 10);
   if (rows.length < 2) return '';
-  const max = Math.max(...rows.map((r) => r[col] as number)) || 1;
+  const max = Math.max(...rows.map((r) => r[bar.key] as number)) || 1;
   const rowH = 20,
     labelW = 320,
     barW = 520,
@@ -40,33 +41,33 @@ function barChart(t: DigestTable): string {
     hgt = rows.length * rowH + 6;
   const bars = rows
     .map((r, i) => {
-      const v = r[col] as number;
+      const v = r[bar.key] as number;
       const y = i * rowH + 3;
-      const label = String(r[nameCol] ?? '');
+      const label = String(r[nameCol.key] ?? '');
       const short = label.length > 48 ? `${label.slice(0, 47)}…` : label;
       return (
         `<text x="${labelW - 6}" y="${y + 13}" text-anchor="end"><title>${escapeHtml(label)}</title>${escapeHtml(short)}</text>` +
         `<rect class="bar" x="${labelW}" y="${y + 2}" width="${Math.max(1, (barW * v) / max).toFixed(1)}" height="${rowH - 6}" rx="2"></rect>` +
-        `<text x="${labelW + Math.max(1, (barW * v) / max) + 6}" y="${y + 13}">${escapeHtml(fmtDuration(v))}</text>`
+        `<text x="${labelW + Math.max(1, (barW * v) / max) + 6}" y="${y + 13}">${escapeHtml(`${fmtInUnit(v, bar.unit)} ${bar.unit.unit}`)}</text>`
       );
     })
     .join('');
+  const col = t.columns.find((c) => c.key === bar.key)?.label ?? bar.key;
   return `<svg role="img" aria-label="${escapeHtml(`${t.title}: ${col}`)}" viewBox="0 0 ${w} ${hgt}" width="100%" style="max-width:${w}px">${bars}</svg>`;
 }
 
+// A cell as text; a shortened one keeps the whole text in its title (shown on hover).
+const cellHtml = (cell: DigestCell, cls: string) =>
+  `<td${cls ? ` class="${cls}"` : ''}${cell.full ? ` title="${escapeHtml(cell.full)}"` : ''}>${escapeHtml(cell.text)}</td>`;
+
 function tableHtml(t: DigestTable): string {
-  const num = t.raw.length
-    ? t.columns.map((c) => t.raw.every((r) => typeof r[c] === 'number' || r[c] === undefined || r[c] === null))
-    : [];
-  const head = t.columns.map((c, i) => `<th${num[i] ? ' class="n"' : ''}>${escapeHtml(c)}</th>`).join('');
-  const body = t.rows
-    .map(
-      (r) =>
-        `<tr>${r.map((cell, i) => `<td class="${num[i] ? 'n' : /name/.test(t.columns[i]) ? 'name' : ''}">${escapeHtml(cell)}</td>`).join('')}</tr>`
-    )
-    .join('');
-  const more = t.total > t.rows.length ? `<p class="muted">Top ${t.rows.length} of ${t.total} rows.</p>` : '';
-  return `<h3>${escapeHtml(t.title)}</h3>${barChart(t)}<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${more}`;
+  const cls = t.columns.map((c) => (c.numeric ? 'n' : /name|kernel|operator/.test(c.key) ? 'name' : ''));
+  const head = t.columns.map((c, i) => `<th${cls[i] === 'n' ? ' class="n"' : ''}>${escapeHtml(c.label)}</th>`).join('');
+  const line = (r: DigestCell[]) => r.map((cell, i) => cellHtml(cell, cls[i])).join('');
+  const body = t.rows.map((r) => `<tr>${line(r)}</tr>`).join('');
+  const total = t.totalRow ? `<tfoot><tr class="total">${line(t.totalRow)}</tr></tfoot>` : '';
+  const more = t.rowCount > t.rows.length ? `<p class="muted">Top ${t.rows.length} of ${t.rowCount} rows.</p>` : '';
+  return `<h3>${escapeHtml(t.title)}</h3>${barChart(t)}<table data-path="${escapeHtml(t.path)}"><thead><tr>${head}</tr></thead><tbody>${body}</tbody>${total}</table>${more}`;
 }
 
 function fileHtml(d: FileDigest): string {
@@ -87,20 +88,7 @@ function fileHtml(d: FileDigest): string {
         .join('')}</div>`
     );
   }
-  if (d.recommendations) {
-    parts.push('<h3>Recommendations</h3>');
-    parts.push(
-      d.recommendations.length === 0
-        ? '<p class="muted">Nothing stands out: no rule fired for this trace.</p>'
-        : `<ol class="recs">${d.recommendations
-            .map(
-              (r) =>
-                `<li><span class="sev">${escapeHtml(r.severity)}</span><strong>${escapeHtml(r.title)}</strong>` +
-                `${r.detail ? `<br>${escapeHtml(r.detail)}` : ''}</li>`
-            )
-            .join('')}</ol>`
-    );
-  }
+  if (d.recommendations) parts.push(recommendationsHtml(d.recommendations));
   for (const t of d.tables) parts.push(tableHtml(t));
   return `<section class="file">${parts.join('\n')}</section>`;
 }
@@ -118,7 +106,7 @@ export function buildHtmlReport(
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title><style>${kCss}</style></head>
 <body><h1>${escapeHtml(title)}</h1>
-<p class="muted">Summary of ${files.length} trace file${files.length === 1 ? '' : 's'} (schema ${escapeHtml(String(doc.schema ?? ''))}). Times are from the trace, shown in the largest readable unit. This report contains no trace data beyond these numbers and needs no network.</p>
+<p class="muted">Summary of ${files.length} trace file${files.length === 1 ? '' : 's'} (schema ${escapeHtml(String(doc.schema ?? ''))}). Times are from the trace; each table column of times is in one unit, named in its header. This report contains no trace data beyond these numbers and needs no network.</p>
 ${files.map(fileHtml).join('\n')}
 <footer>Made with tracewise${opts.generated ? ` on ${escapeHtml(opts.generated)}` : ''}.</footer>
 </body></html>

@@ -1,7 +1,7 @@
 // The Markdown summary for pull requests and issues: per file a headline table, the top kernels
 // (or the first table the summary has) and the recommendations. Text from the trace is escaped so it
 // cannot break the table, start a link, or inject HTML when GitHub renders it.
-import { digestFile } from './digest';
+import { digestFile, type DigestCell } from './digest';
 import type { FileSummary } from '../app/summary_document';
 
 export function mdEscape(s: string): string {
@@ -12,12 +12,12 @@ export function mdEscape(s: string): string {
     .replace(/([\\`*_{}[\]()#+!|~>])/g, '\\$1');
 }
 
-function table(head: string[], rows: string[][]): string {
-  const line = (cells: string[]) => `| ${cells.map(mdEscape).join(' | ')} |`;
-  return [line(head), `|${head.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
+// `marked`: rows whose cells are Markdown already (the bold total row), the others are escaped here.
+function table(head: string[], rows: string[][], marked: string[][] = []): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const escaped = (cells: string[]) => line(cells.map(mdEscape));
+  return [escaped(head), `|${head.map(() => '---').join('|')}|`, ...rows.map(escaped), ...marked.map(line)].join('\n');
 }
-
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 export function buildMarkdown(doc: { files: FileSummary[] }, opts: { topRows?: number; source?: string } = {}): string {
   const out: string[] = [];
@@ -31,11 +31,14 @@ export function buildMarkdown(doc: { files: FileSummary[] }, opts: { topRows?: n
     if (head.length) out.push(table(['Metric', 'Value'], head), '');
     const t = d.tables.find((x) => /kernel/i.test(x.path)) ?? d.tables[0];
     if (t) {
-      out.push(`**${mdEscape(t.title)}** (top ${t.rows.length} of ${t.total})`, '');
+      out.push(`**${mdEscape(t.title)}** (top ${t.rows.length} of ${t.rowCount})`, '');
+      const text = (r: DigestCell[]) => r.map((c) => c.text);
+      const total = t.totalRow ? [text(t.totalRow).map((c) => (c ? `**${mdEscape(c)}**` : ''))] : [];
       out.push(
         table(
-          t.columns,
-          t.rows.map((r) => r.map((c) => clip(c, 80)))
+          t.columns.map((c) => c.label),
+          t.rows.map(text),
+          total
         ),
         ''
       );
@@ -43,8 +46,11 @@ export function buildMarkdown(doc: { files: FileSummary[] }, opts: { topRows?: n
     if (d.recommendations) {
       out.push('**Recommendations**', '');
       if (d.recommendations.length === 0) out.push('- Nothing stands out: no rule fired.');
-      for (const r of d.recommendations)
+      for (const r of d.recommendations) {
         out.push(`- **${mdEscape(r.severity)}**: ${mdEscape(r.title)}${r.detail ? ` — ${mdEscape(r.detail)}` : ''}`);
+        if (r.evidence.length)
+          out.push(`  - Evidence: ${r.evidence.map(([k, v]) => mdEscape(`${k} ${v}`)).join(', ')}`);
+      }
       out.push('');
     }
   }

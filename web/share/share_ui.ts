@@ -11,6 +11,7 @@ import type { LinkPayload, TraceRef } from './summary_link';
 import { ShareError } from './share_error';
 import { isEmptyViewState, type ViewState } from './view_state';
 import { hashOfTrace, knownHash, traceSource, watchTraceInputs } from './trace_inputs';
+import { describeTrace, differentText, type LinkTrace, openTheseText, summaryTraces, viewTraces } from './link_traces';
 import {
   dashboardShown,
   hasTrace,
@@ -64,6 +65,8 @@ export function installShare(
   let pendingView: ViewState | null = null; // to apply once the trace is loaded
   let pendingTables: TableState[] | null = null; // to apply once the dashboard is rebuilt
   let expected: string[] = []; // content hashes the link was made on
+  let expectedTraces: LinkTrace[] = []; // what the link says of its traces (names, sizes, hashes)
+  let prompted = false; // the banner asks for the view link's traces
   let checking = false; // checkMatch is hashing the open traces
   let noteFor: string | null = null; // the traces the banner's match note is about
   let lastHash = '';
@@ -99,12 +102,14 @@ export function installShare(
       return;
     }
     expected = (frag.view.hashes ?? []).filter((x): x is string => x !== null);
+    expectedTraces = viewTraces(frag.view);
     if (frag.summary !== null) {
       hook.mode = 'summary';
       try {
         const payload = await decodeSummaryLink(frag.summary);
         hook.payload = payload;
-        expected = payload.traces.filter((t): t is TraceRef => t !== null).map((t) => t.hash);
+        expectedTraces = summaryTraces(payload.traces);
+        expected = expectedTraces.flatMap((t) => (t.hash === null ? [] : [t.hash]));
         pendingView = isEmptyViewState(frag.view) ? null : frag.view;
         if (!liveTrace(app)) showLinkSummary(payload);
       } catch (e) {
@@ -115,6 +120,11 @@ export function installShare(
     } else if (!isEmptyViewState(frag.view)) {
       hook.mode = 'view';
       pendingView = frag.view;
+      // Nothing open and nothing on its way (no `?url=`): the view waits for a file the reader has.
+      if (!hasTrace(app) && !addressUrls.length) {
+        say('info', openTheseText(expectedTraces));
+        prompted = true;
+      }
     }
     if (!hook.error && frag.problems.length) say('warn', frag.problems.join(' '));
     // A link opened (hashchange) while its trace is already on screen applies at once.
@@ -142,9 +152,7 @@ export function installShare(
       if (tables) pendingTables = tables;
     }
     hook.readOnly = true;
-    const names = payload.traces.map((t, i) =>
-      t ? `${t.name} (${(t.bytes / 1e6).toFixed(1)} MB)` : String(payload.files[i]?.name ?? 'trace')
-    );
+    const names = payload.traces.map((t, i) => (t ? describeTrace(t) : String(payload.files[i]?.name ?? 'trace')));
     const rows = `tables show their first ${payload.trim.rows || 'few'} rows`;
     say(
       'info',
@@ -166,7 +174,8 @@ export function installShare(
     const want = expected;
     const names = traceNames(app);
     checking = true;
-    const hashes = (await Promise.all(names.map((n) => hashOfTrace(n)))).map((r) => r?.hash ?? null);
+    const opened = await Promise.all(names.map((n) => hashOfTrace(n)));
+    const hashes = opened.map((r) => r?.hash ?? null);
     checking = false;
     if (want !== expected) return; // another link arrived meanwhile
     hook.match = want.every((h) => hashes.includes(h))
@@ -191,10 +200,8 @@ export function installShare(
           `Showing the trace as it is now${hook.mode === 'view' ? '; the linked view may not fit it' : ''}.`
       );
     } else if (hook.match === 'different') {
-      say(
-        'warn',
-        `The opened trace is not the one the ${what} was made from (its content differs); showing the opened trace.`
-      );
+      const traces = names.map((name, i): LinkTrace => ({ name, bytes: opened[i]?.bytes ?? null, hash: hashes[i] }));
+      say('warn', differentText(what, expectedTraces, traces));
     }
   }
 
@@ -209,6 +216,10 @@ export function installShare(
       noteFor = null;
     }
     if (!hasTrace(app)) return; // a summary shown without its trace (this link's, or a saved JSON)
+    if (prompted) {
+      banner.replaceChildren(); // a trace is open: checkMatch says whether it is the link's
+      prompted = false;
+    }
     // Hash dropped files now (two small reads) so the address bar's link can carry them.
     for (const n of traceNames(app)) {
       const s = traceSource(n);
@@ -221,11 +232,12 @@ export function installShare(
     if (hook.mode !== 'none') void checkMatch();
   });
 
-  // The link to what is on screen; `hashes` of the open traces, when known.
-  const currentView = (hashes: (string | null)[]): ViewState => ({
+  // The link to what is on screen; per file, its trace's name, size and hash when known.
+  const currentView = (refs: (TraceRef | null)[]): ViewState => ({
     ...toLinkView(app.getViewState()),
     tables: tableStates(),
-    hashes,
+    hashes: refs.map((r) => r?.hash ?? null),
+    files: refs.map((r) => (r ? { name: r.name, bytes: r.bytes } : null)),
   });
 
   // Keep the fragment current while a trace is open, so the address bar always links to this view.
@@ -233,7 +245,11 @@ export function installShare(
   if (opts.trackFragment) {
     setInterval(() => {
       if (!traceReady(app) || pendingView || pendingTables || checking) return;
-      const link = buildLink(base(), currentView(readyNames(app).map((n) => (n === null ? null : knownHash(n)))));
+      const known = readyNames(app).map((n) => {
+        const h = n === null ? null : knownHash(n);
+        return h && n !== null ? { name: n, ...h } : null;
+      });
+      const link = buildLink(base(), currentView(known));
       if (new URL(link).href === new URL(location.href.replace(/#$/, '')).href) return;
       lastHash = new URL(link).hash;
       // From now on the address bar is this page's own link: traces opened later are not compared
@@ -331,8 +347,7 @@ export function installShare(
     'Copy link',
     'A link to this view (tab, time range, search, table filters); it opens the same view once the same trace is open',
     async () => {
-      const hashes = (await traceRefs()).map((r) => r?.hash ?? null);
-      await copy(buildLink(base(), currentView(hashes)), 'Link to this view');
+      await copy(buildLink(base(), currentView(await traceRefs())), 'Link to this view');
     }
   );
   button(
@@ -345,8 +360,8 @@ export function installShare(
         return;
       }
       const refs = await traceRefs();
-      // The view part shares the link's 8 KB budget (the hashes are in the summary already).
-      const view = { ...currentView([]), hashes: undefined };
+      // The view part shares the link's 8 KB budget (the traces are in the summary already).
+      const view = { ...currentView([]), hashes: undefined, files: undefined };
       const at = base();
       const budget = Math.max(1000, kTargetLinkChars - buildLink(at, view).length - 4);
       const enc = await encodeSummaryLink(doc, refs, budget);

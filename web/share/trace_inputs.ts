@@ -5,11 +5,11 @@
 import { traceHash, traceHashOfUrl } from './trace_hash';
 
 type Source = { blob: Blob } | { url: string };
-type Hashed = { hash: string; bytes: number };
+export type Hashed = { hash: string; bytes: number };
 const sourcesByName = new Map<string, Source>();
 const blobHashes = new WeakMap<Blob, Promise<Hashed>>();
 const urlHashes = new Map<string, Promise<Hashed>>();
-const known = new WeakMap<Source, string>(); // hashes already computed (readable synchronously)
+const known = new WeakMap<Source, Hashed>(); // hashes already computed (readable synchronously)
 
 function remember(name: string, src: Source): void {
   sourcesByName.delete(name);
@@ -54,15 +54,15 @@ export async function hashOfTrace(name: string): Promise<Hashed | null> {
   if (!src) return null;
   try {
     const h = await hashOfSource(src);
-    known.set(src, h.hash);
+    known.set(src, h);
     return h;
   } catch {
     return null;
   }
 }
 
-// The hash when already computed, without any I/O (for the address bar, updated every second).
-export function knownHash(name: string): string | null {
+// The hash and size when already computed, without any I/O (for the address bar, updated every second).
+export function knownHash(name: string): Hashed | null {
   const src = sourcesByName.get(name);
   return (src && known.get(src)) ?? null;
 }

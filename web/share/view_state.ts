@@ -12,8 +12,10 @@
 //                     '-' + key for descending, or empty; '*' needs no escaping in a fragment, so
 //                     `tb=kernels*-total_ns*nccl` stays readable
 //   h=<hash>,<hash>   per opened file, its content hash (trace_hash.ts), or empty when unknown
+//   f=<bytes>*<name>  per opened file, its size and name (trace_files.ts): which file to open
 // Unknown keys are ignored (newer links stay readable).
 import type { TableState } from '../app/dashboard/table';
+import { readTraceFiles, writeTraceFiles, type TraceFile } from './trace_files';
 
 export interface ViewState {
   tab?: 'overview' | 'timeline';
@@ -21,6 +23,7 @@ export interface ViewState {
   tl?: unknown; // the timeline view's state, opaque here (plain JSON, bounded)
   tables?: TableState[]; // dashboard tables' filter and sort order
   hashes?: (string | null)[]; // content hash of each opened trace, null when unknown
+  files?: (TraceFile | null)[]; // name and size of each opened trace, null when unknown
 }
 
 const kMaxTlChars = 2000;
@@ -90,7 +93,14 @@ function boundedJson(v: unknown, depth: number): boolean {
 }
 
 export function isEmptyViewState(v: ViewState): boolean {
-  return v.tab === undefined && v.file === undefined && v.tl === undefined && !v.tables?.length && !v.hashes?.length;
+  return (
+    v.tab === undefined &&
+    v.file === undefined &&
+    v.tl === undefined &&
+    !v.tables?.length &&
+    !v.hashes?.length &&
+    !v.files?.length
+  );
 }
 
 export function readViewState(params: URLSearchParams): { state: ViewState; problems: string[] } {
@@ -152,6 +162,12 @@ export function readViewState(params: URLSearchParams): { state: ViewState; prob
       state.hashes = list.map((x) => x || null);
     else problems.push('h');
   }
+  const fs = params.getAll('f');
+  if (fs.length) {
+    const files = readTraceFiles(fs, kMaxHashes);
+    if (files) state.files = files;
+    else problems.push('f');
+  }
   return { state, problems };
 }
 
@@ -175,5 +191,6 @@ export function writeViewState(state: ViewState, params: URLSearchParams = new U
     ? state.hashes.slice(0, kMaxHashes).map((x) => (typeof x === 'string' && kHashRe.test(x) ? x : ''))
     : [];
   if (hashes.some((x) => x)) params.set('h', hashes.join(','));
+  writeTraceFiles(state.files, params, kMaxHashes);
   return params;
 }

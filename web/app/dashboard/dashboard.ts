@@ -5,6 +5,7 @@ import { h, clear } from '../dom';
 import { postedTask } from '../../posted_task';
 import { fmtBytes, fmtCount, fmtDuration, labelOf } from '../format';
 import type { OpenedFile } from '../files';
+import { devicesLine } from '../device_names';
 import type { FileSummary, JobSummary } from '../summary_document';
 import { headlineCards, renderCards } from './cards';
 import { renderValue } from './generic';
@@ -54,12 +55,8 @@ function fileFacts(f: FileSummary, file: OpenedFile): HTMLElement {
   const facts: Array<[string, string]> = [];
   if (f.rank !== null && f.rank !== undefined)
     facts.push(['Rank', f.world_size ? `${f.rank} of ${f.world_size}` : String(f.rank)]);
-  const devs = Array.isArray(f.devices) ? f.devices : [];
-  if (devs.length) {
-    const names = new Map<string, number>();
-    for (const d of devs) names.set(String(d.name), (names.get(String(d.name)) ?? 0) + 1);
-    facts.push(['Devices', [...names].map(([n, c]) => `${n} × ${c}`).join(', ')]);
-  }
+  const devices = devicesLine(f.devices);
+  if (devices) facts.push(['Devices', devices]);
   facts.push(['File', `${fmtBytes(f.bytes)}${file.result?.gzip ? ' gzip' : ''}`]);
   facts.push(['Events', fmtCount(f.import?.events ?? 0)]);
   if (f.model)

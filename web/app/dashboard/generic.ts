@@ -4,7 +4,8 @@
 import { h } from '../dom';
 import { fmtField, kindOfKey, labelOf } from '../format';
 import type { Links } from './links';
-import { DataTable, inferColumns } from './table';
+import { DataTable } from './table';
+import { inferColumns } from './columns';
 import { lineChart } from './charts';
 
 const isScalar = (v: unknown) => v === null || typeof v !== 'object';

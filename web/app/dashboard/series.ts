@@ -3,8 +3,9 @@
 // per stream (launches.queues[].series). Dragging across a chart opens that range in the timeline.
 // The charts of one file share one x range (so charts under each other line up) and one cursor.
 import { h } from '../dom';
-import { fmtBytes, fmtDuration, fmtPct } from '../format';
+import { fmtBytes, fmtCount, fmtDuration, fmtPct } from '../format';
 import { lineChart } from './charts';
+import { deviceLabel, memoryPeaks, memoryPeakText } from './memory_words';
 import type { Links } from './links';
 import type { FileSummary } from '../summary_document';
 
@@ -113,15 +114,17 @@ function memoryCharts(f: FileSummary, links: Links, shared: Shared): HTMLElement
   const origin = links.originNs;
   const charts = devs
     .map((d) => {
-      const data = tsSeries(d?.series, ['allocated', 'reserved'], origin);
+      // A series the trace never recorded (the CPU's reserved memory) is not drawn as a line at 0 B.
+      const peaks = memoryPeaks(d);
+      const keys = peaks.kind === 'measured' && peaks.reserved !== null ? ['allocated', 'reserved'] : ['allocated'];
+      const data = tsSeries(d?.series, keys, origin);
       if (!data) return null;
-      const name = d.device === -1 ? 'CPU' : `GPU ${d.device}`;
       const total = typeof d.total_global_mem === 'number' ? ` of ${fmtBytes(d.total_global_mem)}` : '';
       return h(
         'div',
         { class: 'subsection' },
-        h('h4', null, `${name}: peak ${fmtBytes(d.peak_reserved ?? 0)} reserved${total}`),
-        lineChart(data, ['allocated', 'reserved'], {
+        h('h4', null, `${deviceLabel(d.device)}: ${memoryPeakText(peaks)}${total}`),
+        lineChart(data, keys, {
           height: 150,
           yRange: [0, null],
           xLabel: at,
@@ -155,6 +158,9 @@ function withEnds(data: number[][], range: [number, number] | undefined): number
   return out;
 }
 
+// A count of queued ops with its unit ("max 8" said nothing of what was counted).
+const queuedOps = (n: unknown) => `${fmtCount(Number(n))} op${n === 1 ? '' : 's'}`;
+
 function queueCharts(f: FileSummary, links: Links, shared: Shared): HTMLElement | null {
   const qs = Array.isArray(f?.launches?.queues) ? f.launches.queues : [];
   const origin = links.originNs;
@@ -168,7 +174,7 @@ function queueCharts(f: FileSummary, links: Links, shared: Shared): HTMLElement 
         h(
           'h4',
           null,
-          `GPU ${q.device} stream ${q.stream}: max ${q.max}, mean ${Number(q.time_weighted_mean ?? q.mean ?? 0).toFixed(2)}`
+          `GPU ${q.device} stream ${q.stream}: ${queuedOps(q.max)} queued at most, ${Number(q.time_weighted_mean ?? q.mean ?? 0).toFixed(2)} on average`
         ),
         lineChart(withEnds(data, shared.xRange), ['queued ops'], {
           height: 110,

@@ -3,11 +3,12 @@
 // peak and CPU operators. A step selector picks the step; every number is the summary's own value, shown
 // through the shared formatters (and kept in data-raw so tests can compare it with the CLI's JSON).
 import { h, clear } from '../dom';
-import { fmtBytes, fmtCount, fmtDuration, fmtField, type FieldKind, kNoOperator } from '../format';
+import { fmtCount, fmtDuration, fmtField, type FieldKind, kNoOperator } from '../format';
 import type { Links } from './links';
 import { DataTable, type Column } from './table';
 import type { Collectives, Idle, IdleCause, Kernels, Launches, Memory, Operators, Step } from '../summary_document';
 import { kIdleGapColumns } from './idle';
+import { deviceLabel, memoryPeaks, memoryPeakText } from './memory_words';
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
@@ -202,8 +203,8 @@ function memoryBlock(m: Memory): Node[] {
             'data-key': `memory.devices.${i}.peak_allocated`,
             'data-raw': num(d?.peak_allocated) === null ? null : String(d.peak_allocated),
           },
-          h('span', { class: 'muted' }, `${d?.device === -1 ? 'CPU' : `GPU ${d?.device}`} `),
-          `${fmtBytes(num(d?.peak_allocated) ?? 0)} allocated, ${fmtBytes(num(d?.peak_reserved) ?? 0)} reserved`
+          h('span', { class: 'muted' }, `${deviceLabel(d?.device)} `),
+          memoryPeakText(memoryPeaks(d))
         )
       )
     ),

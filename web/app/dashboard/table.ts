@@ -3,37 +3,11 @@
 // `name` column links to a search for that name. Each table's filter and sort order can be read and
 // set from outside by its id (tableStates / applyTableStates), so view links can carry them.
 import { h, clear } from '../dom';
-import {
-  type ColumnUnit,
-  type FieldKind,
-  durationUnit,
-  fmtField,
-  fmtInUnit,
-  kindOfKey,
-  kNoOperator,
-  labelOf,
-  pctUnit,
-  valueLabel,
-  wordsOf,
-} from '../format';
+import { type ColumnUnit, type FieldKind, columnUnit, fmtField, fmtInColumn, kNoOperator, valueLabel } from '../format';
 import { type Links, nameLink, rangeLink } from './links';
-import { field } from '../summary_document';
+import { type Column, type Row, durationColumn, get, kDurKeys, kEnumKeys, kNameKeys, kUnknownWhen } from './columns';
 
-// A row of any table: a summary row (a kernel, a step, a gap...) or one a view made, read by key.
-export type Row = Record<string, unknown>;
-
-export interface Column {
-  key: string;
-  label: string;
-  kind: FieldKind;
-  // A value computed from the row rather than read from it: its cells carry no data-raw (the
-  // summary has no such value to compare with).
-  derived?: (row: Row) => unknown;
-  // The cell's text when it is not the formatted value (null: the formatted value).
-  display?: (value: unknown, row: Row) => string | null;
-  // Durations / percentages in one unit for the whole column, named in the header ("GPU busy (ms)").
-  fixedUnit?: boolean;
-}
+export type { Column, Row } from './columns';
 
 const kPage = 50;
 
@@ -46,96 +20,6 @@ const kPage = 50;
 function renderRowsWhenVisible(scroll: HTMLElement, rows: number): void {
   scroll.style.contentVisibility = 'auto';
   scroll.style.containIntrinsicSize = `auto ${Math.min(420, 26 * (rows + 1) + 2)}px`;
-}
-
-const kDurKeys = ['duration_ns', 'dur_ns', 'delay_ns'];
-const kNameKeys = new Set(['name', 'kernel', 'op', 'operator']);
-// Columns that say what a row is without being an event name (no timeline link): shown first, after names.
-const kIdKeys = new Set(['type']);
-// Columns whose values are the summary's own identifiers (idle causes, op kinds): shown as words.
-const kEnumKeys = new Set(['category', 'kind']);
-// Values the summary encodes as known-or-zero: collectives' bytes count only the ops whose size is
-// known (sized_ops), so with none of them the 0 means "unknown" (docs/summary-detail-sections.md).
-const kUnknownWhen: Record<string, (row: Row) => boolean> = { bytes: (r) => r?.sized_ops === 0 };
-const kNumberOrder = [
-  'device',
-  'stream',
-  'number',
-  'count',
-  'calls',
-  'ops',
-  'gpu_ops',
-  'total_ns',
-  'duration_ns',
-  'self_ns',
-  'device_total_ns',
-  'device_self_ns',
-  'exposed_ns',
-  'mean_ns',
-  'p50_ns',
-  'p90_ns',
-  'p95_ns',
-  'p99_ns',
-  'min_ns',
-  'max_ns',
-  'share',
-];
-
-function get(row: Row, key: string): unknown {
-  if (!key.includes('.')) return row?.[key];
-  let v: unknown = row;
-  for (const part of key.split('.')) v = field(v, part);
-  return v;
-}
-
-export function inferColumns(rows: Row[]): Column[] {
-  const seen = new Map<string, { label: string; leaf: string; sample: unknown }>();
-  const note = (key: string, label: string, leaf: string, v: unknown) => {
-    const prev = seen.get(key);
-    if (!prev || prev.sample === null) seen.set(key, { label, leaf, sample: v });
-  };
-  for (const r of rows.slice(0, 50)) {
-    if (!r || typeof r !== 'object') continue;
-    for (const [k, v] of Object.entries(r)) {
-      if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        // One level of nesting is flattened: {"classes_ns": {"memory": 5}} -> "Classes memory" in ns.
-        const unit = /_(ns|bytes|pct)$/.exec(k)?.[0] ?? '';
-        for (const [k2, v2] of Object.entries(v as object)) {
-          if (v2 === null || typeof v2 !== 'object')
-            note(`${k}.${k2}`, `${labelOf(k)} ${wordsOf(k2)}`, k2.endsWith(unit) ? k2 : k2 + unit, v2);
-        }
-      } else if (!Array.isArray(v)) note(k, labelOf(k), k, v);
-    }
-  }
-  // A column that is empty or unknown in every row (bandwidths and bytes when no message size is
-  // known) says nothing; but for names, null is itself an answer (a sync's call site outside any operator).
-  const unknownEverywhere = (key: string) => !!kUnknownWhen[key] && rows.every((r) => kUnknownWhen[key](r));
-  const cols: Column[] = [...seen]
-    .filter(
-      ([key, c]) => ((c.sample !== null && c.sample !== undefined) || kNameKeys.has(key)) && !unknownEverywhere(key)
-    )
-    .map(([key, c]) => ({ key, label: c.label, kind: kindOfKey(c.leaf, c.sample) }));
-  // Time ranges without a length ({begin_ns, end_ns}): the length is what one looks for first.
-  const has = (k: string) => cols.some((c) => c.key === k);
-  if (has('begin_ns') && has('end_ns') && !kDurKeys.some(has)) {
-    cols.push({
-      key: 'duration_ns',
-      label: 'Duration',
-      kind: 'ns',
-      derived: (r) => Number(r?.end_ns) - Number(r?.begin_ns),
-    });
-  }
-  // The summary's keys are sorted alphabetically; show names first, then what identifies a row,
-  // then text, then the usual statistics in reading order, then anything else, then timestamps.
-  const rank = (c: Column) => {
-    if (kNameKeys.has(c.key)) return 0;
-    if (kIdKeys.has(c.key)) return 0.5;
-    if (c.kind === 'text') return 1;
-    if (c.kind === 'ts') return 4;
-    const i = kNumberOrder.indexOf(c.key);
-    return i >= 0 ? 2 + i / 100 : 3;
-  };
-  return cols.sort((a, b) => rank(a) - rank(b));
 }
 
 // The filter text and sort order of one table, by its id (the summary path it shows).
@@ -217,7 +101,7 @@ export class DataTable {
       return unknown ? { ...c, display: (_v: unknown, row: Row) => (unknown(row) ? '–' : null) } : c;
     });
     for (const c of cols)
-      if (c.fixedUnit) {
+      if (c.fixedUnit || durationColumn(c)) {
         const u = this.unitOf(c);
         if (u) this.units.set(c.key, u);
       }
@@ -285,18 +169,13 @@ export class DataTable {
     return c.derived ? c.derived(row) : get(row, c.key);
   }
 
-  // The one unit of a fixedUnit column: from its largest magnitude (timestamps: from the trace's start).
+  // The one unit of a column shown in one (timestamps: from the trace's start).
   private unitOf(c: Column): ColumnUnit | null {
-    const origin = c.kind === 'ts' ? this.links.originNs : 0;
-    let max = 0;
-    for (const r of this.rows) {
-      const v = this.value(r, c);
-      if (typeof v === 'number' && Number.isFinite(v)) max = Math.max(max, Math.abs(v - origin));
-    }
-    if (c.kind === 'ns' || c.kind === 'ts') return durationUnit(max);
-    if (c.kind === 'pct') return pctUnit(max);
-    if (c.kind === 'frac') return { ...pctUnit(100 * max), div: 0.01 };
-    return null;
+    return columnUnit(
+      c.kind,
+      this.rows.map((r) => this.value(r, c)),
+      this.links.originNs
+    );
   }
 
   // What a cell shows for value v of row r.
@@ -304,8 +183,7 @@ export class DataTable {
     const shown = c.display?.(v, r);
     if (shown !== null && shown !== undefined) return shown;
     const u = this.units.get(c.key);
-    if (u && typeof v === 'number')
-      return (c.kind === 'ts' ? '+' : '') + fmtInUnit(c.kind === 'ts' ? v - this.links.originNs : v, u);
+    if (u && typeof v === 'number') return fmtInColumn(c.kind, v, u, this.links.originNs);
     return fmtField(c.kind, v, this.links.originNs);
   }
 
@@ -390,7 +268,10 @@ export class DataTable {
         if (kNameKeys.has(c.key) && typeof v === 'string' && v) td.append(nameLink(this.links, v));
         else {
           td.textContent = this.text(r, c, v);
+          // The value in its own unit on hover: the column's unit may round a short one away ("<0.01").
           if (typeof v === 'string' && v.length > 40) td.title = v;
+          else if (typeof v === 'number' && this.units.has(c.key) && durationColumn(c))
+            td.title = fmtField(c.kind, v, this.links.originNs);
         }
         tr.append(td);
       }
