@@ -1,6 +1,7 @@
 // A summary document for the export tests (tests/web/export_tables.test.mjs, tests/e2e/export.test.mjs):
 // kernels under and over a millisecond, one with a name far over the exports' 120 characters that
-// holds markup, operators, and a recommendation with evidence.
+// holds markup, operators, a recommendation with evidence, and verdicts (the file's and the job's)
+// holding markup.
 export const longName = `void my_kernel<${'float, '.repeat(60)}<b>x</b>>(float*)`;
 
 export const doc = {
@@ -65,6 +66,10 @@ export const doc = {
           },
         ],
       },
+      verdict: {
+        limiter: 'host',
+        sentence: 'Host-bound: the GPU is idle 40.0% of the step time, waiting for <i>the CPU</i>.',
+      },
       recommendations: [
         {
           id: 'gpu_idle',
@@ -80,4 +85,5 @@ export const doc = {
       ],
     },
   ],
+  job: { ranks: 2, verdict: { limiter: 'host', sentence: 'Both ranks are host-bound <b>now</b>.' } },
 };

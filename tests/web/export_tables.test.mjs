@@ -81,3 +81,19 @@ test('Markdown: the same table with its headers, units and bold total row; evide
   assert.match(md, /The GPU waits for the host\. Launch work earlier\./);
   assert.match(md, /Evidence: Share 40\.0 %, Idle 1\.20 s, GPU span 3\.00 s/);
 });
+
+test('the verdicts lead, as on the dashboard: the job first, then each file, escaped', async () => {
+  const { buildMarkdown } = await loadTs('web/export/markdown.ts');
+  const { buildHtmlReport } = await loadTs('web/export/html_report.ts');
+  const md = buildMarkdown(doc);
+  assert.ok(md.startsWith('**Job (2 files):** Both ranks are host-bound &lt;b\\>now&lt;/b\\>.'), md.slice(0, 80));
+  assert.match(md, /\*\*Verdict:\*\* Host-bound: the GPU is idle 40\.0% of the step time, waiting for &lt;i\\>the CPU/);
+  assert.ok(md.indexOf('**Verdict:**') < md.indexOf('**Kernels'), 'the verdict before the tables');
+  const html = buildHtmlReport(doc);
+  assert.match(html, /<strong>Job \(2 files\):<\/strong> Both ranks are host-bound &lt;b&gt;now&lt;\/b&gt;\./);
+  assert.match(
+    html,
+    /<p class="verdict"><strong>Verdict:<\/strong> Host-bound: [^<]*&lt;i&gt;the CPU&lt;\/i&gt;\.<\/p>/
+  );
+  assert.ok(!html.includes('<i>the CPU'), 'trace text escaped');
+});

@@ -19,6 +19,7 @@ export interface DigestRec {
 }
 export interface FileDigest {
   name: string;
+  verdict: string | null; // the core's one sentence on what limits the run (null: an older summary)
   facts: Array<[string, string]>;
   cards: Card[];
   recommendations: DigestRec[] | null; // null: the summary has no recommendations section
@@ -103,10 +104,19 @@ export function digestFile(f: FileSummary, maxRows = 10): FileDigest {
   }
   return {
     name: String(f?.name ?? 'trace'),
+    verdict: typeof f?.verdict?.sentence === 'string' ? f.verdict.sentence : null,
     facts: factsOf(f ?? {}),
     cards,
     recommendations: recsOf(f, originNs),
     tables: tablesOf(f ?? {}, maxRows, originNs),
     originNs,
   };
+}
+
+// The job's line (two files or more: the document's job), e.g. "Job (8 files): All 8 ranks are ...".
+export function jobLine(doc: { job?: unknown }): { label: string; sentence: string } | null {
+  const job = isObject(doc?.job) ? doc.job : null;
+  const sentence = job && isObject(job.verdict) ? job.verdict.sentence : null;
+  if (typeof sentence !== 'string') return null;
+  return { label: `Job (${typeof job?.ranks === 'number' ? job.ranks : '?'} files):`, sentence };
 }

@@ -2,7 +2,7 @@
 // resource) with the summary numbers, charts and recommendations of every file. A Content-Security-
 // Policy of default-src 'none' makes "no network request" a property the browser enforces, not a
 // promise. Every text from the trace is HTML-escaped.
-import { digestFile, type DigestCell, type DigestTable, type FileDigest } from './digest';
+import { digestFile, jobLine, type DigestCell, type DigestTable, type FileDigest } from './digest';
 import { fmtInUnit } from '../app/format';
 import { escapeHtml } from './escape_html';
 import { recommendationsHtml } from './recommendations_html';
@@ -23,6 +23,7 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tfoot td{font-weight:600;border-top:2px solid var(--line)}
 .recs li{margin:10px 0}.recs p{margin:2px 0}.evidence{display:flex;flex-wrap:wrap;gap:2px 16px;margin:4px 0;font-size:13px}
 .evidence div{display:flex}.evidence dt{color:var(--muted)}.evidence dd{margin:0 0 0 4px}.sev{display:inline-block;font-size:11px;text-transform:uppercase;border:1px solid var(--line);border-radius:4px;padding:0 5px;margin-right:6px}
+.verdict{background:var(--panel);border-left:4px solid var(--bar);padding:8px 12px;margin:10px 0;font-size:15px}
 svg text{fill:var(--fg);font:11px system-ui,sans-serif}svg .bar{fill:var(--bar)}footer{margin-top:32px;font-size:12px;color:var(--muted)}
 `;
 
@@ -72,6 +73,7 @@ function tableHtml(t: DigestTable): string {
 
 function fileHtml(d: FileDigest): string {
   const parts: string[] = [`<h2>${escapeHtml(d.name)}</h2>`];
+  if (d.verdict) parts.push(`<p class="verdict"><strong>Verdict:</strong> ${escapeHtml(d.verdict)}</p>`);
   if (d.facts.length)
     parts.push(
       `<dl class="facts">${d.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`
@@ -93,8 +95,13 @@ function fileHtml(d: FileDigest): string {
   return `<section class="file">${parts.join('\n')}</section>`;
 }
 
+function jobHtml(doc: { job?: unknown }): string {
+  const job = jobLine(doc);
+  return job ? `<p class="verdict"><strong>${escapeHtml(job.label)}</strong> ${escapeHtml(job.sentence)}</p>` : '';
+}
+
 export function buildHtmlReport(
-  doc: { files: FileSummary[]; schema?: string },
+  doc: { files: FileSummary[]; schema?: string; job?: unknown },
   opts: { title?: string; generated?: string; topRows?: number } = {}
 ): string {
   const files = (doc.files ?? []).map((f) => digestFile(f, opts.topRows ?? 15));
@@ -107,6 +114,7 @@ export function buildHtmlReport(
 <title>${escapeHtml(title)}</title><style>${kCss}</style></head>
 <body><h1>${escapeHtml(title)}</h1>
 <p class="muted">Summary of ${files.length} trace file${files.length === 1 ? '' : 's'} (schema ${escapeHtml(String(doc.schema ?? ''))}). Times are from the trace; each table column of times is in one unit, named in its header. This report contains no trace data beyond these numbers and needs no network.</p>
+${jobHtml(doc)}
 ${files.map(fileHtml).join('\n')}
 <footer>Made with tracewise${opts.generated ? ` on ${escapeHtml(opts.generated)}` : ''}.</footer>
 </body></html>

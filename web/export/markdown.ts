@@ -1,7 +1,7 @@
 // The Markdown summary for pull requests and issues: per file a headline table, the top kernels
 // (or the first table the summary has) and the recommendations. Text from the trace is escaped so it
 // cannot break the table, start a link, or inject HTML when GitHub renders it.
-import { digestFile, type DigestCell } from './digest';
+import { digestFile, jobLine, type DigestCell } from './digest';
 import type { FileSummary } from '../app/summary_document';
 
 export function mdEscape(s: string): string {
@@ -19,11 +19,17 @@ function table(head: string[], rows: string[][], marked: string[][] = []): strin
   return [escaped(head), `|${head.map(() => '---').join('|')}|`, ...rows.map(escaped), ...marked.map(line)].join('\n');
 }
 
-export function buildMarkdown(doc: { files: FileSummary[] }, opts: { topRows?: number; source?: string } = {}): string {
+export function buildMarkdown(
+  doc: { files: FileSummary[]; job?: unknown },
+  opts: { topRows?: number; source?: string } = {}
+): string {
   const out: string[] = [];
+  const job = jobLine(doc);
+  if (job) out.push(`**${job.label}** ${mdEscape(job.sentence)}`, ''); // (the label is ours: no trace text)
   for (const f of doc.files ?? []) {
     const d = digestFile(f, opts.topRows ?? 10);
     out.push(`### tracewise: ${mdEscape(d.name)}`, '');
+    if (d.verdict) out.push(`**Verdict:** ${mdEscape(d.verdict)}`, '');
     const head: string[][] = [
       ...d.facts.map(([k, v]) => [k, v]),
       ...d.cards.map((c) => [c.label, c.sub ? `${c.value} (${c.sub})` : c.value]),
