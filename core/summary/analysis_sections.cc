@@ -145,7 +145,8 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
                              {"cutoff_ns", sel.has_cutoff ? json(sel.cutoff_ns) : json(nullptr)},
                              {"kept_gpu_ops", n_kept},
                              {"dropped_gpu_ops", sel.kept.size() - n_kept},
-                             {"sync_events", sel.extra_slices.size()}};
+                             {"sync_events", sel.sync_events},
+                             {"stream_events", sel.extra_slices.size() - sel.sync_events}};
   }
   file["analysis_mode"] = mode;
 

@@ -113,6 +113,7 @@ export type AnalysisMode = {
     kept_gpu_ops: number;
     dropped_gpu_ops: number;
     sync_events: number;
+    stream_events: number;
   };
 };
 
