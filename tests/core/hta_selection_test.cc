@@ -135,8 +135,26 @@ TEST_CASE("hta-compat: events with a stream arg other than -1 are GPU work, as H
   // HTA: kernel_time 1110 µs ([100, 1210)), idle 680, compute 430 (every one is a computation).
   check_temporal(f, 1110000, 680000, 430000, 0, 5);
   CHECK(f["kernel_classes_ns"]["computation"] == 430000);
+  // HTA's kernel breakdown: triton_poi_fused_0 twice (300 + 100 µs), op_numstr 50, op_minus2 20,
+  // op_float 10; 480 µs of computation in all.
+  CHECK(f["kernel_classes"]["computation"]["ops"] == 5);
+  CHECK(f["kernel_classes"]["computation"]["sum_ns"] == 480000);
+  const nlohmann::json& k = f["kernels"];
+  CHECK(k["count"] == 5);
+  CHECK(k["total_ns"] == 480000);
+  REQUIRE(k["top"].size() == 4);
+  CHECK(k["top"][0]["name"] == "triton_poi_fused_0");
+  CHECK(k["top"][0]["count"] == 2);
+  CHECK(k["top"][0]["total_ns"] == 400000);
+  CHECK(k["top"][1]["name"] == "op_numstr");
+  CHECK(k["top"][1]["kind"] == "cpu_op");
+  CHECK(k["top"][3]["name"] == "op_float");
+  CHECK(k["top"][3]["total_ns"] == 10000);
   // The default mode counts GPU ops only: the kernel.
-  check_temporal(summarize(imp, false), 100000, 0, 100000, 0, 1);
+  const nlohmann::json d = summarize(imp, false);
+  check_temporal(d, 100000, 0, 100000, 0, 1);
+  CHECK(d["kernels"]["count"] == 1);
+  CHECK(d["kernel_classes"]["computation"]["ops"] == 1);
 }
 
 TEST_CASE("hta-compat: a cpu_op with a stream moves the comm/comp overlap") {
@@ -189,6 +207,10 @@ TEST_CASE("hta-compat: cuda_sync events count by their own stream arg") {
   CHECK(f["analysis_mode"]["hta_selection"]["sync_events"] == 2);
   // HTA: kernel_time 640 µs ([200, 840)), idle 400, compute 100, non-compute 140 (the two syncs).
   check_temporal(f, 640000, 400000, 100000, 140000, 3);
+  // HTA's rules call a sync "other"; the kernel table lists them (HTA's top kernels do).
+  CHECK(f["kernel_classes"]["other"]["ops"] == 2);
+  CHECK(f["kernel_classes"]["other"]["sum_ns"] == 140000);
+  CHECK(f["kernels"]["count"] == 3);
   check_temporal(summarize(imp, false), 100000, 0, 100000, 0, 1);  // default: a sync is not GPU work
 }
 
