@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/analysis/hta_rows.h"
+
 namespace tw {
 
 namespace {
@@ -15,57 +17,86 @@ bool contains_icase(std::string_view text, std::string_view needle) {
   return t.find(needle) != std::string::npos;
 }
 
-// The events HTA reads with a stream >= 0 but without a correlation id. HTA's GPU-kernel filter
-// wants both, so it files these among the CPU events (kept by the time cutoff alone), and then its
-// breakdowns, which select "stream != -1", count them as GPU work anyway. Kineto writes the stream
-// on "Stream Sync" / "Stream Wait Event" (not on the device-wide "Event Sync" / "Context Sync"),
-// and HTA's parser reads no correlation for cuda_sync events. For GPU ops the stream counts when
-// the op's track got a stream from the args (ops without one have stream -1 in HTA).
-void streamed_uncorrelated(const TraceModel& m, std::vector<uint32_t>* sync, std::vector<uint8_t>* op_flag) {
-  const SliceTable& s = m.slices;
-  const StringId event_sync = m.strings.find("Event Sync");
-  const StringId context_sync = m.strings.find("Context Sync");
-  for (uint32_t i = 0; i < s.size(); ++i) {
-    if (s.kind[i] != EventKind::kCudaSync) continue;
-    if (s.name[i] != 0 && (s.name[i] == event_sync || s.name[i] == context_sync)) continue;
-    const Track& t = m.tracks[s.track[i]];
-    if (t.kind != TrackKind::kGpuStream || (t.stream < 0 && t.tid < 0)) continue;
-    sync->push_back(i);
-  }
-  const GpuOpTable& g = m.gpu_ops;
-  op_flag->assign(g.size(), 0);
-  for (size_t row = 0; row < g.size(); ++row) {
-    const uint32_t i = g.slice[row];
-    if (s.correlation[i] < 0 && m.tracks[s.track[i]].stream >= 0) (*op_flag)[row] = 1;
-  }
+bool keep_all(uint32_t) { return true; }
+
+void add_extra(const TraceModel& m, uint32_t i, HtaSelection& sel) {
+  sel.extra_slices.push_back(i);
+  if (m.slices.kind[i] == EventKind::kCudaSync) ++sel.sync_events;
 }
 
-// Sorted, unique correlation ids of the slices `keep` accepts: the CPU side HTA keeps, whose GPU
-// ops it then keeps too.
+// The rows `keep` accepts that count as GPU work: GPU ops into sel.kept, the others (cuda_sync
+// events, cpu_ops with a stream) into sel.extra_slices.
 template <typename Keep>
-std::vector<int64_t> kept_correlations(const SliceTable& s, Keep keep) {
+void keep_gpu_work(const TraceModel& m, const HtaRows& rows, Keep keep, HtaSelection& sel) {
+  const GpuOpTable& g = m.gpu_ops;
+  std::vector<uint8_t> is_op(m.slices.size(), 0);
+  for (size_t row = 0; row < g.size(); ++row) {
+    const uint32_t i = g.slice[row];
+    is_op[i] = 1;
+    sel.kept[row] = rows.row(i) && rows.gpu_work(i) && keep(i);
+  }
+  for (uint32_t i = 0; i < m.slices.size(); ++i)
+    if (!is_op[i] && rows.row(i) && rows.gpu_work(i) && keep(i)) add_extra(m, i, sel);
+}
+
+// Sorted, unique correlation ids (-1 for none, as HTA fills them) of the rows `keep` accepts.
+template <typename Keep>
+std::vector<int64_t> kept_correlations(const TraceModel& m, const HtaRows& rows, Keep keep) {
   std::vector<int64_t> corr;
-  for (uint32_t i = 0; i < s.size(); ++i)
-    if (s.correlation[i] >= 0 && keep(i)) corr.push_back(s.correlation[i]);
+  for (uint32_t i = 0; i < m.slices.size(); ++i)
+    if (rows.row(i) && keep(i)) corr.push_back(rows.correlation(i));
   std::sort(corr.begin(), corr.end());
   corr.erase(std::unique(corr.begin(), corr.end()), corr.end());
   return corr;
 }
 
-// MTIA traces (HTA's filter_mtia_kernels_for_one_rank): CPU events lying wholly inside
-// [first step start, last step end] give the correlation ids; device ops with one of them are
-// kept, and so are the memory ops (names ^dma / ^Memcpy / ^Memset) starting inside a step.
-void select_mtia(const TraceModel& m, HtaSelection& sel) {
+// HTA's filter_gpu_kernels_with_cpu_correlation (2+ step names, not MTIA). Its "CPU operators" are
+// all rows but its GPU kernels (HtaRows::kernel_side); those starting before the start of the last
+// step are kept (the last step and what follows it are dropped, what precedes the first step is
+// kept). A GPU kernel is kept when a kept CPU operator has its correlation id (normally its
+// launch), so a GPU op without a CPU-side launch is dropped, and so is a cpu_op that carries both a
+// stream and a correlation whose owner is dropped. A row that is neither, such as a cpu_op with a
+// stream but no correlation, is a CPU operator: kept by time alone, then counted as GPU work.
+void select_by_launch(const TraceModel& m, const HtaRows& rows, HtaSelection& sel) {
   const SliceTable& s = m.slices;
-  const GpuOpTable& g = m.gpu_ops;
+  bool any_cpu = false, any_step = false;
+  int64_t first_ts = 0, last_step_ts = 0;
+  for (uint32_t i = 0; i < s.size(); ++i) {
+    if (!rows.row(i) || rows.kernel_side(i)) continue;
+    first_ts = any_cpu ? std::min(first_ts, s.ts_ns[i]) : s.ts_ns[i];
+    any_cpu = true;
+    if (!rows.step_name(s.name[i])) continue;
+    last_step_ts = any_step ? std::max(last_step_ts, s.ts_ns[i]) : s.ts_ns[i];
+    any_step = true;
+  }
+  if (!any_cpu) return keep_gpu_work(m, rows, keep_all, sel);  // HTA returns the trace as is
+  // Without a step among the CPU operators HTA cuts at the first of them, which keeps none.
+  sel.has_cutoff = true;
+  sel.cutoff_ns = any_step ? last_step_ts : first_ts;
+  sel.last_step_dropped = true;
+  auto cpu_kept = [&](uint32_t i) { return !rows.kernel_side(i) && s.ts_ns[i] < sel.cutoff_ns; };
+  const std::vector<int64_t> corr = kept_correlations(m, rows, cpu_kept);
+  keep_gpu_work(
+      m, rows,
+      [&](uint32_t i) {
+        return rows.kernel_side(i) ? std::binary_search(corr.begin(), corr.end(), rows.correlation(i)) : cpu_kept(i);
+      },
+      sel);
+}
+
+// HTA's filter_mtia_kernels_for_one_rank (MTIA traces with 2+ step names): CPU events lying wholly
+// inside [first step start, last step end] are kept and give the correlation ids that select
+// device ops; memory ops (names ^dma / ^Memcpy / ^Memset) starting inside a step are kept too, and
+// count as GPU work even without a stream (HTA gives them their tid as stream).
+void select_mtia(const TraceModel& m, const HtaRows& rows, HtaSelection& sel) {
+  const SliceTable& s = m.slices;
   auto is_cpu = [&](uint32_t i) {
     const EventKind k = s.kind[i];
     return k == EventKind::kCpuOp || k == EventKind::kUserAnnotation || k == EventKind::kCudaRuntime;
   };
   std::vector<std::pair<int64_t, int64_t>> steps;
   for (uint32_t i = 0; i < s.size(); ++i) {
-    if (is_cpu(i) && m.strings.get(s.name[i]).find("ProfilerStep") != std::string_view::npos)
-      steps.push_back({s.ts_ns[i], s.end_ns(i)});
+    if (rows.row(i) && is_cpu(i) && rows.step_name(s.name[i])) steps.push_back({s.ts_ns[i], s.end_ns(i)});
   }
   sel.mtia = true;
   if (steps.empty()) return;  // HTA finds nothing to keep
@@ -74,25 +105,30 @@ void select_mtia(const TraceModel& m, HtaSelection& sel) {
   for (const auto& st : steps) t_end = std::max(t_end, st.second);
   sel.has_cutoff = true;
   sel.cutoff_ns = t_end;
-  const std::vector<int64_t> corr =
-      kept_correlations(s, [&](uint32_t i) { return is_cpu(i) && s.ts_ns[i] >= t_start && s.end_ns(i) <= t_end; });
-  for (size_t row = 0; row < g.size(); ++row) {
-    const uint32_t i = g.slice[row];
-    const int64_t c = s.correlation[i];
-    if (c >= 0 && std::binary_search(corr.begin(), corr.end(), c)) {
-      sel.kept[row] = 1;
-      continue;
-    }
+  auto cpu_kept = [&](uint32_t i) { return is_cpu(i) && s.ts_ns[i] >= t_start && s.end_ns(i) <= t_end; };
+  std::vector<int64_t> corr = kept_correlations(m, rows, cpu_kept);
+  corr.erase(std::remove(corr.begin(), corr.end(), -1), corr.end());
+  std::vector<uint8_t> is_op(s.size(), 0);
+  for (uint32_t i : m.gpu_ops.slice) is_op[i] = 1;
+  auto memory_in_step = [&](uint32_t i) {
     const std::string_view name = m.strings.get(s.name[i]);
-    const bool memory = name.rfind("dma", 0) == 0 || name.rfind("Memcpy", 0) == 0 || name.rfind("Memset", 0) == 0;
-    if (!memory) continue;
+    if (name.rfind("dma", 0) != 0 && name.rfind("Memcpy", 0) != 0 && name.rfind("Memset", 0) != 0) return false;
     // Inside some step [ts, ts + dur] (steps are few: a linear scan is fine).
-    for (const auto& st : steps) {
-      if (s.ts_ns[i] >= st.first && s.ts_ns[i] <= st.second) {
-        sel.kept[row] = 1;
-        break;
-      }
-    }
+    for (const auto& st : steps)
+      if (s.ts_ns[i] >= st.first && s.ts_ns[i] <= st.second) return true;
+    return false;
+  };
+  auto kept = [&](uint32_t i) {
+    if (is_op[i] && rows.correlation(i) >= 0 && std::binary_search(corr.begin(), corr.end(), rows.correlation(i)))
+      return true;
+    return cpu_kept(i);
+  };
+  for (size_t row = 0; row < m.gpu_ops.size(); ++row) {
+    const uint32_t i = m.gpu_ops.slice[row];
+    sel.kept[row] = rows.row(i) && ((rows.gpu_work(i) && kept(i)) || memory_in_step(i));
+  }
+  for (uint32_t i = 0; i < s.size(); ++i) {
+    if (!is_op[i] && rows.row(i) && ((rows.gpu_work(i) && kept(i)) || memory_in_step(i))) add_extra(m, i, sel);
   }
 }
 
@@ -100,63 +136,13 @@ void select_mtia(const TraceModel& m, HtaSelection& sel) {
 
 HtaSelection hta_select_gpu_ops(const TraceModel& m) {
   HtaSelection sel;
-  const SliceTable& s = m.slices;
-  const GpuOpTable& g = m.gpu_ops;
-  sel.kept.assign(g.size(), 0);
-  if (contains_icase(m.meta.backend, "mtia")) {
-    select_mtia(m, sel);
-    return sel;
-  }
-
-  std::vector<uint32_t> sync;
-  std::vector<uint8_t> op_uncorrelated;
-  streamed_uncorrelated(m, &sync, &op_uncorrelated);
-
-  // HTA's GPU kernels (stream >= 0 and correlation >= 0) and the sync events are not CPU events.
-  std::vector<uint8_t> not_cpu(s.size(), 0);
-  for (size_t row = 0; row < g.size(); ++row) not_cpu[g.slice[row]] = 1;
-  for (uint32_t i : sync) not_cpu[i] = 1;
-
-  // Distinct step names among the CPU events, and the last step's start / end.
-  std::vector<uint8_t> name_is_step(m.strings.size(), 0);
-  for (StringId id = 0; id < m.strings.size(); ++id) {
-    if (m.strings.get(id).find("ProfilerStep") != std::string_view::npos) name_is_step[id] = 1;
-  }
-  std::vector<uint8_t> step_name_seen(m.strings.size(), 0);
-  bool any_step = false;
-  int64_t last_start = 0, last_end = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const StringId n = s.name[i];
-    if (not_cpu[i] || n >= name_is_step.size() || !name_is_step[n]) continue;
-    if (!step_name_seen[n]) {
-      step_name_seen[n] = 1;
-      ++sel.step_names;
-    }
-    if (!any_step || s.ts_ns[i] > last_start) last_start = s.ts_ns[i];
-    if (!any_step || s.end_ns(i) > last_end) last_end = s.end_ns(i);
-    any_step = true;
-  }
-  const bool strict = sel.step_names >= 2;
-  sel.last_step_dropped = strict;
-  sel.has_cutoff = any_step;
-  sel.cutoff_ns = strict ? last_start : last_end;
-  auto before_cutoff = [&](int64_t ts) { return !any_step || (strict ? ts < sel.cutoff_ns : ts <= sel.cutoff_ns); };
-
-  // Correlation ids of the kept CPU events.
-  const std::vector<int64_t> corr =
-      kept_correlations(s, [&](uint32_t i) { return !not_cpu[i] && before_cutoff(s.ts_ns[i]); });
-  for (size_t row = 0; row < g.size(); ++row) {
-    const uint32_t i = g.slice[row];
-    const int64_t c = s.correlation[i];
-    if (c >= 0) {
-      if (std::binary_search(corr.begin(), corr.end(), c)) sel.kept[row] = 1;
-    } else if (op_uncorrelated[row] && before_cutoff(s.ts_ns[i])) {
-      sel.kept[row] = 1;
-    }
-  }
-  for (uint32_t i : sync) {
-    if (before_cutoff(s.ts_ns[i])) sel.extra_slices.push_back(i);
-  }
+  sel.kept.assign(m.gpu_ops.size(), 0);
+  const HtaRows rows(m);
+  sel.step_names = rows.step_names();
+  // With fewer than two step names HTA filters nothing (MTIA traces too): every row is kept.
+  if (sel.step_names < 2) keep_gpu_work(m, rows, keep_all, sel);
+  else if (contains_icase(m.meta.backend, "mtia")) select_mtia(m, rows, sel);
+  else select_by_launch(m, rows, sel);
   return sel;
 }
 

@@ -9,29 +9,35 @@
 namespace tw {
 
 struct HtaSelection {
-  std::vector<uint8_t> kept;  // one flag per model.gpu_ops row
-  // Kept cuda_sync slices that sit on a GPU stream (Stream Sync, Stream Wait Event): HTA counts
-  // every event with a stream >= 0 and a correlation as GPU work.
+  // One flag per model.gpu_ops row: HTA keeps the op and counts it as GPU work (its own "stream"
+  // arg is not -1).
+  std::vector<uint8_t> kept;
+  // Kept slices that are not GPU ops but that HTA counts as GPU work all the same, because they
+  // carry a stream other than -1: cuda_sync events (Stream Sync, Stream Wait Event; Event Sync /
+  // Context Sync when their stream is not -1) and e.g. torch.compile's Triton launcher cpu_ops on
+  // ROCm ("stream": 0). In slice order.
   std::vector<uint32_t> extra_slices;
-  int step_names = 0;  // distinct "ProfilerStep" names HTA saw
+  size_t sync_events = 0;  // how many of extra_slices are cuda_sync events
+  int step_names = 0;      // distinct ProfilerStep names HTA saw (HtaRows::step_names)
   bool last_step_dropped = false;
-  int64_t cutoff_ns = 0;  // CPU events starting before (2+ steps) / at or before this are kept
+  int64_t cutoff_ns = 0;  // 2+ step names: CPU events starting before this are kept (MTIA: ending at or before)
   bool has_cutoff = false;
-  bool mtia = false;  // HTA's MTIA path (distributedInfo backend mentions mtia)
+  bool mtia = false;  // HTA's MTIA path (distributedInfo backend mentions mtia, 2+ step names)
 };
 
-// HTA's event selection (TraceCollection._filter_irrelevant_gpu_kernels):
-//  - "step names" are the DISTINCT names containing "ProfilerStep" among the CPU events;
-//  - with 2+ step names: CPU events (all but GPU ops / stream-bound syncs) that START BEFORE the
-//    start of the last step are kept: the last step and what follows it are dropped, what precedes
-//    the first step is kept; with 0 or 1 step names: those starting at or before the end of the
-//    last step (all of them without steps);
-//  - a GPU op with a correlation id is kept only when a kept CPU event (normally its launch) has
-//    that id, so GPU ops without a CPU-side launch are dropped even without steps;
-//  - events with a stream but no correlation (cuda_sync Stream Sync / Stream Wait Event, GPU ops on
-//    a stream without a correlation id) count as CPU events for the cutoff, yet as GPU work after;
-//  - MTIA traces (distributedInfo backend mentions mtia) take HTA's MTIA path instead (see .cc).
-// Verified against HTA's own numbers on every test trace (tests/core/analysis_hta_reference_test.cc).
+// HTA's event selection (TraceCollection._filter_irrelevant_gpu_kernels), over HtaRows:
+//  - with fewer than 2 distinct step names HTA filters nothing: every GPU op is kept, also one
+//    whose correlation id has no CPU-side launch in the trace;
+//  - with 2+: CPU events (every row but HTA's GPU kernels, see HtaRows::kernel_side) that START
+//    BEFORE the start of the last step are kept (the last step and what follows it are dropped,
+//    what precedes the first step is kept), and a GPU kernel is kept only when a kept CPU event
+//    (normally its launch) has its correlation id;
+//  - MTIA traces (distributedInfo backend mentions mtia) with 2+ step names take HTA's MTIA path
+//    instead (see .cc);
+//  - of the kept rows, those whose stream is not -1 are GPU work: GPU ops (kept) and other events
+//    such as cpu_ops with a stream (extra_slices).
+// Verified against HTA's own numbers on every test trace (tests/core/analysis_hta_reference_test.cc)
+// and on hand-made traces (tests/core/hta_selection_test.cc).
 HtaSelection hta_select_gpu_ops(const TraceModel& m);
 
 // HTA's default timestamp handling (without HTA_DISABLE_NS_ROUNDING): the start is rounded up and

@@ -6,6 +6,7 @@
 // Regexes (core/regex, linear time) are matched once per distinct interned name, not once per op:
 // a trace has millions of kernels but only thousands of distinct names.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -73,6 +74,14 @@ std::vector<KernelClass> classify_gpu_ops(const TraceModel& m, const KernelRules
 // these never carry "Collective name".
 std::vector<KernelClass> classify_slices(const TraceModel& m, const KernelRules& rules,
                                          const std::vector<uint32_t>& slices);
+
+// Slices that count as GPU work besides the GPU ops, with their classes (--hta-compat: the events
+// HTA counts because they carry a stream, HtaSelection::extra_slices, by classify_slices).
+struct ExtraWork {
+  const std::vector<uint32_t>* slices = nullptr;
+  const std::vector<KernelClass>* classes = nullptr;
+  size_t size() const { return slices && classes ? std::min(slices->size(), classes->size()) : 0; }
+};
 
 // Memory ops in detail, parsed from the Kineto name ("Memcpy HtoD (Pageable -> Device)",
 // "Memset (Device)") and the event kind.

@@ -8,7 +8,7 @@
 namespace tw {
 
 KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& classes,
-                           const std::vector<uint8_t>* keep, const Interval* window) {
+                           const std::vector<uint8_t>* keep, const Interval* window, const ExtraWork& extra) {
   KernelsResult r;
   const SliceTable& s = m.slices;
   const GpuOpTable& g = m.gpu_ops;
@@ -16,19 +16,28 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
   // group's percentiles by selection (no group is sorted): cheaper and more cache-friendly than
   // sorting rows with an indirect key.
   std::vector<uint32_t> slot(m.strings.size(), UINT32_MAX);
-  std::vector<uint32_t> first_row, count;
+  std::vector<uint32_t> first_slice, count;  // per name: its first op (kind, class) and its op count
+  std::vector<KernelClass> first_class;
   // The rows inside the window come as ranges in row order, so a name's first row is the same.
   const std::vector<std::pair<uint32_t, uint32_t>> ranges = gpu_rows_starting_in(m, window);
+  // f(slice, class) for each selected GPU op in row order, then for each extra slice.
   auto each_selected = [&](auto f) {
     for (const auto& [first, last] : ranges)
       for (uint32_t i = first; i < last; ++i)
-        if (!keep || (i < keep->size() && (*keep)[i])) f(i);
+        if (!keep || (i < keep->size() && (*keep)[i]))
+          f(g.slice[i], i < classes.size() ? classes[i] : KernelClass::kOther);
+    for (size_t k = 0; k < extra.size(); ++k) {
+      const uint32_t e = (*extra.slices)[k];
+      if (e < s.size() && (!window || (s.ts_ns[e] >= window->begin && s.ts_ns[e] < window->end)))
+        f(e, (*extra.classes)[k]);
+    }
   };
-  each_selected([&](uint32_t i) {
-    StringId n = s.name[g.slice[i]];
+  each_selected([&](uint32_t i, KernelClass c) {
+    StringId n = s.name[i];
     if (slot[n] == UINT32_MAX) {
-      slot[n] = static_cast<uint32_t>(first_row.size());
-      first_row.push_back(i);
+      slot[n] = static_cast<uint32_t>(first_slice.size());
+      first_slice.push_back(i);
+      first_class.push_back(c);
       count.push_back(0);
     }
     count[slot[n]]++;
@@ -37,10 +46,9 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
   for (size_t k = 0; k < count.size(); ++k) offset[k + 1] = offset[k] + count[k];
   std::vector<int64_t> durs(offset.back());
   std::vector<size_t> fill(offset.begin(), offset.end() - 1);
-  each_selected([&](uint32_t i) {
-    int64_t d = s.dur_ns[g.slice[i]];
-    durs[fill[slot[s.name[g.slice[i]]]]++] = d;
-    KernelClass c = i < classes.size() ? classes[i] : KernelClass::kOther;
+  each_selected([&](uint32_t i, KernelClass c) {
+    int64_t d = s.dur_ns[i];
+    durs[fill[slot[s.name[i]]]++] = d;
     r.class_ns[static_cast<int>(c)] += d;
   });
   r.by_name.reserve(count.size());
@@ -48,10 +56,9 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
     int64_t* b = durs.data() + offset[k];
     size_t n = count[k];
     KernelStat st;
-    uint32_t row = first_row[k];
-    st.name = s.name[g.slice[row]];
-    st.kind = s.kind[g.slice[row]];
-    st.cls = row < classes.size() ? classes[row] : KernelClass::kOther;
+    st.name = s.name[first_slice[k]];
+    st.kind = s.kind[first_slice[k]];
+    st.cls = first_class[k];
     st.count = n;
     for (size_t j = 0; j < n; ++j) st.total_ns += b[j];
     const auto [lo, hi] = std::minmax_element(b, b + n);

@@ -34,8 +34,10 @@ struct KernelsResult {
 // `classes` has one entry per model.gpu_ops row (classify_gpu_ops). `keep`, when given, selects rows.
 // `window`, when given, restricts to the ops that START in [begin, end) (one profiler step): each op
 // is counted whole, in the one window where it starts, so per-op statistics (min, p50...) stay real
-// durations and disjoint windows never count an op twice.
+// durations and disjoint windows never count an op twice. `extra` slices count as ops too (HTA's
+// kernel breakdown has every event with a stream: cuda_sync events, cpu_ops with a stream).
 KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& classes,
-                           const std::vector<uint8_t>* keep = nullptr, const Interval* window = nullptr);
+                           const std::vector<uint8_t>* keep = nullptr, const Interval* window = nullptr,
+                           const ExtraWork& extra = {});
 
 }  // namespace tw

@@ -28,10 +28,8 @@ GpuActivity gpu_activity(const TraceModel& m, const std::vector<KernelClass>& cl
     if (opt.kept && (row >= opt.kept->size() || !(*opt.kept)[row])) continue;
     add(g.slice[row], cls[row]);
   }
-  if (opt.extra_slices && opt.extra_classes) {
-    for (size_t i = 0; i < opt.extra_slices->size() && i < opt.extra_classes->size(); ++i) {
-      if ((*opt.extra_slices)[i] < m.slices.size()) add((*opt.extra_slices)[i], (*opt.extra_classes)[i]);
-    }
+  for (size_t i = 0; i < opt.extra.size(); ++i) {
+    if ((*opt.extra.slices)[i] < m.slices.size()) add((*opt.extra.slices)[i], (*opt.extra.classes)[i]);
   }
   for (int c = 0; c < kKernelClassCount; ++c) {
     a.by_class[c] = IntervalSet::union_of(std::move(raw[c]));

@@ -30,9 +30,7 @@ struct GpuActivity {
 struct ActivityOptions {
   const std::vector<uint8_t>* kept = nullptr;  // one flag per gpu_ops row; null = all rows
   bool round_to_us = false;                    // HTA's default rounding (see hta_compat.h)
-  // Further slices that count as GPU work, with their classes (HTA mode: cuda_sync on a stream).
-  const std::vector<uint32_t>* extra_slices = nullptr;
-  const std::vector<KernelClass>* extra_classes = nullptr;
+  ExtraWork extra;                             // further slices that count as GPU work (HTA mode)
 };
 
 // `cls` holds one class per model.gpu_ops row (classify_gpu_ops).

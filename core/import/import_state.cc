@@ -258,6 +258,7 @@ void ImportState::on_complete(uint64_t off, uint32_t len) {
   StringId cat = model.strings.intern(ev_.cat);
   EventKind kind = kind_of(cat);
   KinetoIds ids = read_kineto_ids(ev_);
+  flags |= stream_arg_flags(ev_);
   uint32_t slice = add_slice(track, ev_.ts_ns, dur, model.strings.intern(ev_.name), cat, kind, flags, ids.correlation,
                              ids.external_id, off, len);
   if (ids.overflow) stats.problem("integer_beyond_int64", off);

@@ -101,6 +101,23 @@ GpuFields read_gpu_fields(const RawEvent& e, StringPool& pool) {
   return g;
 }
 
+uint8_t stream_arg_flags(const RawEvent& e) {
+  const RawArg* a = e.has_args ? e.arg(kArgStream) : nullptr;
+  if (!a) return 0;
+  constexpr uint8_t kArg = kSliceStreamArg, kBoth = kSliceStreamArg | kSliceStreamArgNonNeg;
+  if (a->type == ArgType::kBool) return kBoth;  // pandas reads true / false as 1 / 0
+  if (a->type != ArgType::kNumber && a->type != ArgType::kString) return 0;
+  int64_t v = a->int_value;
+  if (a->has_int || parse_int64(a->text, v)) return v >= 0 ? kBoth : v == -1 ? 0 : kArg;
+  // A fraction: HTA's int() truncates toward zero, so it is -1 for -2 < x <= -1 and >= 0 for x > -1.
+  constexpr int64_t kOne = 1000000000;
+  int64_t x = 0;  // the value times 10^9
+  if (parse_decimal_scaled(a->text, 9, x)) return x > -kOne ? kBoth : x > -2 * kOne ? 0 : kArg;
+  // Too large for 9 decimals, so far from -1 either way; or not a number at all (-1).
+  if (!parse_decimal_scaled(a->text, 0, x)) return 0;
+  return x >= 0 ? kBoth : kArg;
+}
+
 bool read_memory_fields(const RawEvent& e, MemorySample& out) {
   int64_t v = 0;
   if (!arg_int(e, kArgTotalAllocated, out.total_allocated)) return false;

@@ -36,6 +36,12 @@ struct GpuFields {
 };
 GpuFields read_gpu_fields(const RawEvent& e, StringPool& pool);
 
+// kSliceStreamArg / kSliceStreamArgNonNeg for the event's own "stream" arg, read as HTA 0.6.1's
+// parser reads it (pandas to_numeric with errors="coerce", then astype(int)): a number, a numeric
+// string ("3", " 3 ", "1e1") or true / false gives that number truncated toward zero; anything else,
+// or no "stream" arg, gives -1. Fractions are compared to 9 decimals.
+uint8_t stream_arg_flags(const RawEvent& e);
+
 struct MemorySample {
   int32_t device = -1;
   int64_t total_allocated = 0, total_reserved = 0, bytes = 0;

@@ -64,6 +64,11 @@ enum : uint8_t {
   kSliceUnclosed = 2,     // B without E: closed at the end of the trace
   kSliceOverlapping = 4,  // partially overlaps an earlier slice on its track (not nested)
   kSliceNoDur = 8,        // X without dur: treated as zero length
+  // The event's own "stream" arg, read as HTA reads it (stream_arg_flags in core/import/kineto_fields.h):
+  // only --hta-compat looks at these, because HTA counts every event whose stream is not -1 as GPU
+  // work, cpu_ops and cuda_sync events included.
+  kSliceStreamArg = 16,        // a "stream" arg that reads as a number other than -1
+  kSliceStreamArgNonNeg = 32,  // ... and that number is >= 0
 };
 
 // Slices (X, matched B/E, async b/e), sorted by (track, ts, longer first) after import.

@@ -14,6 +14,7 @@ AnalysisContext make_analysis_context(const TraceModel& m, const SummaryOptions&
   if (opts.hta_compat) {
     c.selection = hta_select_gpu_ops(m);
     c.kept = &c.selection.kept;
+    c.extra_classes = classify_slices(m, c.rules, c.selection.extra_slices);
   }
   c.steps = find_profiler_steps(m);
   if (c.steps.empty()) {

@@ -23,6 +23,9 @@ struct AnalysisContext {
   std::vector<MemoryOpKind> memory_kinds;      // one per model.gpu_ops row
   HtaSelection selection;                      // filled in --hta-compat mode only
   const std::vector<uint8_t>* kept = nullptr;  // &selection.kept in --hta-compat mode, else null
+  std::vector<KernelClass> extra_classes;      // one per selection.extra_slices
+  // The slices besides the GPU ops that HTA counts as GPU work (none in the default mode).
+  ExtraWork extra() const { return {&selection.extra_slices, &extra_classes}; }
   std::vector<ProfilerStep> steps;
   bool gpu_steps = false;  // steps came from gpu_user_annotation
   StreamOverlapResult streams;

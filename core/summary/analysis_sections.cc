@@ -53,15 +53,18 @@ json overlap_json(const CommOverlap& o) {
           {"pct", o.has_communication() ? json(o.pct()) : json(nullptr)}};
 }
 
-// Per class: op count and summed durations (the union times are in kernel_classes_ns).
-json class_counts_json(const TraceModel& m, const std::vector<KernelClass>& cls, const std::vector<uint8_t>* kept) {
+// Per class: op count and summed durations (the union times are in kernel_classes_ns), the extra
+// GPU work included (as HTA's kernel breakdown has it).
+json class_counts_json(const TraceModel& m, const std::vector<KernelClass>& cls, const std::vector<uint8_t>* kept,
+                       const ExtraWork& extra) {
   int64_t count[kKernelClassCount] = {}, sum[kKernelClassCount] = {};
-  for (size_t row = 0; row < cls.size(); ++row) {
-    if (kept && !(*kept)[row]) continue;
-    const int c = static_cast<int>(cls[row]);
-    ++count[c];
-    sum[c] += m.slices.dur_ns[m.gpu_ops.slice[row]];
-  }
+  auto add = [&](KernelClass c, uint32_t slice) {
+    ++count[static_cast<int>(c)];
+    sum[static_cast<int>(c)] += m.slices.dur_ns[slice];
+  };
+  for (size_t row = 0; row < cls.size(); ++row)
+    if (!kept || (*kept)[row]) add(cls[row], m.gpu_ops.slice[row]);
+  for (size_t i = 0; i < extra.size(); ++i) add((*extra.classes)[i], (*extra.slices)[i]);
   json j = json::object();
   for (int c = 0; c < kKernelClassCount; ++c)
     j[kernel_class_name(static_cast<KernelClass>(c))] = {{"ops", count[c]}, {"sum_ns", sum[c]}};
@@ -128,12 +131,7 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
   const std::vector<uint8_t>* kept = ctx.kept;
   ActivityOptions aopt;
   aopt.kept = kept;
-  std::vector<KernelClass> extra_cls;
-  if (hta) {
-    extra_cls = classify_slices(m, rules, sel.extra_slices);
-    aopt.extra_slices = &sel.extra_slices;
-    aopt.extra_classes = &extra_cls;
-  }
+  aopt.extra = ctx.extra();
   const GpuActivity act = gpu_activity(m, cls, aopt);
 
   json mode = {{"name", hta ? "hta_compat" : "default"}, {"kernel_rules", rules.name}};
@@ -145,7 +143,8 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
                              {"cutoff_ns", sel.has_cutoff ? json(sel.cutoff_ns) : json(nullptr)},
                              {"kept_gpu_ops", n_kept},
                              {"dropped_gpu_ops", sel.kept.size() - n_kept},
-                             {"sync_events", sel.extra_slices.size()}};
+                             {"sync_events", sel.sync_events},
+                             {"stream_events", sel.extra_slices.size() - sel.sync_events}};
   }
   file["analysis_mode"] = mode;
 
@@ -168,7 +167,7 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
     tj["gpu_ops"] = act.ops;
     file["temporal"] = tj;
     file["kernel_classes_ns"] = classes_json(t.class_ns);
-    file["kernel_classes"] = class_counts_json(m, cls, kept);
+    file["kernel_classes"] = class_counts_json(m, cls, kept, aopt.extra);
     file["memory_ops"] = memory_ops_json(m, ctx.memory_kinds, kept);
     file["overlap"] = overlap_json(comm_compute_overlap(act));
     file["stream_overlap"] = stream_overlap_json(ctx.streams);

@@ -132,7 +132,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
   const bool any_gpu = m.gpu_ops.size() > 0;
 
   // The two tables that need the kernel classes only.
-  const KernelsResult kernels = kernel_stats(m, cls, kept);
+  const KernelsResult kernels = kernel_stats(m, cls, kept, nullptr, ctx.extra());
   const CommComputeSets comm_sets = comm_compute_sets(m, cls, kept);
   const CollectivesResult coll = collective_stats(m, cls, kept, comm_sets);
   file["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);

@@ -67,7 +67,7 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const CommComput
     if (present.gpu) {
       bound_streams(idle[i]);
       d["idle"] = idle_json(idle[i]);
-      d["kernels"] = kernels_json(m, kernel_stats(m, ctx.classes, ctx.kept, &w), kStepTopKernels);
+      d["kernels"] = kernels_json(m, kernel_stats(m, ctx.classes, ctx.kept, &w, ctx.extra()), kStepTopKernels);
     } else {
       d["idle"] = nullptr;
       d["kernels"] = nullptr;

@@ -128,6 +128,7 @@ export type AnalysisMode = {
     kept_gpu_ops: number;
     dropped_gpu_ops: number;
     sync_events: number;
+    stream_events: number;
   };
 };
 
@@ -230,7 +231,7 @@ export type Idle = {
 
 export type KernelRow = {
   name: string;
-  kind: 'kernel' | 'gpu_memcpy' | 'gpu_memset';
+  kind: 'kernel' | 'gpu_memcpy' | 'gpu_memset' | 'cuda_sync' | 'cpu_op'; // the last two in hta_compat mode only
   class: KernelClass;
   count: number;
   total_ns: number;
