@@ -12,26 +12,13 @@
 namespace tw {
 namespace {
 
-nlohmann::json details_of(const std::string& text, bool hta = false) {
-  auto imp = detail_test::import_text(text);
-  REQUIRE(!imp->stats().fatal);
-  nlohmann::json f = nlohmann::json::object();
-  SummaryOptions o;
-  o.hta_compat = hta;
-  add_detail_sections(f, imp->model(), o);
-  return f;
-}
+using detail_test::details_of;
+using detail_test::recommendation;
 
 std::set<std::string> ids(const nlohmann::json& f) {
   std::set<std::string> out;
   for (const auto& r : f["recommendations"]) out.insert(r["id"].get<std::string>());
   return out;
-}
-
-const nlohmann::json* rec(const nlohmann::json& f, const std::string& id) {
-  for (const auto& r : f["recommendations"])
-    if (r["id"] == id) return &r;
-  return nullptr;
 }
 
 std::string replace(std::string s, const std::string& from, const std::string& to) {
@@ -44,13 +31,13 @@ TEST_CASE("detail recommendations: the sample trace") {
   nlohmann::json f = details_of(detail_test::kSampleTrace);
   CHECK(ids(f) ==
         std::set<std::string>{"data_loading", "exposed_communication", "gpu_idle", "host_syncs", "pageable_memcpy"});
-  const nlohmann::json* dl = rec(f, "data_loading");
+  const nlohmann::json* dl = recommendation(f, "data_loading");
   REQUIRE(dl);
   CHECK((*dl)["evidence"]["numbers"]["dataloader_ns"] == 60000);
   CHECK((*dl)["evidence"]["numbers"]["share"] == 0.06);
   CHECK((*dl)["evidence"]["offenders"][0] == "ProfilerStep#1");
   CHECK((*dl)["text"].get<std::string>().find("6.0% of step time") != std::string::npos);
-  const nlohmann::json* idle = rec(f, "gpu_idle");
+  const nlohmann::json* idle = recommendation(f, "gpu_idle");
   REQUIRE(idle);
   // Span [40,434) us, busy 171 us. The device's idle stretches, each by the op that ends it:
   // [90,112) add, launched at 105: host wait; [114,120) relu, launched at 111, and [125,150) the
@@ -69,11 +56,11 @@ TEST_CASE("detail recommendations: the sample trace") {
   CHECK(dev["busy_ns"] == 171000);
   CHECK(dev["categories"]["host_wait"]["count"] == 2);
   CHECK(dev["longest_gaps"][1]["category"] == "other");  // [250,300)
-  const nlohmann::json* comm = rec(f, "exposed_communication");
+  const nlohmann::json* comm = recommendation(f, "exposed_communication");
   REQUIRE(comm);
   CHECK((*comm)["evidence"]["offenders"][0] == "allreduce");
   CHECK((*comm)["evidence"]["ranges"][0] == nlohmann::json{{"begin_ns", 150000}, {"end_ns", 250000}});
-  const nlohmann::json* sync = rec(f, "host_syncs");
+  const nlohmann::json* sync = recommendation(f, "host_syncs");
   REQUIRE(sync);
   CHECK((*sync)["evidence"]["offenders"][0] == "aten::_local_scalar_dense");
   for (const auto& r : f["recommendations"]) {
@@ -85,7 +72,7 @@ TEST_CASE("detail recommendations: the sample trace") {
 
 TEST_CASE("detail recommendations: with steps, only the host syncs inside them count, against the step time") {
   const nlohmann::json whole = details_of(detail_test::kSampleTrace);
-  const nlohmann::json* in = rec(whole, "host_syncs");
+  const nlohmann::json* in = recommendation(whole, "host_syncs");
   REQUIRE(in);
   CHECK((*in)["evidence"]["numbers"]["per_step"] == 1);
   CHECK((*in)["evidence"]["numbers"]["outside_steps"] == 0);
@@ -104,7 +91,7 @@ TEST_CASE("detail recommendations: with steps, only the host syncs inside them c
                             "\"pid\": 1, \"tid\": 1, \"ts\": 1100, \"dur\": 5000},";
   nlohmann::json f = details_of(replace(detail_test::kSampleTrace, step, after));
   CHECK(f["launches"]["host_syncs"]["count"] == 2);  // the launches section lists both
-  const nlohmann::json* both = rec(f, "host_syncs");
+  const nlohmann::json* both = recommendation(f, "host_syncs");
   REQUIRE(both);
   CHECK((*both)["evidence"]["numbers"]["syncs"] == 1);
   CHECK((*both)["evidence"]["numbers"]["outside_steps"] == 1);
@@ -118,11 +105,11 @@ TEST_CASE("detail recommendations: with steps, only the host syncs inside them c
   nlohmann::json early =
       details_of(replace(detail_test::kSampleTrace, "\"ts\": 0, \"dur\": 1000", "\"ts\": 0, \"dur\": 390"));
   CHECK(early["launches"]["host_syncs"]["count"] == 1);
-  CHECK(rec(early, "host_syncs") == nullptr);
+  CHECK(recommendation(early, "host_syncs") == nullptr);
 
   // Without steps every sync counts, against the whole trace ([0, 1000) us here too).
   nlohmann::json none = details_of(replace(detail_test::kSampleTrace, "\"ProfilerStep#1\"", "\"training loop\""));
-  const nlohmann::json* all = rec(none, "host_syncs");
+  const nlohmann::json* all = recommendation(none, "host_syncs");
   REQUIRE(all);
   CHECK((*all)["evidence"]["numbers"]["per_step"] == 0);
   CHECK((*all)["text"].get<std::string>().find(
@@ -134,7 +121,7 @@ TEST_CASE("detail recommendations: with steps, only the host syncs inside them c
 TEST_CASE("detail recommendations: a host sync outside any operator has a null offender") {
   nlohmann::json f = details_of(replace(detail_test::kSampleTrace, "\"cudaStreamSynchronize\", \"pid\": 1, \"tid\": 1,",
                                         "\"cudaStreamSynchronize\", \"pid\": 1, \"tid\": 2,"));
-  const nlohmann::json* r = rec(f, "host_syncs");
+  const nlohmann::json* r = recommendation(f, "host_syncs");
   REQUIRE(r);
   REQUIRE((*r)["evidence"]["offenders"].size() == 1);
   CHECK((*r)["evidence"]["offenders"][0].is_null());
@@ -145,7 +132,7 @@ TEST_CASE("detail recommendations: a host sync outside any operator has a null o
 TEST_CASE("detail recommendations: memory peak above 90% of the device") {
   std::string t = replace(detail_test::kSampleTrace, "\"totalGlobalMem\": 10000", "\"totalGlobalMem\": 8500");
   nlohmann::json f = details_of(t);
-  const nlohmann::json* r = rec(f, "memory_peak");
+  const nlohmann::json* r = recommendation(f, "memory_peak");
   REQUIRE(r);
   CHECK((*r)["evidence"]["numbers"]["peak_reserved_bytes"] == 8000);
   CHECK((*r)["evidence"]["ranges"][0]["begin_ns"] == 50000);
@@ -154,12 +141,12 @@ TEST_CASE("detail recommendations: memory peak above 90% of the device") {
 TEST_CASE("detail recommendations: no tensor cores on a capable device") {
   std::string t = replace(detail_test::kSampleTrace, "sm80_xmma_gemm_f16f16", "volta_sgemm_128x64_nn");
   nlohmann::json f = details_of(t);
-  const nlohmann::json* r = rec(f, "no_tensor_cores");
+  const nlohmann::json* r = recommendation(f, "no_tensor_cores");
   REQUIRE(r);
   CHECK((*r)["evidence"]["offenders"][0] == "volta_sgemm_128x64_nn");
   // Not on a device without tensor cores.
   t = replace(t, "\"computeMajor\": 8", "\"computeMajor\": 6");
-  CHECK(rec(details_of(t), "no_tensor_cores") == nullptr);
+  CHECK(recommendation(details_of(t), "no_tensor_cores") == nullptr);
 }
 
 // 20 launches of 1 us kernels, each launch call taking 5 us: launch-bound.
@@ -179,7 +166,7 @@ std::string launch_bound_trace() {
 TEST_CASE("detail recommendations: launch-bound") {
   nlohmann::json f = details_of(launch_bound_trace());
   CHECK(f["launches"]["launch_bound"] == true);
-  const nlohmann::json* r = rec(f, "launch_bound");
+  const nlohmann::json* r = recommendation(f, "launch_bound");
   REQUIRE(r);
   CHECK((*r)["evidence"]["numbers"]["short_ops"] == 20);
   CHECK((*r)["evidence"]["offenders"][0] == "tiny");
@@ -191,13 +178,13 @@ TEST_CASE("detail recommendations: unbalanced micro-batch streams") {
     {"ph":"X","cat":"kernel","name":"mb0","pid":0,"tid":7,"ts":0,"dur":100,"args":{"device":0,"stream":7}},
     {"ph":"X","cat":"kernel","name":"mb1","pid":0,"tid":8,"ts":10,"dur":30,"args":{"device":0,"stream":8}}])";
   nlohmann::json f = details_of(t);
-  const nlohmann::json* r = rec(f, "unbalanced_micro_batches");
+  const nlohmann::json* r = recommendation(f, "unbalanced_micro_batches");
   REQUIRE(r);
   CHECK((*r)["evidence"]["numbers"]["overlap_ns"] == 30000);
   CHECK((*r)["evidence"]["numbers"]["imbalance"] == 0.7);
   // Balanced streams do not fire.
   t = replace(t, "\"dur\":30", "\"dur\":90");
-  CHECK(rec(details_of(t), "unbalanced_micro_batches") == nullptr);
+  CHECK(recommendation(details_of(t), "unbalanced_micro_batches") == nullptr);
 }
 
 TEST_CASE("detail recommendations: nothing to say about a CPU-only trace") {
