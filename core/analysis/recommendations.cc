@@ -299,7 +299,9 @@ void no_tensor_cores(const RecommendationInputs& in, std::vector<Recommendation>
   if (units == MatrixUnits::kUnknown && u.family.vendor == GpuVendor::kAmd && u.on_units > 0)
     units = MatrixUnits::kMfma;
   if (units != MatrixUnits::kTensorCores && units != MatrixUnits::kMfma && units != MatrixUnits::kWmma) return;
-  const double share = ratio(u.off_units_ns, std::max<int64_t>(1, in.gpu_busy_ns));
+  // Summed durations against the busiest device's busy union: kernels that overlap (several streams
+  // or devices) could add up to more.
+  const double share = std::min(1.0, ratio(u.off_units_ns, std::max<int64_t>(1, in.gpu_busy_ns)));
   if (u.misses.empty() || share < 0.05) return;
   const std::string unit_name = matrix_units_name(units);
   const bool none_on = u.on_units == 0 && u.unknown_units == 0;
