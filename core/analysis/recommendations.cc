@@ -1,8 +1,9 @@
 #include "core/analysis/recommendations.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
+
+#include "core/analysis/matrix_unit_usage.h"
 
 namespace tw {
 
@@ -24,13 +25,6 @@ std::string severity_for(double value, double medium, double high) {
 
 std::string name_of(const TraceModel& m, StringId id) {
   return id == 0 ? "code outside any operator" : std::string(m.strings.get(id));
-}
-
-bool contains_icase(std::string_view hay, std::string_view needle) {
-  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-  });
-  return it != hay.end();
 }
 
 void data_loading(const RecommendationInputs& in, std::vector<Recommendation>& out) {
@@ -309,47 +303,60 @@ void memory_peak(const RecommendationInputs& in, std::vector<Recommendation>& ou
   }
 }
 
-bool is_gemm_like(std::string_view n) {
-  return contains_icase(n, "gemm") || contains_icase(n, "conv") || contains_icase(n, "matmul");
-}
-
-bool is_tensor_core(std::string_view n) {
-  for (const char* marker : {"884", "1688", "16816", "mma", "tensorop", "_tc_"})
-    if (contains_icase(n, marker)) return true;
-  return false;
+// What moves GEMMs onto the units, by what the generation's units take.
+std::string matrix_unit_advice(const GpuFamily& f, MatrixUnits units) {
+  if (units == MatrixUnits::kWmma)
+    return " WMMA takes FP16 and BF16, not FP32: run them in BF16 or FP16 (torch.autocast(\"cuda\", "
+           "dtype=torch.bfloat16)).";
+  if (units == MatrixUnits::kMfma)
+    return " Run them in BF16 or FP16 (torch.autocast(\"cuda\", dtype=torch.bfloat16)) so that hipBLASLt and "
+           "MIOpen pick MFMA kernels, and let PyTorch's GEMMs go to hipBLASLt "
+           "(torch.backends.cuda.preferred_blas_library(\"cublaslt\"), which is hipBLASLt on ROCm).";
+  if (!f.tf32)  // Volta, Turing: neither TF32 nor BF16 exists there, so neither is suggested
+    return " " + f.generation +
+           " tensor cores take FP16 inputs only: run them in FP16 with torch.autocast(\"cuda\", "
+           "dtype=torch.float16) (and a GradScaler when training), and keep matrix dimensions multiples of 8.";
+  return " Run them in BF16 or FP16 (torch.autocast(\"cuda\", dtype=torch.bfloat16)), or let FP32 matmuls use "
+         "TF32: torch.set_float32_matmul_precision(\"high\") (or torch.backends.cuda.matmul.allow_tf32 = True; "
+         "convolutions: torch.backends.cudnn.allow_tf32 = True). Keep matrix dimensions multiples of 8.";
 }
 
 void no_tensor_cores(const RecommendationInputs& in, std::vector<Recommendation>& out) {
   if (!in.kernels) return;
-  const DeviceInfo* capable = nullptr;
-  for (const DeviceInfo& d : in.model->meta.devices)
-    if (d.compute_major >= 7) capable = &d;
-  if (!capable) return;
-  uint64_t gemms = 0;
-  int64_t gemm_ns = 0;
-  std::vector<std::string> names;
-  for (const KernelStat& k : in.kernels->by_name) {
-    if (k.kind != EventKind::kKernel) continue;
-    std::string_view n = in.model->strings.get(k.name);
-    if (!is_gemm_like(n)) continue;
-    if (is_tensor_core(n)) return;  // some GEMM already uses tensor cores
-    gemms += k.count;
-    gemm_ns += k.total_ns;
-    if (names.size() < 5) names.emplace_back(n);
-  }
-  if (gemms == 0) return;
+  const MatrixUnitUsage u = matrix_unit_usage(*in.model, *in.kernels);
+  MatrixUnits units = u.family.units;
+  // An AMD gfx9 device (gfx906, gfx908 or gfx90a) that ran MFMA kernels has MFMA.
+  if (units == MatrixUnits::kUnknown && u.family.vendor == GpuVendor::kAmd && u.on_units > 0)
+    units = MatrixUnits::kMfma;
+  if (units != MatrixUnits::kTensorCores && units != MatrixUnits::kMfma && units != MatrixUnits::kWmma) return;
+  // Summed durations against the busiest device's busy union: kernels that overlap (several streams
+  // or devices) could add up to more.
+  const double share = std::min(1.0, ratio(u.off_units_ns, std::max<int64_t>(1, in.gpu_busy_ns)));
+  if (u.misses.empty() || share < 0.05) return;
+  const std::string unit_name = matrix_units_name(units);
+  const bool none_on = u.on_units == 0 && u.unknown_units == 0;
+  const std::string launches = count_str(u.off_units) + " GEMM / convolution kernel launch" +
+                               (u.off_units == 1 ? "" : "es") + " (" + format_duration(u.off_units_ns) + ", " +
+                               pct(share) + " of GPU busy time)";
   Recommendation r;
   r.id = "no_tensor_cores";
-  r.severity = severity_for(ratio(gemm_ns, std::max<int64_t>(1, in.gpu_busy_ns)), 0.2, 0.4);
-  r.title = "GEMMs do not use tensor cores";
-  r.text = "The device (" + capable->name + ", compute capability " + std::to_string(capable->compute_major) + "." +
-           std::to_string(capable->compute_minor) + ") has tensor cores, but none of the " + count_str(gemms) +
-           " matrix-multiply / convolution kernels (" + format_duration(gemm_ns) +
-           ") uses them. Run them in "
-           "FP16/BF16 (torch.autocast) or allow TF32 (torch.backends.cuda.matmul.allow_tf32 = True, "
-           "torch.backends.cudnn.allow_tf32 = True), and keep matrix dimensions multiples of 8.";
-  r.numbers = {{"gemm_kernels", double(gemms)}, {"gemm_ns", double(gemm_ns)}};
-  r.offenders.assign(names.begin(), names.end());
+  r.severity = severity_for(share, 0.2, 0.4);
+  r.title = (none_on ? "GEMMs do not use " : "Some GEMMs do not use ") + unit_name;
+  const char* verb = u.off_units == 1 ? " does" : " do";
+  if (none_on)
+    r.text = "The " + device_label(*u.device, u.family) + " has " + unit_name + ", but its " + launches + verb +
+             " not use them.";
+  else
+    r.text = launches + verb + " not use the " + unit_name + " of the " + device_label(*u.device, u.family) +
+             (u.on_units ? ", while other GEMMs and convolutions (" + format_duration(u.on_units_ns) + ") do." : ".");
+  r.text += matrix_unit_advice(u.family, units);
+  r.numbers = {{"gemm_kernels", double(u.off_units)},
+               {"gemm_ns", double(u.off_units_ns)},
+               {"matrix_gemm_ns", double(u.on_units_ns)},
+               {"unknown_gemm_ns", double(u.unknown_units_ns)},
+               {"share", share}};
+  for (size_t i = 0; i < u.misses.size() && i < 5; ++i)
+    r.offenders.push_back(std::string(in.model->strings.get(u.misses[i].name)));
   out.push_back(std::move(r));
 }
 

@@ -17,8 +17,10 @@
 //   pageable_memcpy         HtoD/DtoH copies from / to pageable host memory taking >= 1% of the step
 //                           time (no steps: of the GPU span)
 //   memory_peak             reserved memory peak > 90% of a device's memory
-//   no_tensor_cores         a tensor-core capable device (compute capability >= 7) runs GEMM /
-//                           convolution kernels and none of them is a tensor-core kernel
+//   no_tensor_cores         GEMM / convolution kernels off the matrix units of a device that has them
+//                           (NVIDIA tensor cores from 7.0, AMD MFMA / WMMA: gpu_family.h) take >= 5% of
+//                           GPU busy time, named even when other GEMMs use the units (matrix_unit_usage.h
+//                           says why); words and advice follow the vendor and generation
 //   unbalanced_micro_batches two busy computation streams (micro-batches) whose busy times differ by
 //                           more than 30%: overlapping them can hide at most the shorter one
 #pragma once

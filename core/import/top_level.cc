@@ -37,10 +37,19 @@ void read_devices(const nlohmann::json& j, TraceMeta& meta) {
     get_int(d, "id", info.id);
     info.name = get_str(d, "name");
     get_int(d, "totalGlobalMem", info.total_global_mem);
+    // The 2021 computeProperties schema wrote cudaDeviceProp's own names: major, minor,
+    // multiProcessorCount.
     int64_t v = 0;
-    if (get_int(d, "computeMajor", v)) info.compute_major = static_cast<int32_t>(v);
-    if (get_int(d, "computeMinor", v)) info.compute_minor = static_cast<int32_t>(v);
-    if (get_int(d, "numSms", v)) info.num_sms = static_cast<int32_t>(v);
+    if (get_int(d, "computeMajor", v) || get_int(d, "major", v)) info.compute_major = static_cast<int32_t>(v);
+    if (get_int(d, "computeMinor", v) || get_int(d, "minor", v)) info.compute_minor = static_cast<int32_t>(v);
+    if (get_int(d, "numSms", v) || get_int(d, "multiProcessorCount", v)) info.num_sms = static_cast<int32_t>(v);
+    if (get_int(d, "warpSize", v)) info.warp_size = static_cast<int32_t>(v);
+    if (d.contains("regsPerMultiprocessor") || d.contains("sharedMemPerBlockOptin") ||
+        d.contains("sharedMemPerMultiprocessor"))
+      info.runtime = DeviceRuntime::kCuda;
+    else if (d.contains("maxSharedMemoryPerMultiProcessor") && !d.contains("sipCount"))
+      info.runtime = DeviceRuntime::kRocm;
+    else if (d.contains("runtimeMajorVersion")) info.runtime = DeviceRuntime::kMtia;
     meta.devices.push_back(std::move(info));
   }
 }

@@ -199,13 +199,22 @@ struct LaunchLink {
   uint32_t gpu_slice;
 };
 
+// Which runtime wrote a device's deviceProperties entry, told by the keys only it writes: Kineto
+// adds regsPerMultiprocessor / sharedMemPerBlockOptin / sharedMemPerMultiprocessor under CUPTI and
+// maxSharedMemoryPerMultiProcessor under roctracer (Enflame's GCU writes that key too, with
+// sipCount); the MTIA plugin writes runtimeMajorVersion and no compute capability.
+enum class DeviceRuntime : uint8_t { kUnknown = 0, kCuda, kRocm, kMtia };
+
 struct DeviceInfo {
   int64_t id = 0;
   std::string name;
   int64_t total_global_mem = 0;
+  // CUDA: the compute capability. ROCm: the gfx version (gfx90a -> 9.0, gfx942 -> 9.4, gfx1100 -> 11.0).
   int32_t compute_major = 0;
   int32_t compute_minor = 0;
   int32_t num_sms = 0;
+  int32_t warp_size = 0;  // 32 on NVIDIA and RDNA, 64 on AMD CDNA / GCN; 0 when not written
+  DeviceRuntime runtime = DeviceRuntime::kUnknown;
 };
 
 struct TraceMeta {

@@ -1,5 +1,5 @@
-// Helpers for tests that read a hand-written trace's detail sections (recommendations, verdict):
-// the sections as JSON, one recommendation by id, and small Kineto events written in one line each.
+// Small Kineto traces for the tests that read a hand-written trace's detail sections
+// (recommendations, verdict; detail_test_util.h reads them): events written in one line each.
 #pragma once
 #include <doctest/doctest.h>
 
@@ -10,22 +10,6 @@
 #include "tests/core/detail_test_util.h"
 
 namespace tw::detail_test {
-
-inline nlohmann::json details_of(const std::string& text, bool hta = false) {
-  auto imp = import_text(text);
-  REQUIRE(!imp->stats().fatal);
-  nlohmann::json f = nlohmann::json::object();
-  SummaryOptions o;
-  o.hta_compat = hta;
-  add_detail_sections(f, imp->model(), o);
-  return f;
-}
-
-inline const nlohmann::json* recommendation(const nlohmann::json& f, const std::string& id) {
-  for (const auto& r : f["recommendations"])
-    if (r["id"] == id) return &r;
-  return nullptr;
-}
 
 // Kineto events, times in us. A kernel's launch (cudaLaunchKernel on thread 1) is written only when
 // launch_ts >= 0.

@@ -11,6 +11,7 @@
 #include "cli/file_reader.h"
 #include "core/analysis/kernel_classes.h"
 #include "core/import/trace_importer.h"
+#include "core/summary/detail_sections.h"
 #include "tests/core/test_data.h"
 
 namespace tw::detail_test {
@@ -35,6 +36,24 @@ inline TraceModel& data_trace(const std::string& rel) {
     it = cache.emplace(rel, std::move(imp)).first;
   }
   return it->second->model();
+}
+
+// The detail sections of a hand-written trace.
+inline nlohmann::json details_of(std::string_view text, bool hta = false) {
+  auto imp = import_text(text);
+  REQUIRE(!imp->stats().fatal);
+  nlohmann::json f = nlohmann::json::object();
+  SummaryOptions o;
+  o.hta_compat = hta;
+  add_detail_sections(f, imp->model(), o);
+  return f;
+}
+
+// The recommendation with this id, nullptr when the rule did not fire.
+inline const nlohmann::json* recommendation(const nlohmann::json& f, const std::string& id) {
+  for (const auto& r : f["recommendations"])
+    if (r["id"] == id) return &r;
+  return nullptr;
 }
 
 // A hand-written trace imported, with its default kernel classes.

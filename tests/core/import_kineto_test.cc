@@ -283,3 +283,31 @@ TEST_CASE("kineto: the 2021 schema (computeProperties, capitalised categories, s
   CHECK(name_of_slice(m, m.flows[0].to_slice) == "implicit_convolve_sgemm");
   CHECK(imp->stats().problems.empty());
 }
+
+// What deviceProperties holds differs by runtime and by Kineto version: the keys only one runtime
+// writes tell which wrote it (tests/data: kineto/tb_plugin/test/gpu_metrics_input.json is the
+// 2021 form, hta/.../amd_trace and mtia_inference_trace the ROCm and MTIA forms).
+TEST_CASE("kineto: device properties of CUDA (2021 and current), ROCm and MTIA") {
+  auto imp = import_all_ways(R"({"computeProperties": [
+    {"id": 0, "name": "Tesla V100-DGXS-32GB", "major": 7, "minor": 0, "warpSize": 32, "multiProcessorCount": 80,
+     "regsPerMultiprocessor": 65536, "sharedMemPerMultiprocessor": 98304}],
+    "deviceProperties": [
+    {"id": 1, "name": "AMD Radeon Graphics", "computeMajor": 9, "computeMinor": 0, "warpSize": 64, "numSms": 104,
+     "maxSharedMemoryPerMultiProcessor": 65536},
+    {"id": 2, "name": "ARTEMIS", "runtimeMajorVersion": 1, "runtimeMinorVersion": 30, "maxGridHeight": 8},
+    {"id": 3, "name": "Enflame", "maxSharedMemoryPerMultiProcessor": 65536, "sipCount": 24}],
+    "traceEvents": []})");
+  const std::vector<tw::DeviceInfo>& d = imp->model().meta.devices;
+  REQUIRE(d.size() == 4);
+  CHECK(d[0].compute_major == 7);
+  CHECK(d[0].compute_minor == 0);
+  CHECK(d[0].num_sms == 80);
+  CHECK(d[0].warp_size == 32);
+  CHECK(d[0].runtime == tw::DeviceRuntime::kCuda);
+  CHECK(d[1].compute_major == 9);
+  CHECK(d[1].warp_size == 64);
+  CHECK(d[1].runtime == tw::DeviceRuntime::kRocm);
+  CHECK(d[2].runtime == tw::DeviceRuntime::kMtia);
+  CHECK(d[2].compute_major == 0);
+  CHECK(d[3].runtime == tw::DeviceRuntime::kUnknown);
+}
