@@ -127,7 +127,8 @@ export function* warmTracePieces(steps = 300, stepsPerPiece = 20): Generator<str
       t += 70_000;
       if (op === 0 && step % 2 === 1) loader();
     }
-    // A host-to-device copy, a collective on the communication stream, and a host sync.
+    // A host-to-device copy (from pageable memory, long enough for its rule: 1.5% of the step), a
+    // collective on the communication stream, and a host sync.
     const copy = t;
     out.push(
       ev(
@@ -137,8 +138,8 @@ export function* warmTracePieces(steps = 300, stepsPerPiece = 20): Generator<str
     );
     out.push(
       ev(
-        `"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": ${kStream},\n    "ts": ${us(copy + 20_000)}, "dur": ${us(8_000)}`,
-        `"External id": ${ext},"device": 0, "context": 1, "stream": ${kStream}, "correlation": ${corr}, "bytes": 1048576, "memory bandwidth (GB/s)": 131.07`
+        `"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": ${kStream},\n    "ts": ${us(copy + 20_000)}, "dur": ${us(30_000)}`,
+        `"External id": ${ext},"device": 0, "context": 1, "stream": ${kStream}, "correlation": ${corr}, "bytes": 1048576, "memory bandwidth (GB/s)": 34.95`
       )
     );
     corr++;
