@@ -201,7 +201,8 @@ void add_detail_sections(json& file, const TraceModel& m, const SummaryOptions& 
   add_early_sections(file, m, early);
   const AnalysisContext ctx = make_analysis_context(m, opts);
   ActivityOptions aopt;
-  aopt.kept = ctx.kept;  // (without HTA's extra sync slices: the tests that call this compare tables)
+  aopt.kept = ctx.kept;  // the activity add_analysis_sections measures, HTA's extra rows included
+  aopt.extra = ctx.extra();
   const GpuActivity act = gpu_activity(m, ctx.classes, aopt);
   const TemporalBreakdown t = act.any ? temporal_breakdown(act) : TemporalBreakdown{};
   add_detail_sections(file, ctx, early, act.any ? &t : nullptr);

@@ -30,7 +30,11 @@ async function open(paths, width) {
       d.open = true;
     })
   );
-  // Charts are made in a task after their first size; a resize redraws them in the next frame.
+  // Charts are made once their panel comes near the viewport (below the verdicts and the cards on a
+  // narrow page), in a task after their first size; a resize redraws them in the next frame.
+  await s.page.evaluate(() =>
+    document.querySelector('[data-section="utilization"]')?.scrollIntoView({ block: 'start' })
+  );
   await s.page.waitForFunction(
     () => {
       const charts = [

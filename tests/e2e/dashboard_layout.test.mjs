@@ -30,8 +30,12 @@ test('panels below the cards are laid out when near the viewport, fields and all
       cv: getComputedStyle(p).contentVisibility,
     }))
   );
-  const [head, cards, ...rest] = panels;
-  assert.ok(!head.near && !cards.near && cards.section === 'cards', JSON.stringify(panels.slice(0, 2)));
+  // The first screen, laid out at once: the file's head, its verdict, the headline cards.
+  const [head, verdict, cards, ...rest] = panels;
+  assert.ok(
+    !head.near && !verdict.near && verdict.section === 'verdict' && !cards.near && cards.section === 'cards',
+    JSON.stringify(panels.slice(0, 3))
+  );
   const lazy = rest.filter((p) => p.panel);
   assert.ok(lazy.length >= 8 && lazy.filter((p) => p.fields > 0).length >= 3, JSON.stringify(lazy));
   for (const p of lazy) assert.ok(p.near && p.cv === 'auto', JSON.stringify(p));
