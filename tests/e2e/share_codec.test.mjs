@@ -219,8 +219,13 @@ test('summary links of the test traces: round trip and size', async () => {
   }
   // Multi-rank: both ranks of a pair in one link.
   const pair = [0, 1].map((r) => dataPath(`hta/tests/data/trace_filter/sampled_rank-${r}.json.gz`));
-  const enc = await m.encodeSummaryLink(cliSummary(pair), []);
+  const pairDoc = cliSummary(pair);
+  const enc = await m.encodeSummaryLink(pairDoc, []);
   assert.ok(enc.value.length <= m.kTargetLinkChars, `two ranks: ${enc.value.length} chars`);
+  // The job's verdict and each file's travel whole.
+  const pairBack = m.linkDocument(await m.decodeSummaryLink(enc.value));
+  assert.equal(pairBack.job.verdict.sentence, pairDoc.job.verdict.sentence);
+  assert.equal(pairBack.files[1].verdict.sentence, pairDoc.files[1].verdict.sentence);
   sizes.push(['trace_filter/sampled_rank-0+1 (2 files)', enc.value.length, enc.level.rows]);
   console.log('summary link sizes (chars of the s= value, rows kept):');
   for (const [f, n, rows] of sizes) console.log(`   ${n}\t${rows}\t${f}`);

@@ -4,7 +4,8 @@
 //   #s=1.<base64url(deflate-raw(JSON payload))>[&<view state keys>]
 //
 // payload = { tw: "tracewise.link/1", schema, files: [trimmed file summaries],
-//             traces: [{ name, bytes, hash } | null per file], trim: { rows, text, series } }
+//             traces: [{ name, bytes, hash } | null per file], trim: { rows, text, series },
+//             job?: the document's job (two files or more) }
 //
 // Decoding treats the link as hostile: size limits at every stage (fragment characters, compressed
 // bytes, decompressed bytes, JSON nodes, nesting depth), strict UTF-8, a structural check, and keys
@@ -37,13 +38,16 @@ export interface LinkPayload {
   files: Record<string, unknown>[];
   traces: (TraceRef | null)[];
   trim: { rows: number; text: number; series: number };
+  job?: Record<string, unknown>;
 }
 
 // The link's summaries as a summary document, for the dashboard and the exports: checked for their
 // structure only (validatePayload) and trimmed (summary_trim.ts), which the views' defensive reads
 // of every section are for.
 export function linkDocument(p: LinkPayload): SummaryDocument {
-  return { files: p.files as FileSummary[], schema: p.schema };
+  const doc: SummaryDocument = { files: p.files as FileSummary[], schema: p.schema };
+  if (p.job) doc.job = p.job as SummaryDocument['job'];
+  return doc;
 }
 
 export interface EncodedLink {
@@ -57,7 +61,7 @@ export interface EncodedLink {
 // Tries the trim levels from the most generous and returns the first that fits `targetChars` (the
 // rest of the link shares the 8 KB aim), else the smallest one if it fits kMaxEncodeChars.
 export async function encodeSummaryLink(
-  doc: { files?: unknown[]; schema?: unknown },
+  doc: { files?: unknown[]; schema?: unknown; job?: unknown },
   traces: (TraceRef | null)[],
   targetChars = kTargetLinkChars
 ): Promise<EncodedLink> {
@@ -71,6 +75,7 @@ export async function encodeSummaryLink(
       traces: trimmed.files.map((_, i) => traces[i] ?? null),
       trim: { rows: level.rows, text: level.text, series: level.series },
     };
+    if (isObj(trimmed.job)) payload.job = trimmed.job;
     const json = new TextEncoder().encode(JSON.stringify(payload));
     const value = `${kLinkVersion}.${encodeBase64url(await deflateRaw(json))}`;
     best = { value, level, payloadBytes: json.length, cuts };
@@ -161,11 +166,13 @@ function validatePayload(parsed: unknown): LinkPayload {
   });
   const tr = isObj(p.trim) ? p.trim : {};
   const int = (x: unknown) => (Number.isSafeInteger(x) && (x as number) >= 0 ? (x as number) : 0);
-  return {
+  const out: LinkPayload = {
     tw: kPayloadTag,
     schema: p.schema,
     files,
     traces,
     trim: { rows: int(tr.rows), text: int(tr.text), series: int(tr.series) },
   };
+  if (isObj(p.job)) out.job = p.job; // read defensively by the views, as the files are
+  return out;
 }

@@ -25,19 +25,26 @@ export const kTrimLevels: TrimLevel[] = [
   { rows: 1, text: 40, series: 0, depth: 4 },
 ];
 
-// Recommendations are the point of sharing: keep more of them, and more of their text.
-const kKeepWhole = new Set(['recommendations']);
+// The verdict and the recommendations are the point of sharing: keep more of them, and more of
+// their text.
+const kKeepWhole = new Set(['recommendations', 'verdict']);
+const kSentenceChars = 1000;
 
 export interface TrimResult {
-  doc: { files: unknown[]; schema: string };
+  doc: { files: unknown[]; schema: string; job?: unknown };
   cuts: Record<string, number>;
 }
 
-export function trimSummary(doc: { files?: unknown[]; schema?: unknown }, level: TrimLevel): TrimResult {
+// The document's job (two files or more) is kept like a verdict: it is one.
+export function trimSummary(doc: { files?: unknown[]; schema?: unknown; job?: unknown }, level: TrimLevel): TrimResult {
   const cuts: Record<string, number> = {};
   const files = Array.isArray(doc.files) ? doc.files : [];
   const out = files.map((f, i) => trimValue(f, level, 1, `files.${i}`, cuts, false));
-  return { doc: { files: out, schema: String(doc.schema ?? '') }, cuts };
+  const trimmed: TrimResult['doc'] = { files: out, schema: String(doc.schema ?? '') };
+  const job =
+    doc.job !== null && typeof doc.job === 'object' ? trimValue(doc.job, level, 1, 'job', cuts, true) : undefined;
+  if (job !== undefined) trimmed.job = job;
+  return { doc: trimmed, cuts };
 }
 
 function trimString(s: string, max: number): string {
@@ -81,6 +88,11 @@ function trimValue(
     if (isStep && k === 'sections' && !lv.stepDetails) {
       const key = `${path.replace(/\.\d+$/, '')}.*.sections`; // one entry for all steps: how many lost theirs
       if (x !== null && x !== undefined) cuts[key] = (cuts[key] ?? 0) + 1;
+      continue;
+    }
+    // A verdict's sentence is read whole or not at all (the core keeps it under ~700 characters).
+    if (k === 'sentence' && typeof x === 'string') {
+      o[k] = trimString(x, kSentenceChars);
       continue;
     }
     const t = trimValue(x, lv, depth + 1, `${path}.${k}`, cuts, whole || kKeepWhole.has(k));
