@@ -1,6 +1,8 @@
 // Metadata outside the events array: Kineto's distributedInfo and deviceProperties (or the 2021
 // schema's computeProperties), displayTimeUnit, baseTimeNanoseconds, traceName, schemaVersion.
 // These values are small, so they are parsed with nlohmann, without exceptions.
+#include <limits>
+
 #include <nlohmann/json.hpp>
 
 #include "core/base/json_depth.h"
@@ -10,15 +12,27 @@ namespace tw {
 
 namespace {
 
+// An integer value, or a number that converts to one; false for anything else, including a value
+// beyond int64 ("rank": 18446744073709551616 reads as a double of 2^64, whose conversion would be
+// undefined: found by make fuzz).
 bool get_int(const nlohmann::json& j, const char* key, int64_t& out) {
   auto it = j.find(key);
   if (it == j.end()) return false;
-  if (it->is_number_integer() || it->is_number_unsigned()) {
-    out = it->is_number_unsigned() ? static_cast<int64_t>(it->get<uint64_t>()) : it->get<int64_t>();
+  if (it->is_number_unsigned()) {
+    const uint64_t u = it->get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return false;
+    out = static_cast<int64_t>(u);
+    return true;
+  }
+  if (it->is_number_integer()) {
+    out = it->get<int64_t>();
     return true;
   }
   if (it->is_number_float()) {
-    out = static_cast<int64_t>(it->get<double>());
+    const double d = it->get<double>();
+    constexpr double kTwo63 = 9223372036854775808.0;
+    if (!(d >= -kTwo63 && d < kTwo63)) return false;  // also NaN
+    out = static_cast<int64_t>(d);
     return true;
   }
   return false;

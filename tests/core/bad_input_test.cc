@@ -192,6 +192,26 @@ TEST_CASE("bad input: numbers: 1e400, NaN, -0, negative dur, 2^64") {
   CHECK(m.counters[0].value[0] == 2);
 }
 
+// Found by make fuzz: a metadata integer beyond int64 (nlohmann reads 2^64 as a double) was converted
+// with undefined behaviour. Such a value is no value: the rank stays unknown, the events load.
+TEST_CASE("bad input: metadata numbers beyond int64 (2^64, 1e63, -1e19, 1e300) are left unset") {
+  auto imp = import_all_ways(
+      R"({"distributedInfo": {"backend": "nccl", "rank": 18446744073709551616, "world_size": 1.66667e+63},
+    "deviceProperties": [{"id": -1e19, "name": "GPU", "totalGlobalMem": 18446744073709551615, "computeMajor": 8,
+                          "computeMinor": 1e300, "numSms": 108.9}],
+    "traceEvents": [{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}]})");
+  tw::TraceModel& m = imp->model();
+  CHECK(!m.meta.has_rank);
+  CHECK(!m.meta.has_world_size);
+  REQUIRE(m.meta.devices.size() == 1);
+  CHECK(m.meta.devices[0].id == 0);
+  CHECK(m.meta.devices[0].total_global_mem == 0);
+  CHECK(m.meta.devices[0].compute_major == 8);
+  CHECK(m.meta.devices[0].compute_minor == 0);
+  CHECK(m.meta.devices[0].num_sms == 108);  // a fraction converts
+  CHECK(slice_named(m, "a") >= 0);
+}
+
 TEST_CASE("bad input: invalid UTF-8 is replaced and counted, the event is kept") {
   const std::string text = "[{\"ph\":\"X\",\"name\":\"bad\xff\xfe name\",\"cat\":\"k\xc3\",\"ts\":1,\"dur\":1},"
                            "{\"ph\":\"i\",\"name\":\"overlong \xc0\xaf and surrogate \xed\xa0\x80\",\"ts\":2},"
