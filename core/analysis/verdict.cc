@@ -93,9 +93,11 @@ Split span_split(const TemporalBreakdown& t, const std::vector<DeviceIdle>* idle
   return s;
 }
 
+// The DataLoader, when it is the largest idle part, is named even on a launch-bound trace: the loop
+// waits for the batch before it launches anything.
 Limiter idle_limiter(const VerdictPart& largest, const LaunchesResult* launches) {
-  if (launches && launches->launch_bound) return Limiter::kLaunch;
   if (largest.id == "data_loader") return Limiter::kDataLoader;
+  if (launches && launches->launch_bound) return Limiter::kLaunch;
   if (largest.id == "runtime" || largest.id == "gpu_idle_kernel_wait") return Limiter::kLaunch;
   if (largest.id == "gpu_idle_other") return Limiter::kGpuWait;
   return Limiter::kHost;

@@ -8,8 +8,9 @@
 // calls (launches, synchronisations), other CPU work, and nothing recorded. Without steps the GPU
 // span splits the same way on the GPU side (temporal.h) and its idle time by cause (device_idle.h).
 // The limiter, in this order:
-//   host family   GPU idle >= 30% of the basis: data_loader, launch (the launch-bound rule holds, or
-//                 runtime calls are the largest idle bin), host (other CPU work or nothing recorded),
+//   host family   GPU idle >= 30% of the basis: data_loader (the largest idle part), launch (the
+//                 launch-bound rule holds, or runtime calls / kernel wait are the largest idle part),
+//                 host (other CPU work, nothing recorded, host wait),
 //                 gpu_wait (no steps: ops queued in time but waiting on events or other devices)
 //   communication exposed communication >= 20% of the basis
 //   memory_copy   copies and sets >= 20% of the basis

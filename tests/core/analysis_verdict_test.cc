@@ -84,6 +84,18 @@ TEST_CASE("verdict: data-loader-bound") {
   CHECK(verdict_of(quick)["limiter"] == "compute");
 }
 
+TEST_CASE("verdict: the DataLoader is named before launches when it is the larger wait") {
+  // The launch-bound rule holds (20 kernels of 1 us, each after a 5 us launch call), but the step
+  // spends 60% in the DataLoader first.
+  TraceText t;
+  t.step(1, 0, 1000).x("user_annotation", kLoader, 1, 1, 0, 600, "");
+  for (int i = 0; i < 20; ++i) t.gpu("kernel", "tiny", 600 + i * 6 + 5, 1, 7, 600 + i * 6, 5);
+  const nlohmann::json f = details_of(t.text());
+  CHECK(f["launches"]["launch_bound"] == true);
+  CHECK(f["verdict"]["limiter"] == "data_loader");
+  CHECK(backs(f["verdict"], "data_loading"));
+}
+
 TEST_CASE("verdict: launch-bound, judged over the GPU span without steps") {
   // 20 kernels of 1 us, each launched by a 5 us call: span [5,120) us, busy 20 us.
   TraceText t;
