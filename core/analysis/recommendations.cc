@@ -9,12 +9,6 @@ namespace tw {
 
 namespace {
 
-std::string pct(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * fraction);
-  return buf;
-}
-
 std::string count_str(uint64_t n) { return std::to_string(n); }
 
 double ratio(int64_t a, int64_t b) { return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
@@ -36,8 +30,8 @@ void data_loading(const RecommendationInputs& in, std::vector<Recommendation>& o
   Recommendation r;
   r.id = "data_loading";
   r.severity = severity_for(share, 0.1, 0.2);
-  r.title = "Data loading takes " + pct(share) + " of step time";
-  r.text = "Data loading takes " + pct(share) + " of step time (" + format_duration(dl) + " over " +
+  r.title = "Data loading takes " + format_percent(share) + " of step time";
+  r.text = "Data loading takes " + format_percent(share) + " of step time (" + format_duration(dl) + " over " +
            count_str(sb->steps.size()) + " steps), time in which the training loop waits for the next batch. " +
            "Use more DataLoader workers (num_workers), pin_memory=True and persistent_workers=True, or prefetch.";
   r.numbers = {{"dataloader_ns", double(dl)}, {"step_total_ns", double(sb->total_ns)}, {"share", share}};
@@ -62,7 +56,7 @@ void exposed_communication(const RecommendationInputs& in, std::vector<Recommend
   Recommendation r;
   r.id = "exposed_communication";
   r.severity = severity_for(share, kExposedCommunicationMedium, kExposedCommunicationHigh);
-  r.title = "Exposed communication is " + pct(share) + " of GPU time";
+  r.title = "Exposed communication is " + format_percent(share) + " of GPU time";
   std::vector<const CollectiveStat*> types;
   for (const CollectiveStat& t : c->by_type) types.push_back(&t);
   std::sort(types.begin(), types.end(), [](const CollectiveStat* a, const CollectiveStat* b) {
@@ -74,8 +68,8 @@ void exposed_communication(const RecommendationInputs& in, std::vector<Recommend
     list += (i ? ", " : "") + types[i]->type + " " + format_duration(types[i]->exposed_ns);
     r.offenders.push_back(types[i]->type);
   }
-  r.text = "Communication that no computation runs under takes " + format_duration(c->exposed_ns) + ", " + pct(share) +
-           " of the GPU time span" + (list.empty() ? "" : " (" + list + ")") +
+  r.text = "Communication that no computation runs under takes " + format_duration(c->exposed_ns) + ", " +
+           format_percent(share) + " of the GPU time span" + (list.empty() ? "" : " (" + list + ")") +
            ". Overlap it with computation (DDP bucket sizes, FSDP prefetching, asynchronous collectives, "
            "micro-batch interleaving) or send less data (compression, lower precision).";
   r.numbers = {{"exposed_ns", double(c->exposed_ns)},
@@ -116,7 +110,7 @@ void gpu_idle(const RecommendationInputs& in, std::vector<Recommendation>& out) 
   Recommendation r;
   r.id = "gpu_idle";
   r.severity = severity_for(share, kGpuIdleMedium, kGpuIdleHigh);
-  r.title = "The GPU is idle " + pct(share) + (basis.steps ? " of the step time" : " of the time");
+  r.title = "The GPU is idle " + format_percent(share) + (basis.steps ? " of the step time" : " of the time");
   // The causes on the busiest device (the one the idle time above is measured on): its idle
   // stretches add up to its idle time, unlike the per-stream gaps, which overlap one another.
   const DeviceIdle* dev = nullptr;
@@ -132,7 +126,7 @@ void gpu_idle(const RecommendationInputs& in, std::vector<Recommendation>& out) 
   int64_t causes = cat[0] + cat[1] + cat[2];
   std::string cause;
   if (causes > 0) {
-    std::string share_main = pct(ratio(cat[main], causes));
+    std::string share_main = format_percent(ratio(cat[main], causes));
     if (main == 0)
       cause = " Most of it (" + share_main +
               ") is host wait: the CPU had not started launching the op that "
@@ -147,7 +141,7 @@ void gpu_idle(const RecommendationInputs& in, std::vector<Recommendation>& out) 
               ") is neither host nor launch wait: the next op was enqueued in time "
               "but waited for an event, another device, communication or a host synchronisation.";
   }
-  r.text = "The GPU runs nothing for " + format_duration(idle) + ", " + pct(share) +
+  r.text = "The GPU runs nothing for " + format_duration(idle) + ", " + format_percent(share) +
            (basis.steps ? " of the time in the profiler steps." : " of the time between its first and last op.") +
            cause;
   r.numbers = {{"idle_ns", double(idle)},
@@ -172,7 +166,7 @@ void launch_bound(const RecommendationInputs& in, std::vector<Recommendation>& o
   r.severity = severity_for(short_share, 0.6, 0.8);
   r.title = "Launch-bound: most GPU ops are shorter than their launch";
   r.text =
-      pct(short_share) + " of the " + count_str(l->records.size()) +
+      format_percent(short_share) + " of the " + count_str(l->records.size()) +
       " launched GPU ops run for less time than "
       "their own launch call, and launch calls take " +
       format_duration(l->launch_cpu_ns) + " of CPU time for " + format_duration(l->launched_gpu_ns) +
@@ -228,7 +222,7 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   r.severity = severity_for(share, 0.1, 0.2);
   const std::string of = by_steps ? " of the step time" : " of the trace";
   r.title = share >= kHostSyncsShare
-                ? "Host synchronisations block the CPU " + pct(share) + (by_steps ? of : " of the time")
+                ? "Host synchronisations block the CPU " + format_percent(share) + (by_steps ? of : " of the time")
                 : "Frequent host synchronisations";
   std::string where;
   for (size_t i = 0; i < sites.size(); ++i) {
@@ -243,7 +237,7 @@ void host_syncs(const RecommendationInputs& in, std::vector<Recommendation>& out
   r.text =
       count_str(counted.size()) + (one ? " host synchronisation" : " host synchronisations") +
       (by_steps ? " in the profiler steps (" + std::string(per) + " per step)" : "") + (one ? " blocks" : " block") +
-      " the CPU for " + format_duration(blocked) + ", " + pct(share) + of +
+      " the CPU for " + format_duration(blocked) + ", " + format_percent(share) + of +
       (where.empty() ? "" : std::string(one ? "; it is called from " : "; the main call sites are ") + where) +
       ". While the CPU waits it queues no work, so the GPU drains and idles. .item(), .cpu(), .tolist(), "
       "printing tensors and data-dependent shapes synchronise; keep values on the GPU or synchronise once per step." +
@@ -287,10 +281,11 @@ void memory_peak(const RecommendationInputs& in, std::vector<Recommendation>& ou
     Recommendation r;
     r.id = "memory_peak";
     r.severity = severity_for(d.peak_reserved_share, 0.95, 0.98);
-    r.title = "Device " + std::to_string(d.device) + " memory peaks at " + pct(d.peak_reserved_share);
+    r.title = "Device " + std::to_string(d.device) + " memory peaks at " + format_percent(d.peak_reserved_share);
     r.text = "The caching allocator on device " + std::to_string(d.device) + " reserves up to " +
-             std::to_string(d.peak_reserved) + " bytes, " + pct(d.peak_reserved_share) + " of the device's " +
-             std::to_string(d.total_global_mem) + " bytes (allocated peak " + pct(d.peak_allocated_share) +
+             std::to_string(d.peak_reserved) + " bytes, " + format_percent(d.peak_reserved_share) +
+             " of the device's " + std::to_string(d.total_global_mem) + " bytes (allocated peak " +
+             format_percent(d.peak_allocated_share) +
              "): the next larger batch or sequence may run out of memory. Reduce activation memory (activation "
              "checkpointing, smaller micro-batches), shard state (FSDP / ZeRO), or curb fragmentation with "
              "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.";
@@ -337,7 +332,7 @@ void no_tensor_cores(const RecommendationInputs& in, std::vector<Recommendation>
   const bool none_on = u.on_units == 0 && u.unknown_units == 0;
   const std::string launches = count_str(u.off_units) + " GEMM / convolution kernel launch" +
                                (u.off_units == 1 ? "" : "es") + " (" + format_duration(u.off_units_ns) + ", " +
-                               pct(share) + " of GPU busy time)";
+                               format_percent(share) + " of GPU busy time)";
   Recommendation r;
   r.id = "no_tensor_cores";
   r.severity = severity_for(share, 0.2, 0.4);
@@ -407,6 +402,12 @@ std::string format_duration(int64_t ns) {
   else if (mag >= 1000000) std::snprintf(buf, sizeof buf, "%.3f ms", v / 1e6);
   else if (mag >= 1000) std::snprintf(buf, sizeof buf, "%.1f us", v / 1e3);
   else std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
+  return buf;
+}
+
+std::string format_percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * fraction);
   return buf;
 }
 

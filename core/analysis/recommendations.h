@@ -85,5 +85,7 @@ std::vector<Recommendation> recommend(const RecommendationInputs& in);
 
 // "1.234 ms" / "56.7 us" / "890 ns": how durations are written in the sentences.
 std::string format_duration(int64_t ns);
+// A fraction as the sentences write it: 0.1234 -> "12.3%".
+std::string format_percent(double fraction);
 
 }  // namespace tw

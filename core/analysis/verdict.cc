@@ -9,12 +9,6 @@ namespace {
 
 double share_of(int64_t part, int64_t whole) { return whole > 0 ? double(part) / double(whole) : 0.0; }
 
-std::string pct(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * fraction);
-  return buf;
-}
-
 // Kernel names run to thousands of characters (templates); the sentence keeps their start.
 std::string short_name(std::string_view n) {
   constexpr size_t kMax = 80;
@@ -151,7 +145,7 @@ std::string names_clause(const Verdict& v, const char* lead, const char* of) {
   if (v.top.empty()) return "";
   std::string s = std::string(lead);
   for (size_t i = 0; i < v.top.size(); ++i)
-    s += (i ? ", " : "") + short_name(v.top[i].name) + " (" + pct(v.top[i].share) + ")";
+    s += (i ? ", " : "") + short_name(v.top[i].name) + " (" + format_percent(v.top[i].share) + ")";
   return s + " " + of;
 }
 
@@ -173,42 +167,44 @@ const char* part_words(std::string_view id) {
 std::string sentence(const VerdictInputs& in, const Verdict& v, const Split& s) {
   const bool steps = v.basis == VerdictBasis::kSteps;
   const std::string of = steps ? " of the step time" : " of the GPU's active span";
-  const std::string idle = pct(share_of(s.idle_ns(), v.basis_ns));
+  const std::string idle = format_percent(share_of(s.idle_ns(), v.basis_ns));
   std::string out;
   switch (v.limiter) {
     case Limiter::kCompute:
-      out = "GPU compute-bound: kernels run " + pct(share_of(s.ns("gpu_compute"), v.basis_ns)) + of + "." +
+      out = "GPU compute-bound: kernels run " + format_percent(share_of(s.ns("gpu_compute"), v.basis_ns)) + of + "." +
             names_clause(v, " The largest are ", "of computation kernel time.");
       if (in.collectives && in.collectives->union_ns > 0)
         out += " Communication runs under computation for " +
-               pct(1.0 - share_of(in.collectives->exposed_ns, in.collectives->union_ns)) + " of its time.";
+               format_percent(1.0 - share_of(in.collectives->exposed_ns, in.collectives->union_ns)) + " of its time.";
       break;
     case Limiter::kCommunication:
       out = "Communication-bound: communication that no computation hides takes " +
-            pct(share_of(s.ns("exposed_communication"), v.basis_ns)) + of + "." +
+            format_percent(share_of(s.ns("exposed_communication"), v.basis_ns)) + of + "." +
             names_clause(v, " Most exposed: ", "of it.");
       break;
     case Limiter::kMemoryCopy:
       out = "Memory-copy-bound: copies and memsets that no kernel hides take " +
-            pct(share_of(s.ns("memory_copy"), v.basis_ns)) + of + "." +
+            format_percent(share_of(s.ns("memory_copy"), v.basis_ns)) + of + "." +
             names_clause(v, " The largest are ", "of copy and set time.");
       break;
     case Limiter::kDataLoader:
       out = "Data-loader-bound: the GPU is idle " + idle + of + "; the DataLoader alone takes " +
-            pct(share_of(s.ns("data_loader"), v.basis_ns)) + of + ", while the loop waits for the next batch.";
+            format_percent(share_of(s.ns("data_loader"), v.basis_ns)) + of +
+            ", while the loop waits for the next batch.";
       break;
     case Limiter::kLaunch:
       out = "Launch-bound: the GPU is idle " + idle + of + " while the CPU issues many short kernels" +
             (in.launches && !in.launches->records.empty()
-                 ? " (" + pct(share_of(int64_t(in.launches->short_ops), int64_t(in.launches->records.size()))) +
+                 ? " (" +
+                       format_percent(share_of(int64_t(in.launches->short_ops), int64_t(in.launches->records.size()))) +
                        " of launched ops run shorter than their launch call)"
                  : std::string()) +
             ".";
       break;
     case Limiter::kHost:
       out = "Host-bound: the GPU is idle " + idle + of + ", waiting for the CPU; the largest part is " +
-            part_words(v.gpu_idle_part) + " (" + pct(share_of(s.ns(v.gpu_idle_part), v.basis_ns)) + of + ")." +
-            names_clause(v, " CPU self time goes to ", "of operator self time.");
+            part_words(v.gpu_idle_part) + " (" + format_percent(share_of(s.ns(v.gpu_idle_part), v.basis_ns)) + of +
+            ")." + names_clause(v, " CPU self time goes to ", "of operator self time.");
       break;
     case Limiter::kGpuWait:
       out = "GPU waiting: the GPU is idle " + idle + of +
@@ -232,7 +228,8 @@ std::string sentence(const VerdictInputs& in, const Verdict& v, const Split& s) 
   const bool gpu_side = v.gpu_idle_part.empty() && v.limiter != Limiter::kCpuOnly;
   if (gpu_side && share_of(idle_ns, v.basis_ns) >= kVerdictSecondary && (!second || idle_ns >= second->ns))
     out += " The GPU is also idle " + idle + of + ".";
-  else if (second) out += std::string(" Also: ") + part_words(second->id) + ", " + pct(second->share) + of + ".";
+  else if (second)
+    out += std::string(" Also: ") + part_words(second->id) + ", " + format_percent(second->share) + of + ".";
   if (v.basis == VerdictBasis::kGpuSpan) out += " (No profiler steps: judged over the GPU's active span.)";
   return out;
 }

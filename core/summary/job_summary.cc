@@ -52,12 +52,6 @@ std::vector<RankTime> rank_times(const std::vector<json>& files, const char* con
   return out;
 }
 
-std::string pct(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * fraction);
-  return buf;
-}
-
 std::string list(const std::vector<std::string>& names, size_t max) {
   std::string s;
   for (size_t i = 0; i < names.size() && i < max; ++i) s += (i ? ", " : "") + names[i];
@@ -72,10 +66,11 @@ json job_summary(const std::vector<json>& files) {
   // the name).
   std::map<std::string, std::vector<std::string>> by_limiter;
   std::vector<std::string> labels;
+  size_t judged = 0;  // files with a verdict
   for (size_t i = 0; i < files.size(); ++i) {
     labels.push_back(label_of(files[i], i));
     const std::string l = limiter_of(files[i]);
-    if (!l.empty()) by_limiter[l].push_back(labels.back());
+    if (!l.empty()) by_limiter[l].push_back(labels.back()), ++judged;
   }
   static const char* const kStep[2] = {"step_breakdown", "mean_ns"};
   static const char* const kSpan[2] = {"temporal", "span_ns"};
@@ -102,7 +97,7 @@ json job_summary(const std::vector<json>& files) {
                {"of", steps ? "step_mean" : "gpu_span"}};
     slow_limiter = limiter_of(files[worst.index]);
     slow_text = " The slowest is " + labels[worst.index] + ": " + format_duration(worst.ns) +
-                (steps ? " per step" : " of GPU span") + ", " + pct(over) + " over the median rank (" +
+                (steps ? " per step" : " of GPU span") + ", " + format_percent(over) + " over the median rank (" +
                 format_duration(median) + ").";
   }
 
@@ -128,12 +123,9 @@ json job_summary(const std::vector<json>& files) {
         others += std::string(others.empty() ? " " : "; ") + list(ranks, 4) + (ranks.size() == 1 ? " is " : " are ") +
                   limiter_phrase(name);
       }
-      const size_t unknown = files.size() - [&] {
-        size_t n = 0;
-        for (const auto& [name, ranks] : by_limiter) n += ranks.size();
-        return n;
-      }();
-      if (unknown) others += std::string(others.empty() ? " " : "; ") + std::to_string(unknown) + " without a verdict";
+      if (judged < files.size())
+        others +=
+            std::string(others.empty() ? " " : "; ") + std::to_string(files.size() - judged) + " without a verdict";
       sentence += others + ".";
     }
   }

@@ -5,19 +5,8 @@ import { h } from '../dom';
 import { fmtDuration, fmtPct } from '../format';
 import { legend, stackedBar, type BarPart } from './charts';
 import { nameLink, type Links } from './links';
-import type { FileSummary, JobSummary, Limiter, Verdict, VerdictPartId } from '../summary_document';
+import type { FileSummary, JobSummary, Verdict, VerdictPartId } from '../summary_document';
 import { isObject } from '../summary_document';
-
-const kLimiterLabels: Record<Limiter, string> = {
-  compute: 'GPU compute-bound',
-  communication: 'Communication-bound',
-  memory_copy: 'Memory-copy-bound',
-  data_loader: 'Data-loader-bound',
-  launch: 'Launch-bound',
-  host: 'Host-bound',
-  gpu_wait: 'GPU waiting',
-  cpu_only: 'CPU only',
-};
 
 // Each part's legend words and colour (the time breakdown's colours for the same things).
 const kParts: Record<VerdictPartId, { label: string; color: string }> = {
@@ -73,11 +62,7 @@ export function verdictPanel(f: FileSummary, links: Links): HTMLElement | null {
   return h(
     'section',
     { class: `panel verdict limiter-${v.limiter}`, 'data-section': 'verdict', 'data-limiter': v.limiter },
-    h(
-      'p',
-      { class: 'verdict-line', title: kLimiterLabels[v.limiter] ?? v.limiter },
-      h('span', { class: 'verdict-sentence' }, ...sentenceParts(v.sentence))
-    ),
+    h('p', { class: 'verdict-line' }, h('span', { class: 'verdict-sentence' }, ...sentenceParts(v.sentence))),
     parts.length ? stackedBar(parts, v.basis_ns > 0 ? v.basis_ns : undefined) : null,
     parts.length
       ? legend(
