@@ -1,5 +1,6 @@
-// tracewise CLI: `tracewise summarize [--hta-compat] [--kernel-rules RULES.json] FILE...` prints the summary JSON;
-// `tracewise info FILE` prints a human-readable overview. Exit codes: 0 ok, 1 unreadable input, 2 usage.
+// tracewise CLI: `tracewise summarize [--hta-compat] [--kernel-rules RULES.json] FILE|DIR...` prints the summary
+// JSON (a folder: every trace in it, one per rank); `tracewise info FILE|DIR...` prints a human-readable overview
+// (of the job, with several files). Exit codes: 0 ok, 1 unreadable input, 2 usage.
 // `--jobs N` (default: the machine's hardware threads) imports a large plain file on up to N threads.
 // FILE "-" is standard input; a pipe, FIFO or stdin is read up to `--max-bytes N` (default 4G), a
 // device is refused (cli/input_check.h).
@@ -15,7 +16,9 @@
 #include "cli/file_reader.h"
 #include "cli/info.h"
 #include "cli/input_check.h"
+#include "cli/job_info.h"
 #include "cli/parts_reader.h"
+#include "cli/trace_paths.h"
 #include "core/session.h"
 #include "core/summary/summary_rules.h"
 
@@ -23,8 +26,8 @@ namespace {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: tracewise summarize [--hta-compat] [--kernel-rules RULES.json] [--jobs N] FILE...\n"
-               "       tracewise info [--jobs N] FILE\n"
+               "usage: tracewise summarize [--hta-compat] [--kernel-rules RULES.json] [--jobs N] FILE|DIR...\n"
+               "       tracewise info [--jobs N] FILE|DIR...\n"
                "       tracewise stats [--jobs N] FILE   (import only: counts and model size, for benchmarks)\n"
                "FILE - is standard input. --max-bytes N[K|M|G] caps what is read from a pipe, FIFO or standard\n"
                "input (default 4G); a device (/dev/zero) is not read.\n");
@@ -130,16 +133,40 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (cmd == "summarize") {
-    std::vector<nlohmann::json> summaries;
+  {
+    std::vector<std::string> named = std::move(files);
+    files.clear();
+    std::string error;
+    if (!tw::expand_trace_paths(named, &files, &error)) {
+      std::fprintf(stderr, "tracewise: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  // One file at a time: only its summary and rank record outlive its model.
+  auto summarize = [&](std::vector<nlohmann::json>& summaries, std::vector<tw::RankRecord>& records) {
     for (const std::string& f : files) {
       auto s = load(f, jobs, max_stream_bytes);
-      if (!s) return 1;
+      if (!s) return false;
       summaries.push_back(s->file_summary(opts));
+      if (files.size() >= 2) records.push_back(s->rank_record(opts));
     }
-    std::string out = tw::dump_json(tw::summary_document(summaries));
+    return true;
+  };
+  if (cmd == "summarize") {
+    std::vector<nlohmann::json> summaries;
+    std::vector<tw::RankRecord> records;
+    if (!summarize(summaries, records)) return 1;
+    std::string out = tw::dump_json(tw::summary_document(summaries, &records));
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fputc('\n', stdout);
+    return 0;
+  }
+  if (cmd == "info" && files.size() >= 2) {
+    std::vector<nlohmann::json> summaries;
+    std::vector<tw::RankRecord> records;
+    if (!summarize(summaries, records)) return 1;
+    std::string text = tw::job_info_text(tw::summary_document(summaries, &records));
+    std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
   }
   if (cmd == "stats") {

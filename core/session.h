@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/import/trace_importer.h"
+#include "core/job/rank_record.h"
 #include "core/summary/summary.h"
 
 namespace tw {
@@ -35,12 +36,21 @@ class Session {
   nlohmann::json file_summary(const SummaryOptions& opts = {});
   // The whole summary document for this one file.
   std::string summary_json(const SummaryOptions& opts = {});
+  // What this file contributes to a job of several ranks (core/job/rank_record.h), under the same
+  // options as its summary; as JSON, "tracewise.rank/1".
+  RankRecord rank_record(const SummaryOptions& opts = {});
+  std::string rank_json(const SummaryOptions& opts = {});
 
  private:
   TraceImporter importer_;
   std::string name_;
   uint64_t file_bytes_;
   bool finished_ = false;
+  // The last file summary and its options: a job asks for the rank record right after the summary,
+  // and the record reads its steps and verdict from it.
+  nlohmann::json last_summary_;
+  SummaryOptions last_opts_;
+  bool has_last_summary_ = false;
 };
 
 }  // namespace tw

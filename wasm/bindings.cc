@@ -66,7 +66,10 @@ EMSCRIPTEN_BINDINGS(tracewise) {
            }));
 
   // The job over several files' summaries (a JSON array of file summaries): core/summary/job_summary.h.
-  function("jobSummary", optional_override([](std::string files_json) { return tw::job_summary_json(files_json); }));
+  // With the files' rank records (a JSON array of tracewise.rank/1, "" for none) also the job analysis.
+  function("jobSummary", optional_override([](std::string files_json, std::string records_json) {
+             return tw::job_summary_json(files_json, records_json);
+           }));
 
   emscripten::class_<LoadSession>("Session")
       .constructor<std::string>()
@@ -112,6 +115,12 @@ EMSCRIPTEN_BINDINGS(tracewise) {
                   tw::SummaryOptions opts;
                   opts.hta_compat = hta_compat;
                   return s.session().summary_json(opts);
+                }))
+      // What this file contributes to a job of several ranks (core/job/rank_record_json.h).
+      .function("rankJson", optional_override([](LoadSession& s, bool hta_compat) {
+                  tw::SummaryOptions opts;
+                  opts.hta_compat = hta_compat;
+                  return s.session().rank_json(opts);
                 }))
       // --- the timeline (core/timeline_session.h)
       .function("timelineTracks", optional_override([](LoadSession& s) { return s.timeline().tracks_json(); }))

@@ -282,6 +282,7 @@ void ImportState::add_gpu_op(uint32_t slice, uint32_t track) {
   o.in_nelems.push_back(g.in_nelems);
   o.out_nelems.push_back(g.out_nelems);
   o.group_size.push_back(g.group_size);
+  o.seq.push_back(g.seq);
   o.dtype.push_back(g.dtype);
   o.pg_name.push_back(g.pg_name);
   for (int k = 0; k < 3; ++k) {

@@ -92,6 +92,7 @@ GpuFields read_gpu_fields(const RawEvent& e, StringPool& pool) {
   arg_int(e, kArgInMsgNelems, g.in_nelems);
   arg_int(e, kArgOutMsgNelems, g.out_nelems);
   if (arg_int(e, kArgGroupSize, v)) g.group_size = static_cast<int32_t>(v);
+  arg_int(e, kArgSeq, g.seq);
   if (const RawArg* a = e.arg(kArgDtype)) g.dtype = pool.intern(a->text);
   if (const RawArg* a = e.arg(kArgProcessGroupName)) g.pg_name = pool.intern(a->text);
   if (const RawArg* a = e.arg(kArgGrid))

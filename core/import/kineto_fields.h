@@ -31,6 +31,7 @@ struct GpuFields {
   StringId collective = 0;
   int64_t in_nelems = -1, out_nelems = -1;
   int32_t group_size = -1;
+  int64_t seq = -1;
   StringId dtype = 0, pg_name = 0;
   uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
 };

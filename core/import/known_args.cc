@@ -17,6 +17,7 @@ constexpr std::string_view kKeys[kKnownArgs] = {
     "Group size",
     "dtype",
     "Process Group Name",
+    "Seq",
     "grid",
     "block",
     "Total Allocated",

@@ -19,6 +19,7 @@ enum KnownArg : uint8_t {
   kArgGroupSize,
   kArgDtype,
   kArgProcessGroupName,
+  kArgSeq,  // a collective's sequence number in its process group
   kArgGrid,
   kArgBlock,
   kArgTotalAllocated,

@@ -126,6 +126,7 @@ struct GpuOpTable {
   std::vector<int64_t> in_nelems;    // "In msg nelems", -1 if absent
   std::vector<int64_t> out_nelems;
   std::vector<int32_t> group_size;
+  std::vector<int64_t> seq;  // "Seq" (the collective's number in its process group), -1 if absent
   std::vector<StringId> dtype;
   std::vector<StringId> pg_name;
   std::vector<uint32_t> grid[3];
@@ -148,7 +149,7 @@ struct GpuOpTable {
   template <class Table, class F>
   static void columns(Table& t, F& f) {
     f(t.slice), f(t.device), f(t.stream), f(t.bytes), f(t.collective), f(t.in_nelems), f(t.out_nelems), f(t.group_size),
-        f(t.dtype), f(t.pg_name);
+        f(t.seq), f(t.dtype), f(t.pg_name);
     for (auto& c : t.grid) f(c);
     for (auto& c : t.block) f(c);
   }

@@ -7,6 +7,9 @@
 
 #include "core/analysis/recommendations.h"
 #include "core/analysis/verdict.h"
+#include "core/job/job_analysis.h"
+#include "core/job/job_json.h"
+#include "core/job/rank_record_json.h"
 #include "core/summary/summary.h"
 
 namespace tw {
@@ -61,7 +64,7 @@ std::string list(const std::vector<std::string>& names, size_t max) {
 
 }  // namespace
 
-json job_summary(const std::vector<json>& files) {
+json job_summary(const std::vector<json>& files, const std::vector<RankRecord>* records) {
   // Ranks by limiter, in file order; the limiter most ranks share (ties: the slowest rank's, then
   // the name).
   std::map<std::string, std::vector<std::string>> by_limiter;
@@ -132,16 +135,18 @@ json job_summary(const std::vector<json>& files) {
   sentence += slow_text;
   json groups = json::object();
   for (const auto& [name, ranks] : by_limiter) groups[name] = ranks;
-  return {{"ranks", files.size()},
-          {"verdict",
-           {{"limiter", limiter.empty() ? json(nullptr) : json(limiter)},
-            {"agree", agree},
-            {"by_limiter", groups},
-            {"slowest", slowest},
-            {"sentence", sentence.empty() ? json(nullptr) : json(sentence.substr(sentence[0] == ' ' ? 1 : 0))}}}};
+  json job = {{"rank_count", files.size()},
+              {"verdict",
+               {{"limiter", limiter.empty() ? json(nullptr) : json(limiter)},
+                {"agree", agree},
+                {"by_limiter", groups},
+                {"slowest", slowest},
+                {"sentence", sentence.empty() ? json(nullptr) : json(sentence.substr(sentence[0] == ' ' ? 1 : 0))}}}};
+  if (records && records->size() == files.size()) add_job_analysis_json(*records, analyze_job(*records), job);
+  return job;
 }
 
-std::string job_summary_json(std::string_view files_json) {
+std::string job_summary_json(std::string_view files_json, std::string_view records_json) {
   const json arr = json::parse(files_json.begin(), files_json.end(), nullptr, /*allow_exceptions=*/false);
   if (arr.is_discarded() || !arr.is_array()) return "null";
   std::vector<json> files;
@@ -149,7 +154,11 @@ std::string job_summary_json(std::string_view files_json) {
     if (!f.is_object()) return "null";
     files.push_back(f);
   }
-  return dump_json(job_summary(files));
+  if (records_json.empty()) return dump_json(job_summary(files));
+  std::vector<RankRecord> records;
+  std::string error;
+  if (!rank_records_from_json(records_json, &records, &error) || records.size() != files.size()) return "null";
+  return dump_json(job_summary(files, &records));
 }
 
 }  // namespace tw

@@ -91,11 +91,11 @@ nlohmann::json file_summary(const FileInput& in, const SummaryOptions& opts) {
   return f;
 }
 
-nlohmann::json summary_document(const std::vector<nlohmann::json>& files) {
+nlohmann::json summary_document(const std::vector<nlohmann::json>& files, const std::vector<RankRecord>* records) {
   nlohmann::json doc = nlohmann::json::object();
   doc["schema"] = "tracewise.summary/1";
   doc["files"] = files;
-  if (files.size() >= 2) doc["job"] = job_summary(files);  // one file is its own job: its verdict says it
+  if (files.size() >= 2) doc["job"] = job_summary(files, records);  // one file is its own job: its verdict says it
   return doc;
 }
 

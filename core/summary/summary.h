@@ -14,6 +14,8 @@
 
 namespace tw {
 
+struct RankRecord;  // core/job/rank_record.h
+
 struct SummaryOptions {
   bool hta_compat = false;  // compute analyses with HTA's exact rules
   // User kernel-classification rules as JSON (see kernel_rules_from_json); empty = built-in rules.
@@ -28,7 +30,10 @@ struct FileInput {
 };
 
 nlohmann::json file_summary(const FileInput& in, const SummaryOptions& opts);
-nlohmann::json summary_document(const std::vector<nlohmann::json>& files);
+// With two files or more, the document's `job` (core/summary/job_summary.h); `records`, one per
+// file when given, add the job analysis.
+nlohmann::json summary_document(const std::vector<nlohmann::json>& files,
+                                const std::vector<RankRecord>* records = nullptr);
 std::string dump_json(const nlohmann::json& j);
 
 }  // namespace tw

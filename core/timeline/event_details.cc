@@ -40,6 +40,7 @@ nlohmann::json gpu_fields(const TraceModel& m, uint32_t r) {
   if (g.group_size[r] > 0) j["groupSize"] = g.group_size[r];
   if (g.dtype[r]) j["dtype"] = str(m, g.dtype[r]);
   if (g.pg_name[r]) j["pgName"] = str(m, g.pg_name[r]);
+  if (g.seq[r] >= 0) j["seq"] = g.seq[r];
   if (g.grid[0][r]) j["grid"] = {g.grid[0][r], g.grid[1][r], g.grid[2][r]};
   if (g.block[0][r]) j["block"] = {g.block[0][r], g.block[1][r], g.block[2][r]};
   return j;

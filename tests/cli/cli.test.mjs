@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,7 @@ test('usage errors exit 2', () => {
   assert.equal(run('summarize').code, 2);
   assert.equal(run('frobnicate', deepseek).code, 2);
   assert.equal(run('summarize', '--no-such-flag', deepseek).code, 2);
-  assert.equal(run('info', deepseek, deepseek).code, 2);
+  assert.equal(run('info', '--jobs', '0', deepseek).code, 2);
 });
 
 test('unreadable input exits 1 with one message on stderr', () => {
@@ -131,7 +131,12 @@ test('a device is refused as not a regular file, without reading it', endless, (
     assert.equal(r.out, '');
     assert.match(r.err, /not a regular file/, dev);
   }
-  assert.match(runWith({}, 'info', tmp).err, /is a directory/);
+  // A folder stands for the traces in it (one per rank); one without any is refused.
+  const empty = join(tmp, 'empty');
+  mkdirSync(empty, { recursive: true });
+  const r = runWith({}, 'info', empty);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /holds no \.json or \.json\.gz file/);
 });
 
 test('NUL bytes on standard input stop at the first byte with "Not a trace"', endless, () => {

@@ -23,7 +23,7 @@ json rank(int r, const std::string& limiter, json step_mean, json span = nullptr
 TEST_CASE("job summary: all ranks agree; the slowest against the median") {
   const json j = job_summary({rank(0, "compute", 100000000), rank(1, "compute", 104000000),
                               rank(2, "compute", 100000000), rank(3, "compute", 125000000)});
-  CHECK(j["ranks"] == 4);
+  CHECK(j["rank_count"] == 4);
   const json& v = j["verdict"];
   CHECK(v["limiter"] == "compute");
   CHECK(v["agree"] == 4);
@@ -64,7 +64,7 @@ TEST_CASE("job summary: step times or GPU spans, never a mix") {
 
 TEST_CASE("job summary: in the document only for several files") {
   CHECK(!summary_document({rank(0, "compute", 100)}).contains("job"));
-  CHECK(summary_document({rank(0, "compute", 100), rank(1, "compute", 100)})["job"]["ranks"] == 2);
+  CHECK(summary_document({rank(0, "compute", 100), rank(1, "compute", 100)})["job"]["rank_count"] == 2);
 }
 
 }  // namespace

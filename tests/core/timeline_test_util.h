@@ -64,6 +64,7 @@ struct ModelBuilder {
       g.in_nelems.push_back(-1);
       g.out_nelems.push_back(-1);
       g.group_size.push_back(0);
+      g.seq.push_back(-1);
       g.dtype.push_back(0);
       g.pg_name.push_back(0);
       for (int k = 0; k < 3; ++k) g.grid[k].push_back(0), g.block[k].push_back(0);

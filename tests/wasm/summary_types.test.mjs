@@ -104,6 +104,7 @@ test("the types hold every test trace's summary, parts and timeline replies, in 
   const decls = [];
   let summaries = 0;
   const files = []; // every trace's file summary (default mode), for the job over all of them
+  const ranks = []; // and its rank record
   for (const rel of paths) {
     const path = join(DATA, rel);
     const session = await importFile(mod, path);
@@ -113,7 +114,10 @@ test("the types hold every test trace's summary, parts and timeline replies, in 
       for (const htaCompat of [false, true]) {
         const doc = JSON.parse(session.summaryJson(htaCompat));
         model = doc.files[0].model;
-        if (!htaCompat) files.push(doc.files[0]);
+        if (!htaCompat) {
+          files.push(doc.files[0]);
+          ranks.push(session.rankJson(false));
+        }
         decls.push([`${rel} (hta_compat=${htaCompat})`, 'SummaryDocument', shrink(doc)]);
         summaries++;
       }
@@ -126,10 +130,14 @@ test("the types hold every test trace's summary, parts and timeline replies, in 
   assert.ok(summaries >= 100, `only ${summaries} summaries made`);
   // The document's job (two files or more), as the page asks the core for it: over all the traces,
   // and over two (a different sentence: "both").
-  for (const some of [files, files.slice(0, 2)]) {
-    const job = JSON.parse(mod.jobSummary(JSON.stringify(some)));
-    assert.equal(job.ranks, some.length);
-    decls.push([`job over ${some.length} files`, 'SummaryDocument', { schema: 'tracewise.summary/1', files: [], job }]);
+  // With the rank records (the job analysis) and without (a document rebuilt from saved summaries).
+  for (const n of [files.length, 2]) {
+    for (const records of [`[${ranks.slice(0, n).join(',')}]`, '']) {
+      const job = JSON.parse(mod.jobSummary(JSON.stringify(files.slice(0, n)), records));
+      assert.equal(job.rank_count, n);
+      assert.equal(Array.isArray(job.ranks), records !== '');
+      decls.push([`job over ${n} files`, 'SummaryDocument', { schema: 'tracewise.summary/1', files: [], job }]);
+    }
   }
   const errors = typeErrors(decls);
   assert.deepEqual(errors.slice(0, 20), [], `${errors.length} type errors`);

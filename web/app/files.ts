@@ -80,8 +80,14 @@ export class FileSet {
       this.jobFor = key;
       this.notify();
     };
-    load
-      .job(JSON.stringify(this.ready.map((f) => f.summary)))
+    const ready = this.ready;
+    const htaCompat = this.htaCompat;
+    // The job analysis needs every file's rank record; a saved summary has none (the verdict only).
+    const records = ready.every((f) => f.load)
+      ? Promise.all(ready.map((f) => f.load!.rank(htaCompat).then((r) => r.json)))
+      : Promise.resolve(null);
+    records
+      .then((ranks) => load.job(JSON.stringify(ready.map((f) => f.summary)), ranks ? `[${ranks.join(',')}]` : ''))
       .then((r) => answered(JSON.parse(r.json) as JobSummary | null))
       .catch(() => answered(null));
   }

@@ -19,9 +19,17 @@
 export type SummaryDocument = { schema: string; files: FileSummary[]; job?: JobSummary };
 
 // The files opened together as one job: which limiter the ranks share, which differ, which rank is
-// slowest (its mean step, or its GPU span when not every rank has steps).
+// slowest (its mean step, or its GPU span when not every rank has steps); with the files' rank
+// records also the job analysis (docs/summary-schema.md "The job analysis"; absent from a document
+// rebuilt from saved summaries).
 export type JobSummary = {
-  ranks: number;
+  rank_count: number;
+  ranks?: JobRank[];
+  clock?: { aligned: boolean; method: 'collective_ends' | 'as_written'; reference: string | null };
+  stragglers?: Straggler[];
+  straggler_rule?: { k: number; late_floor_ns: number; tie_ns: number; step_margin_share: number };
+  collectives?: JobCollectives;
+  notes?: string[];
   verdict: {
     limiter: Limiter | null; // null: no file has a verdict
     agree: number;
@@ -29,6 +37,66 @@ export type JobSummary = {
     slowest: { label: string; ns: number; median_ns: number; over_median: number; of: 'step_mean' | 'gpu_span' } | null;
     sentence: string | null;
   };
+};
+
+export type JobRank = {
+  rank: number | null;
+  label: string;
+  file: string;
+  aligned: boolean;
+  clock_offset_ns: number; // this rank's timestamps minus it are on the reference rank's clock
+  clock_residual_ns: number | null;
+  collectives: number;
+  last_arrivals: number;
+  late_ns: number | null;
+  wait_ns: number;
+  transfer_ns: number;
+  step_ns: number | null;
+  limiter: Limiter | null;
+};
+export type StragglerCause = 'gpu_compute' | 'host' | 'data_loader' | 'memory_copy' | 'unrecorded' | 'unknown';
+export type Straggler = {
+  rank: number | null;
+  label: string;
+  metric: string;
+  value: number;
+  median: number;
+  cause: StragglerCause;
+  reason: string;
+  steps: Array<{ number: number; late_ns: number }>;
+};
+export type CollectiveHead = { group: string; op: string; step: number | null; n: number; by_seq: boolean };
+export type JobCollectives = {
+  instances: number;
+  matched: number;
+  mismatched: number;
+  partial: number;
+  by_op_group: Array<{
+    group: string;
+    op: string;
+    count: number;
+    group_size: number;
+    bytes: number;
+    sized: number;
+    mean_transfer_ns: number;
+    mean_skew_ns: number;
+    max_skew_ns: number;
+    algbw_gbps: number | null;
+    busbw_gbps: number | null;
+  }>;
+  mismatches: Array<CollectiveHead & { problem: string }>;
+  // The heatmap's columns; begin_ns / end_ns on the reference rank's clock; waits_ns per entry of ranks.
+  worst: Array<
+    CollectiveHead & {
+      begin_ns: number;
+      end_ns: number;
+      skew_ns: number;
+      transfer_ns: number;
+      bytes: number | null;
+      last: string;
+      waits_ns: Array<number | null>;
+    }
+  >;
 };
 
 export type FileSummary = FileHead & {

@@ -30,6 +30,7 @@ export interface CoreSession {
   dropPart(): void;
   // the summary
   summaryJson(htaCompat: boolean): string;
+  rankJson(htaCompat: boolean): string;
   // the timeline
   timelineTracks(): string;
   timelineTrackHead(): string;
@@ -61,7 +62,7 @@ export interface CoreModule {
   likelyEventStart(address: number, size: number, windowOffset: number): number;
   startsAsObject(address: number, size: number): boolean;
   // The job over several files' summaries, given as one JSON array: its JSON (core/summary/job_summary.h).
-  jobSummary(filesJson: string): string;
+  jobSummary(filesJson: string, ranksJson: string): string;
 }
 
 type Methods<T> = Exclude<keyof T, 'delete'>;
@@ -90,6 +91,7 @@ export const kSessionMethods = methods<CoreSession>()([
   'absorbPart',
   'dropPart',
   'summaryJson',
+  'rankJson',
   'timelineTracks',
   'timelineTrackHead',
   'timelineTrackColumns',

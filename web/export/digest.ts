@@ -118,5 +118,5 @@ export function jobLine(doc: { job?: unknown }): { label: string; sentence: stri
   const job = isObject(doc?.job) ? doc.job : null;
   const sentence = job && isObject(job.verdict) ? job.verdict.sentence : null;
   if (typeof sentence !== 'string') return null;
-  return { label: `Job (${typeof job?.ranks === 'number' ? job.ranks : '?'} files):`, sentence };
+  return { label: `Job (${typeof job?.rank_count === 'number' ? job.rank_count : '?'} files):`, sentence };
 }

@@ -59,9 +59,15 @@ export class TraceLoad {
     return this.client.request('summary', { htaCompat });
   }
 
-  // The job over several files' summaries (a JSON array), computed by the core in this worker.
-  job(filesJson: string): Promise<SummaryReply> {
-    return this.client.request('job', { files: filesJson });
+  // This file's rank record, for a job of several files.
+  rank(htaCompat: boolean): Promise<SummaryReply> {
+    return this.client.request('rank', { htaCompat });
+  }
+
+  // The job over several files' summaries and rank records (JSON arrays; ranks '' for none),
+  // computed by the core in this worker.
+  job(filesJson: string, ranksJson: string): Promise<SummaryReply> {
+    return this.client.request('job', { files: filesJson, ranks: ranksJson });
   }
 
   // The timeline's requests go to the same worker (web/worker/timeline_handlers.ts).

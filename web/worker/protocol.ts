@@ -71,12 +71,21 @@ export interface SummaryRequest {
 export interface SummaryReply {
   json: string;
 }
+// What the opened file contributes to a job of several ranks: its rank record (core/job/rank_record_json.h,
+// "tracewise.rank/1"), under the same options as its summary. Its reply: the record's JSON (SummaryReply).
+export interface RankRequest {
+  id: number;
+  kind: 'rank';
+  htaCompat?: boolean;
+}
 // The job over several opened files (one per rank): their summaries as one JSON array of file
-// summaries. Any worker answers it (no open file needed). Its reply: the core's job JSON (SummaryReply).
+// summaries, and their rank records as another ('' when not every file has one: the job's verdict
+// only). Any worker answers it (no open file needed). Its reply: the core's job JSON (SummaryReply).
 export interface JobRequest {
   id: number;
   kind: 'job';
   files: string;
+  ranks: string;
 }
 export interface CancelRequest {
   id: number;
@@ -126,7 +135,8 @@ export interface TimelineClient {
 }
 export type TimelineRequest = { [K in TimelineKind]: { id: number; kind: K } & TimelinePayloads[K] }[TimelineKind];
 
-export type Request = OpenRequest | SummaryRequest | JobRequest | CancelRequest | WarmRequest | TimelineRequest;
+export type Request =
+  OpenRequest | SummaryRequest | RankRequest | JobRequest | CancelRequest | WarmRequest | TimelineRequest;
 export type TraceKind = Request['kind'];
 // A request's fields but its id and kind, by kind (what a client passes).
 export type TracePayloads = { [K in TraceKind]: Omit<Extract<Request, { kind: K }>, 'id' | 'kind'> };
@@ -134,6 +144,7 @@ export type TracePayloads = { [K in TraceKind]: Omit<Extract<Request, { kind: K 
 export interface TraceReplies {
   open: { result: OpenResult };
   summary: SummaryReply;
+  rank: SummaryReply;
   job: SummaryReply;
   cancel: Record<string, never>;
   warm: WarmReply;

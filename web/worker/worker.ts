@@ -40,8 +40,10 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
       return { payload: await warmSpare(req, loadCore) };
     case 'summary':
       return { payload: summaryReply(!!req.htaCompat) };
+    case 'rank':
+      return { payload: { json: String(openedTrace().session.rankJson(!!req.htaCompat)) } };
     case 'job':
-      return { payload: { json: String((await loadCore()).jobSummary(req.files)) } };
+      return { payload: { json: String((await loadCore()).jobSummary(req.files, req.ranks)) } };
     case 'tracks':
     case 'trackNames':
     case 'window':

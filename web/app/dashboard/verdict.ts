@@ -92,7 +92,7 @@ export function jobVerdictLine(job: JobSummary | null): HTMLElement | null {
   return h(
     'p',
     { class: 'panel verdict job-verdict', 'data-section': 'job-verdict', 'data-limiter': String(job?.verdict.limiter) },
-    h('strong', null, `Job (${job?.ranks} files): `),
+    h('strong', null, `Job (${job?.rank_count} files): `),
     h('span', { class: 'verdict-sentence' }, sentence)
   );
 }
