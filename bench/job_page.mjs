@@ -13,7 +13,8 @@
 // each one's PSS (smaps_rollup: shared pages split between their processes, so a sum counts each page
 // once), summed, sampled every 200 ms. `idle`: the sum just before the files are chosen (the page and
 // its warm spare worker, whose heap the first file takes over); `peak`: the highest sum from then to
-// ready; `held`: the sum 2 s after ready (what the open files keep, and the page's next spare). A
+// ready; `held`: the sum JOB_HELD_WAIT ms (2000) after ready (what the open files keep, and the
+// page's next spare; ~200 MB of the page's garbage goes 10-20 s after a job of 32). A
 // single load mostly reuses the spare's heap, so its own memory shows as `held` above `idle` (the
 // next spare) and the marginal cost of a rank is the job's against a single's: `per rank` is
 // (job - single) / (RANKS - 1), peak and held. performance.measureUserAgentSpecificMemory needs a
@@ -24,7 +25,8 @@
 // Usage: node bench/job_page.mjs [SITE...]   (default build/site; a query for the page may follow a
 // site, e.g. 'build/site?workers=single'; several sites alternate round by round, so compare them in
 // one run). Environment: JOB_RANKS (32), JOB_REPEAT (8), JOB_DIR (bench/out/job-RANKSxREPEAT),
-// JOB_ROUNDS (1), JOB_SINGLES (3), AB_WAIT (ms after the spare's warm-up, default 1000).
+// JOB_ROUNDS (1), JOB_SINGLES (3), JOB_HELD_WAIT (2000), AB_WAIT (ms after the spare's warm-up,
+// default 1000).
 // Linux only. Needs build/native/tw_craft_job (make build) the first time.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -38,6 +40,7 @@ const REPEAT = Number(process.env.JOB_REPEAT ?? 8);
 const DIR = resolve(process.env.JOB_DIR ?? `bench/out/job-${RANKS}x${REPEAT}`);
 const ROUNDS = Number(process.env.JOB_ROUNDS ?? 1);
 const SINGLES = Number(process.env.JOB_SINGLES ?? 3);
+const HELD_WAIT = Number(process.env.JOB_HELD_WAIT ?? 2000);
 const BASE = 'tests/data/hta/tests/data/nccl_parser_config/nccl_data.json.gz';
 const kTicksPerSecond = 100; // USER_HZ on Linux
 const MB = 1 << 20;
@@ -166,7 +169,7 @@ async function load(site, paths) {
       }),
       t0
     );
-    await page.waitForTimeout(2000);
+    await page.waitForTimeout(HELD_WAIT);
     const held = sample().pss;
     const longTasks = shown.longTasks.reduce((a, b) => a + b, 0) / 1000;
     return { s: (shown.at - t0) / 1000, idle: m.before, peak: m.peak, held, cpu: m.cpu, ...shown, longTasks };
