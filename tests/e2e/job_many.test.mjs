@@ -2,8 +2,8 @@
 // sampled_rank-0, rank 3 late by 500 us at every collective) opened at once under a small memory
 // budget (`?memory=64`, web/load/page/memory.ts), so that most models are released once their summary
 // and rank record are kept. Every file becomes ready, the job is the CLI's, the loading strip sums the
-// files up in one line, fewer trace workers than files stay alive, and the timeline of a released rank
-// opens its file again on demand.
+// files up in one line, fewer trace workers than files stay alive, the timeline of a released rank
+// opens its file again on demand, and so does the HTA-compatible switch (summaries and rank records).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -80,4 +80,25 @@ test('the timeline of a released rank opens its file again', async () => {
   assert.equal(await s.page.evaluate(() => window.__opens.at(-1).name), 'rank-1.json');
   assert.equal(await s.page.evaluate(() => window.__tracewise.ready), true);
   assert.equal(await s.page.locator('#loads .load-row.status-reopening').count(), 0);
+});
+
+test('the HTA-compatible switch opens released models again, in turn: files and job are the CLI --hta-compat ones', async () => {
+  // Each file's summary and the job as the core wrote them (the document's own key order differs).
+  const shows = (doc) =>
+    s.page.waitForFunction(
+      (w) => {
+        const got = window.__tracewise.summary;
+        return JSON.stringify({ files: got?.files, job: got?.job }) === w;
+      },
+      JSON.stringify({ files: doc.files, job: doc.job }),
+      { timeout: 60_000, polling: 200 }
+    );
+  await s.page.click('[data-tab="overview"]');
+  await s.page.check('#hta-compat');
+  await shows(cliSummary(files, { htaCompat: true }));
+  assert.ok((await s.page.evaluate(() => window.__opens.length)) > kRanks + 1); // released models, opened again
+  assert.ok(traceWorkers() < kRanks / 2, `${traceWorkers()} trace workers alive for ${kRanks} files`);
+  await s.page.uncheck('#hta-compat');
+  await shows(cliSummary(files));
+  assert.deepEqual(s.pageErrors, []);
 });
