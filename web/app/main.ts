@@ -1,5 +1,6 @@
-// The page: opening traces (drop anywhere, file picker, ?url=, the sample button), the loading
-// strip, the Overview (summary dashboard) and Timeline tabs, and the test hook window.__tracewise.
+// The page: opening traces (drop anywhere, a dropped folder, file picker, ?url=, the sample
+// button), the loading strip, the Overview (summary dashboard) and Timeline tabs, and the test hook
+// window.__tracewise.
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { byId, clear, h } from './dom';
@@ -9,6 +10,7 @@ import { isEmbedMode } from '../embed/embed_mode';
 import { ProgressView } from './progress_view';
 import { renderDashboard } from './dashboard/dashboard';
 import { TimelineHost } from './timeline_host';
+import { dropItems, droppedFiles } from './dropped_files';
 import type { Links } from './dashboard/links';
 import { createAppApi, type ViewState } from './app_api';
 import { installIntegrations } from '../share/install';
@@ -254,9 +256,31 @@ window.addEventListener('drop', (e) => {
   overlay.hidden = true;
   if (!hasFiles(e)) return; // text dropped into a field keeps its default behaviour
   e.preventDefault();
-  const dropped = [...(e.dataTransfer?.files ?? [])];
-  open(dropped.map((f) => ({ name: f.name, blob: f })));
+  // Folders are read after the event (their entries stay readable); the items only during it.
+  const items = dropItems(e.dataTransfer);
+  opening++;
+  void droppedFiles(items)
+    .then(
+      (inputs) => (inputs.length ? open(inputs) : noTraceDropped()),
+      () => open(items.flatMap((i) => (i.file ? [{ name: i.file.name, blob: i.file }] : [])))
+    )
+    .finally(() => {
+      opening--;
+    });
 });
+
+// A dropped folder without a trace in it: said on the drop card (what stays on screen otherwise).
+function noTraceDropped(): void {
+  const card = empty.querySelector('.drop-card');
+  card?.querySelector('.drop-note')?.remove();
+  card?.append(
+    h(
+      'p',
+      { class: 'msg warning drop-note' },
+      'The dropped folder holds no .json or .json.gz file (nor its subfolders).'
+    )
+  );
+}
 
 for (const b of document.querySelectorAll<HTMLButtonElement>('[data-sample]')) {
   b.addEventListener('click', () =>
