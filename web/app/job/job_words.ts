@@ -13,6 +13,9 @@ export function countsLine(c: JobCollectives): string {
   );
 }
 
+// A process group as the trace names it; point-to-point ops may have none.
+export const groupName = (g: string): string => (g === '' ? '(unnamed)' : g);
+
 export function mismatchText(m: JobCollectives['mismatches'][number]): string {
-  return `${m.op} #${m.n} of group ${m.group}${m.step === null ? '' : `, step ${m.step}`}: ${m.problem}`;
+  return `${m.op} #${m.n} of group ${groupName(m.group)}${m.step === null ? '' : `, step ${m.step}`}: ${m.problem}`;
 }
