@@ -16,10 +16,12 @@ const NCCL = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
 const OFFSETS = [0, 3_700_000, -1_200_000, 250_000];
 const tmp = mkdtempSync(join(tmpdir(), 'tw-e2e-job-'));
 
-function craft(name, ...extra) {
+// extra: more tw_craft_job options; delay: rank 2's delay before each collective (ns, 0: none).
+function craft(name, extra = [], delay = 500_000) {
   const dir = join(tmp, name);
   mkdirSync(dir);
-  const args = [NCCL, dir, '4', ...OFFSETS.flatMap((o, r) => ['--offset', `${r}:${o}`]), '--delay', '2:500000'];
+  const args = [NCCL, dir, '4', ...OFFSETS.flatMap((o, r) => ['--offset', `${r}:${o}`])];
+  if (delay) args.push('--delay', `2:${delay}`);
   const made = spawnSync(join(ROOT, 'build/native/tw_craft_job'), [...args, ...extra], { encoding: 'utf8' });
   assert.equal(made.status, 0, made.stderr);
   return readdirSync(dir)
@@ -27,10 +29,11 @@ function craft(name, ...extra) {
     .map((f) => join(dir, f));
 }
 
-let s, job, dropped;
+let s, job, dropped, even;
 before(async () => {
   job = craft('job');
-  dropped = craft('dropped', '--drop', '1:7');
+  dropped = craft('dropped', ['--drop', '1:7']);
+  even = craft('even', [], 0);
   s = await start();
 });
 after(async () => {
@@ -94,6 +97,25 @@ test('the Job view comes first: the straggler, one bar per rank, the heatmap, th
     Array(21).fill(2)
   );
   assert.equal(await s.page.isVisible('[data-section="job-heatmap"] .hm-legend'), true);
+  // Hover: the collective, and this rank's wait in it.
+  const w = summary.job.collectives.worst[5];
+  await s.page.hover('[data-section="job-heatmap"] .hm-cell[data-rank="0"][data-col="5"]');
+  await s.page.waitForSelector('[data-section="job-heatmap"] .hm-tip', { state: 'visible' });
+  const tip = await s.page.$$eval('.hm-tip .hm-tip-row', (rows) =>
+    Object.fromEntries(rows.map((r) => [r.children[0].textContent, r.children[1].textContent]))
+  );
+  assert.equal(await s.page.textContent('.hm-tip .hm-tip-title'), `${w.op} #${w.n}`);
+  assert.deepEqual(tip, {
+    group: '0',
+    step: String(w.step),
+    'rank 0 waited': '500.0 µs',
+    'arrival skew': '500.0 µs',
+    transfer: tip.transfer,
+    size: tip.size,
+    'last to arrive': 'rank 2',
+  });
+  assert.match(tip.transfer, /^\d+(\.\d+)? (µs|ms)$/);
+  assert.match(tip.size, /^\d+(\.\d+)? (B|KB|MB)$/);
 
   // The collectives table, and the counts above it.
   const rows = await s.page.$$eval('[data-table="job.collectives.by_op_group"] tbody tr', (trs) =>
@@ -167,6 +189,18 @@ test("a straggler's step opens that step in the straggler's timeline", async () 
   const st = summary.files[2].steps.find((x) => x.number === step);
   await s.page.click(`.straggler-callout .step-link[data-step="${step}"]`);
   await timelineShows('rank-2.json', st.begin_ns, st.end_ns);
+});
+
+test('no straggler: said, with the rule that was checked', async () => {
+  const { summary } = await openViaInput(s.page, even);
+  assert.deepEqual(summary.job.stragglers, []);
+  const rule = summary.job.straggler_rule;
+  const text = await s.page.textContent('[data-section="stragglers"] .no-straggler');
+  assert.match(text, /^No straggler\. Checked:/);
+  assert.match(text, new RegExp(`more than ${rule.k} × 1\\.4826 × MAD .*at least 5\\.00 µs`));
+  assert.match(text, /arrives last \(by more than 1\.00 µs\) at 75\.0 % or more of its collectives/);
+  assert.equal(await s.page.$$eval('.straggler-callout', (els) => els.length), 0);
+  assert.equal(await s.page.$$eval('.hm-cell[data-last]', (els) => els.length), 0);
 });
 
 test('a dropped collective is a mismatch, in words', async () => {

@@ -67,16 +67,19 @@ function stepLink(links: JobLinks, rankIndex: number, number: number): HTMLEleme
   return a;
 }
 
-// The rule that found none, with its numbers (docs/summary-schema.md, stragglers).
+// The rule that found none, with its numbers (docs/summary-schema.md, stragglers: "arrives last" at
+// max(50 %, min(90 %, 3/n)) of its collectives, n the ranks).
 function ruleText(job: JobSummary): string {
   const r = job.straggler_rule;
-  if (!r) return 'No straggler.';
+  if (!r) return '';
+  const n = Math.max(1, job.ranks?.length ?? job.rank_count);
+  const lastShare = Math.max(0.5, Math.min(0.9, 3 / n));
   return (
-    `No straggler. Checked: no rank arrives at collectives later than the median rank by more than ` +
+    `Checked: no rank arrives at collectives later than the median rank by more than ` +
     `${r.k} × 1.4826 × MAD of the ranks (and at least ${fmtDuration(r.late_floor_ns)}), none arrives last ` +
-    `(by more than ${fmtDuration(r.tie_ns)}) at most of its collectives, and no part of a rank's mean step ` +
-    `(GPU compute, host work, DataLoader, copies, unrecorded time) exceeds the median rank's by ${r.k} MADs ` +
-    `and at least 10 µs or ${fmtPct(100 * r.step_margin_share)} of the median step.`
+    `(by more than ${fmtDuration(r.tie_ns)}) at ${fmtPct(100 * lastShare)} or more of its collectives, and no ` +
+    `part of a rank's mean step (GPU compute, host work, DataLoader, copies, unrecorded time) exceeds the ` +
+    `median rank's by ${r.k} MADs and at least 10 µs or ${fmtPct(100 * r.step_margin_share)} of the median step.`
   );
 }
 
@@ -87,6 +90,8 @@ export function stragglersPanel(job: JobSummary | null, links: JobLinks): HTMLEl
     'section',
     { class: `panel stragglers${list.length ? ' found' : ''}`, 'data-section': 'stragglers' },
     h('h2', null, list.length ? `Stragglers (${list.length})` : 'Stragglers'),
-    ...(list.length ? list.map((s) => callout(s, job, links)) : [h('p', { class: 'no-straggler' }, ruleText(job))])
+    ...(list.length
+      ? list.map((s) => callout(s, job, links))
+      : [h('p', { class: 'no-straggler' }, h('strong', null, 'No straggler. '), ruleText(job))])
   );
 }

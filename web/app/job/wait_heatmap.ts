@@ -31,7 +31,13 @@ function stepHeads(worst: Worst[]): HTMLElement[] {
   return out;
 }
 
-function tip(w: Worst, rank: string, wait: number | null): HTMLElement[] {
+// The rank that arrived last, when one did: within tie_ns of each other the ranks arrived together
+// (the core's `last` then names one of them; its last_arrivals do not count those either).
+function lastOf(w: Worst, tieNs: number): string | null {
+  return w.skew_ns > tieNs ? w.last : null;
+}
+
+function tip(w: Worst, rank: string, wait: number | null, tieNs: number): HTMLElement[] {
   const line = (label: string, value: string) =>
     h('div', { class: 'hm-tip-row' }, h('span', { class: 'muted' }, label), h('span', null, value));
   return [
@@ -42,7 +48,7 @@ function tip(w: Worst, rank: string, wait: number | null): HTMLElement[] {
     line('arrival skew', fmtDuration(w.skew_ns)),
     line('transfer', fmtDuration(w.transfer_ns)),
     line('size', w.bytes === null ? 'unknown' : fmtBytes(w.bytes)),
-    line('last to arrive', w.last),
+    line('last to arrive', lastOf(w, tieNs) ?? `none (all within ${fmtDuration(tieNs)})`),
   ];
 }
 
@@ -51,6 +57,7 @@ export function waitHeatmapPanel(job: JobSummary | null, links: JobLinks): HTMLE
   const ranks = job?.ranks;
   if (!job || !Array.isArray(worst) || !Array.isArray(ranks) || !worst.length || !ranks.length) return null;
   const max = Math.max(0, ...worst.flatMap((w) => w.waits_ns.map((x) => x ?? 0)));
+  const tieNs = Number(job.straggler_rule?.tie_ns ?? 0);
   const grid = h('div', { class: 'hm', role: 'grid', 'aria-label': 'Wait per rank and collective' });
   grid.style.gridTemplateColumns = `minmax(64px, max-content) repeat(${worst.length}, minmax(8px, 36px)) minmax(72px, max-content)`;
   grid.append(h('div', { class: 'hm-corner' }), ...stepHeads(worst), h('div', { class: 'hm-total hm-head' }, 'Σ wait'));
@@ -67,7 +74,7 @@ export function waitHeatmapPanel(job: JobSummary | null, links: JobLinks): HTMLE
     let sum = 0;
     worst.forEach((w, ci) => {
       const wait = w.waits_ns[ri] ?? null;
-      const last = w.last === r.label;
+      const last = lastOf(w, tieNs) === r.label;
       const cell = h('div', {
         class: `hm-cell${wait === null ? ' absent' : ''}${last ? ' last' : ''}${ci > 0 && w.step !== worst[ci - 1].step ? ' step-start' : ''}`,
         role: 'gridcell',
@@ -102,7 +109,7 @@ export function waitHeatmapPanel(job: JobSummary | null, links: JobLinks): HTMLE
       ci = Number(cell.dataset.col);
     if (tipEl.dataset.at !== `${ri},${ci}`) {
       tipEl.dataset.at = `${ri},${ci}`;
-      tipEl.replaceChildren(...tip(worst[ci], ranks[ri].label, worst[ci].waits_ns[ri] ?? null));
+      tipEl.replaceChildren(...tip(worst[ci], ranks[ri].label, worst[ci].waits_ns[ri] ?? null, tieNs));
     }
     tipEl.hidden = false;
     // Beside the pointer, flipped to its left near the window's right edge.
