@@ -71,9 +71,11 @@ struct Straggler {
 // Robust margin: a value is far above the job when it exceeds median + k x 1.4826 x MAD (the
 // scaled MAD estimates one standard deviation) and lies above the median by a floor.
 constexpr double kStragglerK = 3.0;
-constexpr int64_t kJobTieNs = 1000;        // arrivals closer than this are a tie: nobody is last
-constexpr int64_t kLateFloorNs = 5000;     // mean lateness below this is noise
-constexpr double kStepMarginShare = 0.05;  // a step part must exceed the median by 5% of the median step
+constexpr int64_t kJobTieNs = 1000;     // arrivals closer than this are a tie: nobody is last
+constexpr int64_t kLateFloorNs = 5000;  // mean lateness below this is noise
+constexpr double kStepMarginShare = 0.05;
+constexpr int64_t kClockResidualNoteNs =
+    100000;  // ranks leave one collective within microseconds  // a step part must exceed the median by 5% of the median step
 
 struct JobAnalysis {
   std::vector<JobRank> ranks;

@@ -101,7 +101,9 @@ std::vector<Straggler> find_stragglers(const std::vector<RankRecord>& records, c
 
   for (uint32_t i = 0; i < n; ++i) {
     const JobRank& r = job.ranks[i];
-    if (r.collectives && late.size() >= 2) {
+    // Arrivals on a clock that does not hold (collective ends scattered) prove nothing.
+    const bool clock_holds = r.clock_residual_ns >= 0 && r.clock_residual_ns <= kClockResidualNoteNs;
+    if (r.collectives && late.size() >= 2 && clock_holds) {
       const int64_t mean_late = r.late_ns / static_cast<int64_t>(r.collectives);
       const double share = static_cast<double>(r.last_arrivals) / static_cast<double>(r.collectives);
       if (far_above(mean_late, late_median, late_mad, kLateFloorNs) ||

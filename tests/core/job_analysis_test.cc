@@ -200,9 +200,17 @@ TEST_CASE("job: HTA's two sampled ranks of a 128-rank job") {
   CHECK(a.ranks.size() == 2);
   CHECK(a.matched == 10);  // their ten SendRecv kernels, by order within each step
   CHECK(a.aligned);
-  bool noted = false;
-  for (const std::string& n : a.notes) noted = noted || n.find("2 of 128 ranks are open") == 0;
+  bool noted = false, scattered = false;
+  for (const std::string& n : a.notes) {
+    noted = noted || n.find("2 of 128 ranks are open") == 0;
+    scattered = scattered || n.find("The collective ends of rank 0, rank 1 scatter") == 0;
+  }
   CHECK(noted);
+  // Their SendRecv kernels do not end together (other peers, most likely): the clocks do not hold,
+  // so nobody is named late from arrivals.
+  CHECK(scattered);
+  for (const JobRank& r : a.ranks) CHECK(r.clock_residual_ns > kClockResidualNoteNs);
+  for (const Straggler& s : a.stragglers) CHECK(s.metric != "arrival_late_ns");
 }
 
 }  // namespace
