@@ -215,3 +215,53 @@ TEST_CASE("job: HTA's two sampled ranks of a 128-rank job") {
 
 }  // namespace
 }  // namespace tw::job_test
+
+namespace tw::job_test {
+namespace {
+
+// Four ranks in two tensor-parallel groups (1 MB allreduces) and two data-parallel groups (8 MB):
+// rank 3's groups transfer 4x slower than their peers, rank 3 sits in both; ranks 1 and 2 each
+// also sit in a group of normal speed.
+std::vector<RankRecord> slow_link_job() {
+  std::vector<RankRecord> ranks(4);
+  const char* tp[4] = {"tp0", "tp0", "tp1", "tp1"};
+  const char* dp[4] = {"dp0", "dp1", "dp0", "dp1"};
+  for (int r = 0; r < 4; ++r) {
+    ranks[r].has_rank = true;
+    ranks[r].rank = r;
+    ranks[r].world_size = 4;
+    for (int k = 0; k < 5; ++k) {
+      for (int which = 0; which < 2; ++which) {
+        CollectiveCall c;
+        c.group = which ? dp[r] : tp[r];
+        c.op = "allreduce";
+        c.dtype = "Float";
+        c.nelems = which ? 2097152 : 262144;
+        c.bytes = c.nelems * 4;
+        const bool slow = c.group == std::string("tp1") || c.group == std::string("dp1");
+        c.begin_ns = int64_t(k) * 10000000 + which * 5000000;
+        c.end_ns = c.begin_ns + (which ? 800000 : 100000) * (slow ? 4 : 1);
+        ranks[r].calls.push_back(c);
+      }
+    }
+  }
+  return ranks;
+}
+
+TEST_CASE("job: a rank whose process groups all transfer slowly is named for a slow link") {
+  const JobAnalysis a = analyze_job(slow_link_job());
+  CHECK(a.matched == 20);
+  std::vector<std::string> named;
+  for (const Straggler& s : a.stragglers) {
+    if (s.cause != "slow_link") continue;
+    named.push_back(a.ranks[s.rank].label);
+    CHECK(s.metric == "group_busbw_mbps");
+    CHECK(s.value * 4 == doctest::Approx(s.median).epsilon(0.01));
+    CHECK(s.reason.find("rank 3 is in 2 process groups that transfer slowly") == 0);
+  }
+  CHECK(named == std::vector<std::string>{"rank 3"});
+  for (const Straggler& s : a.stragglers) CHECK(s.metric != "arrival_late_ns");  // everyone arrives together
+}
+
+}  // namespace
+}  // namespace tw::job_test
