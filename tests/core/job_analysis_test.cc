@@ -13,6 +13,7 @@
 #include "core/job/rank_record_json.h"
 #include "core/session.h"
 #include "core/summary/summary.h"
+#include "tests/core/detail_summary_util.h"
 #include "tests/core/job_craft.h"
 #include "tests/core/test_data.h"
 
@@ -261,6 +262,32 @@ TEST_CASE("job: a rank whose process groups all transfer slowly is named for a s
   }
   CHECK(named == std::vector<std::string>{"rank 3"});
   for (const Straggler& s : a.stragglers) CHECK(s.metric != "arrival_late_ns");  // everyone arrives together
+}
+
+}  // namespace
+}  // namespace tw::job_test
+
+namespace tw::job_test {
+namespace {
+
+// More profiler steps than the summary lists (a chart's worth): the record still has every step,
+// so no collective is taken for one outside a rank's profiled steps.
+TEST_CASE("job: ranks with more steps than the summary's chart lists") {
+  std::vector<RankRecord> records;
+  for (int r = 0; r < 2; ++r) {
+    detail_test::TraceText t;
+    for (int k = 0; k < 1005; ++k) {
+      const double at = 100.0 * k + 50.0 * r;  // rank 1's clock runs 50 us ahead
+      t.step(k, at, 90);
+      t.kernel("ncclKernel_AllReduce_RING_LL_Sum_float", at + 20, 10, 7, at + 5);
+    }
+    records.push_back(record_of(t.text(), "r" + std::to_string(r) + ".json"));
+    CHECK(records.back().steps.size() == 1005);
+  }
+  const JobAnalysis a = analyze_job(records);
+  CHECK(a.matched == 1005);
+  CHECK(a.partial == 0);
+  CHECK(std::llabs(rank_labelled(a, "r1.json").clock_offset_ns - 50000) <= kMicro);
 }
 
 }  // namespace
