@@ -57,6 +57,16 @@ bool align_clocks(const std::vector<RankRecord>& records, const std::vector<Coll
       notes->push_back("No collective could be matched across ranks: the ranks' timestamps are used as written.");
     return false;
   }
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const CollectiveInstance* in : ties)
+    for (size_t k = 0; k < in->ranks.size(); ++k) {
+      lo = std::min(lo, end_of(records, ranks, *in, k));
+      hi = std::max(hi, end_of(records, ranks, *in, k));
+    }
+  if (hi - lo > kJobAlignRangeNs) {
+    notes->push_back("The ranks' collectives end more than 36 years apart: the timestamps are used as written.");
+    return false;
+  }
   std::vector<size_t> parent(ranks.size());
   std::iota(parent.begin(), parent.end(), 0);
   for (const CollectiveInstance* in : ties)

@@ -81,6 +81,13 @@ constexpr double kStepMarginShare = 0.05;
 constexpr int64_t kClockResidualNoteNs = 100000;
 // Sized calls a process group needs before its bandwidth is compared with the others'.
 constexpr uint64_t kSlowLinkMinCalls = 3;
+// Bounds that keep every difference and sum in int64 whatever a record holds (records may come
+// from elsewhere): calls beyond +-2^61 ns (73 years) are left out, clocks are not aligned across a
+// range of ends wider than 2^60 ns, and an instance spanning more than 2^40 ns (18 minutes) from
+// its first arrival to its last end is not one collective: it is not measured.
+constexpr int64_t kJobTimeLimitNs = int64_t(1) << 61;
+constexpr int64_t kJobAlignRangeNs = int64_t(1) << 60;
+constexpr int64_t kJobInstanceSpanNs = int64_t(1) << 40;
 // The value / median units follow the metric: *_ns in ns, group_busbw_mbps in MB/s.
 
 struct JobAnalysis {

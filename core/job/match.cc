@@ -74,6 +74,7 @@ std::vector<CollectiveInstance> match_collectives(const std::vector<RankRecord>&
     std::map<std::tuple<std::string, std::string, int64_t>, int64_t> ordinal;
     for (uint32_t ci = 0; ci < calls.size(); ++ci) {
       const CollectiveCall& c = calls[ci];
+      if (c.begin_ns < -kJobTimeLimitNs || c.end_ns > kJobTimeLimitNs) continue;
       const bool by_seq = groups[c.group].all_seq;
       // PyTorch numbers point-to-point calls apart from collectives.
       Key key = by_seq ? Key{c.group, point_to_point(c.op) ? "p2p" : "", kNoStep, c.seq}

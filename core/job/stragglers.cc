@@ -38,10 +38,10 @@ const std::vector<Part>& parts() {
 // A part's mean per step on one rank, -1 without steps.
 int64_t part_mean(const RankRecord& r, const Part& p) {
   if (r.steps.empty()) return -1;
-  int64_t sum = 0;
+  __int128 sum = 0;  // whatever the steps hold, the sum cannot overflow
   for (const RankStep& s : r.steps)
     for (StepCategory c : p.categories) sum += s.category_ns[static_cast<int>(c)];
-  return sum / static_cast<int64_t>(r.steps.size());
+  return static_cast<int64_t>(sum / static_cast<__int128>(r.steps.size()));
 }
 
 bool far_above(int64_t value, int64_t median, double mad, int64_t floor) {

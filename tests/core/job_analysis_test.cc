@@ -292,3 +292,43 @@ TEST_CASE("job: ranks with more steps than the summary's chart lists") {
 
 }  // namespace
 }  // namespace tw::job_test
+
+namespace tw::job_test {
+namespace {
+
+// Records may come from elsewhere: extreme times must neither overflow (UBSan runs this) nor hang.
+TEST_CASE("job: records with extreme times are analysed without overflow") {
+  std::vector<RankRecord> ranks(3);
+  const int64_t far[3] = {INT64_MIN / 2, 0, INT64_MAX / 2};
+  for (int r = 0; r < 3; ++r) {
+    ranks[r].has_rank = true;
+    ranks[r].rank = r;
+    RankStep step;
+    step.number = 1;
+    step.begin_ns = INT64_MIN;
+    step.end_ns = INT64_MAX;
+    step.category_ns[0] = INT64_MAX;
+    ranks[r].steps = {step, step};
+    for (int k = 0; k < 4; ++k) {
+      CollectiveCall c;
+      c.group = "0";
+      c.op = "allreduce";
+      c.step = 1;
+      c.begin_ns = far[r] + k;
+      c.end_ns = k == 3 ? INT64_MAX : far[r] + 2 * k + 1;
+      ranks[r].calls.push_back(c);
+    }
+  }
+  const JobAnalysis a = analyze_job(ranks);
+  CHECK(a.ranks.size() == 3);
+  nlohmann::json j = nlohmann::json::object();
+  add_job_analysis_json(ranks, a, j);
+  CHECK(j["collectives"]["instances"].get<uint64_t>() >= 1);
+  // Two ranks 2^62 ns apart: not aligned, not measured as one collective.
+  const JobAnalysis b = analyze_job({ranks[0], ranks[2]});
+  CHECK(!b.aligned);
+  CHECK(b.matched == 0);
+}
+
+}  // namespace
+}  // namespace tw::job_test
