@@ -29,6 +29,7 @@ export interface Frame {
   searchActive: boolean;
   selected: { lane: number; depth: number; startNs: number; durNs: number } | null;
   links: Array<{ lane: number; depth: number; startNs: number; durNs: number }>;
+  peers: Array<{ lane: number; depth: number; startNs: number; durNs: number }>; // a collective's, on other ranks
   area: { t0: number; t1: number; y0: number; y1: number } | null;
   fg: string;
   muted: string;
@@ -336,6 +337,20 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): FrameStats {
       }
       ctx.lineWidth = 1;
     }
+  }
+  // The selected collective's kernels on the other ranks (the aligned view of a job): outlined in
+  // the links' colour, whether or not the selected one is on screen.
+  if (f.peers.length) {
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = '#d81b60';
+    ctx.fillStyle = 'rgba(216,27,96,0.2)';
+    for (const p of f.peers) {
+      const b = box(p);
+      if (!b) continue;
+      ctx.fillRect(b.x0, b.y, b.x1 - b.x0, b.h - 1);
+      ctx.strokeRect(b.x0, b.y, b.x1 - b.x0, b.h - 1);
+    }
+    ctx.lineWidth = 1;
   }
   if (f.area) {
     const x0 = xOf(f, f.area.t0),

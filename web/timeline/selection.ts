@@ -43,6 +43,7 @@ export interface SelectionHost {
 export class TimelineSelection {
   selected: Selected | null = null;
   links: SliceRef[] = []; // the selected slice's linked slices (kernel, launch, flows)
+  peers: SliceRef[] = []; // a collective kernel's peers on the other ranks (the aligned view's 'peer' links)
   area: Area | null = null;
   lastDetails: EventView | null = null;
   lastAggregate: AggregateReply | null = null;
@@ -59,6 +60,7 @@ export class TimelineSelection {
   clear(): void {
     this.selected = null;
     this.links = [];
+    this.peers = [];
     this.area = null;
     this.lastDetails = null;
     this.panel.hide();
@@ -80,8 +82,10 @@ export class TimelineSelection {
       if (this.host.destroyed()) return;
       const d = reply.details;
       this.selected = { id, lane: d.lane, depth: d.depth, startNs: d.startNs, durNs: d.durNs };
-      this.links = (d.links ?? []).map((l) => l.to).filter((x) => x);
-      await this.host.loadLaneNames(this.links.map((l) => l.lane)); // the panel names the linked lanes
+      const links = (d.links ?? []).filter((l) => l.to);
+      this.links = links.filter((l) => l.dir !== 'peer').map((l) => l.to);
+      this.peers = links.filter((l) => l.dir === 'peer').map((l) => l.to);
+      await this.host.loadLaneNames(links.map((l) => l.to.lane)); // the panel names the linked lanes
       if (this.host.destroyed()) return;
       this.show(reply);
       if (reveal) this.host.revealLane(d.lane, d.depth);
@@ -105,6 +109,7 @@ export class TimelineSelection {
       const d = reply.details;
       this.selected = { id, lane: d.lane, depth: 0, startNs: d.startNs, durNs: 0, instant: true };
       this.links = [];
+      this.peers = [];
       this.show(reply);
       if (d.scope === 'thread') this.host.keepRowShown(d.lane, 0); // the others sit on headers and the ruler
       this.host.invalidate();
@@ -144,6 +149,7 @@ export class TimelineSelection {
       this.lastAggregate = r;
       this.selected = null;
       this.links = [];
+      this.peers = [];
       this.panel.showAggregate(r, a.t0, a.t1, a.lanes.length);
     } catch (e) {
       this.panel.error(`The area could not be aggregated: ${String((e as Error)?.message ?? e)}`);

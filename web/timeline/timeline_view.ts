@@ -225,6 +225,35 @@ export class TimelineView {
     this.steps.clear();
   }
 
+  // The visible range (relative ns) and the origin it is relative to; null before load() finished.
+  visibleWindow(): { t0: number; t1: number; originNs: string } | null {
+    const o = this.rows.tracks?.originNs;
+    return o === undefined ? null : { t0: this.t0, t1: this.t1, originNs: o };
+  }
+
+  // Asks the client for the track list again and shows it, keeping the range, the scroll, the
+  // groups' state and the selected slice: the client's lanes changed (the aligned view of a job
+  // showing or hiding a rank's CPU threads; its groups stay the same).
+  async reloadTracks(): Promise<void> {
+    await this.load();
+    const t = await this.client.request('tracks', {});
+    if (this.destroyed) return;
+    await this.rows.open(t, true);
+    if (this.destroyed) return;
+    this.cache.reset(); // with the new layout, in the same task: no frame mixes the two
+    const sel = this.sel.selected;
+    if (sel && !sel.instant) void this.sel.select(sel.id, false);
+    else this.sel.clear();
+    this.goTo(this.range);
+  }
+
+  // Runs the search box's query again: the worker's one search may have been replaced by another
+  // view's of the same worker (a job's aligned view and its ranks' own views).
+  refreshSearch(): void {
+    if (this.afterLoad(() => this.refreshSearch())) return;
+    this.search.rerun();
+  }
+
   fitAll(): void {
     this.rows.scrollY = 0;
     this.goTo(fitRange(this.rows.tracks?.endNs ?? 1));
@@ -369,6 +398,7 @@ export class TimelineView {
       searchActive: this.search.active,
       selected: this.sel.selected,
       links: this.sel.links,
+      peers: this.sel.peers,
       area: this.sel.area,
       fg: this.colors.fg,
       muted: this.colors.muted,
