@@ -73,8 +73,8 @@ export class TimelineHost {
     root.append(h('div', { class: 'tl-bar' }, this.picker, this.cpu.el), this.stage);
     tracewiseHook().timelineHost = {
       showCollective: (b: number, e: number) => this.showCollective(b, e),
+      // 'aligned', the shown file's name, or null.
       shown: () => (this.choice?.kind === 'file' ? this.choice.file.name : (this.choice?.kind ?? null)),
-      shiftNs: (rank: number) => this.aligned?.client.shiftNs(rank) ?? null,
     };
   }
 
@@ -92,9 +92,9 @@ export class TimelineHost {
         v.view.destroy();
         v.el.remove();
         this.views.delete(key);
-        this.shared.delete(key);
       }
     }
+    for (const key of this.shared.keys()) if (!this.files.some((f) => f.key === key)) this.shared.delete(key);
     const ranks = jobRankFiles(this.files, job);
     const key = ranks ? jobRanksKey(ranks) : '';
     if ((this.aligned?.key ?? '') !== key) {

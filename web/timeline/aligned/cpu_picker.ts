@@ -12,6 +12,10 @@ export class CpuPicker {
   constructor(private readonly onChange: (rank: number, on: boolean) => void) {
     injectStyle();
     this.el.append(this.summary, this.list);
+    // A drop-down: a click elsewhere closes it.
+    document.addEventListener('pointerdown', (e) => {
+      if (this.el.open && !this.el.contains(e.target as Node)) this.el.open = false;
+    });
   }
 
   // The ranks' labels and whether each one's CPU threads are shown.
