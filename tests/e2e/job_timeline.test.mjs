@@ -4,7 +4,7 @@
 // of GPU streams per rank; on its axis every collective kernel ends together on all ranks and
 // rank 2's starts 500 us late (the offsets were applied); a rank's CPU threads come on demand; a
 // clicked collective outlines its three peers; switching to one rank (and between ranks, and back)
-// keeps the visible window, converted through the offsets.
+// keeps the visible window, converted through the offsets. A link to a hidden CPU lane shows it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -52,6 +52,15 @@ async function showCollective(w) {
   const ok = await tl(([b, e]) => window.__tracewise.timelineHost.showCollective(b, e), [w.begin_ns, w.end_ns]);
   assert.equal(ok, true, 'showCollective found the aligned view');
   await idle(t.page);
+}
+
+// Ticks or unticks rank `rank` in the CPU-threads drop-down (opened for it, closed after).
+async function setCpu(rank, on) {
+  const picker = '[data-testid="timeline-cpu-picker"]';
+  if (!(await t.page.$eval(picker, (d) => d.open))) await t.page.click(`${picker} summary`);
+  await t.page.setChecked(`${picker} input[data-rank="${rank}"]`, on);
+  await t.page.click(`${picker} summary`);
+  assert.equal(await t.page.$eval(picker, (d) => d.open), false);
 }
 
 // Per rank group, the NCCL kernel (not merged) that overlaps [a, b] (relative ns) the most.
@@ -126,7 +135,7 @@ test('on the aligned axis every collective kernel ends with rank 2, whose kernel
   assert.equal(checked, 21);
 });
 
-test('a clicked collective kernel outlines its peers on the three other ranks', async () => {
+test('a clicked collective kernel outlines its peers on the three other ranks; its launch link shows its CPU threads', async () => {
   const w = [...(await job()).collectives.worst].sort((a, b) => a.begin_ns - b.begin_ns)[3];
   await showCollective(w);
   const at = await tl(() => window.__tracewise.timeline.locate('ncclKernel'));
@@ -165,6 +174,38 @@ test('a clicked collective kernel outlines its peers on the three other ranks', 
     assert.ok(Math.abs(p.end - v.end) <= kTolNs, `${p.rank} ends with the clicked kernel`);
   }
   assert.match(v.panel, /Peer on rank \d/);
+
+  // Its launch is on a CPU thread the aligned view does not show yet: following the link shows
+  // that rank's CPU threads, and selects the launch there.
+  await t.page.click('[data-testid="timeline-details"] a.twtl-link >> text=/^cudaLaunchKernel/');
+  await t.page.waitForFunction(
+    () => /^cudaLaunchKernel/.test(window.__tracewise.timeline.details?.details?.name ?? ''),
+    null,
+    { timeout: 15_000 }
+  );
+  await idle(t.page);
+  const launch = await tl(() => {
+    const h = window.__tracewise.timeline,
+      d = h.details.details;
+    return {
+      lane: h.lanes.find((l) => l.id === d.lane),
+      box: document.querySelector(
+        `[data-testid="timeline-cpu-picker"] input[data-rank="${h.lanes.find((l) => l.id === d.lane)?.group}"]`
+      )?.checked,
+    };
+  });
+  assert.equal(launch.lane?.group, v.group, 'the launch is on the clicked rank');
+  assert.match(launch.lane.name, /^CPU · thread/);
+  assert.equal(launch.box, true, "the picker shows the rank's CPU threads as on");
+  await setCpu(v.group, false);
+  await t.page.waitForFunction(
+    () => !window.__tracewise.timeline.lanes.some((l) => /thread/.test(l.name ?? '')),
+    null,
+    {
+      timeout: 15_000,
+    }
+  );
+  await t.page.keyboard.press('Escape');
 });
 
 test("a rank's CPU threads come on demand, under its GPU streams, and go again", async () => {
@@ -172,8 +213,7 @@ test("a rank's CPU threads come on demand, under its GPU streams, and go again",
     lanes: window.__tracewise.timeline.lanes.length,
     range: window.__tracewise.timeline.visibleRange(),
   }));
-  await t.page.click('[data-testid="timeline-cpu-picker"] summary');
-  await t.page.check('[data-testid="timeline-cpu-picker"] input[data-rank="1"]');
+  await setCpu(1, true);
   await t.page.waitForFunction(
     () => window.__tracewise.timeline.lanes.some((l) => l.group === 1 && /^CPU · thread/.test(l.name ?? '')),
     null,
@@ -191,11 +231,10 @@ test("a rank's CPU threads come on demand, under its GPU streams, and go again",
   assert.equal(v.lanes.filter((l) => l.group !== 1 && /thread/.test(l.name)).length, 0, 'the other ranks: GPU only');
   assert.deepEqual(v.range, before.range, 'the range stays');
   assert.equal(v.summary, 'CPU threads: 1 of 4 ranks');
-  await t.page.uncheck('[data-testid="timeline-cpu-picker"] input[data-rank="1"]');
+  await setCpu(1, false);
   await t.page.waitForFunction((n) => window.__tracewise.timeline.lanes.length === n, before.lanes, {
     timeout: 15_000,
   });
-  await t.page.click('[data-testid="timeline-cpu-picker"] summary');
 });
 
 // Shows `option` (a picker value) and waits for its view's hook, whose origin is `originNs`.

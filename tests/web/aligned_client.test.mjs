@@ -239,6 +239,15 @@ test('an event: its rank asked by id, its times aligned, its lane renumbered and
   assert.equal(e.details.startNs, 1_220_000);
   assert.equal(e.details.laneName, 'rank 1 · stream 7');
   assert.equal(e.details.startAbsNs, '1000000001250000'); // the file's own timestamp
+  // A CPU slice: no lane while its rank's CPU lanes are hidden; showLaneOf shows them (once).
+  const cpu = await client.request('event', { sliceId: 3 * 2 }); // rank 0's slice 3, on its thread
+  assert.equal(cpu.details.lane, -1);
+  const told = [];
+  client.onCpu = (rank, on) => told.push([rank, on]);
+  assert.equal(await client.showLaneOf(3 * 2), true);
+  assert.equal(await client.showLaneOf(3 * 2), false);
+  assert.deepEqual(told, [[0, true]]);
+  assert.equal((await client.request('event', { sliceId: 3 * 2 })).details.lane, 2);
 });
 
 test("a collective's peer: the core's instance from the records, else the nearest same-op kernel in time", async () => {

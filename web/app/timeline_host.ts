@@ -188,7 +188,7 @@ export class TimelineHost {
   }
 
   private alignedClient(ranks: JobRankFile[]): AlignedClient {
-    return new AlignedClient(
+    const client = new AlignedClient(
       ranks.map((r) => ({
         client: this.sharedOf(r.file),
         label: r.label,
@@ -197,6 +197,8 @@ export class TimelineHost {
         record: () => r.file.load!.rank(false).then((x) => x.json),
       }))
     );
+    client.onCpu = (rank, on) => this.cpu.check(rank, on);
+    return client;
   }
 
   private dropAligned(): void {
@@ -251,10 +253,9 @@ export class TimelineHost {
       m = this.mount(this.sharedOf(f).consumer(), { 'data-file': f.name });
       this.views.set(f.key, m);
     }
-    const window = keepWindow ? this.windowOf(this.choice) : null;
+    this.keepWindow(keepWindow, m, this.offsetOf(f));
     this.reveal({ kind: 'file', file: f }, m);
     await m.loaded;
-    if (window) this.keep(m, window, this.offsetOf(f));
     return m.view;
   }
 
@@ -262,26 +263,21 @@ export class TimelineHost {
     const a = this.aligned;
     if (!a) return this.showFile(null, false);
     a.mounted ??= this.mount(a.client, { 'data-view': kAligned });
-    const window = keepWindow ? this.windowOf(this.choice) : null;
     const m = a.mounted;
+    this.keepWindow(keepWindow, m, 0);
     this.reveal({ kind: 'aligned' }, m);
     await m.loaded;
-    if (window) this.keep(m, window, 0);
     return m.view;
   }
 
-  // The window on screen with its clock (null: none yet, or no job to convert it through).
-  private windowOf(c: Choice | null) {
-    const w = this.mountedOf(c)?.view.visibleWindow();
-    if (!w || !this.aligned || !c) return null;
-    const offsetNs = c.kind === 'aligned' ? 0 : this.offsetOf(c.file);
-    return offsetNs === null ? null : { ...w, offsetNs };
-  }
-
-  private keep(m: Mounted, w: NonNullable<ReturnType<TimelineHost['windowOf']>>, offsetNs: number | null): void {
-    const at = m.view.visibleWindow();
-    if (!at || offsetNs === null) return;
-    m.view.setViewState(convertWindow(w, { originNs: at.originNs, offsetNs }));
+  // With `keep`, `m` shows the window on screen (before `m` is), converted to its clock (`offsetNs`
+  // from the reference); nothing without a job to convert through, or before the shown view loaded.
+  private keepWindow(keep: boolean, m: Mounted, offsetNs: number | null): void {
+    const c = this.choice;
+    const w = keep && c && this.aligned ? this.mountedOf(c)?.view.visibleWindow() : null;
+    const from = c?.kind === 'aligned' ? 0 : c ? this.offsetOf(c.file) : null;
+    if (!w || from === null || offsetNs === null || this.mountedOf(c) === m) return;
+    m.view.showRange((originNs) => convertWindow({ ...w, offsetNs: from }, { originNs, offsetNs }));
   }
 
   // A file's clock offset from the reference rank (0 for the aligned view); null: not a rank of the job.

@@ -37,6 +37,9 @@ export interface SelectionHost {
   measure(): void; // the panel may have taken room from the stage
   invalidate(): void;
   revealLane(lane: number, depth: number): void; // expands its group, scrolls it into view
+  // A slice on a lane the client does not show (lane -1): shows its lane if the client can (the
+  // aligned view of a job: that rank's CPU threads); true when the track list changed.
+  showLaneOf(id: number): Promise<boolean>;
   keepRowShown(lane: number, depth: number): void;
 }
 
@@ -73,14 +76,19 @@ export class TimelineSelection {
   }
 
   // A slice's details; `reveal`: scroll and zoom to it (a search step, a link), else only keep its
-  // row on screen.
-  async select(id: number, reveal: boolean): Promise<void> {
+  // row on screen. `showLane`: a slice on a lane the client does not show has its lane shown (not
+  // when the lanes were just hidden by the user: the selection then stays, undrawn).
+  async select(id: number, reveal: boolean, showLane = true): Promise<void> {
     this.area = null;
     this.pending++;
     try {
       const reply = await this.host.client.request('event', { sliceId: id });
       if (this.host.destroyed()) return;
       const d = reply.details;
+      if (d.lane < 0 && showLane && (await this.host.showLaneOf(id))) {
+        if (!this.host.destroyed()) void this.select(id, reveal);
+        return;
+      }
       this.selected = { id, lane: d.lane, depth: d.depth, startNs: d.startNs, durNs: d.durNs };
       const links = (d.links ?? []).filter((l) => l.to);
       this.links = links.filter((l) => l.dir !== 'peer').map((l) => l.to);

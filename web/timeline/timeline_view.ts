@@ -40,6 +40,12 @@ import type { TimelineClient } from '../worker/protocol';
 
 export type { TimeLike };
 
+// What a client may also do (the aligned view of a job, ./aligned/aligned_client.ts): show the lane of a
+// slice it does not show; true when its track list changed.
+export interface LaneShower {
+  showLaneOf(sliceId: number): Promise<boolean>;
+}
+
 export interface ViewState {
   t0: number;
   t1: number;
@@ -111,6 +117,12 @@ export class TimelineView {
       invalidate: () => this.invalidate(),
       revealLane: (lane, depth) => this.rows.reveal(lane, depth),
       keepRowShown: (lane, depth) => this.rows.keepShown(lane, depth),
+      showLaneOf: async (id) => {
+        const c = this.client as TimelineClient & Partial<LaneShower>;
+        if (!c.showLaneOf || !(await c.showLaneOf(id))) return false;
+        await this.reloadTracks(false);
+        return true;
+      },
     });
     this.sel.panel.root.setAttribute('data-testid', 'timeline-details');
     this.cache = new WindowCache(
@@ -184,17 +196,16 @@ export class TimelineView {
     return this.loading;
   }
 
-  // Calls made before load() finished wait for it (times need the origin from the track list).
+  // Calls made before load() finished wait for the track list (times need its origin), and run as
+  // soon as it is here, before the first frame settles: a view shown at a link's range or at another
+  // view's window is never idle at the whole trace in between.
   private afterLoad(f: () => void): boolean {
     if (this.rows.tracks) return false;
-    void this.load().then(
-      () => {
-        if (this.rows.tracks) f();
-      },
-      () => {}
-    );
+    this.queued.push(f);
+    void this.load().catch(() => {});
     return true;
   }
+  private readonly queued: Array<() => void> = [];
 
   private async doLoad(): Promise<void> {
     const t = await this.client.request('tracks', {});
@@ -203,6 +214,7 @@ export class TimelineView {
     await this.rows.open(t);
     if (this.destroyed) return;
     this.fitAll();
+    for (const f of this.queued.splice(0)) f();
     await this.whenIdle(20000);
   }
 
@@ -225,6 +237,13 @@ export class TimelineView {
     this.steps.clear();
   }
 
+  // Shows the range `at` gives for this view's origin (a window converted from another view's clock:
+  // the origin is known once the track list is here).
+  showRange(at: (originNs: string) => Range): void {
+    if (this.afterLoad(() => this.showRange(at))) return;
+    this.goTo(at(this.rows.tracks!.originNs));
+  }
+
   // The visible range (relative ns) and the origin it is relative to; null before load() finished.
   visibleWindow(): { t0: number; t1: number; originNs: string } | null {
     const o = this.rows.tracks?.originNs;
@@ -234,7 +253,9 @@ export class TimelineView {
   // Asks the client for the track list again and shows it, keeping the range, the scroll, the
   // groups' state and the selected slice: the client's lanes changed (the aligned view of a job
   // showing or hiding a rank's CPU threads; its groups stay the same).
-  async reloadTracks(): Promise<void> {
+  // `reselect`: select the selected slice again (its lane may have moved); false when the caller
+  // selects another.
+  async reloadTracks(reselect = true): Promise<void> {
     await this.load();
     const t = await this.client.request('tracks', {});
     if (this.destroyed) return;
@@ -242,7 +263,8 @@ export class TimelineView {
     if (this.destroyed) return;
     this.cache.reset(); // with the new layout, in the same task: no frame mixes the two
     const sel = this.sel.selected;
-    if (sel && !sel.instant) void this.sel.select(sel.id, false);
+    if (!reselect) return this.goTo(this.range);
+    if (sel && !sel.instant) void this.sel.select(sel.id, false, false);
     else this.sel.clear();
     this.goTo(this.range);
   }

@@ -110,9 +110,20 @@ export class AlignedClient implements TimelineClient {
   // Shows or hides rank `rank`'s CPU threads (and its other non-GPU lanes). The track list changes:
   // the view asks for it again (TimelineView.reloadTracks()).
   setCpu(rank: number, on: boolean): void {
-    if (!(rank >= 0 && rank < this.cpu.length)) return;
+    if (!(rank >= 0 && rank < this.cpu.length) || this.cpu[rank] === on) return;
     this.cpu[rank] = on;
     if (this.own.length) this.merged = this.merge();
+    this.onCpu(rank, on);
+  }
+  onCpu: (rank: number, on: boolean) => void = () => {}; // the CPU picker follows
+
+  // A slice the view does not show (a CPU thread's, e.g. the launch of a clicked kernel): its rank's
+  // CPU lanes are shown (TimelineView's LaneShower).
+  async showLaneOf(sliceId: number): Promise<boolean> {
+    const at = splitId(sliceId, this.ranks.length);
+    if (!at || this.cpuShown(at.rank)) return false;
+    this.setCpu(at.rank, true);
+    return true;
   }
 
   private merge(): AlignedTracks {

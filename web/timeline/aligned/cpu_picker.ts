@@ -39,6 +39,14 @@ export class CpuPicker {
     this.count();
   }
 
+  // Rank `rank`'s box, changed elsewhere (following a link to its CPU threads).
+  check(rank: number, on: boolean): void {
+    const box = this.boxes[rank];
+    if (!box || box.checked === on) return;
+    box.checked = on;
+    this.count();
+  }
+
   private count(): void {
     const on = this.boxes.filter((b) => b.checked).length;
     this.summary.textContent = `CPU threads: ${on ? `${on} of ${this.boxes.length} ranks` : 'none'}`;
