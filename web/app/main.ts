@@ -50,7 +50,7 @@ function setTab(t: typeof tab): void {
   overview.hidden = !any || t !== 'overview';
   timelineRoot.hidden = !any || t !== 'timeline';
   document.body.classList.toggle('tab-timeline', any && t === 'timeline');
-  if (t === 'timeline' && any) void timeline.show(files.ready[Math.min(selected, files.ready.length - 1)]);
+  if (t === 'timeline' && any) void timeline.showTab(files.ready[Math.min(selected, files.ready.length - 1)]);
 }
 
 function linksFor(file: OpenedFile): Links {
@@ -89,7 +89,7 @@ function render(): void {
     `|${selected}|${files.htaCompat}|${shown ? 0 : files.job ? 1 : 0}`;
   if (keys !== renderedKeys) {
     renderedKeys = keys;
-    timeline.setFiles(files.files);
+    timeline.setFiles(files.files, shown ? null : files.job);
     dashboardShown = false;
     void renderDashboard(
       overview,
