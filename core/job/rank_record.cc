@@ -6,7 +6,6 @@
 #include "core/analysis/collectives.h"
 #include "core/analysis/kernel_classes.h"
 #include "core/analysis/steps.h"
-#include "core/summary/summary_rules.h"
 
 namespace tw {
 
@@ -48,7 +47,7 @@ bool read_steps(const json& summary, RankRecord& r) {
 
 }  // namespace
 
-RankRecord rank_record(const TraceModel& m, const SummaryOptions& opts, const json& summary) {
+RankRecord rank_record(const TraceModel& m, const KernelRules& rules, const json& summary) {
   RankRecord r;
   r.file = summary.value("name", std::string());
   r.has_rank = m.meta.has_rank;
@@ -70,7 +69,7 @@ RankRecord rank_record(const TraceModel& m, const SummaryOptions& opts, const js
   std::sort(steps.begin(), steps.end(),
             [](const ProfilerStep& a, const ProfilerStep& b) { return a.begin_ns < b.begin_ns; });
 
-  const std::vector<KernelClass> classes = classify_gpu_ops(m, summary_kernel_rules(opts));
+  const std::vector<KernelClass> classes = classify_gpu_ops(m, rules);
   if (!all_steps) r.steps = step_breakdown(m, steps, classes).steps;
   const GpuOpTable& g = m.gpu_ops;
   const SliceTable& s = m.slices;

@@ -85,5 +85,5 @@ export const doc = {
       ],
     },
   ],
-  job: { ranks: 2, verdict: { limiter: 'host', sentence: 'Both ranks are host-bound <b>now</b>.' } },
+  job: { rank_count: 2, verdict: { limiter: 'host', sentence: 'Both ranks are host-bound <b>now</b>.' } },
 };
