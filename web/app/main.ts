@@ -69,7 +69,7 @@ function setTab(t: typeof tab): void {
   overview.hidden = !any || t !== 'overview';
   timelineRoot.hidden = !any || t !== 'timeline';
   document.body.classList.toggle('tab-timeline', any && t === 'timeline');
-  if (t === 'timeline' && any) void timeline.show(files.ready[Math.min(selected, files.ready.length - 1)]);
+  if (t === 'timeline' && any) void timeline.showTab(files.ready[Math.min(selected, files.ready.length - 1)]);
 }
 
 function linksFor(file: OpenedFile): Links {
@@ -139,7 +139,7 @@ function render(): void {
   }
   if (keys !== renderedKeys) {
     renderedKeys = keys;
-    timeline.setFiles(files.files);
+    timeline.setFiles(files.files, shown ? null : files.job);
     dashboardShown = false;
     void renderDashboard(
       overview,

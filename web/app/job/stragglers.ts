@@ -14,19 +14,30 @@ const kMetrics: Record<string, string> = {
   step_data_loader_ns: 'DataLoader per step',
   step_memcpy_ns: 'memory copies per step',
   step_unrecorded_ns: 'unrecorded time per step',
+  group_busbw_mbps: 'bus bandwidth of its process groups',
 };
+// What a metric's value is compared with (its `median`).
+const kAgainst: Record<string, string> = { group_busbw_mbps: 'the groups of the same op and size' };
 const kCauses: Record<StragglerCause, string> = {
   gpu_compute: 'GPU compute',
   host: 'host work (CPU ops, runtime)',
   data_loader: 'DataLoader',
   memory_copy: 'memory copies',
   unrecorded: 'time the profiler did not record',
+  slow_link: 'a slow link',
   unknown: 'not clear from the trace',
 };
 
+// A metric's value in its unit, read from its name (docs/summary-schema.md: `*_ns`, `*_mbps` MB/s).
+function metricValue(metric: string, v: number): string {
+  if (metric.endsWith('_mbps')) return `${(v / 1000).toFixed(1)} GB/s`;
+  return fmtDuration(v);
+}
+
 function callout(s: Straggler, job: JobSummary, links: JobLinks): HTMLElement {
   const rankIndex = (job.ranks ?? []).findIndex((r) => r.label === s.label);
-  const over = s.median > 0 ? ` (${fmtPct((100 * (s.value - s.median)) / s.median)} over)` : '';
+  const diff = s.median > 0 ? (100 * (s.value - s.median)) / s.median : null;
+  const over = diff === null ? '' : ` (${fmtPct(Math.abs(diff))} ${diff >= 0 ? 'over' : 'under'})`;
   const steps = Array.isArray(s.steps) ? s.steps : [];
   return h(
     'div',
@@ -37,8 +48,12 @@ function callout(s: Straggler, job: JobSummary, links: JobLinks): HTMLElement {
       h('span', { class: 'flag' }, '⚑'),
       h('strong', null, s.label),
       h('span', { class: 'muted' }, ` — ${kMetrics[s.metric] ?? s.metric}: `),
-      h('span', { class: 'num' }, fmtDuration(s.value)),
-      h('span', { class: 'muted' }, ` vs median rank ${fmtDuration(s.median)}${over}`),
+      h('span', { class: 'num' }, metricValue(s.metric, s.value)),
+      h(
+        'span',
+        { class: 'muted' },
+        ` vs ${kAgainst[s.metric] ?? 'median rank'} ${metricValue(s.metric, s.median)}${over}`
+      ),
       h('span', { class: `cause cause-${s.cause}`, title: 'Likely cause' }, `cause: ${kCauses[s.cause] ?? s.cause}`)
     ),
     h('p', { class: 'straggler-reason' }, s.reason),
@@ -77,9 +92,11 @@ function ruleText(job: JobSummary): string {
   return (
     `Checked: no rank arrives at collectives later than the median rank by more than ` +
     `${r.k} × 1.4826 × MAD of the ranks (and at least ${fmtDuration(r.late_floor_ns)}), none arrives last ` +
-    `(by more than ${fmtDuration(r.tie_ns)}) at ${fmtPct(100 * lastShare)} or more of its collectives, and no ` +
+    `(by more than ${fmtDuration(r.tie_ns)}) at ${fmtPct(100 * lastShare)} or more of its collectives, no ` +
     `part of a rank's mean step (GPU compute, host work, DataLoader, copies, unrecorded time) exceeds the ` +
-    `median rank's by ${r.k} MADs and at least 10 µs or ${fmtPct(100 * r.step_margin_share)} of the median step.`
+    `median rank's by ${r.k} MADs and at least 10 µs or ${fmtPct(100 * r.step_margin_share)} of the median step, ` +
+    'and no rank is only in process groups that transfer at under half the bus bandwidth of the groups of the ' +
+    'same op and message size.'
   );
 }
 
