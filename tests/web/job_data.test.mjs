@@ -8,6 +8,7 @@ const files = await loadTs('web/app/job/job_files.ts');
 const bars = await loadTs('web/app/job/rank_bars_data.ts');
 const axis = await loadTs('web/app/job/duration_axis.ts');
 const heat = await loadTs('web/app/job/heat_scale.ts');
+const words = await loadTs('web/app/job/job_words.ts');
 
 const jobRank = (rank, file, extra = {}) => ({
   rank,
@@ -188,4 +189,21 @@ test('heat scale: 0 is the lightest, the maximum the darkest, linear in between,
   assert.equal(heat.heatInk(0), 'dark');
   assert.equal(heat.heatInk(1), 'light');
   assert.match(heat.heatGradient(), /^linear-gradient\(to right, rgb\(255, 247, 236\), .*rgb\(127, 0, 0\)\)$/);
+});
+
+test('the job in words: counts, mismatches, metric values', () => {
+  const c = { instances: 21, matched: 19, mismatched: 2, partial: 0 };
+  assert.match(
+    words.countsLine(c),
+    /^21 collective instances across the ranks: 19 matched .*, 2 mismatched, 0 partial/
+  );
+  assert.match(words.countsLine({ ...c, instances: 1 }), /^1 collective instance across/);
+  const m = { group: '0', op: 'broadcast', step: 5, n: 1, by_seq: false, problem: 'missing on rank 1' };
+  assert.equal(words.mismatchText(m), 'broadcast #1 of group 0, step 5: missing on rank 1');
+  assert.equal(
+    words.mismatchText({ ...m, group: '', step: null }),
+    'broadcast #1 of group (unnamed): missing on rank 1'
+  );
+  assert.equal(words.metricValue('arrival_late_ns', 500_000), '500.0 µs');
+  assert.equal(words.metricValue('group_busbw_mbps', 6558), '6.6 GB/s');
 });

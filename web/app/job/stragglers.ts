@@ -6,6 +6,7 @@ import { h } from '../dom';
 import { fmtDuration, fmtPct } from '../format';
 import type { JobSummary, Straggler, StragglerCause } from '../summary_document';
 import type { JobLinks } from './job_links';
+import { metricValue } from './job_words';
 
 const kMetrics: Record<string, string> = {
   arrival_late_ns: 'mean arrival after the first rank',
@@ -27,12 +28,6 @@ const kCauses: Record<StragglerCause, string> = {
   slow_link: 'a slow link',
   unknown: 'not clear from the trace',
 };
-
-// A metric's value in its unit, read from its name (docs/summary-schema.md: `*_ns`, `*_mbps` MB/s).
-function metricValue(metric: string, v: number): string {
-  if (metric.endsWith('_mbps')) return `${(v / 1000).toFixed(1)} GB/s`;
-  return fmtDuration(v);
-}
 
 function callout(s: Straggler, job: JobSummary, links: JobLinks): HTMLElement {
   const rankIndex = (job.ranks ?? []).findIndex((r) => r.label === s.label);
