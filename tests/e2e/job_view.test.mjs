@@ -147,10 +147,14 @@ test('the Job view comes first: the straggler, one bar per rank, the heatmap, th
   assert.deepEqual(s.pageErrors, []);
 });
 
-// Waits until the timeline shows `file`'s view, idle, covering [t0, t1] (absolute ns of that file).
+// Waits until the timeline shows `file`'s view ('aligned': the all-rank view), idle, covering
+// [t0, t1] (absolute ns of that file; of the reference rank for the aligned view).
 async function timelineShows(file, t0, t1) {
   await s.page.waitForFunction(
-    (name) => document.querySelector('#timeline .tl-view:not([hidden])')?.dataset.file === name,
+    (name) =>
+      name === 'aligned'
+        ? window.__tracewise.timelineHost?.shown() === 'aligned'
+        : document.querySelector('#timeline .tl-view:not([hidden])')?.dataset.file === name,
     file,
     { timeout: 20_000, polling: 50 }
   );
@@ -169,18 +173,24 @@ async function timelineShows(file, t0, t1) {
   assert.equal(await s.page.getAttribute('[data-tab="timeline"]', 'aria-selected'), 'true');
 }
 
-test("a heatmap cell opens that collective in that rank's timeline, on that rank's clock", async () => {
+test('a heatmap cell opens that collective on every rank: the aligned timeline, on the reference clock', async () => {
   const { summary } = await openViaInput(s.page, job);
   const j = summary.job;
   // Rank 1 (its clock 3.7 ms ahead of rank 0's), the fourth collective.
   const w = j.collectives.worst[3];
-  const off = j.ranks[1].clock_offset_ns;
   await s.page.click('[data-section="job-heatmap"] .hm-cell[data-rank="1"][data-col="3"]');
-  await timelineShows('rank-1.json', w.begin_ns + off, w.end_ns + off);
-  // Its own clock: the same collective on rank 0's clock is 3.7 ms earlier, outside the window.
-  const { t0 } = await s.page.evaluate(() => window.__tracewise.timeline.visibleRange());
-  const o = Number(await s.page.evaluate(() => window.__tracewise.timeline.originNs));
-  assert.ok(w.end_ns - o < t0, 'the window is on rank 1’s clock');
+  await timelineShows('aligned', w.begin_ns, w.end_ns);
+  // Each rank's kernel of that collective is in view: the window is on the reference clock, where
+  // they all end together.
+  const { items, origin, range } = await s.page.evaluate(() => ({
+    items: window.__tracewise.timeline.items('ncclKernel'),
+    origin: window.__tracewise.timeline.originNs,
+    range: window.__tracewise.timeline.visibleRange(),
+  }));
+  const end = Number(BigInt(w.end_ns) - BigInt(origin));
+  const ending = items.filter((it) => !it.merged && Math.abs(it.start + it.dur - end) <= 1000);
+  assert.equal(new Set(ending.map((it) => it.group)).size, 4, 'a kernel of it ends there on each of the 4 ranks');
+  assert.ok(range.t0 <= end && end <= range.t1);
 });
 
 test("a straggler's step opens that step in the straggler's timeline", async () => {

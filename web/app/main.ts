@@ -132,7 +132,10 @@ function render(): void {
         opened: files.files.length,
         job,
         pending: !shown && !files.jobReady,
-        links: jobLinks(job, ready, showRankRange),
+        links: jobLinks(job, ready, showRankRange, (b, e) => {
+          setTab('timeline');
+          return timeline.showCollective(b, e);
+        }),
         tableLinks: linksFor(ready[0]),
         onDownload: downloadSummary,
       });
