@@ -1,7 +1,7 @@
 // The Job view (web/app/job) on jobs crafted from one real rank (tw_craft_job: four ranks of HTA's
 // nccl_data.json with known clock offsets and a 500 µs delay before every collective on rank 2):
 // it comes first, names rank 2 the straggler with its evidence, draws one bar per rank, a rank ×
-// collective heatmap whose cells open that collective in that rank's timeline, the collectives
+// collective heatmap whose cells open that collective on every rank (the aligned timeline), the collectives
 // table and the mismatches; a dropped folder opens every trace inside it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

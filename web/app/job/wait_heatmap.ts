@@ -1,7 +1,7 @@
 // The rank × collective heatmap: rows are the ranks, columns the collective instances with the
 // largest arrival skew (job.collectives.worst, in time order), each cell the rank's wait in that
 // collective for the last rank to arrive (heat_scale.ts), the last arrival marked. Hover tells the
-// collective; a click opens it in that rank's timeline (job_links.ts). DOM cells rather than a
+// collective; a click opens it on every rank in the aligned timeline (job_links.ts). DOM cells rather than a
 // canvas: at most 64 columns, and each cell carries its numbers for tests and screen readers.
 import { h } from '../dom';
 import { fmtBytes, fmtDuration } from '../format';
@@ -141,7 +141,7 @@ export function waitHeatmapPanel(job: JobSummary | null, links: JobLinks): HTMLE
       `The ${worst.length} collective${worst.length === 1 ? '' : 's'} with the largest arrival skew` +
         (total > worst.length ? ` (of ${total})` : '') +
         ', in time order. A cell is how long the rank waited in that collective for the last rank to arrive. ' +
-        "Click a cell to see the collective in that rank's timeline."
+        'Click a cell to see the collective on every rank, in the aligned timeline.'
     ),
     h('div', { class: 'hm-scroll' }, grid),
     h(
