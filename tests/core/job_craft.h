@@ -14,6 +14,7 @@
 #pragma once
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -197,10 +198,79 @@ inline std::string write_trace_ns(const Json& trace) {
   return out + "}";
 }
 
-// craft_job() over a base already read by parse_trace_ns(), for tests that craft several jobs from one
-// base (parsing a large trace costs more than crafting from it).
-inline std::vector<std::string> craft_job_parsed(const Json& base, const std::vector<CraftRank>& ranks,
-                                                 int64_t world_size) {
+// A larger rank from a small one: the base's events tiled `copies` times in time, copy k shifted by
+// k * (the base's span + gap_ns), as bench/gen_trace.py does for one file. Per copy k:
+//   - "id" / "bind_id" (flows) and args "correlation" / "External id" + k * id stride (the next power
+//     of ten above the largest of them), so flows and launches link within their copy only;
+//   - "ProfilerStep#N" -> N + k * (the base's step count by number), so every step stays distinct
+//     (the core keeps one step per number);
+//   - metadata ("M") and events without a ts are written once, in copy 0.
+// Apply it before craft_job_parsed(): the delays then follow every collective of the tiled trace.
+inline Json repeat_trace(const Json& base, int copies, int64_t gap_ns = 1000000) {
+  if (copies < 1) throw std::invalid_argument("job_craft: repeat needs at least one copy");
+  const Json& events = base["traceEvents"];
+  static constexpr const char* kTopIds[] = {"id", "bind_id"};
+  static constexpr const char* kArgIds[] = {"correlation", "External id"};
+  const auto is_int = [](const Json& v) { return v.is_number_integer(); };
+  int64_t lo = INT64_MAX, hi = INT64_MIN, max_id = 0, min_step = INT64_MAX, max_step = INT64_MIN;
+  const auto step_of = [](const Json& e, int64_t* n) {
+    static constexpr std::string_view kPrefix = "ProfilerStep#";
+    const auto it = e.find("name");
+    if (it == e.end() || !it->is_string()) return false;
+    const std::string& name = it->get_ref<const std::string&>();
+    if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0) return false;
+    const std::string digits = name.substr(kPrefix.size());
+    if (digits.size() > 18 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return false;
+    *n = std::stoll(digits);
+    return true;
+  };
+  for (const Json& e : events) {
+    if (!e.is_object()) continue;
+    if (const auto ts = e.find("ts"); ts != e.end() && is_int(*ts)) {
+      const int64_t t = ts->get<int64_t>();
+      const auto dur = e.find("dur");
+      lo = std::min(lo, t);
+      hi = std::max(hi, t + (dur != e.end() && is_int(*dur) ? dur->get<int64_t>() : 0));
+    }
+    for (const char* k : kTopIds)
+      if (const auto v = e.find(k); v != e.end() && is_int(*v)) max_id = std::max(max_id, v->get<int64_t>());
+    if (const auto args = e.find("args"); args != e.end() && args->is_object())
+      for (const char* k : kArgIds)
+        if (const auto v = args->find(k); v != args->end() && is_int(*v)) max_id = std::max(max_id, v->get<int64_t>());
+    if (int64_t n = 0; step_of(e, &n)) min_step = std::min(min_step, n), max_step = std::max(max_step, n);
+  }
+  const int64_t shift = lo <= hi ? hi - lo + gap_ns : gap_ns;
+  int64_t id_stride = 10;
+  while (id_stride <= max_id) id_stride *= 10;
+  const int64_t step_stride = min_step <= max_step ? max_step - min_step + 1 : 0;
+
+  Json out = base;
+  Json& tiled = out["traceEvents"];
+  tiled = Json::array();
+  for (int64_t k = 0; k < copies; ++k) {
+    for (const Json& e : events) {
+      const bool timed = e.is_object() && e.contains("ts") && is_int(e["ts"]);
+      if (k > 0 && (!timed || e.value("ph", "") == "M")) continue;
+      tiled.push_back(e);
+      if (k == 0 || !e.is_object()) continue;
+      Json& c = tiled.back();
+      c["ts"] = c["ts"].get<int64_t>() + k * shift;
+      for (const char* key : kTopIds)
+        if (const auto v = c.find(key); v != c.end() && is_int(*v)) *v = v->get<int64_t>() + k * id_stride;
+      if (const auto args = c.find("args"); args != c.end() && args->is_object())
+        for (const char* key : kArgIds)
+          if (const auto v = args->find(key); v != args->end() && is_int(*v)) *v = v->get<int64_t>() + k * id_stride;
+      if (int64_t n = 0; step_of(c, &n)) c["name"] = "ProfilerStep#" + std::to_string(n + k * step_stride);
+    }
+  }
+  return out;
+}
+
+// craft_job_parsed() one rank at a time: `each(r, text)` gets rank r's trace as soon as it is made
+// (a tool writing large ranks need not hold them all).
+template <typename Each>
+void craft_job_each(const Json& base, const std::vector<CraftRank>& ranks, int64_t world_size, Each each) {
   const std::vector<CollectiveKernel> collectives = collective_kernels(base);
   std::vector<int64_t> starts, ends;  // sorted each, for the counts #{s_i <= t} and #{e_i <= t}
   for (const CollectiveKernel& k : collectives) {
@@ -215,8 +285,8 @@ inline std::vector<std::string> craft_job_parsed(const Json& base, const std::ve
   }
   if (stragglers > 1) throw std::invalid_argument("job_craft: at most one rank may have a delay");
 
-  std::vector<std::string> out;
-  for (const CraftRank& r : ranks) {
+  for (size_t index = 0; index < ranks.size(); ++index) {
+    const CraftRank& r = ranks[index];
     // The straggler is late at each collective start; the others catch up at each collective end.
     const std::vector<int64_t>& marks = r.delay_ns != 0 ? starts : ends;
     const auto moved = [&](int64_t t) {
@@ -246,8 +316,16 @@ inline std::vector<std::string> craft_job_parsed(const Json& base, const std::ve
     if (!info.is_object()) info = Json::object();
     info["rank"] = r.rank;
     info["world_size"] = world_size;
-    out.push_back(write_trace_ns(trace));
+    each(index, write_trace_ns(trace));
   }
+}
+
+// craft_job() over a base already read by parse_trace_ns(), for tests that craft several jobs from one
+// base (parsing a large trace costs more than crafting from it).
+inline std::vector<std::string> craft_job_parsed(const Json& base, const std::vector<CraftRank>& ranks,
+                                                 int64_t world_size) {
+  std::vector<std::string> out;
+  craft_job_each(base, ranks, world_size, [&out](size_t, std::string&& text) { out.push_back(std::move(text)); });
   return out;
 }
 

@@ -3,9 +3,11 @@
 // every expectation is exact in ns, read back from the crafted text without going through a double.
 #include <doctest/doctest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
+#include "tests/core/import_fingerprint.h"
 #include "tests/core/job_craft.h"
 #include "tests/core/test_data.h"
 
@@ -184,6 +186,89 @@ TEST_CASE("job craft: a dropped collective removes exactly that kernel, on that 
   CHECK(kernels == 0);
   CHECK(launches == 1);
   CHECK(flow_ends == 2);
+}
+
+TEST_CASE("job craft: --repeat tiles the base K times in time, ids and steps unique per copy, links kept") {
+  constexpr int kCopies = 3;
+  const Json tiled = repeat_trace(base(), kCopies);
+  const Json& events = tiled["traceEvents"];
+  const Json& original = base()["traceEvents"];
+  size_t meta = 0;
+  for (const Json& e : original) meta += e.value("ph", "") == "M";
+  REQUIRE(meta > 0);
+  CHECK(events.size() == meta + kCopies * (original.size() - meta));  // metadata once
+  // Copy k is the base shifted by k * (span + 1 ms), its ids by k * 10^5 (the largest id is 5 digits).
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const Json& e : original) {
+    const int64_t ts = e["ts"].get<int64_t>();
+    lo = std::min(lo, ts);
+    hi = std::max(hi, ts + e.value("dur", int64_t{0}));
+  }
+  const int64_t shift = hi - lo + 1000000;
+  size_t copy2 = 0, mismatched = 0;
+  for (size_t i = 0, j = 0; i < original.size(); ++i) {
+    if (original[i].value("ph", "") == "M") continue;
+    // the events of copy 2 follow copy 0 (all events) and copy 1 (no metadata)
+    const Json& c = events[original.size() + (original.size() - meta) + j++];
+    Json e = original[i];
+    e["ts"] = e["ts"].get<int64_t>() + 2 * shift;
+    if (e.contains("id")) e["id"] = e["id"].get<int64_t>() + 200000;
+    for (const char* k : {"correlation", "External id"})
+      if (e.contains("args") && e["args"].contains(k)) e["args"][k] = e["args"][k].get<int64_t>() + 200000;
+    if (e.value("name", "").rfind("ProfilerStep#", 0) == 0)
+      e["name"] = "ProfilerStep#" + std::to_string(std::stoll(e["name"].get<std::string>().substr(13)) + 6);
+    mismatched += c != e;
+    ++copy2;
+  }
+  CHECK(copy2 == original.size() - meta);
+  CHECK(mismatched == 0);
+  // Counts x K, every id and step distinct across copies.
+  const auto distinct = [](const Json& evs, const char* key, bool in_args) {
+    std::multiset<int64_t> all;
+    for (const Json& e : evs) {
+      const Json* holder = in_args ? (e.contains("args") ? &e["args"] : nullptr) : &e;
+      if (holder && holder->contains(key)) all.insert((*holder)[key].get<int64_t>());
+    }
+    return std::set<int64_t>(all.begin(), all.end()).size();
+  };
+  for (const auto& [key, in_args] : {std::pair{"id", false}, {"correlation", true}, {"External id", true}}) {
+    CAPTURE(key);
+    CHECK(distinct(events, key, in_args) == kCopies * distinct(original, key, in_args));
+  }
+  std::set<std::string> steps;
+  for (const Json& e : events)
+    if (e.value("cat", "") == "user_annotation" && e.value("name", "").rfind("ProfilerStep#", 0) == 0)
+      steps.insert(e["name"].get<std::string>());
+  CHECK(steps == std::set<std::string>{"ProfilerStep#10", "ProfilerStep#11", "ProfilerStep#12", "ProfilerStep#4",
+                                       "ProfilerStep#5", "ProfilerStep#6", "ProfilerStep#7", "ProfilerStep#8",
+                                       "ProfilerStep#9"});
+  const auto spans = collective_spans(tiled);
+  REQUIRE(spans.size() == kCopies * base_collectives().size());
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const auto& b = base_collectives()[i % base_collectives().size()];
+    const int64_t k = static_cast<int64_t>(i / base_collectives().size());
+    CHECK(spans[i] == std::pair{b.first + k * shift, b.second + k * shift});
+  }
+  // The importer links each copy as it links the base: K times the launches and flows, no new problems.
+  const auto once = test::import_whole(base_text());
+  const auto thrice = test::import_whole(write_trace_ns(tiled));
+  CHECK(thrice->model().launches.size() == kCopies * once->model().launches.size());
+  CHECK(thrice->model().flows.size() == kCopies * once->model().flows.size());
+  CHECK(thrice->model().slices.size() == kCopies * once->model().slices.size());
+  for (const auto& [name, p] : thrice->stats().problems) {
+    CAPTURE(name);
+    const auto it = once->stats().problems.find(name);
+    CHECK(p.count == kCopies * (it == once->stats().problems.end() ? 0 : it->second.count));
+  }
+  // Crafted after the repeat, a straggler's delay follows every collective of the tiled trace.
+  const auto job = craft_job_parsed(tiled, {{.rank = 0}, {.rank = 1, .delay_ns = 1000}}, 2);
+  const auto on_time = collective_spans(parse_trace_ns(job[0])), late = collective_spans(parse_trace_ns(job[1]));
+  REQUIRE(late.size() == spans.size());
+  for (size_t i = 0; i < late.size(); ++i) {
+    CHECK(late[i].first - on_time[i].first == 1000);
+    CHECK(late[i].second == on_time[i].second);
+  }
+  CHECK_THROWS_AS(repeat_trace(base(), 0), std::invalid_argument);
 }
 
 TEST_CASE("job craft: distributedInfo gets the rank and world size, its other keys kept") {

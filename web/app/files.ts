@@ -1,5 +1,7 @@
-// The files opened together (usually one per rank): one worker each, loading in parallel. Keeps
-// each file's progress, summary, warnings and error, and tells listeners when anything changes.
+// The files opened together (usually one per rank): one worker each, loading in parallel, bounded by
+// cores and memory. Keeps each file's progress, summary, rank record, warnings and error, and tells
+// listeners when anything changes. Models beyond the memory budget are released (least recently used
+// first) once their summary and rank record are kept, and opened again when asked for (a timeline).
 import {
   isObject,
   type FileSummary,
@@ -7,7 +9,17 @@ import {
   type RecoveredSpans,
   type SummaryDocument,
 } from './summary_document';
-import { type FileSource, type OpenResult, type Progress, TraceLoad, WorkerError } from '../load/index';
+import {
+  expectedLoadBytes,
+  type FileSource,
+  heldBytes,
+  inputBytesOf,
+  modelBudgetBytes,
+  type OpenResult,
+  type Progress,
+  TraceLoad,
+  WorkerError,
+} from '../load/index';
 
 export type FileStatus = 'loading' | 'ready' | 'error' | 'cancelled';
 
@@ -20,6 +32,10 @@ export interface OpenedFile {
   result: OpenResult | null;
   summary: FileSummary | null; // this file's entry of the summary document (files[0] of its worker)
   schema: string; // the summary document's schema id
+  // Its rank record (JSON) when it is one of several traces, taken right after its summary so that
+  // its model can be released; null: asked of its worker when the job is made.
+  rank: string | null;
+  reopening: boolean; // its model was released and is being opened again (e.g. for its timeline)
   warnings: string[];
   error: { code: string; message: string } | null;
 }
@@ -27,13 +43,28 @@ export interface OpenedFile {
 export type FileInput = FileSource;
 
 const kParallel = Math.max(2, Math.min(6, navigator.hardwareConcurrency || 2));
+// A set of this many files is "many" (a job of many ranks): the loading strip sums it up in one line
+// (progress_view.ts), and the page hears of newly ready files at most every kReadyNoticeMs.
+export const kManyFiles = 8;
+const kReadyNoticeMs = 1000;
+
+// A load or a reopen waiting for (or holding) its turn; `bytes`: the memory it is expected to take.
+interface Task {
+  file: OpenedFile;
+  bytes: number;
+  reopen: boolean;
+  live: () => boolean; // still wanted (not cancelled, not replaced by another open)
+  run: () => Promise<void>;
+  drop: () => void; // it will never run
+}
 
 export class FileSet {
   files: OpenedFile[] = [];
   htaCompat = false;
   private nextKey = 1;
-  private queue: Array<{ file: OpenedFile; run: () => Promise<void> }> = [];
-  private running = 0;
+  private queue: Task[] = [];
+  private running: Task[] = [];
+  private readonly budget = modelBudgetBytes();
   private generation = 0;
   private readonly listeners: Array<() => void> = [];
   // The job over the ready files when there are two or more (the document's `job`), from the core in
@@ -48,6 +79,33 @@ export class FileSet {
     this.listeners.push(fn);
   }
   onProgress: (file: OpenedFile) => void = () => {};
+  // What changes only the loading strip (a file's progress, a released model opening again) is told
+  // to its listeners (progress_view.ts), not onChange's: the page need not lay itself out again.
+  private readonly stripListeners: Array<() => void> = [];
+  onStripChange(fn: () => void): void {
+    this.stripListeners.push(fn);
+  }
+  private stripChanged(): void {
+    for (const fn of this.stripListeners) fn();
+  }
+  // A file became ready: with many files (kManyFiles) still loading, the page, which builds its
+  // dashboard again for every new file, is told at most every kReadyNoticeMs; the last one at once.
+  private lastReadyNotice = 0;
+  private readyTimer: ReturnType<typeof setTimeout> | null = null;
+  private readyChanged(): void {
+    const wait = this.lastReadyNotice + kReadyNoticeMs - performance.now();
+    if (this.files.length < kManyFiles || this.settled || wait <= 0) {
+      this.lastReadyNotice = performance.now();
+      this.changed();
+      return;
+    }
+    this.stripChanged();
+    this.readyTimer ??= setTimeout(() => {
+      this.readyTimer = null;
+      this.lastReadyNotice = performance.now();
+      this.changed();
+    }, wait);
+  }
   private changed(): void {
     this.updateJob();
     this.notify();
@@ -69,7 +127,8 @@ export class FileSet {
     const key = this.jobKey();
     if (key === this.jobAsked) return;
     this.jobAsked = key;
-    const load = this.ready.find((f) => f.load)?.load;
+    // A worker that holds its model (any worker computes the job: a released one lends a fresh worker).
+    const load = (this.ready.find((f) => f.load?.resident) ?? this.ready.find((f) => f.load))?.load;
     if (!load) {
       this.jobFor = key; // saved documents only: their own job (fromDocument) stands
       return;
@@ -84,7 +143,7 @@ export class FileSet {
     const htaCompat = this.htaCompat;
     // The job analysis needs every file's rank record; a saved summary has none (the verdict only).
     const records = ready.every((f) => f.load)
-      ? Promise.all(ready.map((f) => f.load!.rank(htaCompat).then((r) => r.json)))
+      ? Promise.all(ready.map((f) => (f.rank !== null ? f.rank : f.load!.rank(htaCompat).then((r) => r.json))))
       : Promise.resolve(null);
     records
       .then((ranks) => load.job(JSON.stringify(ready.map((f) => f.summary)), ranks ? `[${ranks.join(',')}]` : ''))
@@ -102,15 +161,16 @@ export class FileSet {
   // Replaces whatever was open with these inputs. A summary JSON written by `tracewise summarize`
   // is shown as it is (its dashboard, no timeline); anything else is imported as a trace.
   async open(inputs: FileInput[]): Promise<void> {
-    for (const f of this.files) f.load?.close();
-    this.files = [];
+    this.closeAll();
     this.job = null;
-    this.queue = [];
-    this.running = 0;
-    const generation = ++this.generation;
+    const generation = this.generation;
     const docs = await Promise.all(inputs.map((inp) => (inp.blob ? readSummaryDocument(inp.blob) : null)));
+    // What each import is expected to take (a download's size is not known before it starts).
+    const sizes = await Promise.all(inputs.map((inp) => (inp.blob ? inputBytesOf(inp.blob) : 0)));
     if (generation !== this.generation) return; // a newer open replaced this one meanwhile
-    this.files = inputs.flatMap((inp, i) => (docs[i] ? this.fromDocument(inp.name, docs[i]) : [this.start(inp)]));
+    this.files = inputs.flatMap((inp, i) =>
+      docs[i] ? this.fromDocument(inp.name, docs[i]) : [this.start(inp, sizes[i])]
+    );
     this.pump();
     this.changed();
   }
@@ -118,11 +178,21 @@ export class FileSet {
   // Shows a summary document without a trace (e.g. from a summary link). False when it is not one.
   showDocument(doc: unknown, name: string): boolean {
     if (!isSummaryDocument(doc)) return false;
-    for (const f of this.files) f.load?.close();
-    ++this.generation;
+    this.closeAll();
     this.files = this.fromDocument(name, doc);
     this.changed();
     return true;
+  }
+
+  // Closes every file's worker and forgets the queue (a new set replaces this one).
+  private closeAll(): void {
+    for (const f of this.files) f.load?.close();
+    this.files = [];
+    ++this.generation;
+    const dropped = this.queue;
+    this.queue = [];
+    this.running = [];
+    for (const t of dropped) t.drop();
   }
 
   private fromDocument(name: string, doc: SummaryDocument): OpenedFile[] {
@@ -136,6 +206,8 @@ export class FileSet {
       result: null,
       summary,
       schema: String(doc.schema),
+      rank: null,
+      reopening: false,
       warnings: [`${name} is a saved summary, not a trace: the timeline needs the trace itself.`],
       error: null,
     }));
@@ -154,14 +226,32 @@ export class FileSet {
     }, 1500);
   }
 
-  // Asks every ready worker again (e.g. after the HTA-compatible switch changed).
+  // Asks every ready worker again (e.g. after the HTA-compatible switch changed), for the rank record
+  // too when there are several traces (a released model is opened again, in turn, for both at once).
   async refreshSummaries(): Promise<void> {
+    const htaCompat = this.htaCompat;
+    const several = this.traceCount >= 2;
     await Promise.all(
       this.ready.map(async (f) => {
-        if (f.load) this.setSummary(f, await f.load.summary(this.htaCompat));
+        if (!f.load) return;
+        try {
+          const [summary, rank] = await Promise.all([
+            f.load.summary(htaCompat),
+            several ? f.load.rank(htaCompat).then((r) => r.json) : null,
+          ]);
+          this.setSummary(f, summary);
+          f.rank = rank;
+        } catch {
+          f.rank = null; // the job asks its worker again (the file may be gone: its old summary stays)
+        }
       })
     );
     this.changed();
+  }
+
+  // Files with a trace behind them (not saved summaries).
+  private get traceCount(): number {
+    return this.files.filter((f) => f.load).length;
   }
 
   // The summary document of every file that loaded, in the order they were opened: the same JSON the
@@ -174,7 +264,7 @@ export class FileSet {
     return doc;
   }
 
-  private start(inp: FileInput): OpenedFile {
+  private start(inp: FileInput, inputBytes: number): OpenedFile {
     const load = new TraceLoad();
     const file: OpenedFile = {
       key: this.nextKey++,
@@ -185,26 +275,35 @@ export class FileSet {
       result: null,
       summary: null,
       schema: 'tracewise.summary/1',
+      rank: null,
+      reopening: false,
       warnings: [],
       error: null,
     };
     let lastPaint = 0;
     load.onProgress = (p) => {
       file.progress = p;
-      this.onProgress(file);
+      if (file.status === 'loading') this.onProgress(file); // not while a released model opens again
       const now = performance.now();
       if (now - lastPaint > 100) {
         lastPaint = now;
-        this.changed();
+        this.stripChanged();
       }
     };
+    load.reopenVia = (open) => this.reopen(file, open);
     const run = () =>
       load
         .open(inp, {
           htaCompat: this.htaCompat,
           othersLoading: this.files.some((f) => f !== file && f.status === 'loading'),
         })
-        .then(({ result, summary }) => {
+        .then(async ({ result, summary }) => {
+          // One of several traces: its rank record now, so that its model may be released later.
+          if (this.traceCount >= 2)
+            file.rank = await load.rank(this.htaCompat).then(
+              (r) => r.json,
+              () => null
+            );
           file.result = result;
           file.warnings.push(...result.warnings);
           this.setSummary(file, summary);
@@ -216,30 +315,110 @@ export class FileSet {
           const recovered = file.summary?.import?.recovered;
           if (recovered) file.warnings.push(recoveredWarning(recovered));
           file.status = 'ready';
-          this.changed();
+          this.readyChanged();
         })
         .catch((e) => this.fail(file, e));
-    this.schedule(file, run);
+    // open() pumps once the new set is in place.
+    this.queue.push({
+      file,
+      bytes: expectedLoadBytes(inputBytes),
+      reopen: false,
+      live: () => file.status === 'loading' && this.files.includes(file), // not cancelled or replaced
+      run,
+      drop: () => {},
+    });
     return file;
   }
 
-  // At most kParallel files import at once (each worker wants a core and its own heap); the others
-  // wait their turn, in order.
-  private schedule(file: OpenedFile, run: () => Promise<void>): void {
-    this.queue.push({ file, run }); // open() pumps once the new set is in place
+  // A released model is wanted again (its timeline, a new summary): `open` opens the file in a new
+  // worker when its turn comes, ahead of the files still waiting for their first load (someone is
+  // waiting for this one).
+  private reopen(file: OpenedFile, open: (othersLoading: boolean) => Promise<void>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const task: Task = {
+        file,
+        bytes: heldBytes(file.result),
+        reopen: true,
+        live: () => file.status === 'ready' && this.files.includes(file),
+        run: () => {
+          file.reopening = true;
+          file.progress = null;
+          this.stripChanged();
+          return open(this.running.length > 1 || this.queue.length > 0)
+            .then(resolve, reject)
+            .finally(() => {
+              file.reopening = false;
+              file.progress = null;
+              this.stripChanged();
+            });
+        },
+        drop: () => reject(new WorkerError('cancelled', 'This file was closed.')),
+      };
+      const at = this.queue.findIndex((t) => !t.reopen);
+      this.queue.splice(at < 0 ? this.queue.length : at, 0, task);
+      this.pump();
+    });
   }
 
+  // At most kParallel loads at once (each worker wants a core), and only while the loads running and
+  // the models held fit the memory budget: the least recently used models are released to make room
+  // (web/load/page/memory.ts). One load always runs, so a file larger than the budget still opens.
+  // The others wait their turn, in order (reopens first).
   private pump(): void {
-    while (this.running < kParallel && this.queue.length) {
-      const { file, run } = this.queue.shift()!;
-      if (file.status !== 'loading' || !this.files.includes(file)) continue; // cancelled or replaced while waiting
-      this.running++;
+    while (this.queue.length) {
+      const task = this.queue[0];
+      if (!task.live()) {
+        this.queue.shift();
+        task.drop();
+        continue;
+      }
+      if (this.running.length >= kParallel) return;
+      const over = () => this.runningBytes() + this.heldBytes() + task.bytes - this.budget;
+      if (over() > 0) this.release(over(), task.file);
+      if (this.running.length > 0 && over() > 0) return; // waits for a running load to end
+      this.queue.shift();
+      this.running.push(task);
+      // The next file in line gets its worker now: its script loads while this one imports.
+      this.queue.find((t) => !t.reopen && t.live())?.file.load?.prepare();
       const gen = this.generation;
-      void run().finally(() => {
+      void task.run().finally(() => {
         if (gen !== this.generation) return; // a newer open() reset the queue
-        this.running--;
+        this.running.splice(this.running.indexOf(task), 1);
         this.pump();
       });
+    }
+  }
+
+  private runningBytes(): number {
+    return this.running.reduce((sum, t) => sum + t.bytes, 0);
+  }
+
+  // The memory of the models held by ready files.
+  private heldBytes(): number {
+    return this.files.reduce((sum, f) => sum + (f.status === 'ready' && f.load?.resident ? heldBytes(f.result) : 0), 0);
+  }
+
+  // Releases models, least recently used first, until `bytes` are freed (or none is left to release):
+  // only of files whose rank record is kept when there are several, never the first file (the one
+  // shown first), `except`, or one that is answering a request.
+  private release(bytes: number, except: OpenedFile): void {
+    const several = this.traceCount >= 2;
+    const first = this.files.find((f) => f.load);
+    const candidates = this.files
+      .filter(
+        (f) =>
+          f !== except &&
+          f !== first &&
+          f.status === 'ready' &&
+          f.load?.resident &&
+          !f.load.busy &&
+          (f.rank !== null || !several)
+      )
+      .sort((a, b) => a.load!.lastUsed - b.load!.lastUsed);
+    for (const f of candidates) {
+      if (bytes <= 0) return;
+      const held = heldBytes(f.result);
+      if (f.load!.release()) bytes -= held;
     }
   }
 

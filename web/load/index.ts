@@ -10,13 +10,16 @@ import type {
   TimelineKind,
   TimelinePayloads,
   TimelineReplies,
+  TraceKind,
   TracePayloads,
+  TraceReplies,
 } from '../worker/protocol';
 import { kWorkersModes, type WorkersMode } from './trace/open_plan';
-import { WorkerError, type WorkerClient } from './page/trace_client';
+import { WorkerClient, WorkerError } from './page/trace_client';
 import { prepareSpareWorker, takeWorker } from './page/spare';
 
 export { WorkerError };
+export { expectedLoadBytes, heldBytes, inputBytesOf, modelBudgetBytes } from './page/memory';
 export type { OpenResult, Progress };
 
 // The mode of the page's opens: ?workers=single|all in its URL (comparisons, tests, and browsers
@@ -32,13 +35,34 @@ export interface FileSource {
   url?: string;
 }
 
-// One file's load: its trace worker (the spare, if one is ready) from construction to close.
+// One file's load: its trace worker (the spare, if one is ready, taken when the open starts) from the
+// open to close(). release() ends the worker and its model but keeps what opens the file again: the
+// next request that needs the model (summary, rank record, timeline) opens it in a new worker first,
+// through `reopenVia` (the page's scheduler; web/app/files.ts), so many files can be opened while
+// only some models are held.
 export class TraceLoad {
-  private readonly client: WorkerClient = takeWorker();
+  private client: WorkerClient | null = null;
+  private request: TracePayloads['open'] | null = null; // the open, for opening again after release()
+  private released = false;
+  private closed = false;
+  private reopening: Promise<void> | null = null;
+  private inFlight = 0;
+  lastUsed = 0; // performance.now() of the latest request's end (least recently used goes first)
   onProgress: (p: Progress) => void = () => {};
+  // How a released load opens its file again: `open(othersLoading)` does it; the caller decides when.
+  reopenVia: (open: (othersLoading: boolean) => Promise<void>) => Promise<void> = (open) => open(false);
 
-  constructor() {
-    this.client.onProgress = (p) => this.onProgress(p);
+  private worker(): WorkerClient {
+    if (!this.client) {
+      this.client = takeWorker();
+      this.client.onProgress = (p) => this.onProgress(p);
+    }
+    return this.client;
+  }
+
+  // Starts the worker ahead of open() (its script loads meanwhile), e.g. for the next file in line.
+  prepare(): void {
+    if (!this.closed && !this.request) this.worker();
   }
 
   // Opens the file and returns its open reply and summary. `othersLoading`: other files load
@@ -50,24 +74,32 @@ export class TraceLoad {
     const req: TracePayloads['open'] = { name: src.name, workers: workersMode(), othersLoading: opts.othersLoading };
     if (src.blob) req.blob = src.blob;
     if (src.url) req.url = src.url;
-    const { result } = await this.client.request('open', req);
+    this.request = req;
+    const { result } = await this.call('open', req, false);
     const summary = await this.summary(opts.htaCompat);
     return { result, summary };
   }
 
   summary(htaCompat: boolean): Promise<SummaryReply> {
-    return this.client.request('summary', { htaCompat });
+    return this.call('summary', { htaCompat });
   }
 
   // This file's rank record, for a job of several files.
   rank(htaCompat: boolean): Promise<SummaryReply> {
-    return this.client.request('rank', { htaCompat });
+    return this.call('rank', { htaCompat });
   }
 
   // The job over several files' summaries and rank records (JSON arrays; ranks '' for none),
-  // computed by the core in this worker.
-  job(filesJson: string, ranksJson: string): Promise<SummaryReply> {
-    return this.client.request('job', { files: filesJson, ranks: ranksJson });
+  // computed by the core in this worker (the core alone: a released load lends a fresh worker
+  // rather than opening its file again).
+  async job(filesJson: string, ranksJson: string): Promise<SummaryReply> {
+    if (!this.released) return this.call('job', { files: filesJson, ranks: ranksJson }, false);
+    const lent = new WorkerClient();
+    try {
+      return await lent.request('job', { files: filesJson, ranks: ranksJson });
+    } finally {
+      lent.terminate();
+    }
   }
 
   // The timeline's requests go to the same worker (web/worker/timeline_handlers.ts).
@@ -76,18 +108,75 @@ export class TraceLoad {
     // The worker sends the core's JSON objects; TimelineReplies says what the core writes in them
     // (tests/wasm/summary_types.test.mjs holds the types to the core's output).
     request: <K extends TimelineKind>(kind: K, payload: TimelinePayloads[K]) =>
-      this.client.request(kind, payload as unknown as TracePayloads[K]) as Promise<unknown> as Promise<
-        TimelineReplies[K]
-      >,
+      this.call(kind, payload as unknown as TracePayloads[K]) as Promise<unknown> as Promise<TimelineReplies[K]>,
   };
+
+  // A request to the worker; one that needs the model waits for the file to be opened again if it
+  // was released.
+  private async call<K extends TraceKind>(kind: K, payload: TracePayloads[K], model = true): Promise<TraceReplies[K]> {
+    if (this.closed) throw new WorkerError('cancelled', 'This file was closed.');
+    this.inFlight++;
+    try {
+      if (model && this.released) await this.reopen();
+      return await this.worker().request(kind, payload);
+    } finally {
+      this.inFlight--;
+      this.lastUsed = performance.now();
+    }
+  }
+
+  private reopen(): Promise<void> {
+    this.reopening ??= this.reopenVia(async (othersLoading) => {
+      if (this.closed) throw new WorkerError('cancelled', 'This file was closed.');
+      if (!this.released) return; // opened again by an earlier caller
+      const client = this.worker();
+      try {
+        await client.request('open', { ...this.request!, othersLoading });
+        this.released = false;
+      } catch (e) {
+        client.terminate();
+        if (this.client === client) this.client = null;
+        throw e;
+      }
+    }).finally(() => {
+      this.reopening = null;
+    });
+    return this.reopening;
+  }
+
+  // The model is in a live worker (opened, not released or closed).
+  get resident(): boolean {
+    return !!this.client?.alive && !!this.request && !this.released && !this.closed;
+  }
+
+  // A request is waiting for its reply (releasing now would fail it).
+  get busy(): boolean {
+    return this.inFlight > 0 || this.reopening !== null;
+  }
+
+  // Ends the worker and its model; the file opens again on the next request that needs it. False
+  // (nothing done) while a request is in flight, or before the file was opened from a Blob (a
+  // download is not fetched twice).
+  release(): boolean {
+    if (!this.resident || this.busy || !this.request?.blob) return false;
+    this.client!.terminate();
+    this.client = null;
+    this.released = true;
+    return true;
+  }
+
+  get isReleased(): boolean {
+    return this.released;
+  }
 
   // Asks the open to stop (a worker inside one long wasm call reads it only after: close() ends it).
   cancel(): void {
-    this.client.request('cancel', {}).catch(() => {});
+    this.client?.request('cancel', {}).catch(() => {});
   }
 
   close(): void {
-    this.client.terminate();
+    this.closed = true;
+    this.client?.terminate();
   }
 }
 
