@@ -1,6 +1,7 @@
 #include "core/session.h"
 
 #include "core/job/rank_record_json.h"
+#include "core/summary/summary_rules.h"
 
 namespace tw {
 
@@ -24,7 +25,7 @@ std::string Session::summary_json(const SummaryOptions& opts) {
 
 RankRecord Session::rank_record(const SummaryOptions& opts) {
   if (!has_last_summary_ || !same_options(opts, last_opts_)) file_summary(opts);
-  return tw::rank_record(importer_.model(), opts, last_summary_);
+  return tw::rank_record(importer_.model(), summary_kernel_rules(opts), last_summary_);
 }
 
 std::string Session::rank_json(const SummaryOptions& opts) { return dump_json(rank_record_json(rank_record(opts))); }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/analysis/recommendations.h"
 #include "core/job/job_analysis.h"
 
 namespace tw {
@@ -54,6 +55,16 @@ bool align_clocks(const std::vector<RankRecord>& records, const std::vector<Coll
   if (ties.empty()) {
     if (ranks.size() >= 2)
       notes->push_back("No collective could be matched across ranks: the ranks' timestamps are used as written.");
+    return false;
+  }
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const CollectiveInstance* in : ties)
+    for (size_t k = 0; k < in->ranks.size(); ++k) {
+      lo = std::min(lo, end_of(records, ranks, *in, k));
+      hi = std::max(hi, end_of(records, ranks, *in, k));
+    }
+  if (hi - lo > kJobAlignRangeNs) {
+    notes->push_back("The ranks' collectives end more than 36 years apart: the timestamps are used as written.");
     return false;
   }
   std::vector<size_t> parent(ranks.size());
@@ -110,8 +121,21 @@ bool align_clocks(const std::vector<RankRecord>& records, const std::vector<Coll
     const int64_t c = middle(scratch);
     for (size_t k = 0; k < in->ranks.size(); ++k) residual[in->ranks[k]].push_back(std::llabs(aligned[k] - c));
   }
-  for (size_t r = 0; r < ranks.size(); ++r)
-    if (ranks[r].aligned) ranks[r].clock_residual_ns = lower_median(std::move(residual[r]));
+  std::vector<uint32_t> scattered;
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    if (!ranks[r].aligned) continue;
+    ranks[r].clock_residual_ns = lower_median(std::move(residual[r]));
+    if (ranks[r].clock_residual_ns > kClockResidualNoteNs) scattered.push_back(static_cast<uint32_t>(r));
+  }
+  if (!scattered.empty()) {
+    std::string s;
+    for (size_t i = 0; i < scattered.size() && i < 4; ++i) s += (i ? ", " : "") + ranks[scattered[i]].label;
+    if (scattered.size() > 4) s += " and " + std::to_string(scattered.size() - 4) + " more";
+    notes->push_back(
+        "The collective ends of " + s + " scatter by more than " + format_duration(kClockResidualNoteNs) +
+        " around the others' (see clock_residual_ns): the ops matched may not be one collective (e.g. "
+        "point-to-point calls with other peers), so the clock offsets and skews are uncertain and no rank is named late from them.");
+  }
   if (!unaligned.empty()) {
     std::string s;
     for (size_t i = 0; i < unaligned.size() && i < 4; ++i) s += (i ? ", " : "") + ranks[unaligned[i]].label;

@@ -46,6 +46,18 @@ void measure(const std::vector<RankRecord>& records, JobAnalysis& job, Collectiv
   }
 }
 
+// From the first arrival to the last end on the reference clock, within kJobInstanceSpanNs.
+bool within_span(const std::vector<RankRecord>& records, const JobAnalysis& job, const CollectiveInstance& in) {
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (size_t k = 0; k < in.ranks.size(); ++k) {
+    const JobRank& r = job.ranks[in.ranks[k]];
+    const CollectiveCall& c = records[r.record].calls[in.calls[k]];
+    lo = std::min(lo, c.begin_ns - r.clock_offset_ns);
+    hi = std::max(hi, c.end_ns - r.clock_offset_ns);
+  }
+  return hi - lo <= kJobInstanceSpanNs;
+}
+
 void op_group_stats(JobAnalysis& job) {
   std::map<std::pair<std::string, std::string>, OpGroupStat> by;
   for (const CollectiveInstance& in : job.instances) {
@@ -84,6 +96,8 @@ JobAnalysis analyze_job(const std::vector<RankRecord>& records) {
   job.instances = match_collectives(records, job.ranks);
   job.aligned = align_clocks(records, job.instances, job.ranks, &job.notes);
   for (CollectiveInstance& in : job.instances) {
+    if (in.status == CollectiveInstance::kMatched && !within_span(records, job, in))
+      in.status = CollectiveInstance::kPartial;
     if (in.status == CollectiveInstance::kMatched && in.ranks.size() >= 2) {
       ++job.matched;
       measure(records, job, in);

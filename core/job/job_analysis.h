@@ -60,20 +60,35 @@ struct StepLateness {
 };
 
 struct Straggler {
-  uint32_t rank = 0;                // JobRank index
-  std::string metric;               // "arrival_late_ns", "step_compute_ns", "step_host_ns", ...
-  int64_t value = 0, median = 0;    // ns
-  std::string cause;                // "gpu_compute", "host", "data_loader", "memory_copy", "unrecorded", "unknown"
-  std::string reason;               // one sentence with the evidence
+  uint32_t rank = 0;              // JobRank index
+  std::string metric;             // "arrival_late_ns", "step_compute_ns", "step_host_ns", ..., "group_busbw_mbps"
+  int64_t value = 0, median = 0;  // in the metric's unit (its suffix)
+  std::string cause;   // "gpu_compute", "host", "data_loader", "memory_copy", "unrecorded", "slow_link", "unknown"
+  std::string reason;  // one sentence with the evidence
   std::vector<StepLateness> steps;  // the steps where it arrived latest (most first, at most 5)
 };
 
 // Robust margin: a value is far above the job when it exceeds median + k x 1.4826 x MAD (the
 // scaled MAD estimates one standard deviation) and lies above the median by a floor.
 constexpr double kStragglerK = 3.0;
-constexpr int64_t kJobTieNs = 1000;        // arrivals closer than this are a tie: nobody is last
-constexpr int64_t kLateFloorNs = 5000;     // mean lateness below this is noise
-constexpr double kStepMarginShare = 0.05;  // a step part must exceed the median by 5% of the median step
+// Arrivals closer than this are a tie: nobody is last.
+constexpr int64_t kJobTieNs = 1000;
+// Mean lateness below this is noise.
+constexpr int64_t kLateFloorNs = 5000;
+// A step part must exceed the median by this share of the median step (and by 10 us).
+constexpr double kStepMarginShare = 0.05;
+// Ranks leave one collective within microseconds: ends scattered wider mean the clock does not hold.
+constexpr int64_t kClockResidualNoteNs = 100000;
+// Sized calls a process group needs before its bandwidth is compared with the others'.
+constexpr uint64_t kSlowLinkMinCalls = 3;
+// Bounds that keep every difference and sum in int64 whatever a record holds (records may come
+// from elsewhere): calls beyond +-2^61 ns (73 years) are left out, clocks are not aligned across a
+// range of ends wider than 2^60 ns, and an instance spanning more than 2^40 ns (18 minutes) from
+// its first arrival to its last end is not one collective: it is not measured.
+constexpr int64_t kJobTimeLimitNs = int64_t(1) << 61;
+constexpr int64_t kJobAlignRangeNs = int64_t(1) << 60;
+constexpr int64_t kJobInstanceSpanNs = int64_t(1) << 40;
+// The value / median units follow the metric: *_ns in ns, group_busbw_mbps in MB/s.
 
 struct JobAnalysis {
   std::vector<JobRank> ranks;

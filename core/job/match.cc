@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "core/job/job_analysis.h"
 
@@ -27,6 +28,20 @@ std::string rank_labels(const std::vector<JobRank>& ranks, const std::vector<uin
   if (which.size() > 4) s += " and " + std::to_string(which.size() - 4) + " more";
   return s;
 }
+
+struct Key {
+  uint32_t group, op;  // ids; op: the op, or p2p / collective when matched by Seq
+  int64_t step, n;
+  bool operator==(const Key&) const = default;
+};
+struct KeyHash {
+  size_t operator()(const Key& k) const {
+    uint64_t h = (uint64_t(k.group) << 32 | k.op) * 0x9E3779B97F4A7C15ull;
+    h ^= uint64_t(k.step) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h ^= uint64_t(k.n) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return static_cast<size_t>(h);
+  }
+};
 
 bool has_step(const RankRecord& r, int64_t step) {
   return std::any_of(r.steps.begin(), r.steps.end(), [&](const RankStep& s) { return s.number == step; });
@@ -59,32 +74,43 @@ std::vector<CollectiveInstance> match_collectives(const std::vector<RankRecord>&
     std::set<uint32_t> members;
     bool all_seq = true;
   };
-  std::map<std::string, Group> groups;
+  // Group and op names as small ids: a job of a thousand ranks has millions of calls.
+  std::unordered_map<std::string, uint32_t> ids;
+  auto id_of = [&ids](const std::string& s) { return ids.emplace(s, static_cast<uint32_t>(ids.size())).first->second; };
+  const uint32_t kP2p = id_of("\x01p2p"), kCollective = id_of("\x01collective");
+  std::vector<Group> groups;
   for (uint32_t j = 0; j < ranks.size(); ++j)
     for (const CollectiveCall& c : records[ranks[j].record].calls) {
-      Group& g = groups[c.group];
-      g.members.insert(j);
-      g.all_seq = g.all_seq && c.seq >= 0;
+      const uint32_t g = id_of(c.group);
+      if (g >= groups.size()) groups.resize(g + 1);
+      groups[g].members.insert(j);
+      groups[g].all_seq = groups[g].all_seq && c.seq >= 0;
     }
 
-  using Key = std::tuple<std::string, std::string, int64_t, int64_t>;  // group, op (or p2p / collective), step, n
-  std::map<Key, CollectiveInstance> found;
+  std::unordered_map<Key, uint32_t, KeyHash> index;  // -> found
+  std::vector<CollectiveInstance> found;
+  std::vector<uint32_t> group_of;  // per found instance
   for (uint32_t j = 0; j < ranks.size(); ++j) {
     const std::vector<CollectiveCall>& calls = records[ranks[j].record].calls;
-    std::map<std::tuple<std::string, std::string, int64_t>, int64_t> ordinal;
+    std::unordered_map<Key, int64_t, KeyHash> ordinal;  // (group, op, step) -> calls so far
     for (uint32_t ci = 0; ci < calls.size(); ++ci) {
       const CollectiveCall& c = calls[ci];
-      const bool by_seq = groups[c.group].all_seq;
+      if (c.begin_ns < -kJobTimeLimitNs || c.end_ns > kJobTimeLimitNs) continue;
+      const uint32_t g = ids.at(c.group);
+      const bool by_seq = groups[g].all_seq;
       // PyTorch numbers point-to-point calls apart from collectives.
-      Key key = by_seq ? Key{c.group, point_to_point(c.op) ? "p2p" : "", kNoStep, c.seq}
-                       : Key{c.group, c.op, c.step, ordinal[{c.group, c.op, c.step}]++};
-      CollectiveInstance& in = found[key];
+      const uint32_t op = id_of(c.op);
+      const Key key = by_seq ? Key{g, point_to_point(c.op) ? kP2p : kCollective, kNoStep, c.seq}
+                             : Key{g, op, c.step, ordinal[Key{g, op, c.step, 0}]++};
+      const auto [slot, fresh] = index.emplace(key, static_cast<uint32_t>(found.size()));
+      if (fresh) found.emplace_back(), group_of.push_back(g);
+      CollectiveInstance& in = found[slot->second];
       if (!in.ranks.empty() && in.ranks.back() == j) continue;  // one call split in several kernels: the first
       if (in.ranks.empty()) {
         in.group = c.group;
         in.op = c.op;
         in.step = c.step;
-        in.n = std::get<3>(key);
+        in.n = key.n;
         in.by_seq = by_seq;
       }
       in.ranks.push_back(j);
@@ -92,10 +118,25 @@ std::vector<CollectiveInstance> match_collectives(const std::vector<RankRecord>&
     }
   }
 
+  // A deterministic order whatever the hash: by group, op, step and n.
+  std::vector<uint32_t> order(found.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const CollectiveInstance &x = found[a], &y = found[b];
+    if (x.group != y.group) return x.group < y.group;
+    if (x.by_seq != y.by_seq) return x.by_seq;
+    if (x.by_seq) {  // point-to-point calls have their own sequence
+      const bool px = point_to_point(x.op), py = point_to_point(y.op);
+      if (px != py) return py;
+      return x.n < y.n;
+    }
+    return std::tie(x.op, x.step, x.n) < std::tie(y.op, y.step, y.n);
+  });
   std::vector<CollectiveInstance> out;
   out.reserve(found.size());
-  for (auto& [key, in] : found) {
-    const Group& g = groups[in.group];
+  for (uint32_t i : order) {
+    CollectiveInstance& in = found[i];
+    const Group& g = groups[group_of[i]];
     std::vector<uint32_t> missing;
     bool outside = false;  // a member did not record the step at all: its window does not cover it
     for (uint32_t m : g.members) {

@@ -35,9 +35,9 @@ std::vector<JobRank> order_ranks(const std::vector<RankRecord>& records, std::ve
     j.record = i;
     j.label =
         r.has_rank ? "rank " + std::to_string(r.rank) : (r.file.empty() ? "file " + std::to_string(i + 1) : r.file);
-    int64_t total = 0;
-    for (const RankStep& s : r.steps) total += s.end_ns - s.begin_ns;
-    if (!r.steps.empty()) j.step_ns = total / static_cast<int64_t>(r.steps.size());
+    __int128 total = 0;  // whatever the steps hold, the sum cannot overflow
+    for (const RankStep& s : r.steps) total += static_cast<__int128>(s.end_ns) - s.begin_ns;
+    if (!r.steps.empty()) j.step_ns = static_cast<int64_t>(total / static_cast<__int128>(r.steps.size()));
     ranks.push_back(std::move(j));
     if (r.has_rank) files_of_rank[r.rank].push_back(r.file);
     else ++unranked;

@@ -6,7 +6,6 @@
 #include "core/analysis/collectives.h"
 #include "core/analysis/kernel_classes.h"
 #include "core/analysis/steps.h"
-#include "core/summary/summary_rules.h"
 
 namespace tw {
 
@@ -28,9 +27,11 @@ int64_t step_at(const std::vector<ProfilerStep>& steps, int64_t t) {
   return t < it->end_ns ? it->number : kNoStep;
 }
 
-void read_steps(const json& summary, RankRecord& r) {
+// The summary's steps, false when it lists only some of them (a chart's worth).
+bool read_steps(const json& summary, RankRecord& r) {
   const auto sb = summary.find("step_breakdown");
-  if (sb == summary.end() || !sb->is_object() || !sb->contains("steps")) return;
+  if (sb == summary.end() || !sb->is_object() || !sb->contains("steps")) return true;
+  if (int_at(*sb, "count", 0) != static_cast<int64_t>((*sb)["steps"].size())) return false;
   for (const json& s : (*sb)["steps"]) {
     RankStep st;
     st.number = int_at(s, "number", 0);
@@ -41,11 +42,12 @@ void read_steps(const json& summary, RankRecord& r) {
         st.category_ns[c] = int_at(s["categories_ns"], step_category_name(static_cast<StepCategory>(c)), 0);
     r.steps.push_back(st);
   }
+  return true;
 }
 
 }  // namespace
 
-RankRecord rank_record(const TraceModel& m, const SummaryOptions& opts, const json& summary) {
+RankRecord rank_record(const TraceModel& m, const KernelRules& rules, const json& summary) {
   RankRecord r;
   r.file = summary.value("name", std::string());
   r.has_rank = m.meta.has_rank;
@@ -57,7 +59,7 @@ RankRecord rank_record(const TraceModel& m, const SummaryOptions& opts, const js
   }
   if (const auto v = summary.find("verdict"); v != summary.end() && v->is_object() && (*v)["limiter"].is_string())
     r.limiter = (*v)["limiter"].get<std::string>();
-  read_steps(summary, r);
+  const bool all_steps = read_steps(summary, r);
 
   // A call belongs to the step it was launched in (the CPU step holds the launch; the kernel may
   // run after the step's CPU side ended); without CPU steps, to the GPU step holding the kernel.
@@ -67,7 +69,8 @@ RankRecord rank_record(const TraceModel& m, const SummaryOptions& opts, const js
   std::sort(steps.begin(), steps.end(),
             [](const ProfilerStep& a, const ProfilerStep& b) { return a.begin_ns < b.begin_ns; });
 
-  const std::vector<KernelClass> classes = classify_gpu_ops(m, summary_kernel_rules(opts));
+  const std::vector<KernelClass> classes = classify_gpu_ops(m, rules);
+  if (!all_steps) r.steps = step_breakdown(m, steps, classes).steps;
   const GpuOpTable& g = m.gpu_ops;
   const SliceTable& s = m.slices;
   std::unordered_map<uint32_t, uint32_t> launch_of;  // GPU slice -> launching slice, communication only

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/kernel_classes.h"
 #include "core/analysis/step_breakdown.h"
 #include "core/model/trace_model.h"
-#include "core/summary/summary.h"
 
 namespace tw {
 
@@ -44,7 +44,7 @@ struct RankRecord {
 };
 
 // The record of a loaded trace: the calls from the model (communication-class GPU ops under the
-// summary's kernel rules), the rest from the file's summary (file_summary()).
-RankRecord rank_record(const TraceModel& m, const SummaryOptions& opts, const nlohmann::json& file_summary);
+// kernel rules its summary used), the rest from the file's summary (file_summary()).
+RankRecord rank_record(const TraceModel& m, const KernelRules& rules, const nlohmann::json& file_summary);
 
 }  // namespace tw

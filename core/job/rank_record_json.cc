@@ -1,5 +1,7 @@
 #include "core/job/rank_record_json.h"
 
+#include "core/job/job_analysis.h"
+
 #include <unordered_map>
 
 namespace tw {
@@ -79,6 +81,8 @@ bool rank_record_from_json(const json& j, RankRecord* out, std::string* error) {
     bool ok = int_of(row[0], &s.number) && int_of(row[1], &s.begin_ns) && int_of(row[2], &s.end_ns);
     for (int c = 0; c < kStepCategoryCount; ++c) ok = ok && int_of(row[3 + c], &s.category_ns[c]);
     if (!ok) return fail("a step has 11 integers");
+    if (s.begin_ns > s.end_ns || s.begin_ns < -kJobTimeLimitNs || s.end_ns > kJobTimeLimitNs)
+      return fail("a step ends before it begins or lies beyond 2^61 ns");
     r.steps.push_back(s);
   }
   for (const json& s : strings)

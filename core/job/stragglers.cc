@@ -4,7 +4,9 @@
 // part of its step (GPU compute, host work, DataLoader, copies, unrecorded time) lies above the
 // job's median by a robust margin. The part with the largest excess names the likely cause.
 #include <algorithm>
+#include <cstdio>
 #include <map>
+#include <set>
 
 #include "core/analysis/recommendations.h"
 #include "core/job/job_analysis.h"
@@ -36,10 +38,10 @@ const std::vector<Part>& parts() {
 // A part's mean per step on one rank, -1 without steps.
 int64_t part_mean(const RankRecord& r, const Part& p) {
   if (r.steps.empty()) return -1;
-  int64_t sum = 0;
+  __int128 sum = 0;  // whatever the steps hold, the sum cannot overflow
   for (const RankStep& s : r.steps)
     for (StepCategory c : p.categories) sum += s.category_ns[static_cast<int>(c)];
-  return sum / static_cast<int64_t>(r.steps.size());
+  return static_cast<int64_t>(sum / static_cast<__int128>(r.steps.size()));
 }
 
 bool far_above(int64_t value, int64_t median, double mad, int64_t floor) {
@@ -49,6 +51,62 @@ bool far_above(int64_t value, int64_t median, double mad, int64_t floor) {
 // Share of the instances a rank must arrive last at to be flagged for that alone: "far more often
 // than its share" 1/n, and at least half.
 double last_share_needed(size_t ranks) { return std::max(0.5, std::min(0.9, 3.0 / static_cast<double>(ranks))); }
+
+// A slow link shows as process groups that transfer slower than the other groups of the same op
+// and message size (transfer after the last arrival, so waits do not count): the ranks that every
+// such slow group holds, and that no normal group of theirs clears, are named.
+void add_slow_links(const JobAnalysis& job, std::vector<Straggler>& out) {
+  struct Group {
+    std::set<uint32_t> ranks;
+  };
+  std::map<std::string, Group> groups;
+  for (const CollectiveInstance& in : job.instances)
+    if (in.status == CollectiveInstance::kMatched) groups[in.group].ranks.insert(in.ranks.begin(), in.ranks.end());
+  // Comparable: the same op and message sizes in the same power of two. The reference is the upper
+  // median: of two groups, the faster one is the likelier to be normal.
+  std::map<std::pair<std::string, int>, std::vector<const OpGroupStat*>> alike;
+  for (const OpGroupStat& s : job.by_op_group) {
+    if (s.sized < kSlowLinkMinCalls || s.sized_transfer_ns <= 0) continue;
+    const int64_t mean = s.bytes / static_cast<int64_t>(s.sized);
+    alike[{s.op, mean > 0 ? 63 - __builtin_clzll(static_cast<uint64_t>(mean)) : -1}].push_back(&s);
+  }
+  std::map<uint32_t, std::vector<std::pair<const OpGroupStat*, int64_t>>> slow_of_rank;  // with the reference
+  std::set<uint32_t> cleared;  // ranks in a group of normal speed
+  for (const auto& [key, stats] : alike) {
+    if (stats.size() < 2) continue;
+    std::vector<int64_t> mbps;
+    for (const OpGroupStat* s : stats) mbps.push_back(static_cast<int64_t>(s->busbw_gbps * 1000));
+    std::vector<int64_t> sorted = mbps;
+    std::sort(sorted.begin(), sorted.end());
+    const int64_t reference = sorted[sorted.size() / 2];
+    for (size_t i = 0; i < stats.size(); ++i) {
+      const bool slow = mbps[i] * 2 < reference;
+      for (uint32_t r : groups[stats[i]->group].ranks) {
+        if (slow) slow_of_rank[r].push_back({stats[i], reference});
+        else cleared.insert(r);
+      }
+    }
+  }
+  for (const auto& [rank, slow] : slow_of_rank) {
+    if (cleared.count(rank)) continue;
+    const auto& [worst, reference] = *std::min_element(slow.begin(), slow.end(), [](const auto& a, const auto& b) {
+      return a.first->busbw_gbps < b.first->busbw_gbps;
+    });
+    Straggler s;
+    s.rank = rank;
+    s.metric = "group_busbw_mbps";
+    s.value = static_cast<int64_t>(worst->busbw_gbps * 1000);
+    s.median = reference;
+    s.cause = "slow_link";
+    char bw[64];
+    std::snprintf(bw, sizeof bw, "%.1f GB/s, under half the %.1f GB/s of the groups alike", worst->busbw_gbps,
+                  static_cast<double>(s.median) / 1000);
+    s.reason = job.ranks[rank].label + " is in " + std::to_string(slow.size()) + " process group" +
+               (slow.size() == 1 ? "" : "s") + " that transfer slowly and in none that does not: " + worst->op +
+               " in group " + worst->group + " reaches a bus bandwidth of " + bw + ". Likely cause: a slow link.";
+    out.push_back(std::move(s));
+  }
+}
 
 }  // namespace
 
@@ -101,7 +159,9 @@ std::vector<Straggler> find_stragglers(const std::vector<RankRecord>& records, c
 
   for (uint32_t i = 0; i < n; ++i) {
     const JobRank& r = job.ranks[i];
-    if (r.collectives && late.size() >= 2) {
+    // Arrivals on a clock that does not hold (collective ends scattered) prove nothing.
+    const bool clock_holds = r.clock_residual_ns >= 0 && r.clock_residual_ns <= kClockResidualNoteNs;
+    if (r.collectives && late.size() >= 2 && clock_holds) {
       const int64_t mean_late = r.late_ns / static_cast<int64_t>(r.collectives);
       const double share = static_cast<double>(r.last_arrivals) / static_cast<double>(r.collectives);
       if (far_above(mean_late, late_median, late_mad, kLateFloorNs) ||
@@ -157,6 +217,8 @@ std::vector<Straggler> find_stragglers(const std::vector<RankRecord>& records, c
       out.push_back(std::move(s));
     }
   }
+  add_slow_links(job, out);
+  std::stable_sort(out.begin(), out.end(), [](const Straggler& a, const Straggler& b) { return a.rank < b.rank; });
   return out;
 }
 

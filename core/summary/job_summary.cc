@@ -18,6 +18,8 @@ namespace {
 
 using nlohmann::json;
 
+constexpr double kJobSlowestShare = 0.01;  // ranks closer than this to the median are not "slowest"
+
 std::string label_of(const json& f, size_t index) {
   if (f.contains("rank") && f["rank"].is_number_integer()) return "rank " + std::to_string(f["rank"].get<int64_t>());
   if (f.contains("name") && f["name"].is_string()) return f["name"].get<std::string>();
@@ -99,9 +101,14 @@ json job_summary(const std::vector<json>& files, const std::vector<RankRecord>* 
                {"over_median", over},
                {"of", steps ? "step_mean" : "gpu_span"}};
     slow_limiter = limiter_of(files[worst.index]);
-    slow_text = " The slowest is " + labels[worst.index] + ": " + format_duration(worst.ns) +
-                (steps ? " per step" : " of GPU span") + ", " + format_percent(over) + " over the median rank (" +
-                format_duration(median) + ").";
+    // In a synchronous job every rank's step lasts as long as the slowest's: a rank apart by less
+    // than this says nothing.
+    slow_text = over < kJobSlowestShare
+                    ? std::string(" The ranks' ") + (steps ? "mean steps" : "GPU spans") + " agree within " +
+                          format_percent(kJobSlowestShare) + " (" + format_duration(median) + ")."
+                    : " The slowest is " + labels[worst.index] + ": " + format_duration(worst.ns) +
+                          (steps ? " per step" : " of GPU span") + ", " + format_percent(over) +
+                          " over the median rank (" + format_duration(median) + ").";
   }
 
   std::string limiter;
@@ -142,7 +149,23 @@ json job_summary(const std::vector<json>& files, const std::vector<RankRecord>* 
                 {"by_limiter", groups},
                 {"slowest", slowest},
                 {"sentence", sentence.empty() ? json(nullptr) : json(sentence.substr(sentence[0] == ' ' ? 1 : 0))}}}};
-  if (records && records->size() == files.size()) add_job_analysis_json(*records, analyze_job(*records), job);
+  if (records && records->size() == files.size()) {
+    const JobAnalysis a = analyze_job(*records);
+    add_job_analysis_json(*records, a, job);
+    // The rank the others wait for says more than step times do: it leads the sentence's end.
+    for (const Straggler& s : a.stragglers) {
+      if (s.metric != "arrival_late_ns") continue;
+      json& sentence_json = job["verdict"]["sentence"];
+      std::string text = sentence_json.is_string() ? sentence_json.get<std::string>() + " " : "";
+      std::string who = a.ranks[s.rank].label;
+      if (who.rfind("rank ", 0) == 0) who[0] = 'R';
+      text += who + " holds the others back: it arrives last at " + std::to_string(a.ranks[s.rank].last_arrivals) +
+              " of " + std::to_string(a.ranks[s.rank].collectives) + " collectives, " + format_duration(s.value) +
+              " after the first rank on average.";
+      sentence_json = text;
+      break;
+    }
+  }
   return job;
 }
 

@@ -61,4 +61,9 @@ test('info DIR prints the job in words', () => {
   assert.match(r.stdout, /clocks: +aligned on the ends of matched collectives/);
   assert.match(r.stdout, /straggler: +rank 2 arrives last at 21 of 21 collectives, on average 500\.0 us after/);
   assert.match(r.stdout, /collectives: 21 instances, 21 matched, 0 mismatched/);
+  // The job's sentence names the rank the others wait for, not the slowest step (they are all equal).
+  assert.match(
+    r.stdout,
+    /job: .*mean steps agree within 1\.0%.* Rank 2 holds the others back: it arrives last at 21 of 21/
+  );
 });

@@ -13,6 +13,7 @@
 #include "core/job/rank_record_json.h"
 #include "core/session.h"
 #include "core/summary/summary.h"
+#include "tests/core/detail_summary_util.h"
 #include "tests/core/job_craft.h"
 #include "tests/core/test_data.h"
 
@@ -200,9 +201,133 @@ TEST_CASE("job: HTA's two sampled ranks of a 128-rank job") {
   CHECK(a.ranks.size() == 2);
   CHECK(a.matched == 10);  // their ten SendRecv kernels, by order within each step
   CHECK(a.aligned);
-  bool noted = false;
-  for (const std::string& n : a.notes) noted = noted || n.find("2 of 128 ranks are open") == 0;
+  bool noted = false, scattered = false;
+  for (const std::string& n : a.notes) {
+    noted = noted || n.find("2 of 128 ranks are open") == 0;
+    scattered = scattered || n.find("The collective ends of rank 0, rank 1 scatter") == 0;
+  }
   CHECK(noted);
+  // Their SendRecv kernels do not end together (other peers, most likely): the clocks do not hold,
+  // so nobody is named late from arrivals.
+  CHECK(scattered);
+  for (const JobRank& r : a.ranks) CHECK(r.clock_residual_ns > kClockResidualNoteNs);
+  for (const Straggler& s : a.stragglers) CHECK(s.metric != "arrival_late_ns");
+}
+
+}  // namespace
+}  // namespace tw::job_test
+
+namespace tw::job_test {
+namespace {
+
+// Four ranks in two tensor-parallel groups (1 MB allreduces) and two data-parallel groups (8 MB):
+// rank 3's groups transfer 4x slower than their peers, rank 3 sits in both; ranks 1 and 2 each
+// also sit in a group of normal speed.
+std::vector<RankRecord> slow_link_job() {
+  std::vector<RankRecord> ranks(4);
+  const char* tp[4] = {"tp0", "tp0", "tp1", "tp1"};
+  const char* dp[4] = {"dp0", "dp1", "dp0", "dp1"};
+  for (int r = 0; r < 4; ++r) {
+    ranks[r].has_rank = true;
+    ranks[r].rank = r;
+    ranks[r].world_size = 4;
+    for (int k = 0; k < 5; ++k) {
+      for (int which = 0; which < 2; ++which) {
+        CollectiveCall c;
+        c.group = which ? dp[r] : tp[r];
+        c.op = "allreduce";
+        c.dtype = "Float";
+        c.nelems = which ? 2097152 : 262144;
+        c.bytes = c.nelems * 4;
+        const bool slow = c.group == std::string("tp1") || c.group == std::string("dp1");
+        c.begin_ns = int64_t(k) * 10000000 + which * 5000000;
+        c.end_ns = c.begin_ns + (which ? 800000 : 100000) * (slow ? 4 : 1);
+        ranks[r].calls.push_back(c);
+      }
+    }
+  }
+  return ranks;
+}
+
+TEST_CASE("job: a rank whose process groups all transfer slowly is named for a slow link") {
+  const JobAnalysis a = analyze_job(slow_link_job());
+  CHECK(a.matched == 20);
+  std::vector<std::string> named;
+  for (const Straggler& s : a.stragglers) {
+    if (s.cause != "slow_link") continue;
+    named.push_back(a.ranks[s.rank].label);
+    CHECK(s.metric == "group_busbw_mbps");
+    CHECK(s.value * 4 == doctest::Approx(s.median).epsilon(0.01));
+    CHECK(s.reason.find("rank 3 is in 2 process groups that transfer slowly") == 0);
+  }
+  CHECK(named == std::vector<std::string>{"rank 3"});
+  for (const Straggler& s : a.stragglers) CHECK(s.metric != "arrival_late_ns");  // everyone arrives together
+}
+
+}  // namespace
+}  // namespace tw::job_test
+
+namespace tw::job_test {
+namespace {
+
+// More profiler steps than the summary lists (a chart's worth): the record still has every step,
+// so no collective is taken for one outside a rank's profiled steps.
+TEST_CASE("job: ranks with more steps than the summary's chart lists") {
+  std::vector<RankRecord> records;
+  for (int r = 0; r < 2; ++r) {
+    detail_test::TraceText t;
+    for (int k = 0; k < 1005; ++k) {
+      const double at = 100.0 * k + 50.0 * r;  // rank 1's clock runs 50 us ahead
+      t.step(k, at, 90);
+      t.kernel("ncclKernel_AllReduce_RING_LL_Sum_float", at + 20, 10, 7, at + 5);
+    }
+    records.push_back(record_of(t.text(), "r" + std::to_string(r) + ".json"));
+    CHECK(records.back().steps.size() == 1005);
+  }
+  const JobAnalysis a = analyze_job(records);
+  CHECK(a.matched == 1005);
+  CHECK(a.partial == 0);
+  CHECK(std::llabs(rank_labelled(a, "r1.json").clock_offset_ns - 50000) <= kMicro);
+}
+
+}  // namespace
+}  // namespace tw::job_test
+
+namespace tw::job_test {
+namespace {
+
+// Records may come from elsewhere: extreme times must neither overflow (UBSan runs this) nor hang.
+TEST_CASE("job: records with extreme times are analysed without overflow") {
+  std::vector<RankRecord> ranks(3);
+  const int64_t far[3] = {INT64_MIN / 2, 0, INT64_MAX / 2};
+  for (int r = 0; r < 3; ++r) {
+    ranks[r].has_rank = true;
+    ranks[r].rank = r;
+    RankStep step;
+    step.number = 1;
+    step.begin_ns = INT64_MIN;
+    step.end_ns = INT64_MAX;
+    step.category_ns[0] = INT64_MAX;
+    ranks[r].steps = {step, step};
+    for (int k = 0; k < 4; ++k) {
+      CollectiveCall c;
+      c.group = "0";
+      c.op = "allreduce";
+      c.step = 1;
+      c.begin_ns = far[r] + k;
+      c.end_ns = k == 3 ? INT64_MAX : far[r] + 2 * k + 1;
+      ranks[r].calls.push_back(c);
+    }
+  }
+  const JobAnalysis a = analyze_job(ranks);
+  CHECK(a.ranks.size() == 3);
+  nlohmann::json j = nlohmann::json::object();
+  add_job_analysis_json(ranks, a, j);
+  CHECK(j["collectives"]["instances"].get<uint64_t>() >= 1);
+  // Two ranks 2^62 ns apart: not aligned, not measured as one collective.
+  const JobAnalysis b = analyze_job({ranks[0], ranks[2]});
+  CHECK(!b.aligned);
+  CHECK(b.matched == 0);
 }
 
 }  // namespace

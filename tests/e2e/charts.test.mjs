@@ -25,6 +25,7 @@ async function open(paths, width) {
   await s.page.setViewportSize({ width, height: 900 });
   const r = await openViaInput(s.page, paths);
   assert.equal(r.error, null);
+  if (paths.length > 1) await s.page.click('[data-tab="overview"]'); // the Job view comes first
   await s.page.evaluate(() =>
     document.querySelectorAll('details[data-section="queues"]').forEach((d) => {
       d.open = true;

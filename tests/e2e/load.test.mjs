@@ -149,6 +149,9 @@ test('two ranks at once: one worker each, the document lists both in order', asy
   assert.deepEqual(summary, cli);
   assert.ok(cli.job.verdict.sentence.length > 20);
   assert.equal(await s.page.textContent('[data-section="job-verdict"] .verdict-sentence'), cli.job.verdict.sentence);
+  // The Job view comes first (job_view.test.mjs); each rank's dashboard is the Overview's.
+  assert.equal(await s.page.getAttribute('[data-tab="job"]', 'aria-selected'), 'true');
+  await s.page.click('[data-tab="overview"]');
   assert.deepEqual(await s.page.$$eval('.chip', (els) => els.map((e) => e.textContent)), ['rank 0', 'rank 1']);
   await s.page.click('.chip >> text=rank 1');
   await s.page.waitForFunction(() => document.querySelector('.facts')?.textContent.includes('Rank 1 of 128'));
@@ -202,10 +205,14 @@ test('a saved summary JSON (tracewise summarize output) opens as a read-only das
 test('Download summary JSON gives the CLI document', async () => {
   const { readFileSync } = await import('node:fs');
   await openViaInput(s.page, [RANK0, RANK1]);
-  const [download] = await Promise.all([s.page.waitForEvent('download'), s.page.click('.file-title button')]);
-  const text = readFileSync(await download.path(), 'utf8');
-  assert.deepEqual(JSON.parse(text), cliSummary([RANK0, RANK1]));
-  assert.equal(download.suggestedFilename(), 'summary.json');
+  // From the Job view (shown first) and from a rank's Overview: the same document.
+  for (const button of ['.job-head .job-download', '.file-title button']) {
+    if (button === '.file-title button') await s.page.click('[data-tab="overview"]');
+    const [download] = await Promise.all([s.page.waitForEvent('download'), s.page.click(button)]);
+    const text = readFileSync(await download.path(), 'utf8');
+    assert.deepEqual(JSON.parse(text), cliSummary([RANK0, RANK1]));
+    assert.equal(download.suggestedFilename(), 'summary.json');
+  }
 });
 
 test('more files than cores: they queue, and all load in the order given', async () => {

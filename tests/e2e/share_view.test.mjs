@@ -101,6 +101,7 @@ test(
       const page = await a.ctx.newPage();
       await page.goto(base);
       await openTraces(page, ranks);
+      await page.click('[data-tab="overview"]'); // the Job view comes first
       await page.click('.file-head .chip >> nth=1');
       await waitHook(
         page,

@@ -15,8 +15,9 @@ const kAllowed = {
   import: ['model', 'base'],
   analysis: ['model', 'regex', 'base'],
   timeline: ['analysis', 'model', 'regex', 'base'],
-  summary: ['analysis', 'model', 'base'],
-  session: ['import', 'summary', 'timeline', 'analysis', 'model', 'regex', 'base'], // core/*.h, core/*.cc
+  job: ['analysis', 'model', 'regex', 'base'],
+  summary: ['job', 'analysis', 'model', 'base'],
+  session: ['import', 'summary', 'job', 'timeline', 'analysis', 'model', 'regex', 'base'], // core/*.h, core/*.cc
 };
 
 function sources(dir) {

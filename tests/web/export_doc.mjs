@@ -1,7 +1,7 @@
 // A summary document for the export tests (tests/web/export_tables.test.mjs, tests/e2e/export.test.mjs):
 // kernels under and over a millisecond, one with a name far over the exports' 120 characters that
-// holds markup, operators, a recommendation with evidence, and verdicts (the file's and the job's)
-// holding markup.
+// holds markup, operators, a recommendation with evidence, verdicts (the file's and the job's) and a
+// job analysis (a straggler, a mismatch) holding markup.
 export const longName = `void my_kernel<${'float, '.repeat(60)}<b>x</b>>(float*)`;
 
 export const doc = {
@@ -85,5 +85,20 @@ export const doc = {
       ],
     },
   ],
-  job: { ranks: 2, verdict: { limiter: 'host', sentence: 'Both ranks are host-bound <b>now</b>.' } },
+  job: {
+    rank_count: 2,
+    verdict: { limiter: 'host', sentence: 'Both ranks are host-bound <b>now</b>.' },
+    // The job analysis the exports tell (web/export/job_digest.ts): group names come from the trace.
+    ranks: [],
+    stragglers: [{ label: 'rank 1', reason: 'rank 1 arrives last at 3 of 3 collectives <i>late</i>.' }],
+    collectives: {
+      instances: 4,
+      matched: 3,
+      mismatched: 1,
+      partial: 0,
+      by_op_group: [],
+      worst: [],
+      mismatches: [{ group: '<g>', op: 'allreduce', step: 2, n: 1, by_seq: false, problem: 'missing on rank 1' }],
+    },
+  },
 };

@@ -97,3 +97,34 @@ test('the verdicts lead, as on the dashboard: the job first, then each file, esc
   );
   assert.ok(!html.includes('<i>the CPU'), 'trace text escaped');
 });
+
+test("the job's stragglers and collectives follow its verdict, escaped", async () => {
+  const { buildMarkdown } = await loadTs('web/export/markdown.ts');
+  const { buildHtmlReport } = await loadTs('web/export/html_report.ts');
+  const md = buildMarkdown(doc);
+  assert.match(md, /\*\*Stragglers\*\*\n\n- rank 1 arrives last at 3 of 3 collectives &lt;i\\>late&lt;\/i\\>\./);
+  assert.match(
+    md,
+    /\*\*Collectives across ranks:\*\* 4 collective instances across the ranks: 3 matched .*, 1 mismatched, 0 partial/
+  );
+  assert.match(md, /- Mismatch: allreduce \\#1 of group &lt;g\\>, step 2: missing on rank 1/);
+  assert.ok(md.indexOf('**Stragglers**') < md.indexOf('### tracewise'), 'the job before the files');
+  const html = buildHtmlReport(doc);
+  assert.match(
+    html,
+    /<ul class="stragglers"><li>rank 1 arrives last at 3 of 3 collectives &lt;i&gt;late&lt;\/i&gt;\.<\/li><\/ul>/
+  );
+  assert.match(html, /<p class="job-counts">4 collective instances across the ranks: 3 matched/);
+  assert.match(
+    html,
+    /<ul class="mismatches"><li>allreduce #1 of group &lt;g&gt;, step 2: missing on rank 1<\/li><\/ul>/
+  );
+  assert.ok(!html.includes('<g>') && !html.includes('<i>late'), 'trace text escaped');
+  // No straggler: said so; a document without the job analysis: the verdict line only.
+  const none = { ...doc, job: { ...doc.job, stragglers: [] } };
+  assert.match(buildMarkdown(none), /\*\*Stragglers:\*\* none found\./);
+  assert.match(buildHtmlReport(none), /<p class="stragglers">None found\.<\/p>/);
+  const saved = { ...doc, job: { rank_count: 2, verdict: doc.job.verdict } };
+  assert.ok(!buildMarkdown(saved).includes('Stragglers'));
+  assert.ok(!buildHtmlReport(saved).includes('Stragglers'));
+});

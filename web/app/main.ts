@@ -1,5 +1,6 @@
-// The page: opening traces (drop anywhere, file picker, ?url=, the sample button), the loading
-// strip, the Overview (summary dashboard) and Timeline tabs, and the test hook window.__tracewise.
+// The page: opening traces (drop anywhere, a dropped folder, file picker, ?url=, the sample
+// button), the loading strip, the Job (several ranks), Overview (summary dashboard) and Timeline
+// tabs, and the test hook window.__tracewise.
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { byId, clear, h } from './dom';
@@ -9,6 +10,9 @@ import { isEmbedMode } from '../embed/embed_mode';
 import { ProgressView } from './progress_view';
 import { renderDashboard } from './dashboard/dashboard';
 import { TimelineHost } from './timeline_host';
+import { renderJobView } from './job/job_view';
+import { jobLinks } from './job/job_links';
+import { dropItems, droppedFiles } from './dropped_files';
 import type { Links } from './dashboard/links';
 import { createAppApi, type ViewState } from './app_api';
 import { installIntegrations } from '../share/install';
@@ -29,12 +33,17 @@ const files = new FileSet();
 const embedded = isEmbedMode();
 const progress = new ProgressView(byId('loads'), files);
 const overview = byId('overview');
+const jobRoot = byId('job');
 const timelineRoot = byId('timeline');
 const empty = byId('empty');
 const timeline = new TimelineHost(timelineRoot);
 let selected = 0;
-let tab: 'overview' | 'timeline' = 'overview';
+let tab: ViewState['tab'] = 'overview';
+// Several traces opened: the Job view comes first once two of them are ready (not in an embedded
+// view, which has no tabs to leave it by); a tab the user picks meanwhile wins.
+let jobFirst = false;
 let renderedKeys = '';
+let renderedJobKeys = '';
 let dashboardShown = true;
 // A summary shown read-only in place of traces that are still being opened (a summary link with
 // `?url=`): the link's dashboard at once rather than an empty page; the first ready trace replaces it.
@@ -42,15 +51,25 @@ let preview: { files: OpenedFile[]; onShown: () => void } | null = null;
 let opening = 0; // open() calls whose files are not yet in the FileSet (it reads them first)
 const onScreen = (): OpenedFile[] => (files.ready.length || !preview ? files.ready : preview.files);
 
+// The Job tab is there while two files or more are shown or on their way.
+function jobPossible(): boolean {
+  return (
+    onScreen().length >= 2 || files.files.filter((f) => f.status === 'ready' || f.status === 'loading').length >= 2
+  );
+}
+
 function setTab(t: typeof tab): void {
+  if (t === 'job' && !jobPossible()) t = 'overview';
   tab = t;
   for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]'))
     b.setAttribute('aria-selected', String(b.dataset.tab === t));
+  byId('job-tab').hidden = !jobPossible();
   const any = onScreen().length > 0;
+  jobRoot.hidden = !any || t !== 'job';
   overview.hidden = !any || t !== 'overview';
   timelineRoot.hidden = !any || t !== 'timeline';
   document.body.classList.toggle('tab-timeline', any && t === 'timeline');
-  if (t === 'timeline' && any) void timeline.show(files.ready[Math.min(selected, files.ready.length - 1)]);
+  if (t === 'timeline' && any) void timeline.showTab(files.ready[Math.min(selected, files.ready.length - 1)]);
 }
 
 function linksFor(file: OpenedFile): Links {
@@ -65,6 +84,16 @@ function linksFor(file: OpenedFile): Links {
       void timeline.search(file, name);
     },
   };
+}
+
+// The Job view's clicks: that rank's file becomes the one shown (its Overview, its timeline).
+function showRankRange(file: OpenedFile, t0: number, t1: number): void {
+  const i = files.ready.indexOf(file);
+  if (i >= 0 && i !== selected) {
+    selected = i;
+    render();
+  }
+  linksFor(file).range(t0, t1);
 }
 
 function downloadSummary(): void {
@@ -83,13 +112,37 @@ function render(): void {
   if (files.ready.length) preview = null;
   const ready = onScreen();
   const shown = preview; // its files' keys are their own FileSet's: the key says which set
-  const keys =
+  const fileKeys =
     (shown ? 'preview:' : '') +
     ready.map((f) => `${f.key}:${f.summary ? 1 : 0}`).join(',') +
-    `|${selected}|${files.htaCompat}|${shown ? 0 : files.job ? 1 : 0}`;
+    `|${files.htaCompat}|${shown ? 0 : files.job ? 1 : 0}`;
+  const keys = `${fileKeys}|${selected}`;
+  if (jobFirst && ready.length >= 2) {
+    jobFirst = false;
+    tab = 'job';
+  } else if (jobFirst && !jobPossible()) jobFirst = false;
+  const jobKeys = `${fileKeys}|${files.jobReady}|${files.files.length}|${jobPossible()}`; // whichever rank is selected
+  if (jobKeys !== renderedJobKeys) {
+    renderedJobKeys = jobKeys;
+    const job = shown ? null : files.job;
+    if (!jobPossible() || ready.length === 0) clear(jobRoot);
+    else
+      renderJobView(jobRoot, {
+        files: ready,
+        opened: files.files.length,
+        job,
+        pending: !shown && !files.jobReady,
+        links: jobLinks(job, ready, showRankRange, (b, e) => {
+          setTab('timeline');
+          return timeline.showCollective(b, e);
+        }),
+        tableLinks: linksFor(ready[0]),
+        onDownload: downloadSummary,
+      });
+  }
   if (keys !== renderedKeys) {
     renderedKeys = keys;
-    timeline.setFiles(files.files);
+    timeline.setFiles(files.files, shown ? null : files.job);
     dashboardShown = false;
     void renderDashboard(
       overview,
@@ -162,7 +215,10 @@ function getViewState(): ViewState {
 
 function setViewState(st: Partial<ViewState>): void {
   if (typeof st.file === 'number' && st.file >= 0 && st.file < files.ready.length) selected = Math.floor(st.file);
-  if (st.tab === 'overview' || st.tab === 'timeline') tab = st.tab;
+  if (st.tab === 'job' || st.tab === 'overview' || st.tab === 'timeline') {
+    tab = st.tab;
+    jobFirst = false;
+  }
   render();
   if (st.timeline !== undefined) void timeline.setViewState(files.ready[selected] ?? null, st.timeline);
 }
@@ -196,11 +252,14 @@ function open(inputs: FileInput[]): void {
   if (!inputs.length) return;
   selected = 0;
   tab = 'overview';
+  jobFirst = !embedded;
   hook.ready = false;
   hook.error = null;
   progress.reset();
   clear(overview);
+  clear(jobRoot);
   renderedKeys = '';
+  renderedJobKeys = '';
   preview = null;
   opening++;
   void files.open(inputs).finally(() => {
@@ -254,9 +313,31 @@ window.addEventListener('drop', (e) => {
   overlay.hidden = true;
   if (!hasFiles(e)) return; // text dropped into a field keeps its default behaviour
   e.preventDefault();
-  const dropped = [...(e.dataTransfer?.files ?? [])];
-  open(dropped.map((f) => ({ name: f.name, blob: f })));
+  // Folders are read after the event (their entries stay readable); the items only during it.
+  const items = dropItems(e.dataTransfer);
+  opening++;
+  void droppedFiles(items)
+    .then(
+      (inputs) => (inputs.length ? open(inputs) : noTraceDropped()),
+      () => open(items.flatMap((i) => (i.file ? [{ name: i.file.name, blob: i.file }] : [])))
+    )
+    .finally(() => {
+      opening--;
+    });
 });
+
+// A dropped folder without a trace in it: said on the drop card (what stays on screen otherwise).
+function noTraceDropped(): void {
+  const card = empty.querySelector('.drop-card');
+  card?.querySelector('.drop-note')?.remove();
+  card?.append(
+    h(
+      'p',
+      { class: 'msg warning drop-note' },
+      'The dropped folder holds no .json or .json.gz file (nor its subfolders).'
+    )
+  );
+}
 
 for (const b of document.querySelectorAll<HTMLButtonElement>('[data-sample]')) {
   b.addEventListener('click', () =>
@@ -275,7 +356,10 @@ byId<HTMLInputElement>('hta-compat').addEventListener('change', (e) => {
 });
 
 for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]'))
-  b.addEventListener('click', () => setTab(b.dataset.tab as typeof tab));
+  b.addEventListener('click', () => {
+    jobFirst = false;
+    setTab(b.dataset.tab as typeof tab);
+  });
 
 // Offline once loaded: a network-first service worker keeps the last copy of the site.
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {

@@ -54,7 +54,8 @@ export type JobRank = {
   step_ns: number | null;
   limiter: Limiter | null;
 };
-export type StragglerCause = 'gpu_compute' | 'host' | 'data_loader' | 'memory_copy' | 'unrecorded' | 'unknown';
+export type StragglerCause =
+  'gpu_compute' | 'host' | 'data_loader' | 'memory_copy' | 'unrecorded' | 'slow_link' | 'unknown';
 export type Straggler = {
   rank: number | null;
   label: string;

@@ -3,6 +3,7 @@
 // Policy of default-src 'none' makes "no network request" a property the browser enforces, not a
 // promise. Every text from the trace is HTML-escaped.
 import { digestFile, jobLine, type DigestCell, type DigestTable, type FileDigest } from './digest';
+import { jobDigest } from './job_digest';
 import { fmtInUnit } from '../app/format';
 import { escapeHtml } from './escape_html';
 import { recommendationsHtml } from './recommendations_html';
@@ -97,7 +98,20 @@ function fileHtml(d: FileDigest): string {
 
 function jobHtml(doc: { job?: unknown }): string {
   const job = jobLine(doc);
-  return job ? `<p class="verdict"><strong>${escapeHtml(job.label)}</strong> ${escapeHtml(job.sentence)}</p>` : '';
+  const parts = job
+    ? [`<p class="verdict"><strong>${escapeHtml(job.label)}</strong> ${escapeHtml(job.sentence)}</p>`]
+    : [];
+  const jd = jobDigest(doc);
+  if (!jd) return parts.join('\n');
+  const list = (cls: string, items: string[]) =>
+    `<ul class="${cls}">${items.map((x) => `<li>${escapeHtml(x)}</li>`).join('')}</ul>`;
+  parts.push('<h3>Stragglers</h3>');
+  parts.push(jd.stragglers?.length ? list('stragglers', jd.stragglers) : '<p class="stragglers">None found.</p>');
+  if (jd.collectives) {
+    parts.push(`<h3>Collectives across ranks</h3><p class="job-counts">${escapeHtml(jd.collectives)}</p>`);
+    if (jd.mismatches.length) parts.push(list('mismatches', jd.mismatches));
+  }
+  return `<section class="job">${parts.join('\n')}</section>`;
 }
 
 export function buildHtmlReport(

@@ -2,6 +2,7 @@
 // (or the first table the summary has) and the recommendations. Text from the trace is escaped so it
 // cannot break the table, start a link, or inject HTML when GitHub renders it.
 import { digestFile, jobLine, type DigestCell } from './digest';
+import { jobDigest } from './job_digest';
 import type { FileSummary } from '../app/summary_document';
 
 export function mdEscape(s: string): string {
@@ -26,6 +27,15 @@ export function buildMarkdown(
   const out: string[] = [];
   const job = jobLine(doc);
   if (job) out.push(`**${job.label}** ${mdEscape(job.sentence)}`, ''); // (the label is ours: no trace text)
+  const jd = jobDigest(doc);
+  if (jd) {
+    if (jd.stragglers?.length) out.push('**Stragglers**', '', ...jd.stragglers.map((s) => `- ${mdEscape(s)}`), '');
+    else out.push('**Stragglers:** none found.', '');
+    if (jd.collectives) {
+      out.push(`**Collectives across ranks:** ${mdEscape(jd.collectives)}`, '');
+      if (jd.mismatches.length) out.push(...jd.mismatches.map((m) => `- Mismatch: ${mdEscape(m)}`), '');
+    }
+  }
   for (const f of doc.files ?? []) {
     const d = digestFile(f, opts.topRows ?? 10);
     out.push(`### tracewise: ${mdEscape(d.name)}`, '');

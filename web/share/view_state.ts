@@ -18,7 +18,7 @@ import type { TableState } from '../app/dashboard/table';
 import { readTraceFiles, writeTraceFiles, type TraceFile } from './trace_files';
 
 export interface ViewState {
-  tab?: 'overview' | 'timeline';
+  tab?: 'job' | 'overview' | 'timeline';
   file?: number;
   tl?: unknown; // the timeline view's state, opaque here (plain JSON, bounded)
   tables?: TableState[]; // dashboard tables' filter and sort order
@@ -108,7 +108,7 @@ export function readViewState(params: URLSearchParams): { state: ViewState; prob
   const problems: string[] = [];
   const tab = params.get('tab');
   if (tab !== null) {
-    if (tab === 'overview' || tab === 'timeline') state.tab = tab;
+    if (tab === 'job' || tab === 'overview' || tab === 'timeline') state.tab = tab;
     else problems.push('tab');
   }
   const file = params.get('file');
@@ -173,7 +173,7 @@ export function readViewState(params: URLSearchParams): { state: ViewState; prob
 
 // Appends the state to params. Invalid parts are skipped, so what is written reads back identically.
 export function writeViewState(state: ViewState, params: URLSearchParams = new URLSearchParams()): URLSearchParams {
-  if (state.tab === 'overview' || state.tab === 'timeline') params.set('tab', state.tab);
+  if (state.tab === 'job' || state.tab === 'overview' || state.tab === 'timeline') params.set('tab', state.tab);
   if (Number.isInteger(state.file) && state.file! >= 0 && state.file! < 10000 && state.file !== 0)
     params.set('file', String(state.file));
   // The timeline's state goes through JSON first: it leaves out what is unset (undefined keys).

@@ -29,6 +29,7 @@ const kLinkLabel: Record<string, string> = {
   launch: 'Launched by',
   flow_out: 'Flow to',
   flow_in: 'Flow from',
+  peer: 'Peer',
 };
 
 export class DetailsPanel {
@@ -90,13 +91,15 @@ export class DetailsPanel {
       for (const [k, v] of Object.entries(d.gpu)) row(t, `GPU ${k}`, Array.isArray(v) ? v.join(' × ') : String(v));
     for (const l of d.links ?? []) {
       if (!l.to) continue;
-      const a = el('a', 'twtl-link', `${l.to.name} (${formatDuration(l.to.durNs)}, ${laneName(l.to.lane)})`);
+      // A lane the view does not show (the aligned view without that rank's CPU threads) has no name.
+      const lane = laneName(l.to.lane);
+      const a = el('a', 'twtl-link', `${l.to.name} (${formatDuration(l.to.durNs)}${lane ? `, ${lane}` : ''})`);
       a.href = '#';
       a.addEventListener('click', (e) => {
         e.preventDefault();
         this.onJump(l.to);
       });
-      row(t, kLinkLabel[l.dir] ?? l.dir, a);
+      row(t, l.rank ? `${kLinkLabel[l.dir] ?? l.dir} on ${l.rank}` : (kLinkLabel[l.dir] ?? l.dir), a);
     }
     const parts: Node[] = [title, t];
     const args = reply.args;

@@ -29,6 +29,7 @@ export interface Frame {
   searchActive: boolean;
   selected: { lane: number; depth: number; startNs: number; durNs: number } | null;
   links: Array<{ lane: number; depth: number; startNs: number; durNs: number }>;
+  peers: Array<{ lane: number; depth: number; startNs: number; durNs: number }>; // a collective's, on other ranks
   area: { t0: number; t1: number; y0: number; y1: number } | null;
   fg: string;
   muted: string;
@@ -336,6 +337,31 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): FrameStats {
       }
       ctx.lineWidth = 1;
     }
+  }
+  // The selected collective's kernels on the other ranks (the aligned view of a job): outlined like
+  // the selection but dashed, with guides at the selected kernel's start and end over the whole
+  // view, so that who arrived late (and that all leave together) reads at a glance.
+  if (f.peers.length && f.selected) {
+    const x0 = xOf(f, f.selected.startNs),
+      x1 = xOf(f, f.selected.startNs + f.selected.durNs);
+    ctx.strokeStyle = '#d81b60';
+    ctx.globalAlpha = 0.7;
+    ctx.setLineDash([4, 4]);
+    ctx.beginPath();
+    for (const x of [x0, x1]) {
+      ctx.moveTo(Math.round(x) + 0.5, kRulerH);
+      ctx.lineTo(Math.round(x) + 0.5, f.height);
+    }
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = f.fg;
+    for (const p of f.peers) {
+      const b = box(p);
+      if (b) ctx.strokeRect(b.x0, b.y, b.x1 - b.x0, b.h - 1);
+    }
+    ctx.setLineDash([]);
+    ctx.lineWidth = 1;
   }
   if (f.area) {
     const x0 = xOf(f, f.area.t0),

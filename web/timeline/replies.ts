@@ -16,7 +16,8 @@ export interface SliceRef {
 export interface Link {
   dir: string;
   to: SliceRef;
-} // dir: kernel, launch, flow_out or flow_in
+  rank?: string; // a peer's rank label ("rank 2")
+} // dir: kernel, launch, flow_out or flow_in; the aligned view of a job adds peer (./aligned/peers.ts)
 
 type EventCommon = {
   id: number;

@@ -113,6 +113,13 @@ export class TimelineSearch {
     }
   }
 
+  // Runs the last query again (another client of the same worker may have searched meanwhile).
+  rerun(): Promise<void> {
+    if (!this.state.ran || !this.state.query) return Promise.resolve();
+    this.state.ran = '';
+    return this.run();
+  }
+
   // The next (dir > 0) or previous match from `fromNs` (after / before the event `fromId` at that
   // time, -1 for none); its event, or null when there is none.
   async step(dir: number, fromNs: number, fromId: number): Promise<{ id: number } | null> {

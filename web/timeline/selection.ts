@@ -37,12 +37,16 @@ export interface SelectionHost {
   measure(): void; // the panel may have taken room from the stage
   invalidate(): void;
   revealLane(lane: number, depth: number): void; // expands its group, scrolls it into view
+  // A slice on a lane the client does not show (lane -1): shows its lane if the client can (the
+  // aligned view of a job: that rank's CPU threads); true when the track list changed.
+  showLaneOf(id: number): Promise<boolean>;
   keepRowShown(lane: number, depth: number): void;
 }
 
 export class TimelineSelection {
   selected: Selected | null = null;
   links: SliceRef[] = []; // the selected slice's linked slices (kernel, launch, flows)
+  peers: SliceRef[] = []; // a collective kernel's peers on the other ranks (the aligned view's 'peer' links)
   area: Area | null = null;
   lastDetails: EventView | null = null;
   lastAggregate: AggregateReply | null = null;
@@ -59,6 +63,7 @@ export class TimelineSelection {
   clear(): void {
     this.selected = null;
     this.links = [];
+    this.peers = [];
     this.area = null;
     this.lastDetails = null;
     this.panel.hide();
@@ -71,17 +76,24 @@ export class TimelineSelection {
   }
 
   // A slice's details; `reveal`: scroll and zoom to it (a search step, a link), else only keep its
-  // row on screen.
-  async select(id: number, reveal: boolean): Promise<void> {
+  // row on screen. `showLane`: a slice on a lane the client does not show has its lane shown (not
+  // when the lanes were just hidden by the user: the selection then stays, undrawn).
+  async select(id: number, reveal: boolean, showLane = true): Promise<void> {
     this.area = null;
     this.pending++;
     try {
       const reply = await this.host.client.request('event', { sliceId: id });
       if (this.host.destroyed()) return;
       const d = reply.details;
+      if (d.lane < 0 && showLane && (await this.host.showLaneOf(id))) {
+        if (!this.host.destroyed()) void this.select(id, reveal);
+        return;
+      }
       this.selected = { id, lane: d.lane, depth: d.depth, startNs: d.startNs, durNs: d.durNs };
-      this.links = (d.links ?? []).map((l) => l.to).filter((x) => x);
-      await this.host.loadLaneNames(this.links.map((l) => l.lane)); // the panel names the linked lanes
+      const links = (d.links ?? []).filter((l) => l.to);
+      this.links = links.filter((l) => l.dir !== 'peer').map((l) => l.to);
+      this.peers = links.filter((l) => l.dir === 'peer').map((l) => l.to);
+      await this.host.loadLaneNames(links.map((l) => l.to.lane)); // the panel names the linked lanes
       if (this.host.destroyed()) return;
       this.show(reply);
       if (reveal) this.host.revealLane(d.lane, d.depth);
@@ -105,6 +117,7 @@ export class TimelineSelection {
       const d = reply.details;
       this.selected = { id, lane: d.lane, depth: 0, startNs: d.startNs, durNs: 0, instant: true };
       this.links = [];
+      this.peers = [];
       this.show(reply);
       if (d.scope === 'thread') this.host.keepRowShown(d.lane, 0); // the others sit on headers and the ruler
       this.host.invalidate();
@@ -144,6 +157,7 @@ export class TimelineSelection {
       this.lastAggregate = r;
       this.selected = null;
       this.links = [];
+      this.peers = [];
       this.panel.showAggregate(r, a.t0, a.t1, a.lanes.length);
     } catch (e) {
       this.panel.error(`The area could not be aggregated: ${String((e as Error)?.message ?? e)}`);

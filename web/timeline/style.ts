@@ -27,6 +27,13 @@ const kCss = `
 .twtl-muted { opacity: .65; }
 .twtl-error { color: #d32f2f; }
 .twtl-link { color: #1e88e5; cursor: pointer; }
+.twtl-cpu { position: relative; }
+.twtl-cpu summary { cursor: pointer; padding: 3px 8px; border: 1px solid rgba(128,128,128,.5); border-radius: 4px; list-style: none; white-space: nowrap; }
+.twtl-cpu summary::after { content: ' ▾'; opacity: .7; }
+.twtl-cpu-list { position: absolute; z-index: 5; top: calc(100% + 2px); left: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(110px, 1fr));
+  gap: 2px 10px; width: max-content; max-width: 560px; max-height: 320px; overflow: auto; padding: 6px 10px; background: Canvas; color: CanvasText;
+  border: 1px solid rgba(128,128,128,.5); border-radius: 4px; box-shadow: 0 4px 14px rgba(0,0,0,.18); }
+.twtl-cpu-list label { white-space: nowrap; cursor: pointer; }
 `;
 
 let injected = false;

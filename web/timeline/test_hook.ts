@@ -116,6 +116,13 @@ export function installTimelineHook(view: object, probe: () => Probe, actions: H
     },
     // Client coordinates of the centre of the widest drawn item whose name contains `text`.
     locate: (text: string) => locate(probe(), text),
+    // The cached window's items whose name contains `text` (every cached lane, on screen or not):
+    // {lane, group, name, id, depth, start, dur, merged}, times relative ns.
+    items: (text: string) => cachedItems(probe(), text),
+    // The peers outlined with the selection (a collective's kernels on the other ranks).
+    get peers() {
+      return probe().frame?.peers.length ?? 0;
+    },
     // Client coordinates of a drawn instant marker (thread triangle, or a process / global head).
     locateInstant: (text: string) => {
       const p = probe();
@@ -174,6 +181,23 @@ function locate(p: Probe, text: string): { x: number; y: number; id: number } | 
     }
   }
   return best && { x: best.x, y: best.y, id: best.id };
+}
+
+function cachedItems(p: Probe, text: string) {
+  const d = p.cache.data,
+    t = p.tracks;
+  if (!d || !t) return [];
+  const out = [];
+  for (const [lane, k] of d.laneIndex) {
+    for (let i = d.itemOffset[k]; i < d.itemOffset[k + 1]; i++) {
+      const name = p.cache.names.get(d.name[i]) ?? '';
+      if (!name.includes(text)) continue;
+      const group = t.trackGroup[lane];
+      const [start, dur, merged] = [d.start[i], d.dur[i], (d.flags[i] & 1) !== 0];
+      out.push({ lane, group, name, id: d.sliceId[i], depth: d.depth[i], start, dur, merged });
+    }
+  }
+  return out;
 }
 
 function shownLanes(p: Probe): number[] {

@@ -40,6 +40,12 @@ import type { TimelineClient } from '../worker/protocol';
 
 export type { TimeLike };
 
+// What a client may also do (the aligned view of a job, ./aligned/aligned_client.ts): show the lane of a
+// slice it does not show; true when its track list changed.
+export interface LaneShower {
+  showLaneOf(sliceId: number): Promise<boolean>;
+}
+
 export interface ViewState {
   t0: number;
   t1: number;
@@ -111,6 +117,12 @@ export class TimelineView {
       invalidate: () => this.invalidate(),
       revealLane: (lane, depth) => this.rows.reveal(lane, depth),
       keepRowShown: (lane, depth) => this.rows.keepShown(lane, depth),
+      showLaneOf: async (id) => {
+        const c = this.client as TimelineClient & Partial<LaneShower>;
+        if (!c.showLaneOf || !(await c.showLaneOf(id))) return false;
+        await this.reloadTracks(false);
+        return true;
+      },
     });
     this.sel.panel.root.setAttribute('data-testid', 'timeline-details');
     this.cache = new WindowCache(
@@ -184,17 +196,16 @@ export class TimelineView {
     return this.loading;
   }
 
-  // Calls made before load() finished wait for it (times need the origin from the track list).
+  // Calls made before load() finished wait for the track list (times need its origin), and run as
+  // soon as it is here, before the first frame settles: a view shown at a link's range or at another
+  // view's window is never idle at the whole trace in between.
   private afterLoad(f: () => void): boolean {
     if (this.rows.tracks) return false;
-    void this.load().then(
-      () => {
-        if (this.rows.tracks) f();
-      },
-      () => {}
-    );
+    this.queued.push(f);
+    void this.load().catch(() => {});
     return true;
   }
+  private readonly queued: Array<() => void> = [];
 
   private async doLoad(): Promise<void> {
     const t = await this.client.request('tracks', {});
@@ -203,6 +214,7 @@ export class TimelineView {
     await this.rows.open(t);
     if (this.destroyed) return;
     this.fitAll();
+    for (const f of this.queued.splice(0)) f();
     await this.whenIdle(20000);
   }
 
@@ -223,6 +235,45 @@ export class TimelineView {
   clearSearch(): void {
     if (this.afterLoad(() => this.clearSearch())) return;
     this.steps.clear();
+  }
+
+  // Shows the range `at` gives for this view's origin (a window converted from another view's clock:
+  // the origin is known once the track list is here).
+  showRange(at: (originNs: string) => Range): void {
+    if (this.afterLoad(() => this.showRange(at))) return;
+    this.goTo(at(this.rows.tracks!.originNs));
+  }
+
+  // The visible range (relative ns) and the origin it is relative to; null before load() finished.
+  visibleWindow(): { t0: number; t1: number; originNs: string } | null {
+    const o = this.rows.tracks?.originNs;
+    return o === undefined ? null : { t0: this.t0, t1: this.t1, originNs: o };
+  }
+
+  // Asks the client for the track list again and shows it, keeping the range, the scroll, the
+  // groups' state and the selected slice: the client's lanes changed (the aligned view of a job
+  // showing or hiding a rank's CPU threads; its groups stay the same).
+  // `reselect`: select the selected slice again (its lane may have moved); false when the caller
+  // selects another.
+  async reloadTracks(reselect = true): Promise<void> {
+    await this.load();
+    const t = await this.client.request('tracks', {});
+    if (this.destroyed) return;
+    await this.rows.open(t, true);
+    if (this.destroyed) return;
+    this.cache.reset(); // with the new layout, in the same task: no frame mixes the two
+    const sel = this.sel.selected;
+    if (!reselect) return this.goTo(this.range);
+    if (sel && !sel.instant) void this.sel.select(sel.id, false, false);
+    else this.sel.clear();
+    this.goTo(this.range);
+  }
+
+  // Runs the search box's query again: the worker's one search may have been replaced by another
+  // view's of the same worker (a job's aligned view and its ranks' own views).
+  refreshSearch(): void {
+    if (this.afterLoad(() => this.refreshSearch())) return;
+    this.search.rerun();
   }
 
   fitAll(): void {
@@ -369,6 +420,7 @@ export class TimelineView {
       searchActive: this.search.active,
       selected: this.sel.selected,
       links: this.sel.links,
+      peers: this.sel.peers,
       area: this.sel.area,
       fg: this.colors.fg,
       muted: this.colors.muted,

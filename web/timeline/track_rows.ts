@@ -12,43 +12,48 @@ export class TrackRows {
   layout: Layout | null = null;
   scrollY = 0;
   viewH = 0; // the track area's height (CSS px), set by the view
-  readonly names: TrackNames;
+  names: TrackNames;
   private readonly collapse = new GroupCollapse();
 
   constructor(
-    fetchNames: FetchNames,
+    private readonly fetchNames: FetchNames,
     private readonly changed: () => void,
-    onError: (e: unknown) => void
+    private readonly onError: (e: unknown) => void
   ) {
     this.names = new TrackNames(fetchNames, changed, onError);
   }
 
   // A new track list, in place once the names of its first screen (a small trace: all) are here:
   // no row is drawn without its name, and the view draws nothing before (it fits the range first).
-  async open(t: TracksReply): Promise<void> {
-    this.collapse.reset(t.groups);
+  // `again`: the same groups with other lanes (the aligned view showing a rank's CPU threads): the
+  // groups stay collapsed or open, the lanes' names are fetched anew.
+  async open(t: TracksReply, again = false): Promise<void> {
+    if (!again) this.collapse.reset(t.groups);
     const layout = new Layout(t, this.collapse);
+    const names = again ? new TrackNames(this.fetchNames, this.changed, this.onError) : this.names;
     const all = (n: number) => (n <= 8 * kNamePage ? [...Array(n).keys()] : []);
     await Promise.all([
-      this.loadShown(layout),
-      this.names.load(true, all(t.groups)),
-      this.names.load(false, all(t.tracks)),
+      this.loadShown(layout, names),
+      names.load(true, all(t.groups)),
+      names.load(false, all(t.tracks)),
     ]);
     this.tracks = t;
     this.layout = layout;
+    this.names = names;
+    if (again) this.scrollBy(0); // the content may be shorter now
   }
 
   // Fetches the names of the groups and lanes on screen that are not here (a frame shows '…').
-  loadShown(l: Layout | null = this.layout): Promise<unknown> {
+  loadShown(l: Layout | null = this.layout, names = this.names): Promise<unknown> {
     if (!l) return Promise.resolve();
     const top = this.scrollY,
       bottom = top + this.viewH;
     return Promise.all([
-      this.names.load(
+      names.load(
         true,
         l.groupsIn(top, bottom).map((g) => g.index)
       ),
-      this.names.load(
+      names.load(
         false,
         l.lanesIn(top, bottom).map((b) => b.id)
       ),

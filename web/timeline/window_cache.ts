@@ -46,6 +46,14 @@ export class WindowCache {
     this.generation++;
   }
 
+  // The lanes were renumbered (a new track list): nothing cached or asked before stands.
+  reset(): void {
+    this.data = null;
+    this.epoch++;
+    this.generation++;
+  }
+  private epoch = 0;
+
   // True when the cache serves `need` well.
   covers(need: Need): boolean {
     const d = this.data;
@@ -72,7 +80,8 @@ export class WindowCache {
       this.pending = null;
       if (this.covers(need) && this.dataGeneration === this.generation) continue;
       const span = need.t1 - need.t0;
-      const gen = this.generation;
+      const gen = this.generation,
+        epoch = this.epoch;
       const req = {
         lanes: need.lanes,
         t0: need.t0 - span,
@@ -84,6 +93,7 @@ export class WindowCache {
       this.requests++;
       try {
         const r = await this.fetch(req);
+        if (epoch !== this.epoch) continue; // asked under the old lane ids (finally still runs)
         for (const [k, v] of Object.entries(r.names ?? {})) this.names.set(Number(k), String(v));
         const laneIndex = new Map<number, number>();
         req.lanes.forEach((l, i) => laneIndex.set(l, i));

@@ -1,6 +1,7 @@
 // The summary dashboard of the opened files: a rank picker when several files are open, the
 // file's facts, headline cards, the time breakdown of every rank, charts, recommendations, the
-// big tables, and every other summary section rendered generically.
+// big tables, and every other summary section rendered generically. The ranks side by side are the
+// Job view's (web/app/job).
 import { h, clear } from '../dom';
 import { postedTask } from '../../posted_task';
 import { fmtBytes, fmtCount, fmtDuration, labelOf } from '../format';
@@ -16,7 +17,6 @@ import { recommendationsPanel } from './recommendations';
 import { stepsPanel } from './steps';
 import { idlePanel } from './idle';
 import { importNotes } from './import_notes';
-import { ranksPanel } from './ranks';
 import { streamsPanel } from './streams';
 import { jobVerdictLine, verdictPanel } from './verdict';
 import { classesNote, kernelsNote } from './kernels_note';
@@ -199,7 +199,6 @@ export async function buildDashboard(
               'Its CPU threads are in the timeline.'
           )
         : null,
-    () => ranksPanel(all, l),
     () => recommendationsPanel(f, l),
     () => breakdownPanel(all, f, l),
     () => chartPanels(f, l),
