@@ -6,26 +6,10 @@ namespace tw {
 
 namespace {
 constexpr std::string_view kKeys[kKnownArgs] = {
-    "correlation",
-    "External id",
-    "device",
-    "stream",
-    "bytes",
-    "Collective name",
-    "In msg nelems",
-    "Out msg nelems",
-    "Group size",
-    "dtype",
-    "Process Group Name",
-    "Seq",
-    "grid",
-    "block",
-    "Total Allocated",
-    "Total Reserved",
-    "Bytes",
-    "Device Id",
-    "name",
-    "labels",
+    "correlation",        "External id",   "device",         "stream",     "bytes",
+    "Collective name",    "In msg nelems", "Out msg nelems", "Group size", "dtype",
+    "Process Group Name", "Seq",           "grid",           "block",      "Total Allocated",
+    "Total Reserved",     "Bytes",         "Device Id",      "name",       "labels",
     "sort_index",
 };
 }  // namespace

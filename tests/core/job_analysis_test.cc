@@ -332,3 +332,46 @@ TEST_CASE("job: records with extreme times are analysed without overflow") {
 
 }  // namespace
 }  // namespace tw::job_test
+
+namespace tw::job_test {
+namespace {
+
+// Where every rank writes "Seq", a collective is matched by it, not by its position: rank 1's
+// profile starts one call earlier (seq 9 is outside rank 0's window), which would shift every
+// ordinal by one; and a point-to-point call keeps its own sequence.
+TEST_CASE("job: collectives matched by Seq when every rank writes it") {
+  std::vector<RankRecord> ranks(2);
+  for (int r = 0; r < 2; ++r) {
+    ranks[r].has_rank = true;
+    ranks[r].rank = r;
+    for (int64_t seq = r == 1 ? 9 : 10; seq < 15; ++seq) {
+      CollectiveCall c;
+      c.group = "0";
+      c.op = "allreduce";
+      c.dtype = "Float";
+      c.nelems = 1024 * seq;  // each call its own size: a wrong pairing would disagree
+      c.seq = seq;
+      c.begin_ns = seq * 1000000 + r * 7000;  // rank 1 arrives 7 us later at each
+      c.end_ns = seq * 1000000 + 500000;
+      ranks[r].calls.push_back(c);
+    }
+    CollectiveCall p2p;
+    p2p.group = "0";
+    p2p.op = "send";
+    p2p.seq = 10;  // the same number as an allreduce: another sequence
+    p2p.begin_ns = 20000000;
+    p2p.end_ns = 20100000;
+    ranks[r].calls.push_back(p2p);
+  }
+  const JobAnalysis a = analyze_job(ranks);
+  CHECK(a.mismatched == 1);  // seq 9: missing on rank 0, which has no steps to say it was outside
+  CHECK(a.matched == 6);     // seq 10..14 and the send
+  for (const CollectiveInstance& in : a.instances) {
+    CHECK(in.by_seq);
+    if (in.status == CollectiveInstance::kMatched && in.op == "allreduce") CHECK(std::llabs(in.skew_ns - 7000) <= 1);
+  }
+  CHECK(a.ranks[1].last_arrivals == 5);
+}
+
+}  // namespace
+}  // namespace tw::job_test
