@@ -2,8 +2,9 @@
 // sampled_rank-0, rank 3 late by 500 us at every collective) opened at once under a small memory
 // budget (`?memory=64`, web/load/page/memory.ts), so that most models are released once their summary
 // and rank record are kept. Every file becomes ready, the job is the CLI's, the loading strip sums the
-// files up in one line, fewer trace workers than files stay alive, the timeline of a released rank
-// opens its file again on demand, and so does the HTA-compatible switch (summaries and rank records).
+// files up in one line, fewer trace workers than files stay alive; the Timeline tab's aligned view of
+// every rank opens the released ones again (each once), a rank alone shows its own timeline, and the
+// HTA-compatible switch gives the CLI's summaries and job.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -58,30 +59,6 @@ test('twelve ranks under a small memory budget: all ready, the job computed, mod
   assert.equal(await s.page.isVisible('#loads .load-details .load-row'), false); // folded
 });
 
-test('the timeline of a released rank opens its file again', async () => {
-  const opens = () => s.page.evaluate(() => window.__opens.length);
-  assert.equal(await opens(), kRanks);
-  await s.page.click('[data-tab="timeline"]');
-  await idle(s.page);
-  // Rank 1: loaded early and never shown, so among the first released (rank 0 is kept: shown first).
-  const key = await s.page.$eval(
-    '.file-pick',
-    (sel) => [...sel.options].find((o) => /rank-1\.json$/.test(o.text)).value
-  );
-  await s.page.selectOption('.file-pick', key);
-  await s.page.waitForFunction(() => document.querySelector('.tl-view[data-file="rank-1.json"]:not([hidden])'));
-  await idle(s.page);
-  const tl = await s.page.evaluate(() => ({
-    drawn: window.__tracewise.timeline.drawnItems,
-    groups: window.__tracewise.timeline.groupCount,
-  }));
-  assert.ok(tl.drawn > 0 && tl.groups > 0, JSON.stringify(tl));
-  assert.equal(await opens(), kRanks + 1); // rank 1's file, opened again
-  assert.equal(await s.page.evaluate(() => window.__opens.at(-1).name), 'rank-1.json');
-  assert.equal(await s.page.evaluate(() => window.__tracewise.ready), true);
-  assert.equal(await s.page.locator('#loads .load-row.status-reopening').count(), 0);
-});
-
 test('the HTA-compatible switch opens released models again, in turn: files and job are the CLI --hta-compat ones', async () => {
   // Each file's summary and the job as the core wrote them (the document's own key order differs).
   const shows = (doc) =>
@@ -96,9 +73,42 @@ test('the HTA-compatible switch opens released models again, in turn: files and 
   await s.page.click('[data-tab="overview"]');
   await s.page.check('#hta-compat');
   await shows(cliSummary(files, { htaCompat: true }));
-  assert.ok((await s.page.evaluate(() => window.__opens.length)) > kRanks + 1); // released models, opened again
+  assert.ok((await s.page.evaluate(() => window.__opens.length)) > kRanks); // released models, opened again
   assert.ok(traceWorkers() < kRanks / 2, `${traceWorkers()} trace workers alive for ${kRanks} files`);
   await s.page.uncheck('#hta-compat');
   await shows(cliSummary(files));
   assert.deepEqual(s.pageErrors, []);
+});
+
+test('the Timeline tab (every rank, aligned) opens each released rank again, once', async () => {
+  const opened = await s.page.evaluate(() => window.__opens.length);
+  const kept = traceWorkers(); // the models held (and the page's spare)
+  await s.page.click('[data-tab="timeline"]');
+  await s.page.waitForFunction(() => document.querySelector('.tl-view[data-view="aligned"]:not([hidden])'));
+  await idle(s.page);
+  assert.ok((await s.page.evaluate(() => window.__tracewise.timeline.drawnItems)) > 0);
+  const names = await s.page.evaluate(() => window.__opens.map((o) => o.name));
+  // Each rank opened again at most once, and every rank not kept (all but a few) was.
+  const again = names.slice(opened);
+  assert.equal(new Set(again).size, again.length);
+  assert.ok(again.length >= kRanks - kept, `${again.length} opened again, ${kept} workers kept`);
+  assert.ok(!again.includes('rank-0.json')); // the first file's model is never released
+  assert.ok(traceWorkers() >= kRanks, `${traceWorkers()} trace workers for the aligned view`);
+  assert.equal(await s.page.evaluate(() => window.__tracewise.ready), true);
+  assert.equal(await s.page.locator('#loads .load-row.status-reopening').count(), 0);
+});
+
+test('a rank picked alone shows its own timeline', async () => {
+  const key = await s.page.$eval(
+    '.file-pick',
+    (sel) => [...sel.options].find((o) => /rank-1\.json$/.test(o.text)).value
+  );
+  await s.page.selectOption('.file-pick', key);
+  await s.page.waitForFunction(() => document.querySelector('.tl-view[data-file="rank-1.json"]:not([hidden])'));
+  await idle(s.page);
+  const tl = await s.page.evaluate(() => ({
+    drawn: window.__tracewise.timeline.drawnItems,
+    groups: window.__tracewise.timeline.groupCount,
+  }));
+  assert.ok(tl.drawn > 0 && tl.groups > 0, JSON.stringify(tl));
 });

@@ -47,6 +47,9 @@ const kParallel = Math.max(2, Math.min(6, navigator.hardwareConcurrency || 2));
 // (progress_view.ts), and the page hears of newly ready files at most every kReadyNoticeMs.
 export const kManyFiles = 8;
 const kReadyNoticeMs = 1000;
+// A model whose timeline asked for data this recently is kept: a view on screen (the aligned view of
+// every rank, too) is not made to open its files again at each pan when they outgrow the budget.
+const kViewedMs = 10_000;
 
 // A load or a reopen waiting for (or holding) its turn; `bytes`: the memory it is expected to take.
 interface Task {
@@ -400,10 +403,11 @@ export class FileSet {
 
   // Releases models, least recently used first, until `bytes` are freed (or none is left to release):
   // only of files whose rank record is kept when there are several, never the first file (the one
-  // shown first), `except`, or one that is answering a request.
+  // shown first), `except`, one that is answering a request or one whose timeline was just used.
   private release(bytes: number, except: OpenedFile): void {
     const several = this.traceCount >= 2;
     const first = this.files.find((f) => f.load);
+    const now = performance.now();
     const candidates = this.files
       .filter(
         (f) =>
@@ -412,6 +416,7 @@ export class FileSet {
           f.status === 'ready' &&
           f.load?.resident &&
           !f.load.busy &&
+          now - f.load.lastViewed > kViewedMs &&
           (f.rank !== null || !several)
       )
       .sort((a, b) => a.load!.lastUsed - b.load!.lastUsed);

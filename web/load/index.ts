@@ -48,6 +48,10 @@ export class TraceLoad {
   private reopening: Promise<void> | null = null;
   private inFlight = 0;
   lastUsed = 0; // performance.now() of the latest request's end (least recently used goes first)
+  lastViewed = -Infinity; // ... of the latest timeline request's (a view on screen wants its model kept)
+  // Rank records by htaCompat: the model's, so they outlive a release (the aligned timeline asks
+  // every rank for its record; web/app/timeline_host.ts).
+  private readonly ranks = new Map<boolean, SummaryReply>();
   onProgress: (p: Progress) => void = () => {};
   // How a released load opens its file again: `open(othersLoading)` does it; the caller decides when.
   reopenVia: (open: (othersLoading: boolean) => Promise<void>) => Promise<void> = (open) => open(false);
@@ -85,8 +89,12 @@ export class TraceLoad {
   }
 
   // This file's rank record, for a job of several files.
-  rank(htaCompat: boolean): Promise<SummaryReply> {
-    return this.call('rank', { htaCompat });
+  async rank(htaCompat: boolean): Promise<SummaryReply> {
+    const known = this.ranks.get(htaCompat);
+    if (known) return known;
+    const reply = await this.call('rank', { htaCompat });
+    this.ranks.set(htaCompat, reply);
+    return reply;
   }
 
   // The job over several files' summaries and rank records (JSON arrays; ranks '' for none),
@@ -107,8 +115,12 @@ export class TraceLoad {
     // TimelineRequest is made of TimelinePayloads, so a timeline kind's payload is its TracePayloads entry.
     // The worker sends the core's JSON objects; TimelineReplies says what the core writes in them
     // (tests/wasm/summary_types.test.mjs holds the types to the core's output).
-    request: <K extends TimelineKind>(kind: K, payload: TimelinePayloads[K]) =>
-      this.call(kind, payload as unknown as TracePayloads[K]) as Promise<unknown> as Promise<TimelineReplies[K]>,
+    request: <K extends TimelineKind>(kind: K, payload: TimelinePayloads[K]) => {
+      this.lastViewed = performance.now();
+      return this.call(kind, payload as unknown as TracePayloads[K]).finally(() => {
+        this.lastViewed = performance.now();
+      }) as Promise<unknown> as Promise<TimelineReplies[K]>;
+    },
   };
 
   // A request to the worker; one that needs the model waits for the file to be opened again if it
