@@ -33,6 +33,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { availableParallelism, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withWarmPage } from './fresh_page.mjs';
+import { readyHookScript } from './ready_hook.mjs';
 
 const sites = process.argv.slice(2).length ? process.argv.slice(2) : ['build/site'];
 const RANKS = Number(process.env.JOB_RANKS ?? 32);
@@ -120,33 +121,9 @@ async function measured(run) {
   return { peak, before: before.pss, cpu: end.cpu - before.cpu, result };
 }
 
-// The moment the hook turns ready (as site_ab.mjs), without polling.
-function initScript() {
-  let ready = false;
-  window.__readyAt = 0;
-  window.__longTasks = [];
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, dur: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  } catch {
-    /* no longtask entries in this browser: none reported */
-  }
-  window.__tracewise = { summary: null, error: null };
-  Object.defineProperty(window.__tracewise, 'ready', {
-    enumerable: true,
-    configurable: true,
-    get: () => ready,
-    set: (v) => {
-      if (v && !ready) window.__readyAt = performance.now();
-      ready = v;
-    },
-  });
-}
-
 // Opens `paths` together in a fresh page; returns wall s, memory, CPU and what the page shows.
 async function load(site, paths) {
-  const beforeGoto = (page) => page.addInitScript(initScript);
+  const beforeGoto = (page) => page.addInitScript(readyHookScript);
   return withWarmPage(site, { beforeGoto, waitMs: Number(process.env.AB_WAIT ?? 1000) }, async (page) => {
     const t0 = await page.evaluate(() => {
       window.__tracewise.ready = false;

@@ -16,6 +16,7 @@
 // began 4 ms after ready, e.g. the dashboard's layout at the end of a load).
 import { resolve } from 'node:path';
 import { withWarmPage } from './fresh_page.mjs';
+import { readyHookScript } from './ready_hook.mjs';
 
 const [siteA, siteB, file, rounds = '3'] = process.argv.slice(2);
 if (!siteA || !siteB || !file) {
@@ -23,32 +24,8 @@ if (!siteA || !siteB || !file) {
   process.exit(2);
 }
 
-// The moment the page's hook turns ready, without polling (as browser_bench.mjs's initScript).
-function initScript() {
-  let ready = false;
-  window.__readyAt = 0;
-  window.__longTasks = [];
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, dur: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  } catch {
-    /* no longtask entries in this browser: none reported */
-  }
-  window.__tracewise = { summary: null, error: null };
-  Object.defineProperty(window.__tracewise, 'ready', {
-    enumerable: true,
-    configurable: true,
-    get: () => ready,
-    set: (v) => {
-      if (v && !ready) window.__readyAt = performance.now();
-      ready = v;
-    },
-  });
-}
-
 async function once(site) {
-  const beforeGoto = (page) => page.addInitScript(initScript);
+  const beforeGoto = (page) => page.addInitScript(readyHookScript);
   return withWarmPage(site, { beforeGoto, waitMs: Number(process.env.AB_WAIT ?? 400) }, async (page) => {
     const t0 = await page.evaluate(() => {
       window.__tracewise.ready = false;

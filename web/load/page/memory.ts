@@ -8,11 +8,11 @@ import type { OpenResult } from '../../worker/protocol';
 const MB = 1 << 20;
 
 // A trace worker's memory beside its heap at the end of the open: its JS heap, the module's
-// instance, and what the summary adds to the heap (bench/job_page.mjs: ~50 MB held per 63 MB rank
-// whose open reported a 40 MB heap).
+// instance, and what the summary adds to the heap (measured with bench/job_page.mjs; the numbers are
+// in docs/performance.md, "Many files at once").
 export const kWorkerBytes = 12 * MB;
-// The heap through the summary, a fixed part and per input byte: 50 MB at 63 MB (wasm_bench.mjs),
-// 372 MB at 1 GB (`make bench`).
+// The heap through the summary, a fixed part and per input byte, fitted to wasm_bench.mjs and `make
+// bench` (docs/performance.md).
 const kHeapBase = 28 * MB;
 const kHeapPerByte = 0.36;
 // gzip: an inflated size when the trailer cannot say (Kineto traces inflate 8-15x).
