@@ -31,6 +31,8 @@ export interface CoreSession {
   // the summary
   summaryJson(htaCompat: boolean): string;
   rankJson(htaCompat: boolean): string;
+  // The call tree for the flame graph (core/calltree/call_tree_json.h); fromNs < 0: the whole trace.
+  callTreeJson(fromNs: number, toNs: number, bottomUp: boolean): string;
   // the timeline
   timelineTracks(): string;
   timelineTrackHead(): string;
@@ -63,6 +65,11 @@ export interface CoreModule {
   startsAsObject(address: number, size: number): boolean;
   // The job over several files' summaries, given as one JSON array: its JSON (core/summary/job_summary.h).
   jobSummary(filesJson: string, ranksJson: string): string;
+  // The comparison of two summary documents (docs/diff-schema.md, core/diff): the tracewise.diff/1
+  // JSON; `optionsJson` '' for the defaults.
+  diffSummaries(baseSummaryDoc: string, candSummaryDoc: string, optionsJson: string): string;
+  // A diff document as the CLI's `--format markdown` writes it.
+  diffMarkdown(diffJson: string): string;
 }
 
 type Methods<T> = Exclude<keyof T, 'delete'>;
@@ -92,6 +99,7 @@ export const kSessionMethods = methods<CoreSession>()([
   'dropPart',
   'summaryJson',
   'rankJson',
+  'callTreeJson',
   'timelineTracks',
   'timelineTrackHead',
   'timelineTrackColumns',
@@ -113,4 +121,6 @@ export const kModuleFunctions = [
   'likelyEventStart',
   'startsAsObject',
   'jobSummary',
+  'diffSummaries',
+  'diffMarkdown',
 ] as const satisfies readonly (keyof CoreModule)[];
