@@ -24,6 +24,7 @@ import {
 } from './app_view';
 import { showMessage, type MessageKind } from './banner';
 import { linkBase } from './link_base';
+import { sidesForOpened } from '../app/compare/compare_sides';
 import { tracewiseHook } from '../hook';
 
 export interface ShareHook {
@@ -81,7 +82,14 @@ export function installShare(
   // The link's view on the loaded traces: tab, file and timeline through the app; tables directly,
   // or after the dashboard of the linked file is rebuilt.
   const applyView = (v: ViewState) => {
-    app.setViewState(toAppView(v));
+    const st = toAppView(v);
+    if (v.compare)
+      st.compare = sidesForOpened(
+        v.compare,
+        v.files?.map((f) => f?.name ?? null),
+        readyNames(app)
+      );
+    app.setViewState(st);
     if (!v.tables?.length) return;
     if (dashboardShown()) applyTableStates(v.tables);
     else pendingTables = v.tables;
