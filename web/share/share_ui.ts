@@ -154,9 +154,10 @@ export function installShare(
     const onShown = () => {
       if (tables && want === expected && hook.readOnly) applyTableStates(tables);
     };
-    previewing = app.previewSummary(doc, 'the summary link', onShown);
+    const compare = payload.compare ?? undefined;
+    previewing = app.previewSummary(doc, 'the summary link', onShown, compare);
     if (!previewing) {
-      app.showSummary(doc, 'the summary link');
+      app.showSummary(doc, 'the summary link', compare);
       if (tables) pendingTables = tables;
     }
     hook.readOnly = true;
@@ -372,7 +373,11 @@ export function installShare(
       const view = { ...currentView([]), hashes: undefined, files: undefined };
       const at = base();
       const budget = Math.max(1000, kTargetLinkChars - buildLink(at, view).length - 4);
-      const enc = await encodeSummaryLink(doc, refs, budget);
+      // A comparison carries each file's side and its diff (trimmed with the summaries).
+      const sides = app.getViewState().compare ?? hook.payload?.compare?.sides ?? null;
+      const diff = app.getDiff();
+      const compare = sides && diff ? { sides, diff: diff as unknown as Record<string, unknown> } : null;
+      const enc = await encodeSummaryLink(doc, refs, budget, compare);
       await copy(buildLink(at, view, enc.value), 'Summary link');
     }
   );
