@@ -7,6 +7,15 @@ import type { ChangeRow, HeadlineRow } from './diff_model';
 const cell = (text: string, cls = '', attrs: Record<string, string> = {}) =>
   h('td', { class: cls || null, ...attrs }, text);
 
+// A table of these rows under this header (the columns between the name and the verdict hold numbers).
+const table = (attrs: Record<string, string>, head: string[], rows: HTMLElement[]) =>
+  h(
+    'table',
+    attrs,
+    h('thead', null, h('tr', null, ...head.map((t, i) => h('th', { class: i > 0 && i < 5 ? 'n' : null }, t)))),
+    h('tbody', null, ...rows)
+  );
+
 function verdictCell(text: string, verdict: string, tone: string): HTMLElement {
   return h(
     'td',
@@ -17,25 +26,20 @@ function verdictCell(text: string, verdict: string, tone: string): HTMLElement {
 
 export function headlineTable(rows: HeadlineRow[]): HTMLElement {
   const head = ['Metric', 'Baseline', 'Candidate', 'Δ', 'Δ %', 'Verdict', 'Confidence'];
-  return h(
-    'table',
+  return table(
     { class: 'cmp-table cmp-headline' },
-    h('thead', null, h('tr', null, ...head.map((t, i) => h('th', { class: i > 0 && i < 5 ? 'n' : null }, t)))),
-    h(
-      'tbody',
-      null,
-      ...rows.map((r) =>
-        h(
-          'tr',
-          { 'data-metric': r.id, 'data-verdict': r.verdict },
-          cell(r.label),
-          cell(r.base, 'n', { 'data-raw': String(r.raw.base ?? '') }),
-          cell(r.cand, 'n', { 'data-raw': String(r.raw.cand ?? '') }),
-          cell(r.delta, 'n', { 'data-raw': String(r.raw.delta ?? '') }),
-          cell(r.relative || '—', 'n'),
-          verdictCell(r.verdictText, r.verdict, r.tone),
-          cell(r.confidence || '—', 'muted')
-        )
+    head,
+    rows.map((r) =>
+      h(
+        'tr',
+        { 'data-metric': r.id, 'data-verdict': r.verdict },
+        cell(r.label),
+        cell(r.base, 'n', { 'data-raw': String(r.raw.base ?? '') }),
+        cell(r.cand, 'n', { 'data-raw': String(r.raw.cand ?? '') }),
+        cell(r.delta, 'n', { 'data-raw': String(r.raw.delta ?? '') }),
+        cell(r.relative || '—', 'n'),
+        verdictCell(r.verdictText, r.verdict, r.tone),
+        cell(r.confidence || '—', 'muted')
       )
     )
   );
@@ -50,29 +54,24 @@ const kStatusMark: Record<ChangeRow['status'], string> = {
 
 export function changesTable(kind: 'kernels' | 'operators', rows: ChangeRow[]): HTMLElement {
   const head = [kind === 'kernels' ? 'Kernel' : 'Operator', 'Baseline', 'Candidate', 'Δ', 'Δ %', 'Verdict'];
-  return h(
-    'table',
+  return table(
     { class: 'cmp-table cmp-changes', 'data-table': kind },
-    h('thead', null, h('tr', null, ...head.map((t, i) => h('th', { class: i > 0 && i < 5 ? 'n' : null }, t)))),
-    h(
-      'tbody',
-      null,
-      ...rows.map((r) =>
+    head,
+    rows.map((r) =>
+      h(
+        'tr',
+        { 'data-status': r.status, 'data-verdict': r.verdict },
         h(
-          'tr',
-          { 'data-status': r.status, 'data-verdict': r.verdict },
-          h(
-            'td',
-            { class: 'cmp-name', title: r.name },
-            kStatusMark[r.status] ? h('span', { class: `cmp-mark ${r.status}` }, kStatusMark[r.status]) : null,
-            h('span', { class: 'cmp-name-text' }, r.name)
-          ),
-          cell(r.base, 'n'),
-          cell(r.cand, 'n'),
-          cell(r.delta, 'n', { 'data-raw': String(r.deltaNs) }),
-          cell(r.relative, 'n'),
-          verdictCell(r.verdictText, r.verdict, r.tone)
-        )
+          'td',
+          { class: 'cmp-name', title: r.name },
+          kStatusMark[r.status] ? h('span', { class: `cmp-mark ${r.status}` }, kStatusMark[r.status]) : null,
+          h('span', { class: 'cmp-name-text' }, r.name)
+        ),
+        cell(r.base, 'n'),
+        cell(r.cand, 'n'),
+        cell(r.delta, 'n', { 'data-raw': String(r.deltaNs) }),
+        cell(r.relative, 'n'),
+        verdictCell(r.verdictText, r.verdict, r.tone)
       )
     )
   );

@@ -19,6 +19,7 @@ import {
 import { changesTable, headlineTable } from './compare_tables';
 import { barGroup } from './compare_bars';
 import { stepChart } from './step_chart';
+import { appendParts, type ViewPart } from '../view_parts';
 
 export interface CompareViewInput {
   state: DiffState;
@@ -129,7 +130,7 @@ export function renderCompareView(root: HTMLElement, input: CompareViewInput): v
   if (s) root.append(s);
   if (input.state.kind !== 'ready') return;
   const doc = input.state.doc;
-  const parts: Array<() => HTMLElement | null> = [
+  const parts: ViewPart[] = [
     () => verdict(doc),
     () => panel('compare-metrics', 'Headline deltas', headlineTable(headlineRows(doc))),
     () => breakdown(doc),
@@ -138,18 +139,5 @@ export function renderCompareView(root: HTMLElement, input: CompareViewInput): v
     () => steps(doc),
     () => notes(doc),
   ];
-  for (const part of parts) {
-    try {
-      const el = part();
-      if (el) root.append(el);
-    } catch (e) {
-      root.append(
-        h(
-          'p',
-          { class: 'msg error' },
-          `A part of the comparison could not be shown: ${String((e as Error)?.message ?? e)}`
-        )
-      );
-    }
-  }
+  appendParts(root, parts, 'comparison');
 }
