@@ -41,7 +41,8 @@ const overview = byId('overview');
 const jobRoot = byId('job');
 const compareRoot = byId('compare');
 const diff = new CompareDiff();
-diff.onChange = () => render();
+// (After the current render: the diff changes while render() asks it to update.)
+diff.onChange = () => queueMicrotask(render);
 let renderedCompareKeys = '';
 const timelineRoot = byId('timeline');
 const empty = byId('empty');
@@ -132,7 +133,7 @@ function render(): void {
   const shown = preview; // its files' keys are their own FileSet's: the key says which set
   const fileKeys =
     (shown ? 'preview:' : '') +
-    ready.map((f) => `${f.key}:${f.summary ? 1 : 0}`).join(',') +
+    ready.map((f) => `${f.key}:${f.summary ? 1 : 0}${f.side ?? ''}`).join(',') +
     `|${files.htaCompat}|${shown ? 0 : files.job ? 1 : 0}`;
   const keys = `${fileKeys}|${selected}`;
   if (jobFirst && ready.length >= 2) {
@@ -282,9 +283,8 @@ export const app = createAppApi({
   files,
   open: (inputs) => open(inputs),
   showSummary: (doc, name, compare) => {
-    if (!files.showDocument(doc, name, compare?.sides ?? null)) return false;
-    if (compare) showGivenDiff(compare.diff);
-    return true;
+    if (compare) showGivenDiff(compare.diff); // first: the document's files need not be compared again
+    return files.showDocument(doc, name, compare?.sides ?? null);
   },
   getDiff: () => diff.doc,
   diffMarkdown: () => diff.markdown(),
@@ -301,7 +301,6 @@ function showGivenDiff(doc: unknown): void {
   if (isDiffDocument(doc)) diff.given(doc);
   tab = 'compare';
   jobFirst = false;
-  render();
 }
 
 // What identifies a diff document on screen (a new one is drawn again).
