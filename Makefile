@@ -38,7 +38,7 @@ build/native/build.ninja: CMakeLists.txt | deps
 	cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 
 native: deps build/native/build.ninja
-	@ninja -C build/native --quiet tracewise tw_tests tw_craft_job
+	@ninja -C build/native --quiet tracewise tw_tests tw_craft_job tw_craft_diff
 
 build/asan/build.ninja: CMakeLists.txt | deps
 	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTW_SANITIZE=ON >/dev/null

@@ -13,10 +13,12 @@
 #include <thread>
 #include <vector>
 
+#include "cli/diff_command.h"
 #include "cli/file_reader.h"
 #include "cli/info.h"
 #include "cli/input_check.h"
 #include "cli/job_info.h"
+#include "cli/load_trace.h"
 #include "cli/parts_reader.h"
 #include "cli/trace_paths.h"
 #include "core/session.h"
@@ -28,6 +30,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: tracewise summarize [--hta-compat] [--kernel-rules RULES.json] [--jobs N] FILE|DIR...\n"
                "       tracewise info [--jobs N] FILE|DIR...\n"
+               "       tracewise diff BASE CAND [--fail-above PCT] [--metric NAME] [--format json|markdown] ...\n"
                "       tracewise stats [--jobs N] FILE   (import only: counts and model size, for benchmarks)\n"
                "FILE - is standard input. --max-bytes N[K|M|G] caps what is read from a pipe, FIFO or standard\n"
                "input (default 4G); a device (/dev/zero) is not read.\n");
@@ -44,63 +47,12 @@ bool read_text_file(const char* path, std::string& out) {
   return true;
 }
 
-std::string base_name(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// Imports one file; returns null (with a message on stderr) when it is unreadable or not a trace.
-std::unique_ptr<tw::Session> load(const std::string& path, unsigned jobs, uint64_t max_stream_bytes) {
-  const tw::InputCheck input = tw::check_input(path);
-  if (input.kind == tw::InputKind::kRefused) {
-    std::fprintf(stderr, "tracewise: %s\n", input.error.c_str());
-    return nullptr;
-  }
-  auto session = std::make_unique<tw::Session>(path == "-" ? "stdin" : base_name(path));
-  const bool regular = input.kind == tw::InputKind::kRegular;
-  uint64_t size = 0;
-  // (Only a regular file is opened twice: a stream's first bytes would be gone.)
-  int parts = regular && tw::plain_file_size(path, size) ? tw::parts_for(size, jobs) : 1;
-  tw::ReadResult r;
-  if (parts > 1) {
-    r.file_bytes = size;
-    r.ok = tw::import_in_parts(path, size, parts, session->importer(), r.error);
-  } else {
-    if (regular) session->set_size_hint(tw::expected_input_bytes(path));
-    tw::ReadLimits limits;
-    limits.max_bytes = regular ? 0 : max_stream_bytes;
-    // Once the importer has given up (not a trace), the rest of the input cannot matter.
-    limits.stop = [&session] { return session->failed(); };
-    r = tw::stream_file(
-        path, [&](const char* p, size_t n) { session->push(p, n); }, limits);
-  }
-  if (!r.ok) {
-    std::fprintf(stderr, "tracewise: %s\n", r.error.c_str());
-    return nullptr;
-  }
-  session->finish();
-  if (session->failed()) {
-    std::fprintf(stderr, "tracewise: %s: %s\n", path == "-" ? "standard input" : path.c_str(),
-                 session->error().c_str());
-    return nullptr;
-  }
-  for (const std::string& w : r.gzip_warnings) std::fprintf(stderr, "tracewise: %s: %s\n", path.c_str(), w.c_str());
-  if (const tw::ImportStats& st = session->stats(); st.recovered_regions > 0)
-    std::fprintf(stderr,
-                 "tracewise: %s: damaged: %llu span(s), %llu bytes, skipped (the first at byte %llu); every event "
-                 "outside them is loaded\n",
-                 path.c_str(), static_cast<unsigned long long>(st.recovered_regions),
-                 static_cast<unsigned long long>(st.recovered_bytes),
-                 static_cast<unsigned long long>(st.recovered_first_offset));
-  session->set_file_bytes(r.file_bytes);
-  return session;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) return usage();
   std::string cmd = argv[1];
+  if (cmd == "diff") return tw::diff_command(argc, argv);
   tw::SummaryOptions opts;
   std::vector<std::string> files;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -145,7 +97,7 @@ int main(int argc, char** argv) {
   // One file at a time: only its summary and rank record outlive its model.
   auto summarize = [&](std::vector<nlohmann::json>& summaries, std::vector<tw::RankRecord>& records) {
     for (const std::string& f : files) {
-      auto s = load(f, jobs, max_stream_bytes);
+      auto s = tw::load_trace(f, jobs, max_stream_bytes);
       if (!s) return false;
       summaries.push_back(s->file_summary(opts));
       if (files.size() >= 2) records.push_back(s->rank_record(opts));
@@ -171,7 +123,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "stats") {
     if (files.size() != 1) return usage();
-    auto s = load(files[0], jobs, max_stream_bytes);
+    auto s = tw::load_trace(files[0], jobs, max_stream_bytes);
     if (!s) return 1;
     std::printf("events %llu\nbytes %llu\nslices %zu\nmodel_bytes %zu\n",
                 static_cast<unsigned long long>(s->stats().events), static_cast<unsigned long long>(s->stats().bytes),
@@ -180,7 +132,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "info") {
     if (files.size() != 1) return usage();
-    auto s = load(files[0], jobs, max_stream_bytes);
+    auto s = tw::load_trace(files[0], jobs, max_stream_bytes);
     if (!s) return 1;
     std::string text = tw::info_text(*s);
     std::fwrite(text.data(), 1, text.size(), stdout);

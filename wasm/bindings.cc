@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "core/diff/diff_json.h"
+#include "core/diff/diff_markdown.h"
 #include "core/import/import_parts.h"
 #include "core/load_session.h"
 #include "core/summary/job_summary.h"
@@ -70,6 +72,15 @@ EMSCRIPTEN_BINDINGS(tracewise) {
   function("jobSummary", optional_override([](std::string files_json, std::string records_json) {
              return tw::job_summary_json(files_json, records_json);
            }));
+
+  // The comparison of two summary documents (docs/diff-schema.md): the tracewise.diff/1 JSON, or
+  // {"error": sentence} when a side is not a summary or an option is bad. Options as JSON, with the
+  // sides' labels: {"fail_above_pct", "metric", "confidence_pct", "min_impact_pct", "base_label", "cand_label"}.
+  function("diffSummaries", optional_override([](std::string base_doc, std::string cand_doc, std::string options_json) {
+             return tw::diff_summaries_json(base_doc, cand_doc, std::string_view(options_json));
+           }));
+  // Its Markdown ("" when the text is not a diff document): the same bytes as `tracewise diff --format markdown`.
+  function("diffMarkdown", optional_override([](std::string diff_json) { return tw::diff_markdown_text(diff_json); }));
 
   emscripten::class_<LoadSession>("Session")
       .constructor<std::string>()

@@ -18,6 +18,7 @@
 #include "core/analysis/steps.h"
 #include "core/analysis/utilization.h"
 #include "core/analysis/verdict.h"
+#include "core/summary/by_name_json.h"
 #include "core/summary/detail_json.h"
 #include "core/summary/step_details.h"
 
@@ -136,6 +137,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
   const CommComputeSets comm_sets = comm_compute_sets(m, cls, kept);
   const CollectivesResult coll = collective_stats(m, cls, kept, comm_sets);
   file["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
+  file["by_name"] = by_name_json(by_short_name(m, kernels, early.ops, ctx.steps, kept, ctx.extra()));
   file["collectives"] = coll.count ? collectives_json(coll) : json(nullptr);
 
   IdleOptions iopt;

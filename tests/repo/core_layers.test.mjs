@@ -17,6 +17,7 @@ const kAllowed = {
   timeline: ['analysis', 'model', 'regex', 'base'],
   job: ['analysis', 'model', 'regex', 'base'],
   summary: ['job', 'analysis', 'model', 'base'],
+  diff: ['base'], // a pure function of two summary documents
   session: ['import', 'summary', 'job', 'timeline', 'analysis', 'model', 'regex', 'base'], // core/*.h, core/*.cc
 };
 

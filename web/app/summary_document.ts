@@ -114,6 +114,7 @@ export type FileSummary = FileHead & {
   launches: Launches | null;
   memory: Memory | null;
   kernels: Kernels | null;
+  by_name: ByName;
   collectives: Collectives | null;
   idle: Idle | null;
   step_breakdown: StepBreakdown | null;
@@ -319,6 +320,15 @@ export type Kernels = {
   distinct_names: number;
   by_kind: Record<'kernel' | 'gpu_memcpy' | 'gpu_memset', { count: number; total_ns: number }>;
   top: KernelRow[];
+};
+
+// Every kernel and operator per short name with its time in each of the first step_columns steps:
+// what the run comparison reads (docs/summary-detail-sections.md, docs/diff-schema.md).
+type ByNameRow = { name: string; variants: number; count: number; total_ns: number; steps_ns: number[] };
+export type ByName = {
+  step_columns: number;
+  kernels: Array<ByNameRow & { kind: KernelRow['kind']; class: KernelClass }>;
+  operators: Array<ByNameRow & { self_ns: number }>;
 };
 
 type OperatorTimes = { name: string; calls: number; total_ns: number; self_ns: number; device_total_ns: number };

@@ -2,8 +2,10 @@
 // as Nsight Systems shows it ("void dpsk::ep::internode::combine<false, 8>(int4*, float*)" ->
 // "dpsk::ep::internode::combine"; "void cutlass::device_kernel<flash::FlashAttnBwd<...>>(...)" ->
 // "cutlass::device_kernel<flash::FlashAttnBwd>": a template that only wraps the real kernel keeps the
-// name of its first type argument). Names without a signature ("aten::mm", "ProfilerStep#3") are unchanged.
-// The tooltip and the details panel keep the full name. Pure: tests/web/short_name.test.mjs.
+// name of its first type argument); "0x" and 6+ hex digits (an address) read "0x…". Names without a
+// signature ("aten::mm", "ProfilerStep#3") are unchanged. The tooltip and the details panel keep the
+// full name. The run comparison matches names by the core's copy of this (core/base/short_name.cc):
+// both are checked against tests/short_names.json (tests/web/short_name.test.mjs, the doctest).
 
 import { BoundedCache } from './bounded_cache';
 
@@ -51,7 +53,11 @@ const kWrappers = new Set([
   'at::native::unrolled_elementwise_kernel',
 ]);
 
-export function shortKernelName(name: string): string {
+// Addresses differ between runs and processes: "0x7f3a12bc9d00" -> "0x…".
+const kAddress = /(?<![\w])0[xX][0-9a-fA-F]{6,}(?![\w])/g;
+
+export function shortKernelName(raw: string): string {
+  const name = raw.indexOf('0') < 0 ? raw : raw.replace(kAddress, '0x…');
   if (name.indexOf('(') < 0 && name.indexOf('<') < 0) return name;
   let s = (name.startsWith('void ') ? name.slice(5) : name).replace(/\(anonymous namespace\)/g, '{anonymous}');
   // The parameter list starts at the first '(' outside template arguments.

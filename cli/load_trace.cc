@@ -1,0 +1,65 @@
+#include "cli/load_trace.h"
+
+#include <cstdio>
+
+#include "cli/file_reader.h"
+#include "cli/input_check.h"
+#include "cli/parts_reader.h"
+
+namespace tw {
+namespace {
+
+std::string base_name(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+std::unique_ptr<Session> load_trace(const std::string& path, unsigned jobs, uint64_t max_stream_bytes) {
+  const InputCheck input = check_input(path);
+  if (input.kind == InputKind::kRefused) {
+    std::fprintf(stderr, "tracewise: %s\n", input.error.c_str());
+    return nullptr;
+  }
+  auto session = std::make_unique<Session>(path == "-" ? "stdin" : base_name(path));
+  const bool regular = input.kind == InputKind::kRegular;
+  uint64_t size = 0;
+  // (Only a regular file is opened twice: a stream's first bytes would be gone.)
+  int parts = regular && plain_file_size(path, size) ? parts_for(size, jobs) : 1;
+  ReadResult r;
+  if (parts > 1) {
+    r.file_bytes = size;
+    r.ok = import_in_parts(path, size, parts, session->importer(), r.error);
+  } else {
+    if (regular) session->set_size_hint(expected_input_bytes(path));
+    ReadLimits limits;
+    limits.max_bytes = regular ? 0 : max_stream_bytes;
+    // Once the importer has given up (not a trace), the rest of the input cannot matter.
+    limits.stop = [&session] { return session->failed(); };
+    r = stream_file(
+        path, [&](const char* p, size_t n) { session->push(p, n); }, limits);
+  }
+  if (!r.ok) {
+    std::fprintf(stderr, "tracewise: %s\n", r.error.c_str());
+    return nullptr;
+  }
+  session->finish();
+  if (session->failed()) {
+    std::fprintf(stderr, "tracewise: %s: %s\n", path == "-" ? "standard input" : path.c_str(),
+                 session->error().c_str());
+    return nullptr;
+  }
+  for (const std::string& w : r.gzip_warnings) std::fprintf(stderr, "tracewise: %s: %s\n", path.c_str(), w.c_str());
+  if (const ImportStats& st = session->stats(); st.recovered_regions > 0)
+    std::fprintf(stderr,
+                 "tracewise: %s: damaged: %llu span(s), %llu bytes, skipped (the first at byte %llu); every event "
+                 "outside them is loaded\n",
+                 path.c_str(), static_cast<unsigned long long>(st.recovered_regions),
+                 static_cast<unsigned long long>(st.recovered_bytes),
+                 static_cast<unsigned long long>(st.recovered_first_offset));
+  session->set_file_bytes(r.file_bytes);
+  return session;
+}
+
+}  // namespace tw
