@@ -27,7 +27,7 @@ test('headline rows: base, cand, delta, delta % or points, verdict and confidenc
   const [step, idle, overlap, exposed, compute] = rows;
   assert.deepEqual(
     [step.base, step.cand, step.delta, step.relative, step.verdictText, step.tone, step.confidence],
-    ['100.0 ms', '106.2 ms', '+6.20 ms', '+6.20 %', 'worse', 'bad', '95 % (p < 0.001)']
+    ['100.0 ms', '106.2 ms', '+6.20 ms', '+6.20 %', 'worse', 'bad', '> 99.9 % (p < 0.001)']
   );
   // A share moves in points; its relative change is not shown (1.1 points, not +34 %).
   assert.deepEqual(
@@ -35,7 +35,7 @@ test('headline rows: base, cand, delta, delta % or points, verdict and confidenc
     ['3.20 %', '4.30 %', '+1.10 pts', '', 'no noise estimate', 'unknown', '']
   );
   assert.equal(overlap.delta, '0.00 pts');
-  assert.equal(overlap.confidence, '95 % (p 0.610)');
+  assert.equal(overlap.confidence, '39.0 % (p 0.610)');
   assert.deepEqual([exposed.base, exposed.delta, exposed.verdictText], ['—', '—', 'not comparable']);
   assert.deepEqual([compute.delta, compute.relative, compute.tone], ['-2.00 ms', '-3.33 %', 'good']);
 });
@@ -106,6 +106,26 @@ test('step histogram: shared bins, every sample counted once, medians', () => {
   assert.equal(model.stepHistogram([], []), null);
   const one = model.stepHistogram([5e6], [5e6], 4);
   assert.ok(one.edges[0] < 5e6 && one.edges[4] > 5e6);
+});
+
+test("a side's label: its file's name, several listed", () => {
+  assert.equal(sides.sideLabel(['control.json.gz']), 'control.json.gz');
+  assert.equal(sides.sideLabel(['r0.json', 'r1.json']), 'r0.json, r1.json');
+  assert.equal(sides.sideLabel(['a', 'b', 'c', 'd', 'e']), 'a, b and 3 more');
+});
+
+test('the core answers an error instead of a diff: its sentence', () => {
+  assert.equal(doc.diffError({ error: 'baseline is not JSON' }), 'baseline is not JSON');
+  assert.equal(doc.diffError(sampleDiff), null);
+  const opts = JSON.parse(doc.pageDiffOptions('a.json', 'b.json'));
+  assert.deepEqual(opts, {
+    fail_above_pct: null,
+    metric: null,
+    confidence_pct: 95,
+    min_impact_pct: 0.5,
+    base_label: 'a.json',
+    cand_label: 'b.json',
+  });
 });
 
 test('sides: one letter per file, both sides present', () => {

@@ -14,11 +14,19 @@ const metric = (id, label, unit, base, cand, verdict, extra = {}) => ({
   samples: { base: 8, cand: 8 },
   test: null,
   verdict,
+  gated: true,
   beyond_gate: false,
   ...extra,
 });
 
-const test = (shift, p) => ({ shift, ci_low: shift * 0.5, ci_high: shift * 1.5, p_value: p, confidence_pct: 95 });
+const test = (shift, p) => ({
+  shift,
+  ci_low: shift * 0.5,
+  ci_high: shift * 1.5,
+  p_value: p,
+  confidence_pct: 100 * (1 - p),
+  exact: true,
+});
 const stats = (count, total) => ({ count, total_ns: total, mean_ns: total / count, share_pct: 10 });
 const row = (kind, name, base, cand, status, verdict) => ({
   ...metric(`${kind}:${name}`, name, 'ns', base, cand, verdict),

@@ -118,4 +118,6 @@ export const kModuleFunctions = [
   'likelyEventStart',
   'startsAsObject',
   'jobSummary',
+  'diffSummaries',
+  'diffMarkdown',
 ] as const satisfies readonly (keyof CoreModule)[];

@@ -5,8 +5,8 @@
 // as `tracewise diff --format markdown`.
 import { TraceLoad } from '../../load/index';
 import type { FileSet, OpenedFile } from '../files';
-import { isDiffDocument, kPageDiffOptions, type DiffDocument } from './diff_document';
-import { sideDocuments } from './compare_sides';
+import { diffError, isDiffDocument, pageDiffOptions, type DiffDocument } from './diff_document';
+import { sideDocuments, sideLabel } from './compare_sides';
 
 export type DiffState =
   | { kind: 'none' } // not comparing
@@ -57,14 +57,15 @@ export class CompareDiff {
     }
     this.state = { kind: 'computing' };
     this.onChange();
-    const opts = JSON.stringify(kPageDiffOptions);
+    const names = (side: 'base' | 'cand') => ready.filter((f) => f.side === side).map((f) => f.name);
+    const opts = pageDiffOptions(sideLabel(names('base')), sideLabel(names('cand')));
     withLoad(ready, (load) => load.diff(JSON.stringify(docs.base), JSON.stringify(docs.cand), opts))
       .then((r) => {
         if (this.key !== key) return;
         const doc: unknown = JSON.parse(r.json);
         this.state = isDiffDocument(doc)
           ? { kind: 'ready', doc, json: r.json }
-          : { kind: 'failed', message: 'The core gave no comparison document.' };
+          : { kind: 'failed', message: diffError(doc) ?? 'The core gave no comparison document.' };
         this.onChange();
       })
       .catch((e: unknown) => {
@@ -90,6 +91,8 @@ export class CompareDiff {
   async markdown(): Promise<string | null> {
     const s = this.state;
     if (s.kind !== 'ready') return null;
-    return withLoad(this.files, (load) => load.diffMarkdown(s.json)).then((r) => r.json);
+    const md = await withLoad(this.files, (load) => load.diffMarkdown(s.json)).then((r) => r.json);
+    if (!md) throw new Error('the core could not read the comparison');
+    return md;
   }
 }

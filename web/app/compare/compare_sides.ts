@@ -33,6 +33,13 @@ export function validSides(sides: unknown): sides is Side[] {
 
 export const sideName = (s: Side): string => (s === 'base' ? 'baseline' : 'candidate');
 
+// A side's label in the diff: its file's name, as `tracewise diff FILE` labels it; a side of several
+// files (no folder name known here) lists them.
+export function sideLabel(names: readonly string[]): string {
+  if (names.length <= 3) return names.join(', ') || 'no file';
+  return `${names.slice(0, 2).join(', ')} and ${names.length - 2} more`;
+}
+
 // Each side's summary document (`{schema, files}`, what `tracewise summarize` writes for that side's
 // files), the diff's input; null unless both sides have a summary.
 export function sideDocuments(

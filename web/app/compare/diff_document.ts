@@ -10,13 +10,14 @@ export type Unit = 'ns' | 'pct';
 export type Gate = 'relative' | 'points';
 
 export interface DiffSide {
-  label: string;
+  label: string; // the file's or folder's name (the page: its files' names)
   files: string[];
-  ranks: number;
-  steps: number;
+  ranks: number | null; // null without distributedInfo
+  steps: number; // compared: common to every rank
   per_step: boolean; // its metrics are per step (else whole-trace values)
   devices: string[];
   mode: 'default' | 'hta_compat';
+  names_complete: boolean; // false: a summary without by_name (no kernels or operators compared)
 }
 
 export interface RankTest {
@@ -24,7 +25,8 @@ export interface RankTest {
   ci_low: number;
   ci_high: number;
   p_value: number;
-  confidence_pct: number;
+  confidence_pct: number; // 100 (1 − p)
+  exact: boolean; // the exact distribution (else the normal approximation)
 }
 
 export interface Metric {
@@ -40,6 +42,7 @@ export interface Metric {
   samples: { base: number; cand: number };
   test: RankTest | null;
   verdict: Verdict;
+  gated: boolean; // in the set the gate looks at
   beyond_gate: boolean;
 }
 
@@ -58,6 +61,7 @@ export interface NameRow extends Metric {
   variants: { base: number; cand: number };
   base_stats: NameStats | null;
   cand_stats: NameStats | null;
+  impact_pct: number; // |delta| as % of the baseline step
 }
 
 export interface NameTable {
@@ -97,13 +101,17 @@ export interface DiffDocument {
   notes: string[];
 }
 
-// The page's defaults: no gate, so the verdicts are the gate-free ones (worse / better / unchanged).
-export const kPageDiffOptions: DiffOptions = {
-  fail_above_pct: null,
-  metric: null,
-  confidence_pct: 95,
-  min_impact_pct: 0.5,
-};
+// The page's options: no gate, so the verdicts are the gate-free ones (worse / better / unchanged);
+// each side labelled as the CLI labels it (./compare_sides.ts sideLabel).
+export function pageDiffOptions(baseLabel: string, candLabel: string): string {
+  const options: DiffOptions = { fail_above_pct: null, metric: null, confidence_pct: 95, min_impact_pct: 0.5 };
+  return JSON.stringify({ ...options, base_label: baseLabel, cand_label: candLabel });
+}
+
+// What the core answers instead of a diff when a side is not a summary (or an option is bad).
+export function diffError(v: unknown): string | null {
+  return isObject(v) && typeof v.error === 'string' ? v.error : null;
+}
 
 // A document the views can read: the schema and the parts they index into. Each part is still read
 // defensively (a summary link's diff is trimmed, an older core may lack a key).

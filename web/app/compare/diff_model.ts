@@ -91,11 +91,14 @@ export function fmtRelative(pct: number | null): string {
   return `${signed(Math.abs(pct) >= 10 ? pct.toFixed(1) : pct.toFixed(2), pct)} %`;
 }
 
+// The test's confidence that the metric moved (100 (1 − p)) and its p-value.
 function confidenceOf(m: Metric): string {
   const t = m.test;
-  if (!t || num(t.confidence_pct) === null) return '';
+  const c = num(t?.confidence_pct);
+  if (!t || c === null) return '';
   const p = num(t.p_value);
-  return `${t.confidence_pct} %${p === null ? '' : ` (p ${p < 0.001 ? '< 0.001' : p.toFixed(3)})`}`;
+  const pct = c >= 99.95 ? '> 99.9' : c >= 10 ? c.toFixed(1) : c.toFixed(2);
+  return `${pct} %${p === null ? '' : ` (p ${p < 0.001 ? '< 0.001' : p.toFixed(3)})`}`;
 }
 
 export function headlineRow(m: Metric): HeadlineRow {
@@ -207,7 +210,7 @@ export function sideText(side: DiffDocument['base'] | null | undefined): string 
   if (!side) return '—';
   const files = Array.isArray(side.files) ? side.files : [];
   const label = String(side.label ?? (files.join(', ') || '—'));
-  const ranks = num(side.ranks) ?? files.length;
+  const ranks = num(side.ranks) ?? Math.max(1, files.length);
   const steps = num(side.steps) ?? 0;
   const devices = Array.isArray(side.devices) && side.devices.length ? `, ${side.devices.join(', ')}` : '';
   return `${label} (${ranks} rank${ranks === 1 ? '' : 's'}, ${steps} step${steps === 1 ? '' : 's'}${devices})`;
