@@ -75,6 +75,12 @@ test('top changes: by |delta|, added and removed always listed and marked', () =
   assert.deepEqual([big.base, big.cand, big.delta, big.relative], ['10.00 ms', '14.00 ms', '+4.00 ms', '+40.0 %']);
   assert.deepEqual([gone.cand, gone.delta, gone.relative, gone.tone], ['—', '-3.00 ms', 'removed', 'good']);
   assert.deepEqual([added.base, added.relative, added.tone], ['—', 'added', 'bad']);
+  const lists = model.changeLists(sampleDiff.kernels, 3);
+  assert.deepEqual(
+    lists.more.map((r) => r.name),
+    ['tiny_new']
+  );
+  assert.equal(lists.top.length, 3);
   assert.equal(model.topChanges(null, 5).length, 0);
   assert.equal(model.tableCounts(sampleDiff.kernels, 'kernel'), '6 kernels: 2 added, 1 removed, 2 changed.');
 });
@@ -84,7 +90,8 @@ test('verdict counts and the sides in words', () => {
     model.verdictCounts(sampleDiff),
     'Step metrics: 1 worse, 1 better, 1 unchanged, 1 no noise estimate, 1 not comparable.'
   );
-  assert.equal(model.sideText(sampleDiff.base), 'control.json.gz (1 rank, 8 steps, NVIDIA A100 × 1)');
+  assert.equal(model.sideText(sampleDiff.cand), 'test.json.gz (1 file, 8 steps)');
+  assert.equal(model.sideText(sampleDiff.base), 'control.json.gz (1 file, rank 3, 8 steps, NVIDIA A100 × 1)');
 });
 
 test('step histogram: shared bins, every sample counted once, medians', () => {

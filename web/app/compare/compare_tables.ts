@@ -52,8 +52,9 @@ const kStatusMark: Record<ChangeRow['status'], string> = {
   same: '',
 };
 
-export function changesTable(kind: 'kernels' | 'operators', rows: ChangeRow[]): HTMLElement {
-  const head = [kind === 'kernels' ? 'Kernel' : 'Operator', 'Baseline', 'Candidate', 'Δ', 'Δ %', 'Verdict'];
+// `kind`: the table's id (kernels, operators, and the other added or removed rows: kernels-more...).
+export function changesTable(kind: string, rows: ChangeRow[]): HTMLElement {
+  const head = [kind.startsWith('kernels') ? 'Kernel' : 'Operator', 'Baseline', 'Candidate', 'Δ', 'Δ %', 'Verdict'];
   return table(
     { class: 'cmp-table cmp-changes', 'data-table': kind },
     head,

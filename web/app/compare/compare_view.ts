@@ -13,7 +13,7 @@ import {
   sideText,
   stepHistogram,
   tableCounts,
-  topChanges,
+  changeLists,
   verdictCounts,
 } from './diff_model';
 import { changesTable, headlineTable } from './compare_tables';
@@ -83,14 +83,23 @@ function breakdown(doc: DiffDocument): HTMLElement | null {
 
 function changes(doc: DiffDocument, kind: 'kernels' | 'operators'): HTMLElement {
   const table = doc[kind];
-  const rows = topChanges(table, kTopRows);
+  const { top, more } = changeLists(table, kTopRows);
   const noun = kind === 'kernels' ? 'kernel' : 'operator';
   const per = doc.base?.per_step ? ' per step' : '';
+  const count = (status: string) => more.filter((r) => r.status === status).length;
   return panel(
     `compare-${kind}`,
     `${kind === 'kernels' ? 'Kernels' : 'Operators'} that changed most (Δ total${per})`,
     h('p', { class: 'muted' }, tableCounts(table, noun)),
-    rows.length ? changesTable(kind, rows) : null
+    top.length ? changesTable(kind, top) : null,
+    more.length
+      ? h(
+          'details',
+          { class: 'cmp-more' },
+          h('summary', null, `${count('added')} more added and ${count('removed')} more removed ${noun}s`),
+          changesTable(`${kind}-more`, more)
+        )
+      : null
   );
 }
 

@@ -5,14 +5,16 @@ import { isObject } from '../summary_document';
 
 export const kDiffSchema = 'tracewise.diff/1';
 
-export type Verdict = 'worse' | 'better' | 'unchanged' | 'no_noise_estimate' | 'added' | 'removed' | 'not_comparable';
+// higher / lower: a metric with no worse direction (the computation share) moved.
+export type Verdict =
+  'worse' | 'better' | 'higher' | 'lower' | 'unchanged' | 'no_noise_estimate' | 'added' | 'removed' | 'not_comparable';
 export type Unit = 'ns' | 'pct';
 export type Gate = 'relative' | 'points';
 
 export interface DiffSide {
   label: string; // the file's or folder's name (the page: its files' names)
-  files: string[];
-  ranks: number | null; // null without distributedInfo
+  files: number; // how many files the side has
+  ranks: Array<number | null>; // per file, its rank (null without distributedInfo)
   steps: number; // compared: common to every rank
   per_step: boolean; // its metrics are per step (else whole-trace values)
   devices: string[];

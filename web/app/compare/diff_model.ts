@@ -55,6 +55,8 @@ export interface Histogram {
 const kVerdictText: Record<Verdict, string> = {
   worse: 'worse',
   better: 'better',
+  higher: 'higher',
+  lower: 'lower',
   unchanged: 'unchanged',
   no_noise_estimate: 'no noise estimate',
   added: 'added',
@@ -67,7 +69,7 @@ export const verdictText = (v: Verdict): string => kVerdictText[v] ?? String(v);
 export function toneOf(v: Verdict): Tone {
   if (v === 'worse' || v === 'added') return 'bad';
   if (v === 'better' || v === 'removed') return 'good';
-  if (v === 'unchanged') return 'same';
+  if (v === 'unchanged' || v === 'higher' || v === 'lower') return 'same';
   return 'unknown';
 }
 
@@ -158,15 +160,25 @@ export function breakdownBars(doc: DiffDocument): { shares: BarPair[]; classes: 
 }
 
 // The `limit` rows that changed most (the core sorts by |delta|; sorted again here, ties by name),
-// and every added or removed row the document lists (up to `marked` of them) wherever it ranks: a
-// name that appeared or vanished is news even when it is small. In |delta| order.
-export function topChanges(table: NameTable | null | undefined, limit: number, marked = 50): ChangeRow[] {
+// and (`more`) every other added or removed row the document lists: a name that appeared or
+// vanished is news even when it is small. Both in |delta| order.
+export function changeLists(
+  table: NameTable | null | undefined,
+  limit: number
+): { top: ChangeRow[]; more: ChangeRow[] } {
   const rows = Array.isArray(table?.rows) ? [...table.rows] : [];
   rows.sort((a, b) => Math.abs(num(b.delta) ?? 0) - Math.abs(num(a.delta) ?? 0) || cmp(a.name, b.name));
-  let extra = 0;
-  return rows
-    .filter((r, i) => i < limit || ((r.status === 'added' || r.status === 'removed') && extra++ < marked))
-    .map(changeRow);
+  const marked = (r: NameRow) => r.status === 'added' || r.status === 'removed';
+  return {
+    top: rows.slice(0, limit).map(changeRow),
+    more: rows.slice(limit).filter(marked).map(changeRow),
+  };
+}
+
+// The rows that changed most, then the other added and removed ones (the exports' one table).
+export function topChanges(table: NameTable | null | undefined, limit: number): ChangeRow[] {
+  const { top, more } = changeLists(table, limit);
+  return [...top, ...more];
 }
 
 const cmp = (a: unknown, b: unknown) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
@@ -205,15 +217,19 @@ export function verdictCounts(doc: DiffDocument): string {
   return parts.length ? `Step metrics: ${parts.join(', ')}.` : 'No step metric compared.';
 }
 
-// What each side is, in words: "control.json.gz (1 rank, 10 steps)".
+// What each side is, in words: "control.json.gz (1 file, rank 3, 6 steps, NVIDIA A100 × 8)".
 export function sideText(side: DiffDocument['base'] | null | undefined): string {
   if (!side) return '—';
-  const files = Array.isArray(side.files) ? side.files : [];
-  const label = String(side.label ?? (files.join(', ') || '—'));
-  const ranks = num(side.ranks) ?? Math.max(1, files.length);
+  const files = num(side.files) ?? 0;
+  const ranks = Array.isArray(side.ranks) ? side.ranks.filter((r): r is number => num(r) !== null) : [];
   const steps = num(side.steps) ?? 0;
-  const devices = Array.isArray(side.devices) && side.devices.length ? `, ${side.devices.join(', ')}` : '';
-  return `${label} (${ranks} rank${ranks === 1 ? '' : 's'}, ${steps} step${steps === 1 ? '' : 's'}${devices})`;
+  const parts = [
+    `${files} file${files === 1 ? '' : 's'}`,
+    ranks.length === 1 ? `rank ${ranks[0]}` : ranks.length > 1 ? `ranks ${ranks.join(', ')}` : null,
+    `${steps} step${steps === 1 ? '' : 's'}`,
+    ...(Array.isArray(side.devices) ? side.devices.map(String) : []),
+  ];
+  return `${String(side.label ?? '—')} (${parts.filter((x) => x !== null).join(', ')})`;
 }
 
 function median(xs: number[]): number | null {
