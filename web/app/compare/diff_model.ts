@@ -212,7 +212,7 @@ export function tableCounts(table: NameTable | null | undefined, noun: string): 
 export function verdictCounts(doc: DiffDocument): string {
   const counts = new Map<Verdict, number>();
   for (const m of metricsOf(doc)) counts.set(m.verdict, (counts.get(m.verdict) ?? 0) + 1);
-  const order: Verdict[] = ['worse', 'better', 'unchanged', 'no_noise_estimate', 'not_comparable'];
+  const order: Verdict[] = ['worse', 'better', 'higher', 'lower', 'unchanged', 'no_noise_estimate', 'not_comparable'];
   const parts = order.filter((v) => counts.get(v)).map((v) => `${counts.get(v)} ${verdictText(v)}`);
   return parts.length ? `Step metrics: ${parts.join(', ')}.` : 'No step metric compared.';
 }
