@@ -96,6 +96,18 @@ std::string fold_addresses(std::string_view name) {
   return out;
 }
 
+// Whether "(" opens a C++ parameter list (cut away) rather than a part of the name: annotations such
+// as DeepSeek's "attn(F)" and "attn(B)" must keep their suffix. A signature starts with "void ", has
+// a scope or template before the "(", or its parentheses are empty or hold types ("int*, float").
+bool is_parameter_list(std::string_view name, std::string_view head, std::string_view rest) {
+  if (name.rfind("void ", 0) == 0 || head.find("::") != std::string_view::npos ||
+      head.find('<') != std::string_view::npos)
+    return true;
+  const std::string_view inside = rest.substr(0, rest.find(')'));
+  if (trim(inside).empty()) return true;
+  return inside.find_first_of("*&,: ") != std::string_view::npos;
+}
+
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
   for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
     s.replace(at, from.size(), to);
@@ -123,6 +135,9 @@ std::string short_name(std::string_view raw) {
       break;
     }
   }
+  if (cut < s.size() &&
+      !is_parameter_list(name, std::string_view(s).substr(0, cut), std::string_view(s).substr(cut + 1)))
+    cut = s.size();
   const std::string head(trim(std::string_view(s).substr(0, cut)));
   const std::optional<std::string> dropped = drop_template_args(head);
   if (!dropped) return name;

@@ -66,7 +66,8 @@ std::string verdict(const json& m) {
   for (char& c : v)
     if (c == '_') c = ' ';
   const json& t = at(m, "test");
-  if (t.is_object()) v += fmt(" (%.1f %% confidence)", num(at(t, "confidence_pct")));
+  // A confidence is that of a change: "unchanged (40 % confidence)" would read as doubt about no change.
+  if (t.is_object() && v != "unchanged") v += fmt(" (%.1f %% confidence)", num(at(t, "confidence_pct")));
   if (at(m, "beyond_gate").is_boolean() && at(m, "beyond_gate").get<bool>()) v = "**" + v + ", beyond the gate**";
   return v;
 }

@@ -56,6 +56,16 @@ const kWrappers = new Set([
 // Addresses differ between runs and processes: "0x7f3a12bc9d00" -> "0x…".
 const kAddress = /(?<![\w])0[xX][0-9a-fA-F]{6,}(?![\w])/g;
 
+// Whether "(" opens a C++ parameter list (cut away) rather than a part of the name: annotations such
+// as DeepSeek's "attn(F)" and "attn(B)" must keep their suffix. A signature starts with "void ", has
+// a scope or template before the "(", or its parentheses are empty or hold types ("int*, float").
+function isParameterList(name: string, head: string, rest: string): boolean {
+  if (name.startsWith('void ') || head.includes('::') || head.includes('<')) return true;
+  const close = rest.indexOf(')');
+  const inside = close < 0 ? rest : rest.slice(0, close);
+  return inside.trim() === '' || /[*&,: ]/.test(inside);
+}
+
 export function shortKernelName(raw: string): string {
   const name = raw.indexOf('0') < 0 ? raw : raw.replace(kAddress, '0x…');
   if (name.indexOf('(') < 0 && name.indexOf('<') < 0) return name;
@@ -72,6 +82,7 @@ export function shortKernelName(raw: string): string {
       break;
     }
   }
+  if (cut < s.length && !isParameterList(name, s.slice(0, cut), s.slice(cut + 1))) cut = s.length;
   s = s.slice(0, cut).trim();
   const base = dropTemplateArgs(s)?.trim();
   if (!base) return name;
