@@ -6,7 +6,14 @@
 import { TraceLoad } from '../../load/index';
 import type { FileSet, OpenedFile } from '../files';
 import { diffError, isDiffDocument, pageDiffOptions, type DiffDocument } from './diff_document';
-import { sideDocuments, sideLabel } from './compare_sides';
+import { sideDocuments, sideLabel, type Side } from './compare_sides';
+
+// window.__tracewise.compare (web/hook.ts).
+export interface CompareHook {
+  state: DiffState['kind'];
+  diff: DiffDocument | null;
+  sides: Side[] | null; // per ready file (the summary document's order)
+}
 
 export type DiffState =
   | { kind: 'none' } // not comparing
