@@ -4,34 +4,26 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { serve } from '../../web/serve.mjs';
-import { launch, waitHook, siteCopy } from './share_support.mjs';
+import { servedSite, waitHook } from './share_support.mjs';
 import { CLI, trace } from './helpers.mjs';
 
 const BASE = trace('hta/tests/data/trace_diff/control/control.json.gz');
 const CAND = trace('hta/tests/data/trace_diff/test/test.json.gz');
-let copy, server, base, browser;
+let site;
 before(async () => {
-  copy = siteCopy({ 'runs/control.json.gz': BASE, 'runs/test.json.gz': CAND });
-  server = await serve(copy.dir, 0);
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
+  site = await servedSite({ 'runs/control.json.gz': BASE, 'runs/test.json.gz': CAND });
 });
-after(async () => {
-  await browser?.close();
-  server?.close();
-  copy?.remove();
-});
+after(() => site?.close());
 
 async function openCompared(link) {
-  const page = await browser.ctx.newPage();
+  const page = await site.browser.ctx.newPage();
   await page.goto(link);
   await waitHook(page, () => window.__tracewise?.ready && window.__tracewise.compare?.state === 'ready', 90_000);
   return page;
 }
 
 test('?url= with #cmp= opens the two runs in Compare mode; the copied link does again', async () => {
-  const page = await openCompared(`${base}?url=runs/test.json.gz&url=runs/control.json.gz#cmp=cb&tab=compare`);
+  const page = await openCompared(`${site.base}?url=runs/test.json.gz&url=runs/control.json.gz#cmp=cb&tab=compare`);
   const v = await page.evaluate(() => ({
     sides: window.__tracewise.compare.sides,
     diff: window.__tracewise.compare.diff,
