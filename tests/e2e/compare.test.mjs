@@ -7,6 +7,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CLI, start, waitSettled, trace } from './helpers.mjs';
 import { idle } from './timeline_helpers.mjs';
 
@@ -265,5 +268,40 @@ test('an open trace marked as the baseline, then the candidate opened beside it'
     assert.equal(await page.getAttribute('[data-tab="compare"]', 'aria-selected'), 'true');
   } finally {
     await page.close();
+  }
+});
+
+test('a side picked as a folder opens the traces in it (and nothing else)', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'tw-e2e-compare-'));
+  const dirs = { base: join(tmp, 'before'), cand: join(tmp, 'after') };
+  mkdirSync(dirs.base);
+  mkdirSync(dirs.cand);
+  copyFileSync(BASE, join(dirs.base, 'control.json.gz'));
+  copyFileSync(CAND, join(dirs.cand, 'test.json.gz'));
+  writeFileSync(join(dirs.cand, 'notes.txt'), 'not a trace');
+  const page = await s.context.newPage();
+  try {
+    await page.goto(s.url);
+    await page.click('#compare-open');
+    await page.setInputFiles('#compare-base-input-folder', dirs.base);
+    await page.setInputFiles('#compare-cand-input-folder', dirs.cand);
+    await page.evaluate(() => {
+      window.__tracewise.ready = false;
+    });
+    await page.click('#compare-go');
+    await waitSettled(page, 90_000);
+    const v = await page.evaluate(() => ({
+      sides: window.__tracewise.compare.sides,
+      names: window.__tracewise.summary.files.map((f) => f.name),
+      metrics: window.__tracewise.compare.diff.metrics,
+    }));
+    assert.deepEqual(v.sides, ['base', 'cand']);
+    assert.deepEqual(v.names, ['control.json.gz', 'test.json.gz']);
+    // The CLI over the folders: the same numbers (its sides are labelled by the folders' names).
+    const cli = JSON.parse(execFileSync(CLI, ['diff', dirs.base, dirs.cand], { maxBuffer: 1 << 28 }).toString());
+    assert.deepEqual(v.metrics, cli.metrics);
+  } finally {
+    await page.close();
+    rmSync(tmp, { recursive: true, force: true });
   }
 });
