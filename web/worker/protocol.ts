@@ -87,6 +87,23 @@ export interface JobRequest {
   files: string;
   ranks: string;
 }
+// The comparison of two runs (docs/diff-schema.md): each side's summary document (`{schema, files}`)
+// and the options (JSON, '' for the core's defaults). Any worker answers it (no open file needed).
+// Its reply: the core's `tracewise.diff/1` JSON (SummaryReply).
+export interface DiffRequest {
+  id: number;
+  kind: 'diff';
+  base: string;
+  cand: string;
+  options: string;
+}
+// A diff document as Markdown (the core's, the same bytes as `tracewise diff --format markdown`).
+// Its reply: the Markdown (SummaryReply's json holds it).
+export interface DiffMarkdownRequest {
+  id: number;
+  kind: 'diffMarkdown';
+  diff: string;
+}
 export interface CancelRequest {
   id: number;
   kind: 'cancel';
@@ -136,7 +153,15 @@ export interface TimelineClient {
 export type TimelineRequest = { [K in TimelineKind]: { id: number; kind: K } & TimelinePayloads[K] }[TimelineKind];
 
 export type Request =
-  OpenRequest | SummaryRequest | RankRequest | JobRequest | CancelRequest | WarmRequest | TimelineRequest;
+  | OpenRequest
+  | SummaryRequest
+  | RankRequest
+  | JobRequest
+  | DiffRequest
+  | DiffMarkdownRequest
+  | CancelRequest
+  | WarmRequest
+  | TimelineRequest;
 export type TraceKind = Request['kind'];
 // A request's fields but its id and kind, by kind (what a client passes).
 export type TracePayloads = { [K in TraceKind]: Omit<Extract<Request, { kind: K }>, 'id' | 'kind'> };
@@ -146,6 +171,8 @@ export interface TraceReplies {
   summary: SummaryReply;
   rank: SummaryReply;
   job: SummaryReply;
+  diff: SummaryReply;
+  diffMarkdown: SummaryReply;
   cancel: Record<string, never>;
   warm: WarmReply;
   tracks: TimelineReply;

@@ -44,6 +44,10 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
       return { payload: { json: String(openedTrace().session.rankJson(!!req.htaCompat)) } };
     case 'job':
       return { payload: { json: String((await loadCore()).jobSummary(req.files, req.ranks)) } };
+    case 'diff':
+      return { payload: { json: String((await loadCore()).diffSummaries(req.base, req.cand, req.options)) } };
+    case 'diffMarkdown':
+      return { payload: { json: String((await loadCore()).diffMarkdown(req.diff)) } };
     case 'tracks':
     case 'trackNames':
     case 'window':
