@@ -255,3 +255,23 @@ TEST_CASE("DeepSeek's training trace: every micro-batch annotation receives GPU 
 }
 
 }  // namespace tw
+
+namespace tw {
+
+TEST_CASE("annotations: GPU time inside the GPU-side mirror (gpu_user_annotation), per stream") {
+  const TraceModel& m = detail_test::data_trace("hta/tests/data/with_gpu_user_annotation/step_based_trace_2543932.json.gz");
+  const AnnotationsResult r = annotation_stats(m);
+  REQUIRE(r.rows.size() == 2);
+  for (const AnnotationStat& a : r.rows) {
+    REQUIRE_MESSAGE(a.gpu_side.size() == 1, m.strings.get(a.name));
+    // Busy time inside the mirror spans: at most their length, and here every op the CPU side launched.
+    int64_t spans = 0;
+    for (uint32_t i = 0; i < m.slices.size(); ++i)
+      if (m.slices.kind[i] == EventKind::kGpuUserAnnotation && m.slices.name[i] == a.name) spans += m.slices.dur_ns[i];
+    CHECK(a.gpu_side[0].ns > 0);
+    CHECK(a.gpu_side[0].ns <= spans);
+    CHECK(a.gpu_ns > 0);
+  }
+}
+
+}  // namespace tw
