@@ -12,19 +12,8 @@ namespace {
 constexpr uint64_t kMaxDigestBytes = uint64_t(1) << 30;
 
 bool read_one(const std::string& path, Digest* out) {
-  std::string text;
-  bool too_big = false;
-  ReadLimits limits;
-  limits.stop = [&] { return too_big; };
-  const ReadResult r = stream_file(
-      path,
-      [&](const char* p, size_t n) {
-        if (text.size() + n > kMaxDigestBytes) too_big = true;
-        else text.append(p, n);
-      },
-      limits);
-  std::string error = !r.ok ? r.error : too_big ? "larger than a digest can be" : "";
-  if (error.empty() && read_digest(text, out, &error)) return true;
+  std::string text, error;
+  if (read_capped_text(path, kMaxDigestBytes, text, error) && read_digest(text, out, &error)) return true;
   std::fprintf(stderr, "tracewise: %s: %s\n", path.c_str(), error.c_str());
   return false;
 }
