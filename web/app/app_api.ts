@@ -16,7 +16,7 @@ import type { Progress } from '../worker/protocol';
 import type { SummaryDocument } from './summary_document';
 
 export interface ViewState {
-  tab: 'job' | 'overview' | 'timeline'; // job: only with two files or more
+  tab: 'job' | 'overview' | 'timeline' | 'flame'; // job: only with two files or more
   file: number;
   timeline?: unknown;
 }

@@ -31,6 +31,8 @@ export interface CoreSession {
   // the summary
   summaryJson(htaCompat: boolean): string;
   rankJson(htaCompat: boolean): string;
+  // The call tree for the flame graph (core/calltree/call_tree_json.h); fromNs < 0: the whole trace.
+  callTreeJson(fromNs: number, toNs: number, bottomUp: boolean): string;
   // the timeline
   timelineTracks(): string;
   timelineTrackHead(): string;
@@ -92,6 +94,7 @@ export const kSessionMethods = methods<CoreSession>()([
   'dropPart',
   'summaryJson',
   'rankJson',
+  'callTreeJson',
   'timelineTracks',
   'timelineTrackHead',
   'timelineTrackColumns',

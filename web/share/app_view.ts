@@ -4,7 +4,12 @@ import type { AppApi, ViewState as AppViewState } from '../app/app_api';
 import type { ViewState } from './view_state';
 
 // The app's view state <-> the link's (the timeline's part is opaque to both).
-export const toLinkView = (s: AppViewState): ViewState => ({ tab: s.tab, file: s.file, tl: s.timeline });
+// (Links do not carry the flame graph tab yet: they open on the Overview.)
+export const toLinkView = (s: AppViewState): ViewState => ({
+  tab: s.tab === 'flame' ? undefined : s.tab,
+  file: s.file,
+  tl: s.timeline,
+});
 export const toAppView = (v: ViewState): Partial<AppViewState> => {
   const out: Partial<AppViewState> = {};
   if (v.tab) out.tab = v.tab;

@@ -5,6 +5,7 @@ import type { TimelineReply, WindowReply } from './timeline_handlers';
 import type { AggregateReply, EventView, SearchReply } from '../timeline/replies';
 import type { TracksReply } from '../timeline/track_columns';
 import type { CoreModule, CoreSession } from '../core/bindings';
+import type { CallTree } from '../flame/call_tree';
 
 // The messages between the page (web/app) and a trace worker (web/worker). One worker holds one
 // opened file. Requests carry an id; the worker answers each with exactly one `ok` or `error`
@@ -87,6 +88,19 @@ export interface JobRequest {
   files: string;
   ranks: string;
 }
+// The call tree for the flame graph (core/calltree/, issue #41): of the whole trace (fromNs < 0) or of
+// [fromNs, toNs) in relative ns as the timeline's; top-down, or bottom-up (a function's callers).
+// Its reply: the tree as typed-array columns, transferred (web/flame/call_tree.ts).
+export interface CallTreeRequest {
+  id: number;
+  kind: 'callTree';
+  fromNs: number;
+  toNs: number;
+  bottomUp: boolean;
+}
+export interface CallTreeReply {
+  tree: CallTree;
+}
 export interface CancelRequest {
   id: number;
   kind: 'cancel';
@@ -136,7 +150,14 @@ export interface TimelineClient {
 export type TimelineRequest = { [K in TimelineKind]: { id: number; kind: K } & TimelinePayloads[K] }[TimelineKind];
 
 export type Request =
-  OpenRequest | SummaryRequest | RankRequest | JobRequest | CancelRequest | WarmRequest | TimelineRequest;
+  | OpenRequest
+  | SummaryRequest
+  | RankRequest
+  | JobRequest
+  | CallTreeRequest
+  | CancelRequest
+  | WarmRequest
+  | TimelineRequest;
 export type TraceKind = Request['kind'];
 // A request's fields but its id and kind, by kind (what a client passes).
 export type TracePayloads = { [K in TraceKind]: Omit<Extract<Request, { kind: K }>, 'id' | 'kind'> };
@@ -146,6 +167,7 @@ export interface TraceReplies {
   summary: SummaryReply;
   rank: SummaryReply;
   job: SummaryReply;
+  callTree: CallTreeReply;
   cancel: Record<string, never>;
   warm: WarmReply;
   tracks: TimelineReply;

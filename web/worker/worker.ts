@@ -8,6 +8,7 @@ import { cancelOpen, loadCore, openStarted, openTrace, type OpenedTrace } from '
 import { warmSpare } from '../load/warm/spare';
 import { isOutOfMemory, outOfMemory, WorkerFailure } from '../load/failure';
 import { moduleIfLoaded } from '../core/module';
+import { callTreeBuffers, decodeCallTree } from '../flame/call_tree';
 
 const post = (msg: unknown, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
 
@@ -44,6 +45,12 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
       return { payload: { json: String(openedTrace().session.rankJson(!!req.htaCompat)) } };
     case 'job':
       return { payload: { json: String((await loadCore()).jobSummary(req.files, req.ranks)) } };
+    case 'callTree': {
+      // Decoded here, so the page gets transferred columns and never parses the JSON.
+      const json = openedTrace().session.callTreeJson(req.fromNs, req.toNs, req.bottomUp);
+      const tree = decodeCallTree(String(json));
+      return { payload: { tree }, transfer: callTreeBuffers(tree) };
+    }
     case 'tracks':
     case 'trackNames':
     case 'window':
