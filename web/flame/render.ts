@@ -70,15 +70,19 @@ export function drawFlame(ctx: CanvasRenderingContext2D, f: FlameFrame): DrawSta
     if (y + kRowH <= 0 || y >= f.height) continue;
     const end = l.rowStart[r + 1];
     ctx.globalAlpha = r < l.focusRow ? 0.55 : 1;
+    let sliverCol = -Infinity; // the pixel column of the row's last sliver
     for (let i = firstEndingAfter(l, r, f.v0); i < end && l.x[i] < f.v1;) {
       const x0 = (l.x[i] - f.v0) * scale;
       const w = l.w[i] * scale;
       if (w < kMinPx) {
         // Every frame ending inside this pixel column becomes one sliver.
         const col = Math.floor(x0);
-        ctx.fillStyle = 'rgba(140,140,140,0.6)';
-        ctx.fillRect(col, y, 1, kRowH - 1);
-        stats.coalesced++;
+        if (col !== sliverCol) {
+          ctx.fillStyle = 'rgba(140,140,140,0.6)';
+          ctx.fillRect(col, y, 1, kRowH - 1);
+          stats.coalesced++;
+          sliverCol = col;
+        }
         const next = firstEndingAfter(l, r, f.v0 + (col + 1) / scale);
         i = Math.max(i + 1, next);
         continue;
