@@ -133,8 +133,7 @@ test('DeepSeek: frames drawn, zoom, search, GPU measure = the core, bottom-up, s
 });
 
 test("DeepSeek: a frame's slices in the timeline, and the flame graph of a timeline area", async () => {
-  await s.page.click('[data-tab="flame"]');
-  await settled();
+  await openFlame(DEEPSEEK);
   // A frame of one thread (not a thread root): its slices on that thread.
   const frames = await s.page.evaluate(() => window.__tracewise.flame.widest(60));
   const frame = frames.find((f) => f.row >= 2 && f.track >= 0);

@@ -50,7 +50,7 @@ export class FlamePane {
   ) {
     this.canvas.setAttribute('aria-label', label);
     this.ctx = this.canvas.getContext('2d')!;
-    this.tip.el.classList.add('flame-tip');
+    this.tip.el.className = 'flame-tip'; // styled by flame.css, not the timeline's tip
     this.el.append(this.canvas, this.tip.el);
     this.canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
     this.canvas.addEventListener('pointerdown', (e) => this.down(e));
