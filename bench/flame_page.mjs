@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The flame graph benchmark (issue #41: "the call tree of a 1 GB trace in at most 20 % of its import
 // time; pans and zooms without dropped frames"; not a test). Two traces, made once into DIR:
-//   - big:  gen_trace.py of the Kineto ResNet sample up to FLAME_MB MiB (default 1024): import time
+//   - big:  gen_trace.py of FLAME_SOURCE (HTA's nccl_data.json, Kineto) up to FLAME_MB MiB (default 1024): import time
 //           against the call tree's (its tree is small: the copies merge by name path);
 //   - wide: a crafted Kineto trace of FLAME_WIDE_EVENTS CPU slices (default 400k) nested at random
 //           with random names, each leaf launching a kernel: a call tree of 100k+ nodes to draw.
@@ -12,9 +12,9 @@
 // FLAME_STEPS frames (default 120), and the same with the GPU measure: draw time per frame (p50,
 // p95, max), the frame-to-frame interval and frames later than 1.5 refresh periods ("dropped").
 // Prints a table. Usage: node bench/flame_page.mjs [SITE]   (default build/site)
-// Environment: FLAME_MB, FLAME_WIDE_EVENTS, FLAME_STEPS, FLAME_DIR (bench/out/flame).
+// Environment: FLAME_ONLY (wide or big), FLAME_MB, FLAME_SOURCE, FLAME_WIDE_EVENTS, FLAME_STEPS, FLAME_DIR (bench/out/flame).
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadFile, withWarmPage } from './fresh_page.mjs';
 
@@ -23,14 +23,15 @@ const MB = Number(process.env.FLAME_MB ?? 1024);
 const WIDE = Number(process.env.FLAME_WIDE_EVENTS ?? 400_000);
 const STEPS = Number(process.env.FLAME_STEPS ?? 120);
 const DIR = resolve(process.env.FLAME_DIR ?? 'bench/out/flame');
-const SOURCE = 'tests/data/kineto/plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz';
+const SOURCE = process.env.FLAME_SOURCE ?? 'tests/data/hta/tests/data/nccl_parser_config/nccl_data.json.gz';
 
 // --- traces ------------------------------------------------------------------------------------------
 mkdirSync(DIR, { recursive: true });
-const big = join(DIR, `resnet-${MB}mb.json`);
+const big = join(DIR, `kineto-${MB}mb.json`);
 if (!existsSync(big) || statSync(big).size === 0) {
   console.error(`flame_page: writing ${big}`);
-  execFileSync('python3', ['bench/gen_trace.py', SOURCE, big, String(MB)], { stdio: 'inherit' });
+  execFileSync('python3', ['bench/gen_trace.py', SOURCE, `${big}.tmp`, String(MB)], { stdio: 'inherit' });
+  renameSync(`${big}.tmp`, big);
 }
 const wide = join(DIR, `wide-${WIDE}.json`);
 if (!existsSync(wide) || statSync(wide).size === 0) await writeWide(wide, WIDE);
@@ -156,7 +157,7 @@ const rows = [];
 for (const [label, path] of [
   ['wide', wide],
   ['big', big],
-]) {
+].filter(([l]) => (process.env.FLAME_ONLY ?? l) === l)) {
   const r = await measure(path);
   const mb = statSync(path).size / (1 << 20);
   for (const [m, z, pr] of [
@@ -169,6 +170,9 @@ for (const [label, path] of [
       measure: m,
       'import s': r.open.seconds.toFixed(2),
       'tree req s': (r.p.requestMs / 1000).toFixed(3),
+      'core/decode s': r.p.requestTiming
+        ? `${(r.p.requestTiming.coreMs / 1000).toFixed(3)} / ${(r.p.requestTiming.decodeMs / 1000).toFixed(3)}`
+        : '—',
       'req/import': `${((r.p.requestMs / 1000 / r.open.seconds) * 100).toFixed(1)} %`,
       nodes: pr.nodes,
       items: pr.items,

@@ -8,7 +8,7 @@ import { json } from './flame_fixture.mjs';
 const { decodeCallTree } = await loadTs('web/flame/call_tree.ts');
 const { childrenOf, totalOf } = await loadTs('web/flame/tree_shape.ts');
 const { withRoot } = await loadTs('web/flame/merge.ts');
-const { layoutFlame, itemAt, itemOf, firstEndingAfter } = await loadTs('web/flame/layout.ts');
+const { layoutFlame, sortedChildren, itemAt, itemOf, firstEndingAfter } = await loadTs('web/flame/layout.ts');
 const { matchNames, matchedValue } = await loadTs('web/flame/search.ts');
 
 const tree = withRoot(decodeCallTree(json), 'All threads');
@@ -26,7 +26,7 @@ function rows(l) {
 }
 
 test('icicle: the core order of children, widths by CPU time', () => {
-  const l = layoutFlame(tree, kids, totalOf(tree, 'cpu'), 0, 'icicle');
+  const l = layoutFlame(tree, kids, totalOf(tree, 'cpu'), 0);
   assert.equal(l.focusRow, 0);
   assert.equal(l.focusValue, 150);
   assert.deepEqual(rows(l), [
@@ -39,13 +39,13 @@ test('icicle: the core order of children, widths by CPU time', () => {
 });
 
 test('left-heavy: children sorted by value, the largest left', () => {
-  const l = layoutFlame(tree, kids, totalOf(tree, 'cpu'), 0, 'left-heavy');
+  const l = layoutFlame(tree, sortedChildren(kids, totalOf(tree, 'cpu')), totalOf(tree, 'cpu'), 0);
   assert.deepEqual(rows(l)[2], ['forward@0+40', 'backward@40+20', 'aten::mm@66.67+33.33']);
   assert.deepEqual(rows(l)[3], ['aten::mm@0+20', 'aten::relu@20+13.33', 'aten::mm@40+16.67']);
 });
 
 test('GPU measure: frames that caused no GPU time are left out', () => {
-  const l = layoutFlame(tree, kids, totalOf(tree, 'gpu'), 0, 'icicle');
+  const l = layoutFlame(tree, kids, totalOf(tree, 'gpu'), 0);
   assert.equal(l.focusValue, 60);
   assert.deepEqual(rows(l), [
     ['All threads@0+100'],
@@ -59,7 +59,7 @@ test('GPU measure: frames that caused no GPU time are left out', () => {
 test('zoom: the focused frame spans the width, its ancestors above it', () => {
   const forward = 4; // 'forward' under the synthetic root
   assert.equal(tree.names[tree.name[forward]], 'forward');
-  const l = layoutFlame(tree, kids, totalOf(tree, 'cpu'), forward, 'icicle');
+  const l = layoutFlame(tree, kids, totalOf(tree, 'cpu'), forward);
   assert.equal(l.focusRow, 2);
   assert.deepEqual(rows(l), [
     ['All threads@0+100'],
@@ -72,7 +72,7 @@ test('zoom: the focused frame spans the width, its ancestors above it', () => {
 });
 
 test('hit testing by row and unit x', () => {
-  const l = layoutFlame(tree, kids, totalOf(tree, 'cpu'), 0, 'icicle');
+  const l = layoutFlame(tree, kids, totalOf(tree, 'cpu'), 0);
   const at = (r, ux) => {
     const i = itemAt(l, r, ux);
     return i < 0 ? null : tree.names[tree.name[l.node[i]]];

@@ -40,6 +40,7 @@ function probe(view: FlameView) {
     drawMs: [...p.drawMs],
     layoutMs: [...p.layoutMs],
     requestMs: view.requestMs,
+    requestTiming: view.shown?.raw.timing ?? null,
     view: p.view(),
     matched: view.matched,
     sandwich: s.el.hidden

@@ -5,7 +5,7 @@
 import { h } from '../timeline/element';
 import { HoverTip } from '../timeline/hover_tip';
 import type { CallTree } from './call_tree';
-import { itemAt, itemOf, layoutFlame, type FlameLayout, type Order } from './layout';
+import { itemAt, itemOf, layoutFlame, sortedChildren, type FlameLayout, type Order } from './layout';
 import { drawFlame, kRowH, pxOf, rowAt, rowTop, unitAt, type DrawStats, type FlameFrame } from './render';
 import { frameTip } from './tip';
 import { childrenOf, totalOf, type Children, type Measure } from './tree_shape';
@@ -27,6 +27,7 @@ export class FlamePane {
   private input: PaneInput | null = null;
   private children: Children | null = null;
   private childrenOf: CallTree | null = null;
+  private readonly sorted = new Map<Measure, Children>(); // left-heavy children of that tree, by measure
   layout: FlameLayout | null = null;
   private v0 = 0;
   private v1 = 1;
@@ -34,6 +35,7 @@ export class FlamePane {
   private width = 0;
   private height = 0;
   private dpr = 1;
+  private fg = '#222'; // the outline's colour: the page's text colour, read on resize
   private raf = 0;
   private drag: { x: number; y: number; v0: number; v1: number; scrollY: number; moved: boolean } | null = null;
   match: Uint8Array | null = null;
@@ -69,13 +71,21 @@ export class FlamePane {
 
   // A new tree, measure, order or focus: laid out again, the whole focused frame in view.
   set(input: PaneInput): void {
+    const t = performance.now();
     if (this.childrenOf !== input.tree) {
       this.children = childrenOf(input.tree);
       this.childrenOf = input.tree;
+      this.sorted.clear();
     }
     this.input = input;
-    const t = performance.now();
-    this.layout = layoutFlame(input.tree, this.children!, totalOf(input.tree, input.measure), input.focus, input.order);
+    const value = totalOf(input.tree, input.measure);
+    let order = this.children!;
+    if (input.order === 'left-heavy') {
+      const known = this.sorted.get(input.measure);
+      if (known) order = known;
+      else this.sorted.set(input.measure, (order = sortedChildren(this.children!, value)));
+    }
+    this.layout = layoutFlame(input.tree, order, value, input.focus);
     this.layoutMs.push(performance.now() - t);
     this.v0 = 0;
     this.v1 = 1;
@@ -145,7 +155,7 @@ export class FlamePane {
       flip: this.flip,
       match: this.match,
       selected: this.selected,
-      fg: getComputedStyle(this.el).color || '#222',
+      fg: this.fg,
     };
   }
 
@@ -158,6 +168,7 @@ export class FlamePane {
     this.width = w;
     this.height = ht;
     this.dpr = dpr;
+    this.fg = getComputedStyle(this.el).color || '#222';
     this.canvas.width = Math.round(w * dpr);
     this.canvas.height = Math.round(ht * dpr);
     this.canvas.style.width = `${w}px`;

@@ -61,6 +61,7 @@ export class FlameView {
   loading = 0;
   matched = { value: 0, nodes: 0 };
   requestMs = 0;
+  private shownRoots = '';
 
   constructor(
     container: HTMLElement,
@@ -137,7 +138,13 @@ export class FlameView {
       }
       this.message.hidden = true;
       this.describe();
-      this.zoom(this.baseFocus());
+      // A new tree or other roots start at the top; another measure or order keeps the zoom when the
+      // focused frame still has a value in it.
+      const roots = String(this.controls.rootsChoice);
+      const keep =
+        !fresh && roots === this.shownRoots && totalOf(this.tree!, this.controls.measureChoice)[this.focus] > 0;
+      this.shownRoots = roots;
+      this.zoom(keep ? this.focus : this.baseFocus());
       if (this.sandwich.name >= 0) this.openSandwich(this.sandwich.trees!.callees.names[this.sandwich.name]);
     } catch (e) {
       this.message.textContent = `The call tree could not be computed: ${String((e as Error)?.message ?? e)}`;
@@ -168,7 +175,7 @@ export class FlameView {
 
   private describe(): void {
     const t = this.shown!.raw;
-    const r = t.range ?? (this.range ? { beginNs: this.range.fromNs, endNs: this.range.toNs } : null);
+    const r = this.range ? { beginNs: this.range.fromNs, endNs: this.range.toNs } : null;
     const gpu = totalOf(this.shown!.side, 'gpu')[0];
     const unlinked = t.gpuUnlinkedOps
       ? ` · ${formatDuration(t.gpuUnlinkedNs)} of GPU time in ${t.gpuUnlinkedOps} ops has no launch to attribute it to`

@@ -3,7 +3,7 @@
 // the rows above it, full width; each child starts where its previous sibling ends, its width its
 // share of the focused node's value. Icicle keeps the core's order of children; left-heavy sorts
 // them by value, the largest first. Frames of value 0 (a CPU op that launched nothing, in the GPU
-// measure) are left out with their subtrees.
+// measure) are left out with their subtrees. Typed arrays throughout: 500k frames lay out in tens of ms.
 import type { CallTree } from './call_tree';
 import type { Children } from './tree_shape';
 
@@ -21,49 +21,86 @@ export interface FlameLayout {
   focusValue: number;
 }
 
-// Children of `n` in drawing order (left-heavy: by value, largest first; ties keep the core's order).
-function orderedChildren(c: Children, n: number, value: Float64Array, order: Order): Int32Array {
-  const kids = c.list.subarray(c.start[n], c.start[n + 1]);
-  if (order === 'icicle' || kids.length < 2) return kids;
-  return Int32Array.from(kids).sort((a, b) => value[b] - value[a] || a - b);
+// Children in left-heavy order: each node's children sorted by value, the largest first (ties keep
+// the core's order). Made once per tree and measure (the caller keeps it).
+export function sortedChildren(c: Children, value: Float64Array): Children {
+  const list = c.list.slice();
+  for (let n = 0; n + 1 < c.start.length; n++) {
+    const a = c.start[n],
+      b = c.start[n + 1];
+    if (b - a > 1) list.subarray(a, b).sort((p, q) => value[q] - value[p] || p - q);
+  }
+  return { start: c.start, list };
 }
 
-export function layoutFlame(t: CallTree, c: Children, value: Float64Array, focus: number, order: Order): FlameLayout {
+// `c`: the children in drawing order (the core's for icicle, sortedChildren's for left-heavy).
+export function layoutFlame(t: CallTree, c: Children, value: Float64Array, focus: number): FlameLayout {
   const focusValue = Math.max(0, value[focus] ?? 0);
   const ancestors: number[] = [];
   for (let p = t.parent[focus]; p >= 0; p = t.parent[p]) ancestors.push(p);
   ancestors.reverse();
-  // Depth-first from the focused node, children in drawing order: inside each row, items come by x.
-  const node: number[] = [...ancestors];
-  const x: number[] = ancestors.map(() => 0);
-  const w: number[] = ancestors.map(() => 1);
-  const row: number[] = ancestors.map((_, i) => i);
+  const cap = t.size + 1;
+  const node = new Int32Array(cap),
+    x = new Float64Array(cap),
+    w = new Float64Array(cap),
+    row = new Int32Array(cap);
+  let items = 0;
+  for (const a of ancestors) {
+    node[items] = a;
+    w[items] = 1;
+    row[items] = items;
+    items++;
+  }
+  // Depth-first from the focused node, leftmost child first: inside each row, items come by x.
   if (focusValue > 0) {
-    const stack: Array<[number, number, number]> = [[focus, 0, ancestors.length]];
-    while (stack.length) {
-      const [n, x0, r] = stack.pop()!;
-      node.push(n);
-      x.push(x0);
-      w.push(value[n] / focusValue);
-      row.push(r);
-      const kids = orderedChildren(c, n, value, order);
+    const sNode = new Int32Array(cap),
+      sX = new Float64Array(cap),
+      sRow = new Int32Array(cap);
+    let sp = 0;
+    sNode[0] = focus;
+    sRow[0] = ancestors.length;
+    sp = 1;
+    while (sp > 0) {
+      sp--;
+      const n = sNode[sp],
+        x0 = sX[sp],
+        r = sRow[sp];
+      node[items] = n;
+      x[items] = x0;
+      w[items] = value[n] / focusValue;
+      row[items] = r;
+      items++;
+      const a = c.start[n],
+        b = c.start[n + 1];
+      // Pushed left to right with their edges, then the pushed run reversed: the leftmost pops first.
       let at = x0;
-      const next: Array<[number, number, number]> = [];
-      for (const k of kids) {
-        if (!(value[k] > 0)) continue;
-        next.push([k, at, r + 1]);
-        at += value[k] / focusValue;
+      const first = sp;
+      for (let k = a; k < b; k++) {
+        const kid = c.list[k];
+        if (!(value[kid] > 0)) continue;
+        sNode[sp] = kid;
+        sX[sp] = at;
+        sRow[sp] = r + 1;
+        sp++;
+        at += value[kid] / focusValue;
       }
-      for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]); // leftmost popped first
+      for (let i = first, j = sp - 1; i < j; i++, j--) {
+        const n2 = sNode[i],
+          x2 = sX[i];
+        sNode[i] = sNode[j];
+        sX[i] = sX[j];
+        sNode[j] = n2;
+        sX[j] = x2;
+      }
     }
   }
   // Group by row (a stable counting sort keeps each row's x order).
-  const rows = row.reduce((m, r) => Math.max(m, r + 1), 0);
+  let rows = 0;
+  for (let i = 0; i < items; i++) if (row[i] + 1 > rows) rows = row[i] + 1;
   const rowStart = new Int32Array(rows + 1);
-  for (const r of row) rowStart[r + 1]++;
+  for (let i = 0; i < items; i++) rowStart[row[i] + 1]++;
   for (let r = 0; r < rows; r++) rowStart[r + 1] += rowStart[r];
   const fill = rowStart.slice(0, rows);
-  const items = node.length;
   const out = { node: new Int32Array(items), x: new Float64Array(items), w: new Float64Array(items) };
   for (let i = 0; i < items; i++) {
     const j = fill[row[i]]++;

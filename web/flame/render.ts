@@ -1,6 +1,6 @@
 // Draws a flame graph layout on a 2D canvas: only the rows and frames on screen; a frame narrower
-// than a pixel is never drawn alone (the run of them inside one pixel column is one grey sliver,
-// found by a binary search past that column), labels only where they fit. Names go to fillText only.
+// than a pixel is never drawn alone (those inside one pixel column make one grey sliver, found by a
+// binary search past that column; slivers side by side are one rect), labels only where they fit. Names go to fillText only.
 import { nameColor } from '../timeline/colors';
 import { firstEndingAfter, type FlameLayout } from './layout';
 import type { CallTree } from './call_tree';
@@ -9,6 +9,8 @@ export const kRowH = 18;
 const kMinPx = 1; // frames narrower than this are coalesced per pixel column
 const kLabelPx = 24; // frames narrower than this get no label
 const kFont = '11px system-ui, sans-serif';
+const kSliver = 'rgba(140,140,140,0.6)';
+const kDimmed = 'rgba(170,170,170,0.35)';
 
 export interface FlameFrame {
   tree: CallTree;
@@ -26,7 +28,7 @@ export interface FlameFrame {
 
 export interface DrawStats {
   drawn: number; // frames filled
-  coalesced: number; // slivers standing for runs of sub-pixel frames
+  coalesced: number; // pixel columns of slivers standing for sub-pixel frames (filled as runs)
   labels: number;
 }
 
@@ -65,40 +67,54 @@ export function drawFlame(ctx: CanvasRenderingContext2D, f: FlameFrame): DrawSta
   const scale = f.width / (f.v1 - f.v0);
   const texts: Array<[string, number, number, number]> = [];
   let outline: [number, number, number] | null = null;
+  let fill = '';
+  const setFill = (c: string) => {
+    if (c !== fill) ctx.fillStyle = fill = c; // parsing a colour string costs more than comparing it
+  };
   for (let r = 0; r < l.rows; r++) {
     const y = rowTop(f, r);
     if (y + kRowH <= 0 || y >= f.height) continue;
     const end = l.rowStart[r + 1];
     ctx.globalAlpha = r < l.focusRow ? 0.55 : 1;
-    let sliverCol = -Infinity; // the pixel column of the row's last sliver
+    // Slivers of adjacent pixel columns are filled as one run [runFrom, runTo).
+    let runFrom = 0,
+      runTo = -1;
+    const flush = () => {
+      if (runTo <= runFrom) return;
+      setFill(kSliver);
+      ctx.fillRect(runFrom, y, runTo - runFrom, kRowH - 1);
+      stats.coalesced += runTo - runFrom;
+      runTo = -1;
+    };
     for (let i = firstEndingAfter(l, r, f.v0); i < end && l.x[i] < f.v1;) {
       const x0 = (l.x[i] - f.v0) * scale;
       const w = l.w[i] * scale;
       if (w < kMinPx) {
-        // Every frame ending inside this pixel column becomes one sliver.
+        // Every frame ending inside this pixel column becomes (part of) one sliver.
         const col = Math.floor(x0);
-        if (col !== sliverCol) {
-          ctx.fillStyle = 'rgba(140,140,140,0.6)';
-          ctx.fillRect(col, y, 1, kRowH - 1);
-          stats.coalesced++;
-          sliverCol = col;
+        if (col >= runTo) {
+          if (col > runTo) flush();
+          if (runTo < 0) runFrom = col;
+          runTo = col + 1;
         }
         const next = firstEndingAfter(l, r, f.v0 + (col + 1) / scale);
         i = Math.max(i + 1, next);
         continue;
       }
+      flush();
       const node = l.node[i];
       const name = tree.names[tree.name[node]];
       const hit = !f.match || f.match[tree.name[node]] === 1;
       const left = Math.max(x0, -1);
       const right = Math.min(x0 + w, f.width + 1);
-      ctx.fillStyle = hit ? nameColor(name) : 'rgba(170,170,170,0.35)';
+      setFill(hit ? nameColor(name) : kDimmed);
       ctx.fillRect(left, y, Math.max(1, right - left - (w > 3 ? 1 : 0)), kRowH - 1);
       stats.drawn++;
       if (node === f.selected) outline = [left, y, right - left];
       if (right - left >= kLabelPx) texts.push([name, left, y, right - left]);
       i++;
     }
+    flush();
   }
   ctx.globalAlpha = 1;
   ctx.fillStyle = '#111';

@@ -47,8 +47,11 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
       return { payload: { json: String((await loadCore()).jobSummary(req.files, req.ranks)) } };
     case 'callTree': {
       // Decoded here, so the page gets transferred columns and never parses the JSON.
-      const json = openedTrace().session.callTreeJson(req.fromNs, req.toNs, req.bottomUp);
-      const tree = decodeCallTree(String(json));
+      const t0 = performance.now();
+      const json = String(openedTrace().session.callTreeJson(req.fromNs, req.toNs, req.bottomUp));
+      const t1 = performance.now();
+      const tree = decodeCallTree(json);
+      tree.timing = { coreMs: t1 - t0, decodeMs: performance.now() - t1 };
       return { payload: { tree }, transfer: callTreeBuffers(tree) };
     }
     case 'tracks':
