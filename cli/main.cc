@@ -31,6 +31,7 @@ int usage() {
                "usage: tracewise summarize [--hta-compat] [--kernel-rules RULES.json] [--jobs N] FILE|DIR...\n"
                "       tracewise info [--jobs N] FILE|DIR...\n"
                "       tracewise diff BASE CAND [--fail-above PCT] [--metric NAME] [--format json|markdown] ...\n"
+               "       tracewise flame [--measure cpu|gpu] [--from NS --to NS] FILE   (collapsed stacks)\n"
                "       tracewise stats [--jobs N] FILE   (import only: counts and model size, for benchmarks)\n"
                "FILE - is standard input. --max-bytes N[K|M|G] caps what is read from a pipe, FIFO or standard\n"
                "input (default 4G); a device (/dev/zero) is not read.\n");
@@ -57,8 +58,23 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   uint64_t max_stream_bytes = tw::kDefaultStreamCapBytes;
+  bool gpu_measure = false;
+  int64_t from_ns = -1, to_ns = -1;
+  auto ns_arg = [](const char* s, int64_t& out) {
+    char* end = nullptr;
+    const long long v = std::strtoll(s, &end, 10);
+    out = v;
+    return end != s && *end == '\0' && v >= 0;
+  };
   for (int i = 2; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--hta-compat") == 0) {
+    if (std::strcmp(argv[i], "--measure") == 0) {
+      if (++i >= argc || (std::strcmp(argv[i], "cpu") != 0 && std::strcmp(argv[i], "gpu") != 0)) return usage();
+      gpu_measure = std::strcmp(argv[i], "gpu") == 0;
+    } else if (std::strcmp(argv[i], "--from") == 0) {
+      if (++i >= argc || !ns_arg(argv[i], from_ns)) return usage();
+    } else if (std::strcmp(argv[i], "--to") == 0) {
+      if (++i >= argc || !ns_arg(argv[i], to_ns)) return usage();
+    } else if (std::strcmp(argv[i], "--hta-compat") == 0) {
       opts.hta_compat = true;
     } else if (std::strcmp(argv[i], "--kernel-rules") == 0) {
       if (++i >= argc) return usage();
@@ -118,6 +134,15 @@ int main(int argc, char** argv) {
     std::vector<tw::RankRecord> records;
     if (!summarize(summaries, records)) return 1;
     std::string text = tw::job_info_text(tw::summary_document(summaries, &records));
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  }
+  if (cmd == "flame") {
+    // Collapsed stacks of the CPU call tree (core/calltree/README.md): CPU self or attributed GPU time.
+    if (files.size() != 1 || (from_ns >= 0) != (to_ns >= 0) || (from_ns >= 0 && to_ns < from_ns)) return usage();
+    auto s = tw::load_trace(files[0], jobs, max_stream_bytes);
+    if (!s) return 1;
+    const std::string text = s->collapsed_stacks(from_ns, to_ns, gpu_measure);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
   }

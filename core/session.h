@@ -40,6 +40,11 @@ class Session {
   // options as its summary; as JSON, "tracewise.rank/1".
   RankRecord rank_record(const SummaryOptions& opts = {});
   std::string rank_json(const SummaryOptions& opts = {});
+  // The CPU call tree with attributed GPU time (core/calltree/call_tree_json.h), top-down or
+  // bottom-up; over [from_ns, to_ns) when from_ns >= 0, else the whole trace.
+  std::string call_tree_json(int64_t from_ns, int64_t to_ns, bool bottom_up);
+  // Collapsed stacks of the same tree (core/calltree/collapsed.h), `gpu`: the attributed GPU time.
+  std::string collapsed_stacks(int64_t from_ns, int64_t to_ns, bool gpu);
 
  private:
   TraceImporter importer_;

@@ -128,6 +128,11 @@ EMSCRIPTEN_BINDINGS(tracewise) {
                   return s.session().summary_json(opts);
                 }))
       // What this file contributes to a job of several ranks (core/job/rank_record_json.h).
+      // The call tree for the flame graph (core/calltree/call_tree_json.h): fromNs < 0 = the whole trace.
+      .function("callTreeJson", optional_override([](LoadSession& s, double from_ns, double to_ns, bool bottom_up) {
+                  return s.session().call_tree_json(static_cast<int64_t>(from_ns), static_cast<int64_t>(to_ns),
+                                                    bottom_up);
+                }))
       .function("rankJson", optional_override([](LoadSession& s, bool hta_compat) {
                   tw::SummaryOptions opts;
                   opts.hta_compat = hta_compat;

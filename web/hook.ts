@@ -3,6 +3,7 @@
 import type { ExportHook } from './export/export_ui';
 import type { MessageHook } from './embed/message_api';
 import type { ShareHook } from './share/share_ui';
+import type { CompareHook } from './app/compare/compare_diff';
 
 export interface TracewiseHook {
   ready?: boolean;
@@ -10,6 +11,7 @@ export interface TracewiseHook {
   error?: string | null;
   timeline?: { view: unknown; [k: string]: unknown }; // web/timeline/test_hook.ts
   share?: ShareHook;
+  compare?: CompareHook | null; // Compare mode: the diff's state, its document and the files' sides
   export?: ExportHook;
   messages?: MessageHook;
   [k: string]: unknown;

@@ -18,6 +18,8 @@
 #include "core/analysis/steps.h"
 #include "core/analysis/utilization.h"
 #include "core/analysis/verdict.h"
+#include "core/calltree/annotations.h"
+#include "core/calltree/call_tree_json.h"
 #include "core/summary/by_name_json.h"
 #include "core/summary/detail_json.h"
 #include "core/summary/step_details.h"
@@ -137,6 +139,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
   const CommComputeSets comm_sets = comm_compute_sets(m, cls, kept);
   const CollectivesResult coll = collective_stats(m, cls, kept, comm_sets);
   file["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
+  file["annotations"] = annotations_json(m, annotation_stats(m));
   file["by_name"] = by_name_json(by_short_name(m, kernels, early.ops, ctx.steps, kept, ctx.extra()));
   file["collectives"] = coll.count ? collectives_json(coll) : json(nullptr);
 

@@ -181,3 +181,20 @@ export async function openHeld(ctx, link, gate) {
   assert.ok(gate.seen > seen, 'the page asked for the trace');
   return { page, errors };
 }
+
+// A private copy of the site (siteCopy(extra)) served on a port of its own, and a browser:
+// {base (the site's address), browser (launch()), close()}.
+export async function servedSite(extra = {}) {
+  const copy = siteCopy(extra);
+  const server = await serve(copy.dir, 0);
+  const browser = await launch();
+  return {
+    base: `http://127.0.0.1:${server.address().port}/`,
+    browser,
+    async close() {
+      await browser.close();
+      server.close();
+      copy.remove();
+    },
+  };
+}

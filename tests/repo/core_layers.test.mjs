@@ -16,9 +16,10 @@ const kAllowed = {
   analysis: ['model', 'regex', 'base'],
   timeline: ['analysis', 'model', 'regex', 'base'],
   job: ['analysis', 'model', 'regex', 'base'],
-  summary: ['job', 'analysis', 'model', 'base'],
+  calltree: ['analysis', 'model', 'base'],
+  summary: ['calltree', 'job', 'analysis', 'model', 'base'],
   diff: ['base'], // a pure function of two summary documents
-  session: ['import', 'summary', 'job', 'timeline', 'analysis', 'model', 'regex', 'base'], // core/*.h, core/*.cc
+  session: ['import', 'summary', 'calltree', 'job', 'timeline', 'analysis', 'model', 'regex', 'base'], // core/*.h, core/*.cc
 };
 
 function sources(dir) {

@@ -3,29 +3,49 @@
 //
 //   open(inputs)                open files / URLs / buffers (replaces what is open; several = ranks)
 //   openBuffer(name, buffer)    open bytes the caller already has (e.g. postMessage from a parent page)
-//   showSummary(doc, name)      show a summary document read-only (no trace behind it, no timeline)
-//   previewSummary(doc, name, onShown)  the same in place of the traces being opened, until one is
-//                               ready (they go on loading); false when none is being opened
+//   showSummary(doc, name, compare?)  show a summary document read-only (no trace behind it, no
+//                               timeline); `compare`: the sides of its files and their diff (a
+//                               summary link of Compare mode)
+//   previewSummary(doc, name, onShown, compare?)  the same in place of the traces being opened, until
+//                               one is ready (they go on loading); false when none is being opened
+//   getDiff()                   the comparison on screen (tracewise.diff/1), or null
+//   diffMarkdown()              its Markdown, from the core (= `tracewise diff --format markdown`)
 //   getSummary()                the summary document of what is open (same JSON as the CLI), or null
 //   getFiles()                  [{name, status, error, hasTrace}] of what is open
 //   onLoaded(cb) / onProgress(cb) / onError(cb)   subscribe; each returns an unsubscribe function
-//   getViewState() / setViewState(s)              tab, selected file, timeline state (when it has one)
+//   getViewState() / setViewState(s)              tab, selected file, timeline state (when it has one),
+//                               Compare mode's sides and step
 //   panel(id)                   the element of a dashboard panel ('cards', 'temporal', 'steps', ...)
 import type { FileInput, FileSet } from './files';
 import type { Progress } from '../worker/protocol';
 import type { SummaryDocument } from './summary_document';
+import type { Side } from './compare/compare_sides';
+import type { DiffDocument } from './compare/diff_document';
+
+export type Tab = 'job' | 'compare' | 'overview' | 'timeline' | 'flame';
+export const kTabs: readonly Tab[] = ['job', 'compare', 'overview', 'timeline', 'flame'];
 
 export interface ViewState {
-  tab: 'job' | 'overview' | 'timeline' | 'flame'; // job: only with two files or more
+  tab: Tab; // job: only with two files or more; compare: only in Compare mode
   file: number;
   timeline?: unknown;
+  compare?: Side[] | null; // per file (the summary document's order), its side; null: not comparing
+  step?: number; // Compare mode: the step both timelines are aligned at
+}
+
+// A summary shown read-only as a comparison: its files' sides and the diff it carries.
+export interface CompareShown {
+  sides: Side[];
+  diff: unknown;
 }
 
 export interface AppApi {
   open(inputs: FileInput[]): void;
   openBuffer(name: string, buffer: ArrayBuffer): void;
-  showSummary(doc: unknown, name: string): boolean;
-  previewSummary(doc: unknown, name: string, onShown: () => void): boolean;
+  showSummary(doc: unknown, name: string, compare?: CompareShown): boolean;
+  previewSummary(doc: unknown, name: string, onShown: () => void, compare?: CompareShown): boolean;
+  getDiff(): DiffDocument | null;
+  diffMarkdown(): Promise<string | null>;
   getSummary(): SummaryDocument | null;
   getFiles(): Array<{ name: string; status: string; error: string | null; hasTrace: boolean }>;
   onLoaded(cb: (summary: SummaryDocument) => void): () => void;
@@ -58,7 +78,10 @@ export class Emitter<A extends unknown[]> {
 export interface AppInternals {
   files: FileSet;
   open(inputs: FileInput[]): void;
-  previewSummary(doc: unknown, name: string, onShown: () => void): boolean;
+  showSummary(doc: unknown, name: string, compare?: CompareShown): boolean;
+  previewSummary(doc: unknown, name: string, onShown: () => void, compare?: CompareShown): boolean;
+  getDiff(): DiffDocument | null;
+  diffMarkdown(): Promise<string | null>;
   getViewState(): ViewState;
   setViewState(s: Partial<ViewState>): void;
   overview: HTMLElement;
@@ -80,8 +103,10 @@ export function createAppApi(app: AppInternals): AppApi & {
     errors,
     open: (inputs) => app.open(inputs),
     openBuffer: (name, buffer) => app.open([{ name, blob: new Blob([buffer]) }]),
-    showSummary: (doc, name) => app.files.showDocument(doc, name),
-    previewSummary: (doc, name, onShown) => app.previewSummary(doc, name, onShown),
+    showSummary: (doc, name, compare) => app.showSummary(doc, name, compare),
+    previewSummary: (doc, name, onShown, compare) => app.previewSummary(doc, name, onShown, compare),
+    getDiff: () => app.getDiff(),
+    diffMarkdown: () => app.diffMarkdown(),
     getSummary: () => app.files.document(),
     getFiles: () =>
       app.files.files.map((f) => ({

@@ -20,6 +20,7 @@ import {
   TraceLoad,
   WorkerError,
 } from '../load/index';
+import { validSides, type Side } from './compare/compare_sides';
 
 export type FileStatus = 'loading' | 'ready' | 'error' | 'cancelled';
 
@@ -38,6 +39,8 @@ export interface OpenedFile {
   reopening: boolean; // its model was released and is being opened again (e.g. for its timeline)
   warnings: string[];
   error: { code: string; message: string } | null;
+  // Its side in a comparison (the baseline or the candidate); null outside Compare mode.
+  side: Side | null;
 }
 
 export type FileInput = FileSource;
@@ -77,6 +80,10 @@ export class FileSet {
   private jobAsked = '';
   private jobFor = '';
   private summaries = 0; // bumped by every summary set, so a new summary asks for the job again
+  // Changes with every summary set (the comparison is computed again for new summaries).
+  get summaryVersion(): number {
+    return this.summaries;
+  }
 
   onChange(fn: () => void): void {
     this.listeners.push(fn);
@@ -119,14 +126,41 @@ export class FileSet {
 
   // The job is known for the files on screen (one file: there is none to know).
   get jobReady(): boolean {
-    return this.ready.length < 2 || this.jobFor === this.jobKey();
+    return this.ready.length < 2 || this.compare || this.jobFor === this.jobKey();
+  }
+
+  // Compare mode: the files are two runs, a baseline and a candidate (each one file or several
+  // ranks), not the ranks of one job (web/app/compare).
+  get compare(): boolean {
+    return this.files.some((f) => f.side !== null);
+  }
+
+  // Per ready file (the summary document's order), its side; null outside Compare mode.
+  get sides(): Side[] | null {
+    const sides = this.ready.map((f) => f.side);
+    return validSides(sides) ? sides : null;
+  }
+
+  // Puts the ready files on sides (a link's `cmp=`), in the summary document's order: the files stay
+  // open, only how they are seen changes. False (nothing changed) when the sides do not fit them.
+  setSides(sides: readonly Side[] | null): boolean {
+    const ready = this.ready;
+    if (sides !== null && (!validSides(sides) || sides.length !== ready.length)) return false;
+    if (sides === null && !this.compare) return true;
+    if (sides !== null && ready.every((f, i) => f.side === sides[i])) return true;
+    for (const f of this.files) f.side = null;
+    if (sides) ready.forEach((f, i) => (f.side = sides[i]));
+    this.jobAsked = '';
+    this.job = null;
+    this.changed();
+    return true;
   }
   private jobKey(): string {
     return `${this.ready.map((f) => f.key).join(',')}/${this.summaries}`;
   }
   private updateJob(): void {
-    if (this.ready.length < 2) this.job = null;
-    if (this.ready.length < 2 || !this.settled) return;
+    if (this.ready.length < 2 || this.compare) this.job = null;
+    if (this.ready.length < 2 || this.compare || !this.settled) return;
     const key = this.jobKey();
     if (key === this.jobAsked) return;
     this.jobAsked = key;
@@ -163,26 +197,52 @@ export class FileSet {
 
   // Replaces whatever was open with these inputs. A summary JSON written by `tracewise summarize`
   // is shown as it is (its dashboard, no timeline); anything else is imported as a trace.
-  async open(inputs: FileInput[]): Promise<void> {
+  // `sides`: one per input, for Compare mode (null: the normal single / job modes).
+  async open(inputs: FileInput[], sides: readonly Side[] | null = null): Promise<void> {
     this.closeAll();
     this.job = null;
+    await this.addInputs(inputs, sides);
+  }
+
+  // The ready files become the baseline of a comparison and `inputs` its candidate (opened beside
+  // them; the others are closed).
+  async addCandidate(inputs: FileInput[]): Promise<void> {
+    const kept = this.ready;
+    for (const f of this.files) if (!kept.includes(f)) f.load?.close();
+    for (const f of kept) f.side = 'base';
+    this.job = null;
+    this.jobAsked = '';
+    await this.addInputs(
+      inputs,
+      inputs.map((): Side => 'cand'),
+      kept
+    );
+  }
+
+  private async addInputs(inputs: FileInput[], sides: readonly Side[] | null, kept: OpenedFile[] = []): Promise<void> {
     const generation = this.generation;
     const docs = await Promise.all(inputs.map((inp) => (inp.blob ? readSummaryDocument(inp.blob) : null)));
     // What each import is expected to take (a download's size is not known before it starts).
     const sizes = await Promise.all(inputs.map((inp) => (inp.blob ? inputBytesOf(inp.blob) : 0)));
     if (generation !== this.generation) return; // a newer open replaced this one meanwhile
-    this.files = inputs.flatMap((inp, i) =>
-      docs[i] ? this.fromDocument(inp.name, docs[i]) : [this.start(inp, sizes[i])]
-    );
+    const added = inputs.flatMap((inp, i) => {
+      const files = docs[i] ? this.fromDocument(inp.name, docs[i]) : [this.start(inp, sizes[i])];
+      for (const f of files) f.side = sides?.[i] ?? null;
+      return files;
+    });
+    this.files = [...kept, ...added];
     this.pump();
     this.changed();
   }
 
   // Shows a summary document without a trace (e.g. from a summary link). False when it is not one.
-  showDocument(doc: unknown, name: string): boolean {
+  // `sides`: per file of the document, for a comparison's (a summary link of Compare mode).
+  showDocument(doc: unknown, name: string, sides: readonly Side[] | null = null): boolean {
     if (!isSummaryDocument(doc)) return false;
     this.closeAll();
     this.files = this.fromDocument(name, doc);
+    if (sides && validSides(sides) && sides.length === this.files.length)
+      this.files.forEach((f, i) => (f.side = sides[i]));
     this.changed();
     return true;
   }
@@ -213,6 +273,7 @@ export class FileSet {
       reopening: false,
       warnings: [`${name} is a saved summary, not a trace: the timeline needs the trace itself.`],
       error: null,
+      side: null,
     }));
   }
 
@@ -282,6 +343,7 @@ export class FileSet {
       reopening: false,
       warnings: [],
       error: null,
+      side: null,
     };
     let lastPaint = 0;
     load.onProgress = (p) => {
@@ -302,7 +364,7 @@ export class FileSet {
         })
         .then(async ({ result, summary }) => {
           // One of several traces: its rank record now, so that its model may be released later.
-          if (this.traceCount >= 2)
+          if (this.traceCount >= 2 && !this.compare)
             file.rank = await load.rank(this.htaCompat).then(
               (r) => r.json,
               () => null

@@ -1,6 +1,6 @@
 // The page: opening traces (drop anywhere, a dropped folder, file picker, ?url=, the sample
-// button), the loading strip, the Job (several ranks), Overview (summary dashboard) and Timeline
-// tabs, and the test hook window.__tracewise.
+// button, two runs to compare), the loading strip, the Job (several ranks), Compare (a baseline and
+// a candidate), Overview (summary dashboard) and Timeline tabs, and the test hook window.__tracewise.
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { byId, clear, h } from './dom';
@@ -15,11 +15,16 @@ import { renderJobView } from './job/job_view';
 import { jobLinks } from './job/job_links';
 import { dropItems, droppedFiles } from './dropped_files';
 import type { Links } from './dashboard/links';
-import { createAppApi, type ViewState } from './app_api';
+import { createAppApi, kTabs, type CompareShown, type ViewState } from './app_api';
 import { installIntegrations } from '../share/install';
 import { tracewiseHook } from '../hook';
 import { nameOfUrl, planUrls } from './url_plan';
 import { narrowConnections, openPlannedUrls } from './url_consent';
+import { CompareDiff } from './compare/compare_diff';
+import { renderCompareView } from './compare/compare_view';
+import { installCompareEntry } from './compare/compare_entry';
+import { decodeSides, type Side } from './compare/compare_sides';
+import { isDiffDocument } from './compare/diff_document';
 
 // Connections are narrowed to the hosts of the page's own `?url=` before anything connects.
 const urlPlan = planUrls(new URLSearchParams(location.search).getAll('url'), location.href);
@@ -35,6 +40,11 @@ const embedded = isEmbedMode();
 const progress = new ProgressView(byId('loads'), files);
 const overview = byId('overview');
 const jobRoot = byId('job');
+const compareRoot = byId('compare');
+const diff = new CompareDiff();
+// (After the current render: the diff changes while render() asks it to update.)
+diff.onChange = () => queueMicrotask(render);
+let renderedCompareKeys = '';
 const timelineRoot = byId('timeline');
 const empty = byId('empty');
 const timeline = new TimelineHost(timelineRoot);
@@ -70,8 +80,14 @@ let preview: { files: OpenedFile[]; onShown: () => void } | null = null;
 let opening = 0; // open() calls whose files are not yet in the FileSet (it reads them first)
 const onScreen = (): OpenedFile[] => (files.ready.length || !preview ? files.ready : preview.files);
 
-// The Job tab is there while two files or more are shown or on their way.
+// The Compare tab is there while the files on screen (or on their way) are two runs.
+function comparing(): boolean {
+  return preview ? preview.files.some((f) => f.side !== null) : files.compare;
+}
+
+// The Job tab is there while two files or more are shown or on their way (not two runs compared).
 function jobPossible(): boolean {
+  if (comparing()) return false;
   return (
     onScreen().length >= 2 || files.files.filter((f) => f.status === 'ready' || f.status === 'loading').length >= 2
   );
@@ -79,12 +95,15 @@ function jobPossible(): boolean {
 
 function setTab(t: typeof tab): void {
   if (t === 'job' && !jobPossible()) t = 'overview';
+  if (t === 'compare' && !comparing()) t = 'overview';
   tab = t;
   for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]'))
     b.setAttribute('aria-selected', String(b.dataset.tab === t));
   byId('job-tab').hidden = !jobPossible();
+  byId('compare-tab').hidden = !comparing();
   const any = onScreen().length > 0;
   jobRoot.hidden = !any || t !== 'job';
+  compareRoot.hidden = !any || t !== 'compare';
   overview.hidden = !any || t !== 'overview';
   timelineRoot.hidden = !any || t !== 'timeline';
   flameRoot.hidden = !any || t !== 'flame';
@@ -135,7 +154,7 @@ function render(): void {
   const shown = preview; // its files' keys are their own FileSet's: the key says which set
   const fileKeys =
     (shown ? 'preview:' : '') +
-    ready.map((f) => `${f.key}:${f.summary ? 1 : 0}`).join(',') +
+    ready.map((f) => `${f.key}:${f.summary ? 1 : 0}${f.side ?? ''}`).join(',') +
     `|${files.htaCompat}|${shown ? 0 : files.job ? 1 : 0}`;
   const keys = `${fileKeys}|${selected}`;
   if (jobFirst && ready.length >= 2) {
@@ -160,6 +179,16 @@ function render(): void {
         tableLinks: linksFor(ready[0]),
         onDownload: downloadSummary,
       });
+  }
+  if (!shown) diff.update(files);
+  const compareKeys = `${fileKeys}|${comparing()}|${diff.state.kind}|${diff.doc ? diffSerial(diff.doc) : ''}`;
+  if (compareKeys !== renderedCompareKeys) {
+    renderedCompareKeys = compareKeys;
+    if (!comparing()) clear(compareRoot);
+    else {
+      const names = (side: Side) => (shown?.files ?? files.files).filter((f) => f.side === side).map((f) => f.name);
+      renderCompareView(compareRoot, { state: diff.state, base: names('base'), cand: names('cand') });
+    }
   }
   if (keys !== renderedKeys) {
     renderedKeys = keys;
@@ -216,7 +245,13 @@ function updateHook(): void {
   const doc = files.document();
   hook.summary = doc;
   const wasReady = hook.ready;
-  hook.ready = files.files.length > 0 && files.settled && files.jobReady && dashboardShown;
+  hook.ready =
+    files.files.length > 0 &&
+    files.settled &&
+    files.jobReady &&
+    dashboardShown &&
+    (!files.compare || diff.state.kind === 'ready' || diff.state.kind === 'failed');
+  hook.compare = files.compare || comparing() ? { state: diff.state.kind, diff: diff.doc, sides: files.sides } : null;
   for (const f of errors)
     if (!announced.has(f.key)) {
       announced.add(f.key);
@@ -232,12 +267,19 @@ function getViewState(): ViewState {
   const st: ViewState = { tab, file: selected };
   const tl = timeline.viewState();
   if (tl !== undefined) st.timeline = tl;
+  const sides = files.sides;
+  if (sides) {
+    st.compare = sides;
+    if (timeline.compareStep !== null) st.step = timeline.compareStep;
+  }
   return st;
 }
 
 function setViewState(st: Partial<ViewState>): void {
   if (typeof st.file === 'number' && st.file >= 0 && st.file < files.ready.length) selected = Math.floor(st.file);
-  if (st.tab === 'job' || st.tab === 'overview' || st.tab === 'timeline' || st.tab === 'flame') {
+  if (st.compare !== undefined) files.setSides(st.compare);
+  if (typeof st.step === 'number') void timeline.setCompareStep(st.step, false);
+  if (st.tab !== undefined && kTabs.includes(st.tab)) {
     tab = st.tab;
     jobFirst = false;
   }
@@ -248,11 +290,12 @@ function setViewState(st: Partial<ViewState>): void {
 // Shows `doc` read-only until one of the traces being opened is ready; false when none is being
 // opened (or `doc` is not a summary document). A FileSet of its own reads the document, so the
 // loading traces go on loading.
-function previewSummary(doc: unknown, name: string, onShown: () => void): boolean {
+function previewSummary(doc: unknown, name: string, onShown: () => void, compare?: CompareShown): boolean {
   if (!opening && !files.files.some((f) => f.status === 'loading')) return false;
   const set = new FileSet();
-  if (!set.showDocument(doc, name)) return false;
+  if (!set.showDocument(doc, name, compare?.sides ?? null)) return false;
   preview = { files: set.files, onShown };
+  if (compare) showGivenDiff(compare.diff);
   render();
   return true;
 }
@@ -261,6 +304,12 @@ function previewSummary(doc: unknown, name: string, onShown: () => void): boolea
 export const app = createAppApi({
   files,
   open: (inputs) => open(inputs),
+  showSummary: (doc, name, compare) => {
+    if (compare) showGivenDiff(compare.diff); // first: the document's files need not be compared again
+    return files.showDocument(doc, name, compare?.sides ?? null);
+  },
+  getDiff: () => diff.doc,
+  diffMarkdown: () => diff.markdown(),
   previewSummary,
   getViewState,
   setViewState,
@@ -270,11 +319,27 @@ files.onProgress = (f) => {
   if (f.progress) app.progress.emit(f.name, f.progress);
 };
 
-function open(inputs: FileInput[]): void {
+function showGivenDiff(doc: unknown): void {
+  if (isDiffDocument(doc)) diff.given(doc);
+  tab = 'compare';
+  jobFirst = false;
+}
+
+// What identifies a diff document on screen (a new one is drawn again).
+const diffSerials = new WeakMap<object, number>();
+let nextDiffSerial = 1;
+function diffSerial(doc: object): number {
+  let n = diffSerials.get(doc);
+  if (n === undefined) diffSerials.set(doc, (n = nextDiffSerial++));
+  return n;
+}
+
+// `sides`: one per input (Compare mode), else null.
+function open(inputs: FileInput[], sides: Side[] | null = null): void {
   if (!inputs.length) return;
   selected = 0;
-  tab = 'overview';
-  jobFirst = !embedded;
+  tab = sides ? 'compare' : 'overview';
+  jobFirst = !embedded && !sides;
   hook.ready = false;
   hook.error = null;
   progress.reset();
@@ -282,9 +347,10 @@ function open(inputs: FileInput[]): void {
   clear(jobRoot);
   renderedKeys = '';
   renderedJobKeys = '';
+  renderedCompareKeys = '';
   preview = null;
   opening++;
-  void files.open(inputs).finally(() => {
+  void files.open(inputs, sides).finally(() => {
     opening--;
   });
 }
@@ -370,7 +436,30 @@ for (const b of document.querySelectorAll<HTMLButtonElement>('[data-sample]')) {
 }
 
 // `?url=`: capped, http(s) only, other hosts only once the reader agrees (url_plan.ts, url_consent.ts).
-openPlannedUrls(document.querySelector('main')!, urlPlan, (urls) => open(urls.map(({ name, url }) => ({ name, url }))));
+// A link of a comparison (`#cmp=`, one side per `url=`) opens in Compare mode.
+const linkSides = decodeSides(new URLSearchParams(location.hash.slice(1)).get('cmp'));
+openPlannedUrls(document.querySelector('main')!, urlPlan, (urls) =>
+  open(
+    urls.map(({ name, url }) => ({ name, url })),
+    linkSides && linkSides.length === urls.length ? linkSides : null
+  )
+);
+
+// Compare mode: two pickers (a side each), or the traces on screen as the baseline.
+installCompareEntry(document.querySelector<HTMLElement>('.topbar .actions')!, byId('compare-entry'), {
+  openBoth: (base, cand) =>
+    open([...base, ...cand], [...base.map((): Side => 'base'), ...cand.map((): Side => 'cand')]),
+  withCandidate: (cand) => {
+    tab = 'compare';
+    jobFirst = false;
+    hook.ready = false;
+    opening++;
+    void files.addCandidate(cand).finally(() => {
+      opening--;
+    });
+  },
+  canKeepOpen: () => files.ready.some((f) => f.load) && !files.compare,
+});
 
 byId<HTMLInputElement>('hta-compat').addEventListener('change', (e) => {
   files.htaCompat = (e.target as HTMLInputElement).checked;

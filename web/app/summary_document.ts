@@ -115,6 +115,7 @@ export type FileSummary = FileHead & {
   memory: Memory | null;
   kernels: Kernels | null;
   by_name: ByName;
+  annotations: Annotations;
   collectives: Collectives | null;
   idle: Idle | null;
   step_breakdown: StepBreakdown | null;
@@ -320,6 +321,32 @@ export type Kernels = {
   distinct_names: number;
   by_kind: Record<'kernel' | 'gpu_memcpy' | 'gpu_memset', { count: number; total_ns: number }>;
   top: KernelRow[];
+};
+
+// GPU time by user annotation and nn.Module (docs/summary-detail-sections.md, core/calltree/annotations.h).
+type StreamTime = { device: number; stream: number; ns: number };
+export type Annotations = {
+  count: number;
+  rows: Array<{
+    name: string;
+    module: boolean;
+    count: number;
+    cpu_ns: number;
+    gpu_ops: number;
+    gpu_ns: number;
+    gpu_ops_other_thread: number;
+    gpu_by_stream: StreamTime[];
+    gpu_side: StreamTime[];
+  }>;
+  overlaps: Array<{
+    a: string;
+    b: string;
+    overlap_ns: number;
+    a_busy_ns: number;
+    b_busy_ns: number;
+    a_hidden_pct: number;
+    b_hidden_pct: number;
+  }>;
 };
 
 // Every kernel and operator per short name with its time in each of the first step_columns steps:

@@ -16,6 +16,10 @@
 //   zoomTo(file, t0, t1, name?), search(file, name), viewState(), setViewState(file, state)
 //   highlightOnLane(file, name, lane)  a flame graph frame's slices (its thread's lane) highlighted
 //   areaAction                      a button beside a file view's area aggregate: run(file, t0, t1)
+//   compareStep / setCompareStep(step)
+//                                   Compare mode (files with sides): the aligned view is both runs
+//                                   stacked (web/app/compare/compare_ranks.ts), aligned at the start
+//                                   of the step picked in the bar (the first step both sides have)
 import { TimelineView } from '../timeline/index';
 import { AlignedClient } from '../timeline/aligned/aligned_client';
 import { CpuPicker } from '../timeline/aligned/cpu_picker';
@@ -26,6 +30,7 @@ import { h, clear } from './dom';
 import type { OpenedFile } from './files';
 import { jobRankFiles, jobRanksKey, type JobRankFile } from './job_ranks';
 import type { JobSummary } from './summary_document';
+import { compareFiles, compareRankFiles, compareSteps, stepSpanNs } from './compare/compare_ranks';
 
 interface Mounted {
   view: TimelineView;
@@ -62,6 +67,15 @@ export class TimelineHost {
   );
   private files: OpenedFile[] = [];
   areaAction: { label: string; run: (file: OpenedFile, t0: number, t1: number) => void } | null = null;
+  private all: OpenedFile[] = [];
+  private job: JobSummary | null = null;
+  // Compare mode: the step the runs are aligned at (null: each file's first step), and its picker.
+  private step: number | null = null;
+  private readonly stepPick = h('select', {
+    class: 'cmp-step-pick',
+    'aria-label': 'Align both runs at the start of step',
+  });
+  onStep: (step: number | null) => void = () => {};
 
   constructor(root: HTMLElement) {
     this.picker.addEventListener('change', () => {
@@ -73,7 +87,12 @@ export class TimelineHost {
       }
     });
     this.cpu.el.hidden = true;
-    root.append(h('div', { class: 'tl-bar' }, this.picker, this.cpu.el), this.stage);
+    this.stepPick.hidden = true;
+    this.stepPick.addEventListener('change', () => {
+      const n = Number(this.stepPick.value);
+      void this.setCompareStep(Number.isInteger(n) ? n : null, true);
+    });
+    root.append(h('div', { class: 'tl-bar' }, this.picker, this.stepPick, this.cpu.el), this.stage);
     tracewiseHook().timelineHost = {
       showCollective: (b: number, e: number) => this.showCollective(b, e),
       // 'aligned', the shown file's name, or null.
@@ -84,6 +103,8 @@ export class TimelineHost {
   // The set of files (or the job over them) changed: drop the views of files that are gone, and the
   // aligned view when its ranks changed.
   setFiles(files: OpenedFile[], job: JobSummary | null = null): void {
+    this.all = files;
+    this.job = job;
     this.files = files.filter((f) => f.status === 'ready' && f.load);
     if (this.tabFile && !this.files.includes(this.tabFile)) {
       // Other files: nothing chosen among them yet.
@@ -98,14 +119,19 @@ export class TimelineHost {
       }
     }
     for (const key of this.shared.keys()) if (!this.files.some((f) => f.key === key)) this.shared.delete(key);
-    const ranks = jobRankFiles(this.files, job);
-    const key = ranks ? jobRanksKey(ranks) : '';
+    const compared = compareFiles(this.files);
+    const ranks = compared ? compareRankFiles(compared, this.validStep(compared)) : jobRankFiles(this.files, job);
+    const key = ranks ? `${compared ? 'compare:' : ''}${jobRanksKey(ranks)}` : '';
     if ((this.aligned?.key ?? '') !== key) {
       this.dropAligned();
       if (ranks) this.aligned = { key, ranks, client: this.alignedClient(ranks), mounted: null };
     }
     clear(this.picker);
-    if (this.aligned) this.picker.append(h('option', { value: kAligned }, 'All ranks (aligned)'));
+    if (this.aligned)
+      this.picker.append(
+        h('option', { value: kAligned }, compared ? 'Baseline and candidate (stacked)' : 'All ranks (aligned)')
+      );
+    this.syncSteps(compared);
     for (const f of this.files)
       this.picker.append(
         h('option', { value: String(f.key) }, f.summary?.rank != null ? `rank ${f.summary.rank} — ${f.name}` : f.name)
@@ -186,6 +212,46 @@ export class TimelineHost {
     this.picked = true;
     const view = await this.showFile(file, false);
     view?.highlight({ name });
+  }
+
+  // --- Compare mode ------------------------------------------------------------------------------
+
+  get compareStep(): number | null {
+    return this.step;
+  }
+
+  // Aligns both runs at the start of `step` (a step every file has; else each file's first step);
+  // with `zoom`, the stacked view shows that step (the longest of its instances).
+  async setCompareStep(step: number | null, zoom: boolean): Promise<void> {
+    this.step = step;
+    const compared = compareFiles(this.files);
+    if (!compared) return;
+    this.setFiles(this.all, this.job);
+    this.onStep(this.step);
+    if (!zoom) return;
+    this.picked = true;
+    const view = await this.showAligned(false);
+    const span = stepSpanNs(compared, this.validStep(compared));
+    if (view && span) view.zoomTo(span.begin, span.end);
+  }
+
+  private validStep(compared: OpenedFile[]): number | null {
+    const steps = compareSteps(compared);
+    if (this.step !== null && steps.includes(this.step)) return this.step;
+    return steps[0] ?? null;
+  }
+
+  private syncSteps(compared: OpenedFile[] | null): void {
+    const steps = compared ? compareSteps(compared) : [];
+    this.stepPick.hidden = !compared || steps.length === 0;
+    const want = compared ? this.validStep(compared) : null;
+    const values = steps.map(String).join(',');
+    if (this.stepPick.dataset.steps !== values) {
+      this.stepPick.dataset.steps = values;
+      clear(this.stepPick);
+      for (const n of steps) this.stepPick.append(h('option', { value: String(n) }, `aligned at step ${n}`));
+    }
+    if (want !== null) this.stepPick.value = String(want);
   }
 
   // --- views -------------------------------------------------------------------------------------

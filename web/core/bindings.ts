@@ -65,6 +65,11 @@ export interface CoreModule {
   startsAsObject(address: number, size: number): boolean;
   // The job over several files' summaries, given as one JSON array: its JSON (core/summary/job_summary.h).
   jobSummary(filesJson: string, ranksJson: string): string;
+  // The comparison of two summary documents (docs/diff-schema.md, core/diff): the tracewise.diff/1
+  // JSON; `optionsJson` '' for the defaults.
+  diffSummaries(baseSummaryDoc: string, candSummaryDoc: string, optionsJson: string): string;
+  // A diff document as the CLI's `--format markdown` writes it.
+  diffMarkdown(diffJson: string): string;
 }
 
 type Methods<T> = Exclude<keyof T, 'delete'>;
@@ -116,4 +121,6 @@ export const kModuleFunctions = [
   'likelyEventStart',
   'startsAsObject',
   'jobSummary',
+  'diffSummaries',
+  'diffMarkdown',
 ] as const satisfies readonly (keyof CoreModule)[];

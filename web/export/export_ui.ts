@@ -46,7 +46,10 @@ export function installExport(
         say('Open a trace first.');
         return;
       }
-      const html = buildHtmlReport(d, { generated: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' });
+      const html = buildHtmlReport(d, {
+        generated: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+        diff: app.getDiff(),
+      });
       hook.lastHtml = html;
       const a = document.createElement('a');
       a.href = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
@@ -64,11 +67,16 @@ export function installExport(
         say('Open a trace first.');
         return;
       }
-      const md = buildMarkdown(d);
+      // A comparison: the core's Markdown of its diff (the bytes of `tracewise diff --format markdown`).
+      const md = app.getDiff() ? await app.diffMarkdown() : buildMarkdown(d);
+      if (md === null) {
+        say('The comparison is not ready yet.');
+        return;
+      }
       hook.lastMarkdown = md;
       try {
         await navigator.clipboard.writeText(md);
-        say(`Markdown summary copied to the clipboard (${md.length} characters).`);
+        say(`Markdown ${app.getDiff() ? 'comparison' : 'summary'} copied to the clipboard (${md.length} characters).`);
       } catch {
         const area = document.createElement('textarea');
         area.readOnly = true;

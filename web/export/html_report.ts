@@ -8,6 +8,8 @@ import { fmtInUnit } from '../app/format';
 import { escapeHtml } from './escape_html';
 import { recommendationsHtml } from './recommendations_html';
 import type { FileSummary } from '../app/summary_document';
+import type { DiffDocument } from '../app/compare/diff_document';
+import { diffHtml } from './diff_html';
 
 const kCss = `
 :root{color-scheme:light dark;--fg:#1d2330;--muted:#5b6475;--bg:#fff;--panel:#f5f7fa;--line:#d9dee7;--bar:#3b6fd8;--good:#1f8a4c;--warn:#b7791f;--bad:#c0392b}
@@ -116,10 +118,11 @@ function jobHtml(doc: { job?: unknown }): string {
 
 export function buildHtmlReport(
   doc: { files: FileSummary[]; schema?: string; job?: unknown },
-  opts: { title?: string; generated?: string; topRows?: number } = {}
+  opts: { title?: string; generated?: string; topRows?: number; diff?: DiffDocument | null } = {}
 ): string {
   const files = (doc.files ?? []).map((f) => digestFile(f, opts.topRows ?? 15));
-  const title = opts.title ?? `tracewise report: ${files.map((f) => f.name).join(', ') || 'no files'}`;
+  const what = opts.diff ? 'tracewise comparison' : 'tracewise report';
+  const title = opts.title ?? `${what}: ${files.map((f) => f.name).join(', ') || 'no files'}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -128,6 +131,7 @@ export function buildHtmlReport(
 <title>${escapeHtml(title)}</title><style>${kCss}</style></head>
 <body><h1>${escapeHtml(title)}</h1>
 <p class="muted">Summary of ${files.length} trace file${files.length === 1 ? '' : 's'} (schema ${escapeHtml(String(doc.schema ?? ''))}). Times are from the trace; each table column of times is in one unit, named in its header. This report contains no trace data beyond these numbers and needs no network.</p>
+${opts.diff ? diffHtml(opts.diff, opts.topRows ?? 15) : ''}
 ${jobHtml(doc)}
 ${files.map(fileHtml).join('\n')}
 <footer>Made with tracewise${opts.generated ? ` on ${escapeHtml(opts.generated)}` : ''}.</footer>

@@ -116,6 +116,25 @@ export class TraceLoad {
     }
   }
 
+  // The comparison of two summary documents (docs/diff-schema.md) and its Markdown, computed by the
+  // core alone, as the job is (a released load lends a fresh worker).
+  diff(baseJson: string, candJson: string, optionsJson: string): Promise<SummaryReply> {
+    return this.coreOnly('diff', { base: baseJson, cand: candJson, options: optionsJson });
+  }
+  diffMarkdown(diffJson: string): Promise<SummaryReply> {
+    return this.coreOnly('diffMarkdown', { diff: diffJson });
+  }
+
+  private async coreOnly<K extends 'diff' | 'diffMarkdown'>(kind: K, payload: TracePayloads[K]): Promise<SummaryReply> {
+    if (!this.released) return this.call(kind, payload, false);
+    const lent = new WorkerClient();
+    try {
+      return await lent.request(kind, payload);
+    } finally {
+      lent.terminate();
+    }
+  }
+
   // The timeline's requests go to the same worker (web/worker/timeline_handlers.ts).
   readonly timeline: TimelineClient = {
     // TimelineRequest is made of TimelinePayloads, so a timeline kind's payload is its TracePayloads entry.

@@ -4,14 +4,16 @@ import type { AppApi, ViewState as AppViewState } from '../app/app_api';
 import type { ViewState } from './view_state';
 
 // The app's view state <-> the link's (the timeline's part is opaque to both).
-// (Links do not carry the flame graph tab yet: they open on the Overview.)
-export const toLinkView = (s: AppViewState): ViewState => ({
-  tab: s.tab === 'flame' ? undefined : s.tab,
-  file: s.file,
-  tl: s.timeline,
-});
+export const toLinkView = (s: AppViewState): ViewState => {
+  const v: ViewState = { tab: s.tab, file: s.file, tl: s.timeline };
+  if (s.compare) v.compare = s.compare;
+  if (s.compare && s.step !== undefined) v.step = s.step;
+  return v;
+};
 export const toAppView = (v: ViewState): Partial<AppViewState> => {
   const out: Partial<AppViewState> = {};
+  if (v.compare) out.compare = v.compare;
+  if (v.step !== undefined) out.step = v.step;
   if (v.tab) out.tab = v.tab;
   if (v.file !== undefined) out.file = v.file;
   if (v.tl !== undefined) out.timeline = v.tl;

@@ -24,6 +24,7 @@ import {
 } from './app_view';
 import { showMessage, type MessageKind } from './banner';
 import { linkBase } from './link_base';
+import { sidesForOpened } from '../app/compare/compare_sides';
 import { tracewiseHook } from '../hook';
 
 export interface ShareHook {
@@ -81,7 +82,14 @@ export function installShare(
   // The link's view on the loaded traces: tab, file and timeline through the app; tables directly,
   // or after the dashboard of the linked file is rebuilt.
   const applyView = (v: ViewState) => {
-    app.setViewState(toAppView(v));
+    const st = toAppView(v);
+    if (v.compare)
+      st.compare = sidesForOpened(
+        v.compare,
+        v.files?.map((f) => f?.name ?? null),
+        readyNames(app)
+      );
+    app.setViewState(st);
     if (!v.tables?.length) return;
     if (dashboardShown()) applyTableStates(v.tables);
     else pendingTables = v.tables;
@@ -146,9 +154,10 @@ export function installShare(
     const onShown = () => {
       if (tables && want === expected && hook.readOnly) applyTableStates(tables);
     };
-    previewing = app.previewSummary(doc, 'the summary link', onShown);
+    const compare = payload.compare ?? undefined;
+    previewing = app.previewSummary(doc, 'the summary link', onShown, compare);
     if (!previewing) {
-      app.showSummary(doc, 'the summary link');
+      app.showSummary(doc, 'the summary link', compare);
       if (tables) pendingTables = tables;
     }
     hook.readOnly = true;
@@ -364,7 +373,11 @@ export function installShare(
       const view = { ...currentView([]), hashes: undefined, files: undefined };
       const at = base();
       const budget = Math.max(1000, kTargetLinkChars - buildLink(at, view).length - 4);
-      const enc = await encodeSummaryLink(doc, refs, budget);
+      // A comparison carries each file's side and its diff (trimmed with the summaries).
+      const sides = app.getViewState().compare ?? hook.payload?.compare?.sides ?? null;
+      const diff = app.getDiff();
+      const compare = sides && diff ? { sides, diff: diff as unknown as Record<string, unknown> } : null;
+      const enc = await encodeSummaryLink(doc, refs, budget, compare);
       await copy(buildLink(at, view, enc.value), 'Summary link');
     }
   );

@@ -5,7 +5,8 @@
 //
 // payload = { tw: "tracewise.link/1", schema, files: [trimmed file summaries],
 //             traces: [{ name, bytes, hash } | null per file], trim: { rows, text, series },
-//             job?: the document's job (two files or more) }
+//             job?: the document's job (two files or more),
+//             compare?: { sides: ["base" | "cand" per file], diff: the trimmed tracewise.diff/1 } }
 //
 // Decoding treats the link as hostile: size limits at every stage (fragment characters, compressed
 // bytes, decompressed bytes, JSON nodes, nesting depth), strict UTF-8, a structural check, and keys
@@ -13,8 +14,16 @@
 import { decodeBase64url, encodeBase64url } from './base64url';
 import { deflateRaw, inflateRaw } from './deflate';
 import { ShareError } from './share_error';
-import { kTrimLevels, trimSummary, type TrimLevel } from './summary_trim';
+import { kTrimLevels, trimDiff, trimSummary, type TrimLevel } from './summary_trim';
 import type { FileSummary, SummaryDocument } from '../app/summary_document';
+import { validSides, type Side } from '../app/compare/compare_sides';
+
+// A comparison's link (Compare mode): each file's side and the diff shown (the receiver has no
+// trace to compute it from, and trimmed summaries would give another one).
+export interface LinkCompare {
+  sides: Side[];
+  diff: Record<string, unknown>;
+}
 
 export const kLinkVersion = '1';
 export const kPayloadTag = 'tracewise.link/1';
@@ -39,6 +48,7 @@ export interface LinkPayload {
   traces: (TraceRef | null)[];
   trim: { rows: number; text: number; series: number };
   job?: Record<string, unknown>;
+  compare?: LinkCompare;
 }
 
 // The link's summaries as a summary document, for the dashboard and the exports: checked for their
@@ -63,7 +73,8 @@ export interface EncodedLink {
 export async function encodeSummaryLink(
   doc: { files?: unknown[]; schema?: unknown; job?: unknown },
   traces: (TraceRef | null)[],
-  targetChars = kTargetLinkChars
+  targetChars = kTargetLinkChars,
+  compare: LinkCompare | null = null
 ): Promise<EncodedLink> {
   let best: EncodedLink | null = null;
   for (const level of kTrimLevels) {
@@ -76,6 +87,10 @@ export async function encodeSummaryLink(
       trim: { rows: level.rows, text: level.text, series: level.series },
     };
     if (isObj(trimmed.job)) payload.job = trimmed.job;
+    if (compare && validSides(compare.sides) && compare.sides.length === payload.files.length) {
+      const diff = trimDiff(compare.diff, level, cuts);
+      if (isObj(diff)) payload.compare = { sides: compare.sides, diff };
+    }
     const json = new TextEncoder().encode(JSON.stringify(payload));
     const value = `${kLinkVersion}.${encodeBase64url(await deflateRaw(json))}`;
     best = { value, level, payloadBytes: json.length, cuts };
@@ -174,5 +189,9 @@ function validatePayload(parsed: unknown): LinkPayload {
     trim: { rows: int(tr.rows), text: int(tr.text), series: int(tr.series) },
   };
   if (isObj(p.job)) out.job = p.job; // read defensively by the views, as the files are
+  // A comparison's: sides that fit the files, and a diff the views read defensively too.
+  const c = p.compare;
+  if (isObj(c) && validSides(c.sides) && c.sides.length === files.length && isObj(c.diff))
+    out.compare = { sides: c.sides, diff: c.diff };
   return out;
 }

@@ -47,6 +47,12 @@ export function trimSummary(doc: { files?: unknown[]; schema?: unknown; job?: un
   return { doc: trimmed, cuts };
 }
 
+// A comparison's diff document (Compare mode's summary link), trimmed by the same level: its first
+// rows of kernels and operators (the core lists them by |delta|), its step samples while short.
+export function trimDiff(diff: unknown, level: TrimLevel, cuts: Record<string, number> = {}): unknown {
+  return trimValue(diff, level, 1, 'diff', cuts, false);
+}
+
 function trimString(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
 }

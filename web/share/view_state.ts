@@ -13,17 +13,23 @@
 //                     `tb=kernels*-total_ns*nccl` stays readable
 //   h=<hash>,<hash>   per opened file, its content hash (trace_hash.ts), or empty when unknown
 //   f=<bytes>*<name>  per opened file, its size and name (trace_files.ts): which file to open
+//   cmp=<b|c per file> Compare mode: each file's side, baseline or candidate (web/app/compare/compare_sides.ts)
+//   step=<n>          Compare mode: the step both timelines are aligned at
 // Unknown keys are ignored (newer links stay readable).
 import type { TableState } from '../app/dashboard/table';
 import { readTraceFiles, writeTraceFiles, type TraceFile } from './trace_files';
+import { decodeSides, encodeSides, type Side } from '../app/compare/compare_sides';
+import { kTabs, type Tab } from '../app/app_api';
 
 export interface ViewState {
-  tab?: 'job' | 'overview' | 'timeline';
+  tab?: Tab;
   file?: number;
   tl?: unknown; // the timeline view's state, opaque here (plain JSON, bounded)
   tables?: TableState[]; // dashboard tables' filter and sort order
   hashes?: (string | null)[]; // content hash of each opened trace, null when unknown
   files?: (TraceFile | null)[]; // name and size of each opened trace, null when unknown
+  compare?: Side[]; // Compare mode: each file's side
+  step?: number; // Compare mode: the step the timelines are aligned at
 }
 
 const kMaxTlChars = 2000;
@@ -99,7 +105,9 @@ export function isEmptyViewState(v: ViewState): boolean {
     v.tl === undefined &&
     !v.tables?.length &&
     !v.hashes?.length &&
-    !v.files?.length
+    !v.files?.length &&
+    !v.compare?.length &&
+    v.step === undefined
   );
 }
 
@@ -108,7 +116,7 @@ export function readViewState(params: URLSearchParams): { state: ViewState; prob
   const problems: string[] = [];
   const tab = params.get('tab');
   if (tab !== null) {
-    if (tab === 'job' || tab === 'overview' || tab === 'timeline') state.tab = tab;
+    if ((kTabs as readonly string[]).includes(tab)) state.tab = tab as Tab;
     else problems.push('tab');
   }
   const file = params.get('file');
@@ -168,12 +176,23 @@ export function readViewState(params: URLSearchParams): { state: ViewState; prob
     if (files) state.files = files;
     else problems.push('f');
   }
+  const cmp = params.get('cmp');
+  if (cmp !== null) {
+    const sides = decodeSides(cmp);
+    if (sides) state.compare = sides;
+    else problems.push('cmp');
+  }
+  const step = params.get('step');
+  if (step !== null) {
+    if (/^\d{1,9}$/.test(step)) state.step = Number(step);
+    else problems.push('step');
+  }
   return { state, problems };
 }
 
 // Appends the state to params. Invalid parts are skipped, so what is written reads back identically.
 export function writeViewState(state: ViewState, params: URLSearchParams = new URLSearchParams()): URLSearchParams {
-  if (state.tab === 'job' || state.tab === 'overview' || state.tab === 'timeline') params.set('tab', state.tab);
+  if (state.tab !== undefined && kTabs.includes(state.tab)) params.set('tab', state.tab);
   if (Number.isInteger(state.file) && state.file! >= 0 && state.file! < 10000 && state.file !== 0)
     params.set('file', String(state.file));
   // The timeline's state goes through JSON first: it leaves out what is unset (undefined keys).
@@ -192,5 +211,9 @@ export function writeViewState(state: ViewState, params: URLSearchParams = new U
     : [];
   if (hashes.some((x) => x)) params.set('h', hashes.join(','));
   writeTraceFiles(state.files, params, kMaxHashes);
+  const cmp = state.compare ? encodeSides(state.compare) : null;
+  if (cmp) params.set('cmp', cmp);
+  if (cmp && Number.isInteger(state.step) && state.step! >= 0 && state.step! < 1e9)
+    params.set('step', String(state.step));
   return params;
 }

@@ -101,6 +101,23 @@ export interface CallTreeRequest {
 export interface CallTreeReply {
   tree: CallTree;
 }
+// The comparison of two runs (docs/diff-schema.md): each side's summary document (`{schema, files}`)
+// and the options (JSON, '' for the core's defaults). Any worker answers it (no open file needed).
+// Its reply: the core's `tracewise.diff/1` JSON (SummaryReply).
+export interface DiffRequest {
+  id: number;
+  kind: 'diff';
+  base: string;
+  cand: string;
+  options: string;
+}
+// A diff document as Markdown (the core's, the same bytes as `tracewise diff --format markdown`).
+// Its reply: the Markdown (SummaryReply's json holds it).
+export interface DiffMarkdownRequest {
+  id: number;
+  kind: 'diffMarkdown';
+  diff: string;
+}
 export interface CancelRequest {
   id: number;
   kind: 'cancel';
@@ -155,6 +172,8 @@ export type Request =
   | RankRequest
   | JobRequest
   | CallTreeRequest
+  | DiffRequest
+  | DiffMarkdownRequest
   | CancelRequest
   | WarmRequest
   | TimelineRequest;
@@ -168,6 +187,8 @@ export interface TraceReplies {
   rank: SummaryReply;
   job: SummaryReply;
   callTree: CallTreeReply;
+  diff: SummaryReply;
+  diffMarkdown: SummaryReply;
   cancel: Record<string, never>;
   warm: WarmReply;
   tracks: TimelineReply;

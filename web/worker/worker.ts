@@ -54,6 +54,10 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
       tree.timing = { coreMs: t1 - t0, decodeMs: performance.now() - t1 };
       return { payload: { tree }, transfer: callTreeBuffers(tree) };
     }
+    case 'diff':
+      return { payload: { json: String((await loadCore()).diffSummaries(req.base, req.cand, req.options)) } };
+    case 'diffMarkdown':
+      return { payload: { json: String((await loadCore()).diffMarkdown(req.diff)) } };
     case 'tracks':
     case 'trackNames':
     case 'window':

@@ -14,6 +14,7 @@ import { stragglersPanel } from './stragglers';
 import { rankBarsPanel } from './rank_bars';
 import { waitHeatmapPanel } from './wait_heatmap';
 import { collectivesPanel } from './collectives_panel';
+import { appendParts, type ViewPart } from '../view_parts';
 
 export interface JobViewInput {
   files: OpenedFile[]; // the ready files on screen
@@ -99,7 +100,7 @@ export function renderJobView(root: HTMLElement, input: JobViewInput): void {
   clear(root);
   const { files, job, links } = input;
   const summaries = files.map((f) => f.summary ?? undefined);
-  const parts: Array<() => HTMLElement | null> = [
+  const parts: ViewPart[] = [
     () => head(input),
     () => status(input),
     () => (files.length > 1 ? jobVerdictLine(job) : null),
@@ -115,19 +116,5 @@ export function renderJobView(root: HTMLElement, input: JobViewInput): void {
         job
       ),
   ];
-  for (const part of parts) {
-    try {
-      const el = part();
-      if (el) root.append(el);
-    } catch (e) {
-      // A part whose data surprised it: said in place, the rest of the view stays.
-      root.append(
-        h(
-          'p',
-          { class: 'msg error' },
-          `A part of the job view could not be shown: ${String((e as Error)?.message ?? e)}`
-        )
-      );
-    }
-  }
+  appendParts(root, parts, 'job view');
 }
