@@ -168,12 +168,21 @@ test("DeepSeek: a frame's slices in the timeline, and the flame graph of a timel
   await s.page.mouse.move(b.x, b.y + 3, { steps: 4 });
   await s.page.mouse.up();
   await s.page.keyboard.up('Shift');
+  await s.page.waitForFunction(() => window.__tracewise.timeline.aggregate, null, { timeout: 30_000 });
+  const area = await s.page.evaluate(() => window.__tracewise.timeline.area);
   await s.page.click('[data-testid="timeline-area-action"]');
   assert.equal(await s.page.getAttribute('[data-tab="flame"]', 'aria-selected'), 'true');
-  const area = await s.page.evaluate(() => window.__tracewise.timeline.frame?.area ?? null);
+  const origin = await s.page.evaluate(() => window.__tracewise.timeline.originNs);
+  assert.ok(area, 'the timeline keeps its area');
   const r = await settled((q) => q.range !== null);
-  if (area) assert.deepEqual(r.range, { fromNs: area.t0, toNs: area.t1 });
+  assert.deepEqual(r.range, { fromNs: area.t0, toNs: area.t1, originNs: origin });
   assert.ok(r.range.toNs > r.range.fromNs);
+  // The core's totals for that range, as the CLI gives them for the same absolute ns (the page sends
+  // doubles: the same double, written out whole).
+  const abs = (rel) => BigInt(Number(BigInt(origin) + BigInt(Math.round(rel)))).toString();
+  const span = [abs(r.range.fromNs), abs(r.range.toNs)];
+  assert.equal(r.rootTotals.cpu, collapsedSum(DEEPSEEK, 'cpu', span));
+  assert.equal(r.rootTotals.gpu, collapsedSum(DEEPSEEK, 'gpu', span));
   assert.ok(r.rootTotals.cpu > 0, 'the range holds CPU time');
   // Clipped to the range: no thread has more CPU time in it than its width.
   const threads = (await s.page.$$('[data-testid="flame-roots"] option')).length - 2;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { loadTs } from './load_ts.mjs';
 import { doc, json } from './flame_fixture.mjs';
 
-const { decodeCallTree, CallTreeError } = await loadTs('web/flame/call_tree.ts');
+const { decodeCallTree, CallTreeError, mapTracksToLanes } = await loadTs('web/flame/call_tree.ts');
 const { childrenOf } = await loadTs('web/flame/tree_shape.ts');
 const { withRoot, mergeRoots, sandwich, outermost } = await loadTs('web/flame/merge.ts');
 
@@ -44,6 +44,19 @@ test('refuses documents of another shape with one sentence', () => {
   assert.throws(bad({}, { kind: 'sideways' }), CallTreeError);
   assert.throws(() => decodeCallTree('[]'), CallTreeError);
   assert.throws(() => decodeCallTree({ ...doc, names: 'x' }), CallTreeError);
+});
+
+test("the core's model tracks become timeline lanes; no lane is -1", () => {
+  const t = decodeCallTree(json); // tracks 3 (thread A) and 5 (thread B)
+  const lanes = new Uint32Array([0, 0, 0, 11, 0, 0xffffffff]);
+  mapTracksToLanes(t, lanes);
+  assert.deepEqual([...t.track], [11, 11, 11, 11, 11, 11, 11, -1, -1]);
+  const u = decodeCallTree(json);
+  mapTracksToLanes(u, null);
+  assert.ok(u.track.every((x) => x === -1));
+  const v = decodeCallTree(json);
+  mapTracksToLanes(v, new Uint32Array([7])); // tracks beyond the list
+  assert.ok(v.track.every((x) => x === -1));
 });
 
 test('children lists keep the core order', () => {

@@ -5,10 +5,11 @@
 //
 // API for the page (web/app/main.ts):
 //   setFiles(files)                 the opened files changed
-//   show(file, range?)              shows `file`'s flame graph; range: relative ns, null = whole
+//   show(file, range?)              shows `file`'s flame graph; range: a timeline range, null = whole
 //                                   trace, absent = what that view showed (the whole trace at first)
 import { FlameView, type FlameRange } from '../flame/flame_view';
 import { installFlameHook } from '../flame/flame_hook';
+import { absoluteNs } from '../timeline/time_format';
 import { h } from './dom';
 import type { OpenedFile } from './files';
 
@@ -50,7 +51,9 @@ export class FlameHost {
       this.root.append(el);
       const load = f.load!;
       const view = new FlameView(el, {
-        callTree: (r, bottomUp) => load.callTree(r ? r.fromNs : -1, r ? r.toNs : -1, bottomUp),
+        // The core takes absolute trace ns (doubles: epoch ns are held to ~256 ns).
+        callTree: (r, bottomUp) =>
+          load.callTree(r ? absolute(r.originNs, r.fromNs) : -1, r ? absolute(r.originNs, r.toNs) : -1, bottomUp),
         showInTimeline: (name, lane) => this.onShowInTimeline(f, name, lane),
       });
       this.views.set(f.key, (v = { view, el, loaded: false }));
@@ -61,4 +64,10 @@ export class FlameHost {
       await v.view.show(range ?? null);
     }
   }
+}
+
+function absolute(originNs: string, relNs: number): number {
+  const ns = Number(absoluteNs(originNs, relNs));
+  if (!Number.isFinite(ns) || ns < 0) throw new Error(`No absolute time for ${relNs} ns after ${originNs}.`);
+  return ns;
 }

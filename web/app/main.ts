@@ -56,13 +56,13 @@ const flame = new FlameHost(flameRoot, (file, name, lane) => {
 });
 timeline.areaAction = {
   label: 'Flame graph of the selection',
-  run: (file, t0, t1) => {
+  run: (file, t0, t1, originNs) => {
     const i = files.ready.indexOf(file);
     if (i >= 0 && i !== selected) {
       selected = i;
       render();
     }
-    void flame.show(file, { fromNs: t0, toNs: t1 });
+    void flame.show(file, { fromNs: t0, toNs: t1, originNs });
     setTab('flame');
   },
 };

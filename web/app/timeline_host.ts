@@ -15,7 +15,7 @@
 //                                   end_ns), with a margin; false when there is no aligned view
 //   zoomTo(file, t0, t1, name?), search(file, name), viewState(), setViewState(file, state)
 //   highlightOnLane(file, name, lane)  a flame graph frame's slices (its thread's lane) highlighted
-//   areaAction                      a button beside a file view's area aggregate: run(file, t0, t1)
+//   areaAction                      a button beside a file view's area aggregate: run(file, t0, t1, originNs)
 //   compareStep / setCompareStep(step)
 //                                   Compare mode (files with sides): the aligned view is both runs
 //                                   stacked (web/app/compare/compare_ranks.ts), aligned at the start
@@ -66,7 +66,8 @@ export class TimelineHost {
     'No timeline: what is open is a saved summary, not a trace. Open the trace file itself to see its timeline.'
   );
   private files: OpenedFile[] = [];
-  areaAction: { label: string; run: (file: OpenedFile, t0: number, t1: number) => void } | null = null;
+  areaAction: { label: string; run: (file: OpenedFile, t0: number, t1: number, originNs: string) => void } | null =
+    null;
   private all: OpenedFile[] = [];
   private job: JobSummary | null = null;
   // Compare mode: the step the runs are aligned at (null: each file's first step), and its picker.
@@ -328,7 +329,7 @@ export class TimelineHost {
       m = this.mount(this.sharedOf(f).consumer(), { 'data-file': f.name });
       this.views.set(f.key, m);
       const action = this.areaAction;
-      if (action) m.view.setAreaAction(action.label, (t0, t1) => action.run(f, t0, t1));
+      if (action) m.view.setAreaAction(action.label, (t0, t1, o) => action.run(f, t0, t1, o));
     }
     this.keepWindow(keepWindow, m, this.offsetOf(f));
     this.reveal({ kind: 'file', file: f }, m);

@@ -27,7 +27,9 @@ export interface CallTree {
   size: number; // nodes
   parent: Int32Array; // -1 for a root; always a smaller index than the node's
   name: Int32Array; // index into names
-  track: Int32Array; // timeline track (lane) of the node's thread; -1 when none (merged trees)
+  // The core's model track of the node's thread; the worker maps it to the timeline track (lane) it
+  // is drawn on (mapTracksToLanes); -1 when none (a thread without a lane, a node of merged threads).
+  track: Int32Array;
   depth: Int32Array;
   count: Float64Array;
   totalNs: Float64Array;
@@ -94,6 +96,16 @@ export function decodeCallTree(json: string | unknown): CallTree {
     gpuNs: nums[3],
     gpuSelfNs: nums[4],
   };
+}
+
+// The core names model tracks; the timeline draws lanes: `lanes[track]` (0xffffffff: no lane), from
+// the timeline facade (Session.timelineLanesOfTracks). In place; every track without a lane is -1.
+export function mapTracksToLanes(t: CallTree, lanes: ArrayLike<number> | null): void {
+  for (let i = 0; i < t.size; i++) {
+    const k = t.track[i];
+    const lane = lanes && k >= 0 && k < lanes.length ? lanes[k] : 0xffffffff;
+    t.track[i] = lane === 0xffffffff ? -1 : lane;
+  }
 }
 
 // The buffers a reply can transfer (the columns were made for it).

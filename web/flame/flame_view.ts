@@ -6,7 +6,7 @@
 //
 // API (web/app/flame_host.ts):
 //   const view = new FlameView(container, source)   source asks the trace worker for call trees
-//   await view.show(range | null)                   range: relative ns [fromNs, toNs) of the timeline
+//   await view.show(range | null)                   range: a timeline range (relative ns and the origin)
 // Test hook: window.__tracewise.flame (flame_hook.ts).
 import './flame.css';
 import { h } from '../timeline/element';
@@ -22,9 +22,12 @@ import { matchedValue, matchNames } from './search';
 import { share } from './tip';
 import { pathTo, totalOf } from './tree_shape';
 
+// A time range of the timeline: [fromNs, toNs) relative to the trace origin (a decimal string of
+// absolute ns, as the timeline has it).
 export interface FlameRange {
   fromNs: number;
   toNs: number;
+  originNs: string;
 }
 
 export interface FlameSource {

@@ -11,7 +11,8 @@
 //                                regex=true), highlights the matches and selects the first match at or
 //                                after t0_ns (absolute, when given, else the first match of the trace).
 //   view.highlightOnLane(name, lane)  the slices named `name` highlighted, the first on `lane` selected.
-//   view.setAreaAction(label, run)  a button beside a dragged area's aggregate: run(t0, t1) (relative ns).
+//   view.setAreaAction(label, run)  a button beside a dragged area's aggregate: run(t0, t1, originNs)
+//                                (relative ns, and the origin as a decimal string).
 //   view.clearSearch()           empties the search box and drops the highlight (a jump to a range).
 //   view.fitAll(); view.destroy(); view.getViewState() / view.setViewState(state)  (for share links)
 // Instants: triangles on their thread's lane; process / global ones are lines with a triangle on the
@@ -250,8 +251,8 @@ export class TimelineView {
   }
 
   // A button beside an area's aggregate (e.g. the flame graph of the area's time range).
-  setAreaAction(label: string, run: (t0: number, t1: number) => void): void {
-    this.sel.panel.areaAction = { label, run };
+  setAreaAction(label: string, run: (t0: number, t1: number, originNs: string) => void): void {
+    this.sel.panel.areaAction = { label, run: (t0, t1) => run(t0, t1, this.rows.tracks?.originNs ?? '0') };
   }
 
   clearSearch(): void {

@@ -89,8 +89,9 @@ export interface JobRequest {
   ranks: string;
 }
 // The call tree for the flame graph (core/calltree/, issue #41): of the whole trace (fromNs < 0) or of
-// [fromNs, toNs) in relative ns as the timeline's; top-down, or bottom-up (a function's callers).
-// Its reply: the tree as typed-array columns, transferred (web/flame/call_tree.ts).
+// [fromNs, toNs) in the core's ABSOLUTE trace ns (as doubles: epoch ns beyond 2^53 are held to ~256
+// ns); top-down, or bottom-up (a function's callers). Its reply: the tree as typed-array columns,
+// transferred, each node's track mapped to its timeline lane (web/flame/call_tree.ts).
 export interface CallTreeRequest {
   id: number;
   kind: 'callTree';
