@@ -48,14 +48,21 @@ export class FlameControls {
   }
 
   // The thread roots of the tree shown (node, label, value).
+  // A thread picked before stays picked when the new tree has it (by its label: node numbers change).
   setThreads(threads: Array<{ node: number; label: string; value: number }>, bottomUp: boolean): void {
-    const was = this.roots.value;
+    const was = this.roots.selectedOptions[0];
+    const key = was?.dataset.label ?? was?.value ?? 'threads';
     this.roots.replaceChildren(
       h('option', { value: 'threads' }, bottomUp ? 'All functions' : 'All threads'),
       ...(bottomUp ? [] : [h('option', { value: 'merged' }, 'All threads merged')]),
-      ...threads.map((t) => h('option', { value: String(t.node) }, `${t.label} (${formatDuration(t.value)})`))
+      ...threads.map((t) => {
+        const o = h('option', { value: String(t.node) }, `${t.label} (${formatDuration(t.value)})`);
+        o.dataset.label = t.label;
+        return o;
+      })
     );
-    this.roots.value = [...this.roots.options].some((o) => o.value === was) ? was : 'threads';
+    const again = [...this.roots.options].find((o) => (o.dataset.label ?? o.value) === key);
+    this.roots.value = again?.value ?? 'threads';
   }
 
   get rootsChoice(): Roots {

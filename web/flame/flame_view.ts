@@ -139,7 +139,15 @@ export class FlameView {
         this.details.hide();
         this.controls.setThreads(this.threads(), bottomUp);
       }
-      this.message.hidden = true;
+      // Nothing to draw is said in words, not left as an empty canvas.
+      const v = totalOf(this.shown.side, this.controls.measureChoice)[0];
+      this.message.textContent = !raw.size
+        ? 'This trace (or range) has no CPU slices to make a call tree of.'
+        : v > 0
+          ? ''
+          : 'No GPU time is attributed here: no GPU op was launched from these threads (or none is linked to its launch).';
+      this.message.hidden = v > 0;
+      this.message.classList.add('info');
       this.describe();
       // A new tree or other roots start at the top; another measure or order keeps the zoom when the
       // focused frame still has a value in it.
@@ -151,6 +159,7 @@ export class FlameView {
       if (this.sandwich.name >= 0) this.openSandwich(this.sandwich.trees!.callees.names[this.sandwich.name]);
     } catch (e) {
       this.message.textContent = `The call tree could not be computed: ${String((e as Error)?.message ?? e)}`;
+      this.message.classList.remove('info');
       this.message.hidden = false;
     } finally {
       this.loading--;
