@@ -30,6 +30,8 @@ export interface FlameRange {
   originNs: string;
 }
 
+const kCachedTrees = 4;
+
 export interface FlameSource {
   callTree(range: FlameRange | null, bottomUp: boolean): Promise<CallTree>;
   // Highlights the slices named `name` on timeline track `track` (absent: no timeline to show them in).
@@ -121,6 +123,8 @@ export class FlameView {
       });
       this.cache.set(key, p);
       p.catch(() => this.cache.delete(key));
+      // A tree of 500k nodes holds ~30 MB: only the last few ranges and directions are kept.
+      for (const k of this.cache.keys()) if (this.cache.size > kCachedTrees) this.cache.delete(k);
     }
     return p;
   }
