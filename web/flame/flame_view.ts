@@ -20,6 +20,7 @@ import { FlameSandwich } from './flame_sandwich';
 import { mergeRoots, withRoot } from './merge';
 import { matchedValue, matchNames } from './search';
 import { share } from './tip';
+import { TreeCache } from './tree_cache';
 import { pathTo, totalOf } from './tree_shape';
 
 // A time range of the timeline: [fromNs, toNs) relative to the trace origin (a decimal string of
@@ -29,8 +30,6 @@ export interface FlameRange {
   toNs: number;
   originNs: string;
 }
-
-const kCachedTrees = 4;
 
 export interface FlameSource {
   callTree(range: FlameRange | null, bottomUp: boolean): Promise<CallTree>;
@@ -58,20 +57,20 @@ export class FlameView {
   readonly pane = new FlamePane('Flame graph: click a frame to zoom into it, drag to pan, wheel to zoom');
   readonly sandwich: FlameSandwich;
   private readonly details = new FlameDetails();
-  private readonly cache = new Map<string, Promise<CallTree>>();
+  private readonly cache: TreeCache<FlameRange>;
   range: FlameRange | null = null;
   shown: Shown | null = null;
   focus = 0;
   selected = -1;
   loading = 0;
   matched = { value: 0, nodes: 0 };
-  requestMs = 0;
   private shownRoots = '';
 
   constructor(
     container: HTMLElement,
     private readonly source: FlameSource
   ) {
+    this.cache = new TreeCache((r, bottomUp) => this.source.callTree(r, bottomUp));
     this.controls = new FlameControls(
       () => void this.refresh(),
       () => this.searchChanged(),
@@ -106,27 +105,17 @@ export class FlameView {
     await this.refresh(true);
   }
 
+  get requestMs(): number {
+    return this.cache.lastMs;
+  }
+
   get tree(): CallTree | null {
     if (!this.shown) return null;
     return this.controls.rootsChoice === 'merged' ? this.mergedTree() : this.shown.side;
   }
 
   private request(bottomUp: boolean): Promise<CallTree> {
-    const r = this.range;
-    const key = `${r ? `${r.fromNs}:${r.toNs}` : 'all'}:${bottomUp}`;
-    let p = this.cache.get(key);
-    if (!p) {
-      const t = performance.now();
-      p = this.source.callTree(r, bottomUp).then((tree) => {
-        this.requestMs = performance.now() - t;
-        return tree;
-      });
-      this.cache.set(key, p);
-      p.catch(() => this.cache.delete(key));
-      // A tree of 500k nodes holds ~30 MB: only the last few ranges and directions are kept.
-      for (const k of this.cache.keys()) if (this.cache.size > kCachedTrees) this.cache.delete(k);
-    }
-    return p;
+    return this.cache.get(this.range, bottomUp);
   }
 
   // Fetches the tree the controls ask for (when another), then lays it out again.
