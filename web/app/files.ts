@@ -41,9 +41,14 @@ export interface OpenedFile {
   error: { code: string; message: string } | null;
   // Its side in a comparison (the baseline or the candidate); null outside Compare mode.
   side: Side | null;
+  // What it was opened as: its own name, the folder it was picked from, or the saved summary's file
+  // name (several files of one document): a comparison names a side by it, as the CLI does.
+  origin: string;
 }
 
-export type FileInput = FileSource;
+// `folder`: the folder it was picked from (a comparison's side of rank files is named after it, as
+// `tracewise diff DIR` names it).
+export type FileInput = FileSource & { folder?: string };
 
 const kParallel = Math.max(2, Math.min(6, navigator.hardwareConcurrency || 2));
 // A set of this many files is "many" (a job of many ranks): the loading strip sums it up in one line
@@ -227,7 +232,10 @@ export class FileSet {
     if (generation !== this.generation) return; // a newer open replaced this one meanwhile
     const added = inputs.flatMap((inp, i) => {
       const files = docs[i] ? this.fromDocument(inp.name, docs[i]) : [this.start(inp, sizes[i])];
-      for (const f of files) f.side = sides?.[i] ?? null;
+      for (const f of files) {
+        f.side = sides?.[i] ?? null;
+        if (inp.folder) f.origin = inp.folder;
+      }
       return files;
     });
     this.files = [...kept, ...added];
@@ -274,6 +282,7 @@ export class FileSet {
       warnings: [`${name} is a saved summary, not a trace: the timeline needs the trace itself.`],
       error: null,
       side: null,
+      origin: name,
     }));
   }
 
@@ -344,6 +353,7 @@ export class FileSet {
       warnings: [],
       error: null,
       side: null,
+      origin: inp.name,
     };
     let lastPaint = 0;
     load.onProgress = (p) => {

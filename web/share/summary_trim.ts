@@ -96,6 +96,12 @@ function trimValue(
       if (x !== null && x !== undefined) cuts[key] = (cuts[key] ?? 0) + 1;
       continue;
     }
+    // The per-name table is what a comparison reads; cut to its first rows it would make names look
+    // added or removed, so a link leaves it out whole (a comparison then says it cannot match names).
+    if (k === 'by_name' && /^files\.\d+$/.test(path)) {
+      cuts[`${path}.by_name`] = -1;
+      continue;
+    }
     // A verdict's sentence is read whole or not at all (the core keeps it under ~700 characters).
     if (k === 'sentence' && typeof x === 'string') {
       o[k] = trimString(x, kSentenceChars);

@@ -64,7 +64,8 @@ export class CompareDiff {
     }
     this.state = { kind: 'computing' };
     this.onChange();
-    const names = (side: 'base' | 'cand') => ready.filter((f) => f.side === side).map((f) => f.name);
+    // A side is named by what it was opened as (a file, a folder, a saved summary), once each.
+    const names = (side: 'base' | 'cand') => [...new Set(ready.filter((f) => f.side === side).map((f) => f.origin))];
     const opts = pageDiffOptions(sideLabel(names('base')), sideLabel(names('cand')));
     withLoad(ready, (load) => load.diff(JSON.stringify(docs.base), JSON.stringify(docs.cand), opts))
       .then((r) => {

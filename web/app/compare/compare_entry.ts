@@ -21,7 +21,7 @@ const folderInputs = (input: HTMLInputElement): FileInput[] =>
   [...(input.files ?? [])]
     .filter((f) => isTraceName(f.name))
     .sort((a, b) => a.webkitRelativePath.localeCompare(b.webkitRelativePath, 'en', { numeric: true }))
-    .map((f) => ({ name: f.name, blob: f }));
+    .map((f) => ({ name: f.name, blob: f, folder: f.webkitRelativePath.split('/')[0] || undefined }));
 
 interface Picker {
   el: HTMLElement;

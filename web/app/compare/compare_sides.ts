@@ -33,8 +33,8 @@ export function validSides(sides: unknown): sides is Side[] {
 
 export const sideName = (s: Side): string => (s === 'base' ? 'baseline' : 'candidate');
 
-// A side's label in the diff: its file's name, as `tracewise diff FILE` labels it; a side of several
-// files (no folder name known here) lists them.
+// A side's label in the diff from what it was opened as (OpenedFile.origin): its file's, folder's or
+// saved summary's name, as `tracewise diff PATH` labels it; a side of several separate files lists them.
 export function sideLabel(names: readonly string[]): string {
   if (names.length <= 3) return names.join(', ') || 'no file';
   return `${names.slice(0, 2).join(', ')} and ${names.length - 2} more`;

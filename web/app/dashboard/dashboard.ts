@@ -18,6 +18,7 @@ import { stepsPanel } from './steps';
 import { idlePanel } from './idle';
 import { importNotes } from './import_notes';
 import { streamsPanel } from './streams';
+import { annotationsPanel } from './annotations';
 import { jobVerdictLine, verdictPanel } from './verdict';
 import { classesNote, kernelsNote } from './kernels_note';
 
@@ -26,6 +27,8 @@ import { classesNote, kernelsNote } from './kernels_note';
 const kTableSections: readonly string[] = ['kernels', 'operators', 'collectives', 'launches', 'memory'];
 const kHandled = new Set([
   'name',
+  'by_name', // what the run comparison reads (docs/diff-schema.md), not a table to read
+  'annotations',
   'bytes',
   'rank',
   'world_size',
@@ -205,6 +208,7 @@ export async function buildDashboard(
     () => idlePanel(f, l),
     () => stepsPanel(f, l),
     () => streamsPanel(f, l),
+    () => annotationsPanel(f, l),
     ...kTableSections.filter((k) => sections[k] !== undefined && sections[k] !== null).map(generic),
     ...Object.keys(f)
       .filter(
