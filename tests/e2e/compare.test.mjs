@@ -93,6 +93,13 @@ test('the Compare tab: the core diff, its headline and verdicts, kernels added a
     );
     assert.ok(bars.every((b) => b[1] > 0));
   }
+
+  // Per GPU stream, both sides (the pair ran on other GPUs: streams on one side only read "—").
+  const streams = await page.$$eval('#compare [data-table="streams"] tbody tr', (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))
+  );
+  assert.equal(streams.length, diff.streams.length);
+  assert.ok(diff.streams.length > 0);
 });
 
 test('Copy Markdown is the core Markdown of the same pair', async () => {

@@ -272,6 +272,27 @@ test('saved summaries without the job analysis: the view says so and shows what 
   assert.equal(await s.page.$('[data-section="stragglers"]'), null);
 });
 
+test('a job summary merged from per-rank digests opens as the read-only Job view', async () => {
+  const cli = join(ROOT, 'build/native/tracewise');
+  const digests = job.map((p) => {
+    const r = spawnSync(cli, ['summarize', '--digest', p], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    assert.equal(r.status, 0, r.stderr);
+    writeFileSync(`${p}.digest`, r.stdout);
+    return `${p}.digest`;
+  });
+  const merged = spawnSync(cli, ['merge', ...digests], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(merged.status, 0, merged.stderr);
+  const out = join(tmp, 'merged-job.json');
+  writeFileSync(out, merged.stdout);
+  const { summary, error } = await openViaInput(s.page, [out]);
+  assert.equal(error, null);
+  assert.equal(summary.files.length, 4);
+  assert.equal(await s.page.getAttribute('[data-tab="job"]', 'aria-selected'), 'true');
+  assert.equal(await s.page.getAttribute('.straggler-callout', 'data-rank'), '2');
+  assert.equal(await s.page.$$eval('[data-section="job-bars"] .jb-row[data-rank]', (els) => els.length), 4);
+  assert.ok(await s.page.$('[data-section="job-heatmap"]'));
+});
+
 test('one trace: no Job tab', async () => {
   await openViaInput(s.page, [job[0]]);
   assert.equal(await s.page.isVisible('[data-tab="job"]'), false);

@@ -1,8 +1,10 @@
 // The Compare tab's tables: the headline deltas (one row per step metric, with its verdict and
-// confidence) and the kernels / operators that changed most (added and removed marked). Every name
+// confidence), the kernels / operators that changed most (added and removed marked), and the GPU
+// streams side by side. Every name
 // comes from a trace: text nodes only.
 import { h } from '../dom';
 import type { ChangeRow, HeadlineRow } from './diff_model';
+import type { StreamRow } from './diff_document';
 
 const cell = (text: string, cls = '', attrs: Record<string, string> = {}) =>
   h('td', { class: cls || null, ...attrs }, text);
@@ -75,5 +77,30 @@ export function changesTable(kind: string, rows: ChangeRow[]): HTMLElement {
         verdictCell(r.verdictText, r.verdict, r.tone)
       )
     )
+  );
+}
+
+// Per GPU stream: ops and busy time on each side, matched by (rank, device, stream); a stream on one
+// side only reads "—" on the other.
+export function streamsTable(rows: StreamRow[], duration: (ns: number) => string): HTMLElement {
+  const name = (r: StreamRow) =>
+    `${r.rank === null ? '' : `rank ${r.rank} · `}GPU ${r.device ?? '?'} stream ${r.stream ?? '?'}`;
+  const ns = (v: number | undefined) => (v === undefined ? '—' : duration(v));
+  const busy = (r: StreamRow) => (r.base && r.cand ? r.cand.busy_ns - r.base.busy_ns : null);
+  return table(
+    { class: 'cmp-table cmp-streams', 'data-table': 'streams' },
+    ['Stream', 'Baseline busy', 'Candidate busy', 'Δ busy', 'Ops (baseline → candidate)'],
+    rows.map((r) => {
+      const d = busy(r);
+      return h(
+        'tr',
+        null,
+        cell(name(r)),
+        cell(ns(r.base?.busy_ns), 'n'),
+        cell(ns(r.cand?.busy_ns), 'n'),
+        cell(d === null ? '—' : `${d >= 0 ? '+' : '−'}${duration(Math.abs(d))}`, 'n'),
+        cell(`${r.base?.ops ?? '—'} → ${r.cand?.ops ?? '—'}`)
+      );
+    })
   );
 }

@@ -5,6 +5,7 @@
 // (./diff_model.ts); every text from a trace goes in as text.
 import './compare.css';
 import { clear, h } from '../dom';
+import { fmtDuration } from '../format';
 import type { DiffState } from './compare_diff';
 import type { DiffDocument } from './diff_document';
 import {
@@ -16,7 +17,7 @@ import {
   changeLists,
   verdictCounts,
 } from './diff_model';
-import { changesTable, headlineTable } from './compare_tables';
+import { changesTable, headlineTable, streamsTable } from './compare_tables';
 import { barGroup } from './compare_bars';
 import { stepChart } from './step_chart';
 import { appendParts, type ViewPart } from '../view_parts';
@@ -146,6 +147,10 @@ export function renderCompareView(root: HTMLElement, input: CompareViewInput): v
     () => changes(doc, 'kernels'),
     () => changes(doc, 'operators'),
     () => steps(doc),
+    () =>
+      Array.isArray(doc.streams) && doc.streams.length
+        ? panel('compare-streams', 'GPU streams', streamsTable(doc.streams, fmtDuration))
+        : null,
     () => notes(doc),
   ];
   appendParts(root, parts, 'comparison');
