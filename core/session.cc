@@ -48,7 +48,7 @@ std::optional<Interval> call_tree_range(int64_t from_ns, int64_t to_ns) {
 std::string Session::call_tree_json(int64_t from_ns, int64_t to_ns, bool bottom_up) {
   const std::optional<Interval> range = call_tree_range(from_ns, to_ns);
   const CallTree t = build_call_tree(model(), range ? &*range : nullptr);
-  return dump_json(tw::call_tree_json(model(), bottom_up ? tw::bottom_up(t) : t, bottom_up));
+  return tw::call_tree_json(model(), bottom_up ? tw::bottom_up(t) : t, bottom_up);
 }
 
 std::string Session::collapsed_stacks(int64_t from_ns, int64_t to_ns, bool gpu) {

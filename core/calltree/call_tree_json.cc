@@ -1,5 +1,6 @@
 #include "core/calltree/call_tree_json.h"
 
+#include <charconv>
 #include <cmath>
 #include <unordered_map>
 
@@ -20,49 +21,79 @@ double pct(int64_t part, int64_t whole) { return whole > 0 ? std::round(1e6 * do
 
 }  // namespace
 
-json call_tree_json(const TraceModel& m, const CallTree& t, bool bottom_up) {
+std::string call_tree_json(const TraceModel& m, const CallTree& t, bool bottom_up) {
   std::vector<std::string> names;
   std::unordered_map<StringId, uint32_t> name_index;
   std::unordered_map<uint32_t, uint32_t> thread_index;  // a root's track -> its label's index
-  json parent = json::array(), name = json::array(), track = json::array(), depth = json::array(),
-       count = json::array(), total = json::array(), self = json::array(), gpu = json::array(),
-       gpu_self = json::array();
-  for (const CallNode& n : t.nodes) {
-    uint32_t idx;
+  std::vector<uint32_t> name_of(t.nodes.size());
+  for (size_t k = 0; k < t.nodes.size(); ++k) {
+    const CallNode& n = t.nodes[k];
     if (n.thread) {
       auto [it, fresh] = thread_index.try_emplace(n.track, static_cast<uint32_t>(names.size()));
       if (fresh) names.push_back(thread_label(m, n.track));
-      idx = it->second;
+      name_of[k] = it->second;
     } else {
       auto [it, fresh] = name_index.try_emplace(n.name, static_cast<uint32_t>(names.size()));
       if (fresh) names.emplace_back(m.strings.get(n.name));
-      idx = it->second;
+      name_of[k] = it->second;
     }
-    parent.push_back(n.parent == kNoNode ? -1 : static_cast<int64_t>(n.parent));
-    name.push_back(idx);
-    track.push_back(n.track);
-    depth.push_back(n.depth);
-    count.push_back(n.count);
-    total.push_back(n.total_ns);
-    self.push_back(n.self_ns);
-    gpu.push_back(n.gpu_ns);
-    gpu_self.push_back(n.gpu_self_ns);
   }
-  return {{"kind", bottom_up ? "bottom_up" : "top_down"},
-          {"range", t.range ? json{{"begin_ns", t.range->begin}, {"end_ns", t.range->end}} : json(nullptr)},
-          {"gpu_unlinked_ns", t.gpu_unlinked_ns},
-          {"gpu_unlinked_ops", t.gpu_unlinked_ops},
-          {"names", names},
-          {"nodes",
-           {{"parent", parent},
-            {"name", name},
-            {"track", track},
-            {"depth", depth},
-            {"count", count},
-            {"total_ns", total},
-            {"self_ns", self},
-            {"gpu_ns", gpu},
-            {"gpu_self_ns", gpu_self}}}};
+  // The columns are written as text directly: a wide tree has 100k+ nodes, and nine arrays of json
+  // values cost several times the tree itself. Keys in nlohmann's (sorted) order.
+  std::string out;
+  out.reserve(64 + t.nodes.size() * 9 * 8);
+  auto number = [&out](int64_t v) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+  };
+  auto column = [&](const char* key, auto value) {
+    out += '"';
+    out += key;
+    out += "\":[";
+    for (size_t k = 0; k < t.nodes.size(); ++k) {
+      if (k) out += ',';
+      number(value(k));
+    }
+    out += ']';
+  };
+  out += "{\"gpu_unlinked_ns\":";
+  number(t.gpu_unlinked_ns);
+  out += ",\"gpu_unlinked_ops\":";
+  number(static_cast<int64_t>(t.gpu_unlinked_ops));
+  out += bottom_up ? ",\"kind\":\"bottom_up\"" : ",\"kind\":\"top_down\"";
+  out += ",\"names\":" + json(names).dump(-1, ' ', false, json::error_handler_t::replace);
+  out += ",\"nodes\":{";
+  const std::vector<CallNode>& n = t.nodes;
+  column("count", [&](size_t k) { return static_cast<int64_t>(n[k].count); });
+  out += ',';
+  column("depth", [&](size_t k) { return static_cast<int64_t>(n[k].depth); });
+  out += ',';
+  column("gpu_ns", [&](size_t k) { return n[k].gpu_ns; });
+  out += ',';
+  column("gpu_self_ns", [&](size_t k) { return n[k].gpu_self_ns; });
+  out += ',';
+  column("name", [&](size_t k) { return static_cast<int64_t>(name_of[k]); });
+  out += ',';
+  column("parent", [&](size_t k) { return n[k].parent == kNoNode ? int64_t{-1} : static_cast<int64_t>(n[k].parent); });
+  out += ',';
+  column("self_ns", [&](size_t k) { return n[k].self_ns; });
+  out += ',';
+  column("total_ns", [&](size_t k) { return n[k].total_ns; });
+  out += ',';
+  column("track", [&](size_t k) { return static_cast<int64_t>(n[k].track); });
+  out += "},\"range\":";
+  if (t.range) {
+    out += "{\"begin_ns\":";
+    number(t.range->begin);
+    out += ",\"end_ns\":";
+    number(t.range->end);
+    out += '}';
+  } else {
+    out += "null";
+  }
+  out += '}';
+  return out;
 }
 
 json annotations_json(const TraceModel& m, const AnnotationsResult& r) {

@@ -11,6 +11,7 @@
 #include "core/calltree/annotations.h"
 #include "core/calltree/bottom_up.h"
 #include "core/calltree/call_tree.h"
+#include "core/calltree/call_tree_json.h"
 #include "core/calltree/collapsed.h"
 #include "tests/core/detail_test_util.h"
 #include "tests/core/test_data.h"
@@ -273,6 +274,40 @@ TEST_CASE("annotations: GPU time inside the GPU-side mirror (gpu_user_annotation
     CHECK(a.gpu_side[0].ns <= spans);
     CHECK(a.gpu_ns > 0);
   }
+}
+
+}  // namespace tw
+
+namespace tw {
+
+TEST_CASE("call tree JSON: the columns are the tree's, parents before children, names resolved") {
+  auto imp = detail_test::import_text(crafted());
+  const TraceModel& m = imp->model();
+  const CallTree t = build_call_tree(m);
+  const nlohmann::json j = nlohmann::json::parse(call_tree_json(m, t, false));
+  CHECK(j["kind"] == "top_down");
+  CHECK(j["range"].is_null());
+  CHECK(j["gpu_unlinked_ns"] == 20 * us);
+  const nlohmann::json& n = j["nodes"];
+  REQUIRE(n["parent"].size() == t.nodes.size());
+  for (size_t k = 0; k < t.nodes.size(); ++k) {
+    const CallNode& c = t.nodes[k];
+    CHECK(n["parent"][k] == (c.parent == kNoNode ? -1 : int64_t(c.parent)));
+    CHECK(n["total_ns"][k] == c.total_ns);
+    CHECK(n["self_ns"][k] == c.self_ns);
+    CHECK(n["gpu_ns"][k] == c.gpu_ns);
+    CHECK(n["gpu_self_ns"][k] == c.gpu_self_ns);
+    CHECK(n["count"][k] == c.count);
+    CHECK(n["depth"][k] == c.depth);
+    CHECK(n["track"][k] == c.track);
+    const std::string name = j["names"][n["name"][k].get<size_t>()];
+    CHECK(name == (c.thread ? thread_label(m, c.track) : std::string(m.strings.get(c.name))));
+  }
+  const Interval range{100 * us, 400 * us};
+  const nlohmann::json r = nlohmann::json::parse(call_tree_json(m, bottom_up(build_call_tree(m, &range)), true));
+  CHECK(r["kind"] == "bottom_up");
+  CHECK(r["range"]["begin_ns"] == 100 * us);
+  CHECK(r["range"]["end_ns"] == 400 * us);
 }
 
 }  // namespace tw
