@@ -1,0 +1,122 @@
+"""The map and the tree reduce on a Dask client.
+
+Every task is submitted up front: one `summarize --digest` per file, then merges of K consecutive
+results, level after level, until one `merge` of at most K writes the job summary. Dask runs each merge
+as soon as its inputs exist, so merging overlaps the map. The client keeps a future only until it has
+counted it, so a digest is freed on its worker once the merge reading it is done: no process ever
+holds every digest (the last merge reads K merged ones).
+
+Failures: a task whose worker died is rescheduled by Dask's scheduler (and what the dead worker held
+is recomputed); a CLI that crashed raises in its task, which Dask runs again up to RETRIES times; if the
+job summary still failed, the erred tasks are resubmitted (Client.retry) up to RESUBMITS times. An
+unreadable file is not retried: its message is the error.
+"""
+import os
+import sys
+import time
+import uuid
+
+import cloudpickle
+from distributed import as_completed
+
+from . import paths, tasks
+
+RETRIES = 2
+RESUBMITS = 2
+
+# Workers need not import this package: the two worker-side modules travel inside each task.
+cloudpickle.register_pickle_by_value(tasks)
+cloudpickle.register_pickle_by_value(paths)
+
+
+class JobError(Exception):
+    pass
+
+
+class Progress:
+    """done/total and MB/s on stderr: a line rewritten in place on a terminal, else one every 2 s."""
+
+    def __init__(self, total_files, total_bytes, stream=sys.stderr):
+        self.total_files, self.total_bytes, self.stream = total_files, total_bytes, stream
+        self.files = self.bytes = 0
+        self.start = self.last = time.monotonic()
+        self.tty = stream.isatty()
+
+    def add(self, size):
+        self.files += 1
+        self.bytes += size
+        now = time.monotonic()
+        if self.files == self.total_files or now - self.last >= (0.2 if self.tty else 2.0):
+            self.last = now
+            self.show(now)
+
+    def show(self, now):
+        mb = self.bytes / 1e6
+        rate = mb / max(now - self.start, 1e-9)
+        line = f"tracewise cluster: {self.files}/{self.total_files} files, {mb:.1f}/{self.total_bytes / 1e6:.1f} MB, {rate:.1f} MB/s"
+        self.stream.write(("\r" + line + ("\n" if self.files == self.total_files else "")) if self.tty else line + "\n")
+        self.stream.flush()
+
+
+def _reduce(client, level, depth, fan_in, cli, run_id):
+    """Merges consecutive groups of fan_in; returns the next level (file order kept). A merge outranks
+    the tasks below it (priority=depth): once its inputs exist it runs before more files are mapped,
+    which frees them; otherwise Dask runs all the maps first (they were submitted first)."""
+    out = []
+    for g in range(0, len(level), fan_in):
+        group = level[g:g + fan_in]
+        out.append(group[0] if len(group) == 1 else client.submit(
+            tasks.merge, cli, False, *group, key=f"tw-merge-{run_id}-{depth}-{g}", retries=RETRIES,
+            priority=depth))
+    return out
+
+
+def run(client, args, cli, fan_in=16, hta_compat=False, on_result=None, progress_stream=sys.stderr):
+    """The job summary's bytes and the run's statistics; JobError with the message for the user.
+
+    on_result(done_count) is called after each file's digest is counted (the tests kill a worker there)."""
+    if fan_in < 2:
+        raise JobError("--fan-in must be 2 or more")
+    files = client.submit(paths.expand, list(args), pure=False).result()
+    if isinstance(files, str):
+        raise JobError(files)
+    run_id = uuid.uuid4().hex[:8]
+    maps = [client.submit(tasks.digest, cli, f, hta_compat, key=f"tw-digest-{run_id}-{i}", retries=RETRIES)
+            for i, (f, _) in enumerate(files)]
+    size_of = {m.key: s for m, (_, s) in zip(maps, files)}
+    level, depth = maps, 0
+    while len(level) > fan_in:
+        depth += 1
+        level = _reduce(client, level, depth, fan_in, cli, run_id)
+    final = client.submit(tasks.merge, cli, True, *level, key=f"tw-summary-{run_id}", retries=RETRIES,
+                          priority=depth + 1)
+    del level
+
+    progress = Progress(len(files), sum(s for _, s in files), progress_stream)
+    pending = as_completed(maps)
+    del maps  # from here on as_completed holds each map future only until it is counted
+    for future in pending:
+        if future.status == "finished" and future.type is dict:  # stop at the first unreadable file
+            raise JobError(future.result()["unreadable"])
+        progress.add(size_of.pop(future.key))
+        del future
+        if on_result:
+            on_result(progress.files)
+    return _final_result(client, final, progress)
+
+
+def _final_result(client, final, progress):
+    for attempt in range(RESUBMITS + 1):
+        try:
+            result = final.result()
+            break
+        except Exception as e:  # a CLI crash after its retries, or a task lost with too many workers
+            if attempt == RESUBMITS:
+                raise JobError(f"the job failed after {RESUBMITS} resubmissions: {type(e).__name__}: {e}") from None
+            print(f"tracewise cluster: resubmitting after {type(e).__name__}: {e}", file=sys.stderr)
+            client.retry([final])
+    if isinstance(result, dict):
+        raise JobError(result["unreadable"])
+    summary, stats = result
+    stats["seconds"] = time.monotonic() - progress.start
+    return summary, stats
