@@ -54,23 +54,6 @@ std::string first_key(const std::string& head) {
   return end == std::string::npos ? "" : head.substr(i + 1, end - i - 1);
 }
 
-// Whole text of a (possibly gzipped) file, up to `cap` bytes; false with a message past it.
-bool read_text(const std::string& path, uint64_t cap, std::string& out, std::string& error) {
-  bool too_big = false;
-  ReadLimits limits;
-  limits.stop = [&] { return too_big; };
-  const ReadResult r = stream_file(
-      path,
-      [&](const char* p, size_t n) {
-        if (out.size() + n > cap) too_big = true;
-        else out.append(p, n);
-      },
-      limits);
-  if (!r.ok) error = r.error;
-  else if (too_big) error = path + " is larger than a summary can be";
-  return r.ok && !too_big;
-}
-
 // The first bytes of a file (inflated), enough to tell a summary from a trace.
 std::string head_of(const std::string& path) {
   std::string head;
@@ -97,7 +80,7 @@ bool side_document(const std::string& arg, const SummaryOptions& opts, unsigned 
     const std::string key = first_key(head_of(arg));
     if (key == "files" || key == "schema") {
       std::string error;
-      if (!read_text(arg, kMaxSummaryBytes, out.text, error)) {
+      if (!read_capped_text(arg, kMaxSummaryBytes, out.text, error)) {
         std::fprintf(stderr, "tracewise: %s\n", error.c_str());
         return false;
       }

@@ -166,3 +166,23 @@ ReadResult stream_file(const std::string& path, const std::function<void(const c
 }
 
 }  // namespace tw
+
+namespace tw {
+
+bool read_capped_text(const std::string& path, uint64_t cap, std::string& out, std::string& error) {
+  bool too_big = false;
+  ReadLimits limits;
+  limits.stop = [&] { return too_big; };
+  const ReadResult r = stream_file(
+      path,
+      [&](const char* p, size_t n) {
+        if (out.size() + n > cap) too_big = true;
+        else out.append(p, n);
+      },
+      limits);
+  if (!r.ok) error = r.error;
+  else if (too_big) error = path + " is larger than expected (over " + std::to_string(cap >> 20) + " MB)";
+  return r.ok && !too_big;
+}
+
+}  // namespace tw

@@ -38,4 +38,8 @@ struct ReadLimits {
 ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink,
                        const ReadLimits& limits = {});
 
+// The whole (inflated) text of a small document (a summary, a digest), up to `cap` bytes; false with
+// a message when it cannot be read or is larger.
+bool read_capped_text(const std::string& path, uint64_t cap, std::string& out, std::string& error);
+
 }  // namespace tw

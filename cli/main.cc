@@ -19,9 +19,11 @@
 #include "cli/input_check.h"
 #include "cli/job_info.h"
 #include "cli/load_trace.h"
+#include "cli/merge_command.h"
 #include "cli/parts_reader.h"
 #include "cli/trace_paths.h"
 #include "core/session.h"
+#include "core/summary/digest.h"
 #include "core/summary/summary_rules.h"
 
 namespace {
@@ -29,6 +31,8 @@ namespace {
 int usage() {
   std::fprintf(stderr,
                "usage: tracewise summarize [--hta-compat] [--kernel-rules RULES.json] [--jobs N] FILE|DIR...\n"
+               "       tracewise summarize --digest [--hta-compat] FILE   (a per-rank digest for merge)\n"
+               "       tracewise merge [--digest] DIGEST...   (the job summary of the digests' traces)\n"
                "       tracewise info [--jobs N] FILE|DIR...\n"
                "       tracewise diff BASE CAND [--fail-above PCT] [--metric NAME] [--format json|markdown] ...\n"
                "       tracewise flame [--measure cpu|gpu] [--from NS --to NS] FILE   (collapsed stacks)\n"
@@ -59,6 +63,7 @@ int main(int argc, char** argv) {
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   uint64_t max_stream_bytes = tw::kDefaultStreamCapBytes;
   bool gpu_measure = false;
+  bool digest = false;
   int64_t from_ns = -1, to_ns = -1;
   auto ns_arg = [](const char* s, int64_t& out) {
     char* end = nullptr;
@@ -67,7 +72,9 @@ int main(int argc, char** argv) {
     return end != s && *end == '\0' && v >= 0;
   };
   for (int i = 2; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--measure") == 0) {
+    if (std::strcmp(argv[i], "--digest") == 0) {
+      digest = true;
+    } else if (std::strcmp(argv[i], "--measure") == 0) {
       if (++i >= argc || (std::strcmp(argv[i], "cpu") != 0 && std::strcmp(argv[i], "gpu") != 0)) return usage();
       gpu_measure = std::strcmp(argv[i], "gpu") == 0;
     } else if (std::strcmp(argv[i], "--from") == 0) {
@@ -94,6 +101,8 @@ int main(int argc, char** argv) {
     }
   }
   if (files.empty()) return usage();
+  if (cmd == "merge") return tw::merge_command(files, digest);
+  if (digest && cmd != "summarize") return usage();
   if (!opts.kernel_rules_json.empty()) {
     std::string err = tw::check_user_kernel_rules(opts.kernel_rules_json, opts.hta_compat);
     if (!err.empty()) {
@@ -120,6 +129,21 @@ int main(int argc, char** argv) {
     }
     return true;
   };
+  if (cmd == "summarize" && digest) {
+    // One rank's digest (core/summary/digest.h): its summary and its rank record, for `merge`.
+    if (files.size() != 1) return usage();
+    auto s = tw::load_trace(files[0], jobs, max_stream_bytes);
+    if (!s) return 1;
+    tw::Digest d;
+    d.hta_compat = opts.hta_compat;
+    d.kernel_rules = opts.kernel_rules_json;
+    d.files.push_back(s->file_summary(opts));
+    d.records.push_back(s->rank_record(opts));
+    const std::string out = tw::digest_json(d);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fputc('\n', stdout);
+    return 0;
+  }
   if (cmd == "summarize") {
     std::vector<nlohmann::json> summaries;
     std::vector<tw::RankRecord> records;

@@ -130,4 +130,14 @@ std::string TimelineSession::aggregate_json(const std::vector<uint32_t>& lanes, 
   return dump_json(area_aggregate(*index_, lanes, to_abs_ns(*index_, t0_ns), to_abs_ns(*index_, t1_ns)));
 }
 
+const std::vector<uint32_t>* TimelineSession::lanes_of_tracks() {
+  if (!index()) return nullptr;
+  const size_t n = session_.model().tracks.size();
+  if (lanes_of_tracks_.size() != n) {
+    lanes_of_tracks_.resize(n);
+    for (size_t i = 0; i < n; ++i) lanes_of_tracks_[i] = index_->lane_of_model_track(static_cast<uint32_t>(i));
+  }
+  return &lanes_of_tracks_;
+}
+
 }  // namespace tw

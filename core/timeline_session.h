@@ -53,6 +53,9 @@ class TimelineSession {
   // from the current match id (-1 = none); index -1 when there are no matches.
   std::string search_step_json(double from_ns, double from_id, int dir);
   std::string aggregate_json(const std::vector<uint32_t>& lanes, double t0_ns, double t1_ns);
+  // The timeline track (lane) of each model track, UINT32_MAX for none: the call tree names model
+  // tracks (core/calltree), the page highlights a frame's slices on its lane. nullptr before a trace.
+  const std::vector<uint32_t>* lanes_of_tracks();
 
  private:
   TimelineIndex* index();
@@ -63,6 +66,7 @@ class TimelineSession {
   SearchState search_;
   WindowResult window_;
   std::vector<char> args_;
+  std::vector<uint32_t> lanes_of_tracks_;
 };
 
 }  // namespace tw

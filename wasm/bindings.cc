@@ -184,6 +184,11 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("timelineSearchStep", optional_override([](LoadSession& s, double from_ns, double from_id, int dir) {
                   return s.timeline().search_step_json(from_ns, from_id, dir);
                 }))
+      // The lane of each model track (UINT32_MAX: none) as a view, for the call tree's tracks; null before a trace.
+      .function("timelineLanesOfTracks", optional_override([](LoadSession& s) {
+                  const std::vector<uint32_t>* v = s.timeline().lanes_of_tracks();
+                  return v ? view(*v) : val::null();
+                }))
       .function("timelineAggregate", optional_override([](LoadSession& s, val lanes, double t0, double t1) {
                   return s.timeline().aggregate_json(numbers(lanes), t0, t1);
                 }));

@@ -259,7 +259,8 @@ TEST_CASE("DeepSeek's training trace: every micro-batch annotation receives GPU 
 namespace tw {
 
 TEST_CASE("annotations: GPU time inside the GPU-side mirror (gpu_user_annotation), per stream") {
-  const TraceModel& m = detail_test::data_trace("hta/tests/data/with_gpu_user_annotation/step_based_trace_2543932.json.gz");
+  const TraceModel& m =
+      detail_test::data_trace("hta/tests/data/with_gpu_user_annotation/step_based_trace_2543932.json.gz");
   const AnnotationsResult r = annotation_stats(m);
   REQUIRE(r.rows.size() == 2);
   for (const AnnotationStat& a : r.rows) {

@@ -118,3 +118,19 @@ TEST_CASE("timeline session: refuses before a trace is there, then answers; the 
   CHECK(nlohmann::json::parse(s.timeline().event_args_json(std::strlen(ev))).contains("args"));
   CHECK(s.timeline().event_args_json(1 << 30) == R"({"error":"bad size"})");
 }
+
+TEST_CASE("timeline session: the lane of each model track, as the flame graph maps the call tree's tracks") {
+  LoadSession s("t");
+  CHECK(s.timeline().lanes_of_tracks() == nullptr);
+  push_all(s, test::read_data(kTrace));
+  s.finish();
+  const std::vector<uint32_t>* lanes = s.timeline().lanes_of_tracks();
+  REQUIRE(lanes != nullptr);
+  const TraceModel& m = s.session().model();
+  CHECK(lanes->size() == m.tracks.size());
+  // A slice's lane in its details is its model track's.
+  for (double id : {0.0, 1.0, 100.0}) {
+    const nlohmann::json d = nlohmann::json::parse(s.timeline().event_json(id));
+    CHECK(d["lane"] == (*lanes)[m.slices.track[static_cast<size_t>(id)]]);
+  }
+}

@@ -22,8 +22,8 @@ import type { SummaryDocument } from './summary_document';
 import type { Side } from './compare/compare_sides';
 import type { DiffDocument } from './compare/diff_document';
 
-export type Tab = 'job' | 'compare' | 'overview' | 'timeline';
-export const kTabs: readonly Tab[] = ['job', 'compare', 'overview', 'timeline'];
+export type Tab = 'job' | 'compare' | 'overview' | 'timeline' | 'flame';
+export const kTabs: readonly Tab[] = ['job', 'compare', 'overview', 'timeline', 'flame'];
 
 export interface ViewState {
   tab: Tab; // job: only with two files or more; compare: only in Compare mode

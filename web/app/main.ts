@@ -10,6 +10,7 @@ import { isEmbedMode } from '../embed/embed_mode';
 import { ProgressView } from './progress_view';
 import { renderDashboard } from './dashboard/dashboard';
 import { TimelineHost } from './timeline_host';
+import { FlameHost } from './flame_host';
 import { renderJobView } from './job/job_view';
 import { jobLinks } from './job/job_links';
 import { dropItems, droppedFiles } from './dropped_files';
@@ -47,6 +48,24 @@ let renderedCompareKeys = '';
 const timelineRoot = byId('timeline');
 const empty = byId('empty');
 const timeline = new TimelineHost(timelineRoot);
+// The flame graph (web/flame): a frame's slices go to the timeline; a timeline area comes back as a range.
+const flameRoot = byId('flame');
+const flame = new FlameHost(flameRoot, (file, name, lane) => {
+  setTab('timeline');
+  void timeline.highlightOnLane(file, name, lane);
+});
+timeline.areaAction = {
+  label: 'Flame graph of the selection',
+  run: (file, t0, t1, originNs) => {
+    const i = files.ready.indexOf(file);
+    if (i >= 0 && i !== selected) {
+      selected = i;
+      render();
+    }
+    void flame.show(file, { fromNs: t0, toNs: t1, originNs });
+    setTab('flame');
+  },
+};
 let selected = 0;
 let tab: ViewState['tab'] = 'overview';
 // Several traces opened: the Job view comes first once two of them are ready (not in an embedded
@@ -87,8 +106,10 @@ function setTab(t: typeof tab): void {
   compareRoot.hidden = !any || t !== 'compare';
   overview.hidden = !any || t !== 'overview';
   timelineRoot.hidden = !any || t !== 'timeline';
+  flameRoot.hidden = !any || t !== 'flame';
   document.body.classList.toggle('tab-timeline', any && t === 'timeline');
   if (t === 'timeline' && any) void timeline.showTab(files.ready[Math.min(selected, files.ready.length - 1)]);
+  if (t === 'flame' && any) void flame.show(files.ready[Math.min(selected, files.ready.length - 1)] ?? null);
 }
 
 function linksFor(file: OpenedFile): Links {
@@ -172,6 +193,7 @@ function render(): void {
   if (keys !== renderedKeys) {
     renderedKeys = keys;
     timeline.setFiles(files.files, shown ? null : files.job);
+    flame.setFiles(files.files);
     dashboardShown = false;
     void renderDashboard(
       overview,

@@ -14,6 +14,8 @@
 //                                   the reference rank's clock: job.collectives.worst[].begin_ns /
 //                                   end_ns), with a margin; false when there is no aligned view
 //   zoomTo(file, t0, t1, name?), search(file, name), viewState(), setViewState(file, state)
+//   highlightOnLane(file, name, lane)  a flame graph frame's slices (its thread's lane) highlighted
+//   areaAction                      a button beside a file view's area aggregate: run(file, t0, t1, originNs)
 //   compareStep / setCompareStep(step)
 //                                   Compare mode (files with sides): the aligned view is both runs
 //                                   stacked (web/app/compare/compare_ranks.ts), aligned at the start
@@ -64,6 +66,8 @@ export class TimelineHost {
     'No timeline: what is open is a saved summary, not a trace. Open the trace file itself to see its timeline.'
   );
   private files: OpenedFile[] = [];
+  areaAction: { label: string; run: (file: OpenedFile, t0: number, t1: number, originNs: string) => void } | null =
+    null;
   private all: OpenedFile[] = [];
   private job: JobSummary | null = null;
   // Compare mode: the step the runs are aligned at (null: each file's first step), and its picker.
@@ -199,6 +203,12 @@ export class TimelineHost {
     view?.setViewState(state as Parameters<TimelineView['setViewState']>[0]);
   }
 
+  async highlightOnLane(file: OpenedFile, name: string, lane: number): Promise<void> {
+    this.picked = true;
+    const view = await this.showFile(file, false);
+    view?.highlightOnLane(name, lane);
+  }
+
   async search(file: OpenedFile, name: string): Promise<void> {
     this.picked = true;
     const view = await this.showFile(file, false);
@@ -318,6 +328,8 @@ export class TimelineHost {
     if (!m) {
       m = this.mount(this.sharedOf(f).consumer(), { 'data-file': f.name });
       this.views.set(f.key, m);
+      const action = this.areaAction;
+      if (action) m.view.setAreaAction(action.label, (t0, t1, o) => action.run(f, t0, t1, o));
     }
     this.keepWindow(keepWindow, m, this.offsetOf(f));
     this.reveal({ kind: 'file', file: f }, m);

@@ -50,6 +50,8 @@ export interface CoreSession {
   timelineSearchClear(): void;
   timelineSearchStep(fromNs: number, fromId: number, dir: number): string;
   timelineAggregate(lanes: number[], t0: number, t1: number): string;
+  // The lane of each model track (0xffffffff: none), a view into the heap; null before a trace.
+  timelineLanesOfTracks(): Uint32Array | null;
   // Embind: frees the C++ object.
   delete(): void;
 }
@@ -116,6 +118,7 @@ export const kSessionMethods = methods<CoreSession>()([
   'timelineSearchClear',
   'timelineSearchStep',
   'timelineAggregate',
+  'timelineLanesOfTracks',
 ] as const);
 export const kModuleFunctions = [
   'likelyEventStart',

@@ -17,6 +17,7 @@ import type {
 import { kWorkersModes, type WorkersMode } from './trace/open_plan';
 import { WorkerClient, WorkerError } from './page/trace_client';
 import { prepareSpareWorker, takeWorker } from './page/spare';
+import type { CallTree } from '../flame/call_tree';
 
 export { WorkerError };
 export { expectedLoadBytes, heldBytes, inputBytesOf, modelBudgetBytes } from './page/memory';
@@ -95,6 +96,11 @@ export class TraceLoad {
     const reply = await this.call('rank', { htaCompat });
     this.ranks.set(htaCompat, reply);
     return reply;
+  }
+
+  // The call tree for the flame graph (fromNs < 0: the whole trace), as columns.
+  async callTree(fromNs: number, toNs: number, bottomUp: boolean): Promise<CallTree> {
+    return (await this.call('callTree', { fromNs, toNs, bottomUp })).tree;
   }
 
   // The job over several files' summaries and rank records (JSON arrays; ranks '' for none),

@@ -35,6 +35,8 @@ const kLinkLabel: Record<string, string> = {
 export class DetailsPanel {
   readonly root = el('div', 'twtl-panel');
   private readonly body = el('div', 'twtl-panel-body');
+  // A button shown with an area's aggregate (the page's: a flame graph of the range).
+  areaAction: { label: string; run: (t0: number, t1: number) => void } | null = null;
 
   constructor(
     private readonly onJump: (ref: SliceRef) => void,
@@ -151,7 +153,15 @@ export class DetailsPanel {
       );
       t.append(tr);
     }
-    const parts: Node[] = [title, t];
+    const parts: Node[] = [title];
+    if (this.areaAction) {
+      const { label, run } = this.areaAction;
+      const b = el('button', 'twtl-area-action', label);
+      b.setAttribute('data-testid', 'timeline-area-action');
+      b.addEventListener('click', () => run(t0, t1));
+      parts.push(b);
+    }
+    parts.push(t);
     if (r.truncated)
       parts.push(el('div', 'twtl-muted', `only the ${(r.rows ?? []).length} names with the most time are listed`));
     this.body.replaceChildren(...parts);

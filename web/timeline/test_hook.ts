@@ -87,6 +87,10 @@ export function installTimelineHook(view: object, probe: () => Probe, actions: H
     get details() {
       return probe().details;
     },
+    // The dragged area {t0, t1, y0, y1, lanes} (relative ns), or null.
+    get area() {
+      return probe().frame?.area ?? null;
+    },
     get aggregate() {
       return probe().aggregate;
     },

@@ -10,6 +10,9 @@
 //   view.highlight({ name?, regex?, t0_ns?, t1_ns? })  searches `name` (substring, or regex when
 //                                regex=true), highlights the matches and selects the first match at or
 //                                after t0_ns (absolute, when given, else the first match of the trace).
+//   view.highlightOnLane(name, lane)  the slices named `name` highlighted, the first on `lane` selected.
+//   view.setAreaAction(label, run)  a button beside a dragged area's aggregate: run(t0, t1, originNs)
+//                                (relative ns, and the origin as a decimal string).
 //   view.clearSearch()           empties the search box and drops the highlight (a jump to a range).
 //   view.fitAll(); view.destroy(); view.getViewState() / view.setViewState(state)  (for share links)
 // Instants: triangles on their thread's lane; process / global ones are lines with a triangle on the
@@ -29,6 +32,7 @@ import { markAt, type InstantHit } from './instants';
 import { drawFrame, kGutter, kRulerH, tOf, type Frame, type FrameStats } from './render';
 import type { LaneBox } from './layout';
 import { TimelineSearch } from './search_bar';
+import { exactNameQuery, firstMatchOnLane } from './lane_match';
 import { SearchSteps } from './search_steps';
 import { injectStyle } from './style';
 import { hookedView, installTimelineHook } from './test_hook';
@@ -230,6 +234,25 @@ export class TimelineView {
     if (opts.t0_ns !== undefined && opts.t1_ns !== undefined) this.zoomTo(opts.t0_ns, opts.t1_ns);
     if (opts.name === undefined) return;
     this.steps.find(opts.name, Boolean(opts.regex), opts.t0_ns !== undefined ? this.rel(opts.t0_ns) : undefined);
+  }
+
+  // Highlights the slices named exactly `name` and selects the first of them on lane `lane` (a flame
+  // graph frame's thread), revealing it; the first match anywhere when that lane has none.
+  highlightOnLane(name: string, lane: number): void {
+    if (this.afterLoad(() => this.highlightOnLane(name, lane))) return;
+    const q = exactNameQuery(name);
+    this.search.set(q.query, q.regex);
+    void this.search.run().then(async () => {
+      const id = this.search.active ? await firstMatchOnLane(this.client, lane, this.search.count) : -1;
+      if (this.destroyed) return;
+      if (id >= 0) await this.sel.select(id, true);
+      else await this.steps.step(1);
+    });
+  }
+
+  // A button beside an area's aggregate (e.g. the flame graph of the area's time range).
+  setAreaAction(label: string, run: (t0: number, t1: number, originNs: string) => void): void {
+    this.sel.panel.areaAction = { label, run: (t0, t1) => run(t0, t1, this.rows.tracks?.originNs ?? '0') };
   }
 
   clearSearch(): void {

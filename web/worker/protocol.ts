@@ -5,6 +5,7 @@ import type { TimelineReply, WindowReply } from './timeline_handlers';
 import type { AggregateReply, EventView, SearchReply } from '../timeline/replies';
 import type { TracksReply } from '../timeline/track_columns';
 import type { CoreModule, CoreSession } from '../core/bindings';
+import type { CallTree } from '../flame/call_tree';
 
 // The messages between the page (web/app) and a trace worker (web/worker). One worker holds one
 // opened file. Requests carry an id; the worker answers each with exactly one `ok` or `error`
@@ -87,6 +88,20 @@ export interface JobRequest {
   files: string;
   ranks: string;
 }
+// The call tree for the flame graph (core/calltree/, issue #41): of the whole trace (fromNs < 0) or of
+// [fromNs, toNs) in the core's ABSOLUTE trace ns (as doubles: epoch ns beyond 2^53 are held to ~256
+// ns); top-down, or bottom-up (a function's callers). Its reply: the tree as typed-array columns,
+// transferred, each node's track mapped to its timeline lane (web/flame/call_tree.ts).
+export interface CallTreeRequest {
+  id: number;
+  kind: 'callTree';
+  fromNs: number;
+  toNs: number;
+  bottomUp: boolean;
+}
+export interface CallTreeReply {
+  tree: CallTree;
+}
 // The comparison of two runs (docs/diff-schema.md): each side's summary document (`{schema, files}`)
 // and the options (JSON, '' for the core's defaults). Any worker answers it (no open file needed).
 // Its reply: the core's `tracewise.diff/1` JSON (SummaryReply).
@@ -157,6 +172,7 @@ export type Request =
   | SummaryRequest
   | RankRequest
   | JobRequest
+  | CallTreeRequest
   | DiffRequest
   | DiffMarkdownRequest
   | CancelRequest
@@ -171,6 +187,7 @@ export interface TraceReplies {
   summary: SummaryReply;
   rank: SummaryReply;
   job: SummaryReply;
+  callTree: CallTreeReply;
   diff: SummaryReply;
   diffMarkdown: SummaryReply;
   cancel: Record<string, never>;

@@ -8,6 +8,7 @@ import { cancelOpen, loadCore, openStarted, openTrace, type OpenedTrace } from '
 import { warmSpare } from '../load/warm/spare';
 import { isOutOfMemory, outOfMemory, WorkerFailure } from '../load/failure';
 import { moduleIfLoaded } from '../core/module';
+import { callTreeBuffers, decodeCallTree, mapTracksToLanes } from '../flame/call_tree';
 
 const post = (msg: unknown, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
 
@@ -44,6 +45,17 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
       return { payload: { json: String(openedTrace().session.rankJson(!!req.htaCompat)) } };
     case 'job':
       return { payload: { json: String((await loadCore()).jobSummary(req.files, req.ranks)) } };
+    case 'callTree': {
+      // Decoded here, so the page gets transferred columns and never parses the JSON.
+      const t0 = performance.now();
+      const { session } = openedTrace();
+      const json = String(session.callTreeJson(req.fromNs, req.toNs, req.bottomUp));
+      const t1 = performance.now();
+      const tree = decodeCallTree(json);
+      mapTracksToLanes(tree, session.timelineLanesOfTracks());
+      tree.timing = { coreMs: t1 - t0, decodeMs: performance.now() - t1 };
+      return { payload: { tree }, transfer: callTreeBuffers(tree) };
+    }
     case 'diff':
       return { payload: { json: String((await loadCore()).diffSummaries(req.base, req.cand, req.options)) } };
     case 'diffMarkdown':
