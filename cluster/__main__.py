@@ -42,9 +42,9 @@ def client_for(a):
     from distributed import Client, LocalCluster
     if a.scheduler:
         return Client(a.scheduler), None
-    # One thread per worker: each task is one CLI process; Dask's own work is small. No dashboard:
-    # a fixed port would clash between runs on one machine.
-    cluster = LocalCluster(n_workers=a.local, threads_per_worker=1, processes=True, dashboard_address=None)
+    # One thread per worker: each task is one CLI process; Dask's own work is small. The dashboard on
+    # any free port: its fixed 8787 would clash between runs on one machine.
+    cluster = LocalCluster(n_workers=a.local, threads_per_worker=1, processes=True, dashboard_address=":0")
     return Client(cluster), cluster
 
 
@@ -52,9 +52,9 @@ def main(argv=None):
     a = parse(sys.argv[1:] if argv is None else argv)
     client, cluster = client_for(a)
     try:
-        summary, _ = driver.run(client, a.paths, a.tracewise, a.fan_in, a.hta_compat)
+        summary = driver.run(client, a.paths, a.tracewise, a.fan_in, a.hta_compat)
     except driver.JobError as e:
-        print(f"tracewise cluster: {e}", file=sys.stderr)
+        print(e, file=sys.stderr)
         return 1
     finally:
         client.close()

@@ -11,7 +11,6 @@ is recomputed); a CLI that crashed raises in its task, which Dask runs again up 
 job summary still failed, the erred tasks are resubmitted (Client.retry) up to RESUBMITS times. An
 unreadable file is not retried: its message is the error.
 """
-import os
 import sys
 import time
 import uuid
@@ -58,41 +57,50 @@ class Progress:
         self.stream.flush()
 
 
-def _reduce(client, level, depth, fan_in, cli, run_id):
-    """Merges consecutive groups of fan_in; returns the next level (file order kept). A merge outranks
-    the tasks below it (priority=depth): once its inputs exist it runs before more files are mapped,
-    which frees them; otherwise Dask runs all the maps first (they were submitted first)."""
-    out = []
-    for g in range(0, len(level), fan_in):
-        group = level[g:g + fan_in]
-        out.append(group[0] if len(group) == 1 else client.submit(
-            tasks.merge, cli, False, *group, key=f"tw-merge-{run_id}-{depth}-{g}", retries=RETRIES,
-            priority=depth))
-    return out
+def _label(span):
+    """How the CLI's messages name a digest: by the traces it came from, (first, last) in file order."""
+    first, last = span
+    return f"the digest of {first}" if first == last else f"the merged digest of {first} ... {last}"
+
+
+def _reduce(client, level, spans, depth, fan_in, cli, run_id):
+    """Merges consecutive groups of fan_in; returns the next level and its spans (file order kept). A
+    merge outranks the tasks below it (priority=depth): once its inputs exist it runs before more files
+    are mapped, which frees them; otherwise Dask runs all the maps first (they were submitted first)."""
+    starts = range(0, len(level), fan_in)
+    groups = [level[g:g + fan_in] for g in starts]
+    labels = [[_label(s) for s in spans[g:g + fan_in]] for g in starts]
+    merged = client.map(tasks.merge, [cli] * len(groups), [False] * len(groups), groups, labels,
+                        retries=RETRIES, priority=depth,
+                        key=[f"tw-merge-{run_id}-{depth}-{i}" for i in range(len(groups))])
+    return merged, [(spans[g][0], spans[min(g + fan_in, len(spans)) - 1][1]) for g in starts]
 
 
 def run(client, args, cli, fan_in=16, hta_compat=False, on_result=None, progress_stream=sys.stderr):
-    """The job summary's bytes and the run's statistics; JobError with the message for the user.
+    """The job summary's bytes; JobError with the message for the user.
 
     on_result(done_count) is called after each file's digest is counted (the tests kill a worker there)."""
     if fan_in < 2:
         raise JobError("--fan-in must be 2 or more")
     files = client.submit(paths.expand, list(args), pure=False).result()
     if isinstance(files, str):
-        raise JobError(files)
+        raise JobError(f"tracewise cluster: {files}")
     run_id = uuid.uuid4().hex[:8]
-    maps = [client.submit(tasks.digest, cli, f, hta_compat, key=f"tw-digest-{run_id}-{i}", retries=RETRIES)
-            for i, (f, _) in enumerate(files)]
+    # One client.map per level: submitting task by task kept the client from counting (and so
+    # releasing) digests for the first ~200 files of 1,000.
+    n = len(files)
+    maps = client.map(tasks.digest, [cli] * n, [f for f, _ in files], [hta_compat] * n, retries=RETRIES,
+                      key=[f"tw-digest-{run_id}-{i}" for i in range(n)])
     size_of = {m.key: s for m, (_, s) in zip(maps, files)}
-    level, depth = maps, 0
+    level, spans, depth = maps, [(f, f) for f, _ in files], 0
     while len(level) > fan_in:
         depth += 1
-        level = _reduce(client, level, depth, fan_in, cli, run_id)
-    final = client.submit(tasks.merge, cli, True, *level, key=f"tw-summary-{run_id}", retries=RETRIES,
-                          priority=depth + 1)
+        level, spans = _reduce(client, level, spans, depth, fan_in, cli, run_id)
+    final = client.submit(tasks.merge, cli, True, level, [_label(s) for s in spans], key=f"tw-summary-{run_id}",
+                          retries=RETRIES, priority=depth + 1)
     del level
 
-    progress = Progress(len(files), sum(s for _, s in files), progress_stream)
+    progress = Progress(n, sum(s for _, s in files), progress_stream)
     pending = as_completed(maps)
     del maps  # from here on as_completed holds each map future only until it is counted
     for future in pending:
@@ -102,21 +110,19 @@ def run(client, args, cli, fan_in=16, hta_compat=False, on_result=None, progress
         del future
         if on_result:
             on_result(progress.files)
-    return _final_result(client, final, progress)
+    return _final_result(client, final)
 
 
-def _final_result(client, final, progress):
+def _final_result(client, final):
     for attempt in range(RESUBMITS + 1):
         try:
             result = final.result()
             break
         except Exception as e:  # a CLI crash after its retries, or a task lost with too many workers
             if attempt == RESUBMITS:
-                raise JobError(f"the job failed after {RESUBMITS} resubmissions: {type(e).__name__}: {e}") from None
+                raise JobError(f"tracewise cluster: the job failed after {RESUBMITS} resubmissions: {type(e).__name__}: {e}") from None
             print(f"tracewise cluster: resubmitting after {type(e).__name__}: {e}", file=sys.stderr)
             client.retry([final])
     if isinstance(result, dict):
         raise JobError(result["unreadable"])
-    summary, stats = result
-    stats["seconds"] = time.monotonic() - progress.start
-    return summary, stats
+    return result

@@ -9,9 +9,9 @@ it held are recomputed from the task graph. Files would need a writable shared f
 would survive a dead worker only to leave stale state behind.
 
 A task returns
-  (bytes, stats)                the digest (or, for the last merge, the job summary) and its costs
-  {"unreadable": message}       the CLI's exit 1: an input it cannot read. Returned, not raised, because
-                                Dask retries every exception and retrying cannot fix a file.
+  bytes                     the digest (or, for the last merge, the job summary)
+  {"unreadable": message}   the CLI's exit 1: an input it cannot read. Returned, not raised, because
+                            Dask retries every exception and retrying cannot fix a file.
 and raises CliCrash when the CLI died (a signal, an unexpected exit code), which Dask retries.
 """
 import os
@@ -23,57 +23,39 @@ class CliCrash(RuntimeError):
     pass
 
 
-def _run(argv):
-    """(exit code, stdout bytes, stderr text, peak RSS of the child in KiB)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-        # wait4 instead of wait: its rusage is this child's own peak memory, which the report shows.
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return proc.returncode, out.read(), err.read().decode("utf-8", "replace"), usage.ru_maxrss
-
-
 def _checked(argv):
-    code, out, err, rss_kib = _run(argv)
-    if code == 1:
-        return {"unreadable": err.strip() or f"{argv[1]} failed (exit 1)"}, rss_kib
-    if code != 0:
-        raise CliCrash(f"{' '.join(argv[:3])}... exited with {code}: {err.strip()[-2000:]}")
-    return out, rss_kib
+    proc = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL)
+    if proc.returncode == 1:
+        return {"unreadable": proc.stderr.decode("utf-8", "replace").strip() or f"{argv[1]} failed (exit 1)"}
+    if proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip()[-2000:]
+        raise CliCrash(f"{' '.join(argv[:3])}... exited with {proc.returncode}: {err}")
+    return proc.stdout
 
 
 def digest(cli, path, hta_compat):
     """The per-rank digest of one trace."""
-    argv = [cli, "summarize", "--digest"] + (["--hta-compat"] if hta_compat else []) + [path]
-    out, rss_kib = _checked(argv)
-    if isinstance(out, dict):
-        return out
-    return out, {"files": 1, "bytes_in": os.path.getsize(path), "map_rss_kib": rss_kib, "merge_rss_kib": 0}
+    return _checked([cli, "summarize", "--digest"] + (["--hta-compat"] if hta_compat else []) + [path])
 
 
-def merge(cli, final, *parts):
+def merge(cli, final, parts, labels):
     """Merges digests in the given order: one digest, or with `final` the job summary.
 
     The inputs are written to this worker's local temporary folder (not shared storage) for the CLI,
-    which reads files. The first unreadable input in file order stands for the whole group."""
+    which reads files. The first unreadable input in file order stands for the whole group; a malformed
+    digest or one of another version is the CLI's exit 1 too, and not retried either: its message names
+    the input by its label (the trace it came from), not by the temporary file."""
     for p in parts:
         if isinstance(p, dict):
             return p
-    stats = {"files": 0, "bytes_in": 0, "map_rss_kib": 0, "merge_rss_kib": 0}
     with tempfile.TemporaryDirectory(prefix="tw-merge-") as tmp:
         names = []
-        for i, (text, part_stats) in enumerate(parts):
+        for i, text in enumerate(parts):
             names.append(os.path.join(tmp, f"{i:05d}.json"))
             with open(names[-1], "wb") as f:
                 f.write(text)
-            stats["files"] += part_stats["files"]
-            stats["bytes_in"] += part_stats["bytes_in"]
-            stats["map_rss_kib"] = max(stats["map_rss_kib"], part_stats["map_rss_kib"])
-            stats["merge_rss_kib"] = max(stats["merge_rss_kib"], part_stats["merge_rss_kib"])
-        text, rss_kib = _checked([cli, "merge"] + ([] if final else ["--digest"]) + names)
-    if isinstance(text, dict):  # a malformed digest or another version: not retried either
-        return text
-    stats["merge_rss_kib"] = max(stats["merge_rss_kib"], rss_kib)
-    return text, stats
+        out = _checked([cli, "merge"] + ([] if final else ["--digest"]) + names)
+        if isinstance(out, dict):
+            for name, label in zip(names, labels):
+                out["unreadable"] = out["unreadable"].replace(name, label)
+        return out
