@@ -113,6 +113,18 @@ def run(client, args, cli, fan_in=16, hta_compat=False, on_result=None, progress
     return _final_result(client, final)
 
 
+def _retry(client, future):
+    """Client.retry for a future whose erred inputs the client no longer holds: the scheduler retries
+    the erred tasks below it, but Client.retry then looks each one up among the client's futures and
+    fails (KeyError) on those released to free their digests. Same steps, skipping those."""
+    async def retry():
+        for key in await client.scheduler.retry(keys=[future.key], client=client.id):
+            if key in client.futures:
+                client.futures[key].retry()
+
+    client.sync(retry)
+
+
 def _final_result(client, final):
     for attempt in range(RESUBMITS + 1):
         try:
@@ -122,7 +134,7 @@ def _final_result(client, final):
             if attempt == RESUBMITS:
                 raise JobError(f"tracewise cluster: the job failed after {RESUBMITS} resubmissions: {type(e).__name__}: {e}") from None
             print(f"tracewise cluster: resubmitting after {type(e).__name__}: {e}", file=sys.stderr)
-            client.retry([final])
+            _retry(client, final)
     if isinstance(result, dict):
         raise JobError(result["unreadable"])
     return result

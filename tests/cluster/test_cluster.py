@@ -1,6 +1,7 @@
 """The Dask driver (cluster/) against single-machine `tracewise summarize`, on one LocalCluster of 2
 worker processes shared by the tests. Run from the repository: python3 -m unittest discover tests/cluster
 """
+import contextlib
 import os
 import resource
 import signal
@@ -117,6 +118,27 @@ class ClusterTest(unittest.TestCase):
             self.assertGreater(f.read().split().count("summarize"), 8)
         self.assertEqual(summary, summarize(self.job, self.job))
         self.client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the tests after this one
+
+    def test_crashed_cli_is_run_again(self):
+        # Each file's first `summarize --digest` dies of SIGSEGV: Dask's retries give the same bytes. A
+        # CLI that always crashes ends, after the driver's resubmissions, in a message, not a hang.
+        marks = os.path.join(self.tmp.name, "crashed")
+        os.mkdir(marks)
+        for name, crash_if in [("once", f'[ ! -e "{marks}/$(basename "$3")" ]'), ("always", "true")]:
+            cli = os.path.join(self.tmp.name, f"tracewise-crash-{name}")
+            with open(cli, "w") as f:
+                f.write(f'#!/bin/sh\nif [ "$1" = summarize ] && {crash_if}; then touch "{marks}/$(basename "$3")"; '
+                        f'kill -SEGV $$; fi\nexec "{CLI}" "$@"\n')
+            os.chmod(cli, 0o755)
+            with open(os.devnull, "w") as quiet, contextlib.redirect_stderr(quiet):
+                if name == "once":
+                    self.assertEqual(driver.run(self.client, [self.job], cli, progress_stream=quiet), summarize(self.job))
+                    self.assertEqual(len(os.listdir(marks)), 4)
+                    continue
+                with self.assertRaises(driver.JobError) as e:
+                    driver.run(self.client, [self.job], cli, progress_stream=quiet)
+            self.assertIn("the job failed after 2 resubmissions: CliCrash", str(e.exception))
+            self.assertIn("exited with -11", str(e.exception))
 
     def test_thousand_small_ranks_with_bounded_memory(self):
         folder = os.path.join(self.tmp.name, "ranks")
