@@ -8,7 +8,7 @@ holds every digest (the last merge reads K merged ones).
 
 Failures: a task whose worker died is rescheduled by Dask's scheduler (and what the dead worker held
 is recomputed); a CLI that crashed raises in its task, which Dask runs again up to RETRIES times; if the
-job summary still failed, the erred tasks are resubmitted (Client.retry) up to RESUBMITS times. An
+job summary still failed, the erred tasks are resubmitted (as Client.retry) up to RESUBMITS times. An
 unreadable file is not retried: its message is the error.
 """
 import sys
@@ -52,8 +52,10 @@ class Progress:
     def show(self, now):
         mb = self.bytes / 1e6
         rate = mb / max(now - self.start, 1e-9)
-        line = f"tracewise cluster: {self.files}/{self.total_files} files, {mb:.1f}/{self.total_bytes / 1e6:.1f} MB, {rate:.1f} MB/s"
-        self.stream.write(("\r" + line + ("\n" if self.files == self.total_files else "")) if self.tty else line + "\n")
+        line = (f"tracewise cluster: {self.files}/{self.total_files} files, "
+                f"{mb:.1f}/{self.total_bytes / 1e6:.1f} MB, {rate:.1f} MB/s")
+        last = self.files == self.total_files
+        self.stream.write(("\r" + line + ("\n" if last else "")) if self.tty else line + "\n")
         self.stream.flush()
 
 
@@ -81,7 +83,7 @@ def run(client, args, cli, fan_in=16, hta_compat=False, on_result=None, progress
 
     on_result(done_count) is called after each file's digest is counted (the tests kill a worker there)."""
     if fan_in < 2:
-        raise JobError("--fan-in must be 2 or more")
+        raise JobError("tracewise cluster: --fan-in must be 2 or more")
     files = client.submit(paths.expand, list(args), pure=False).result()
     if isinstance(files, str):
         raise JobError(f"tracewise cluster: {files}")
@@ -96,8 +98,8 @@ def run(client, args, cli, fan_in=16, hta_compat=False, on_result=None, progress
     while len(level) > fan_in:
         depth += 1
         level, spans = _reduce(client, level, spans, depth, fan_in, cli, run_id)
-    final = client.submit(tasks.merge, cli, True, level, [_label(s) for s in spans], key=f"tw-summary-{run_id}",
-                          retries=RETRIES, priority=depth + 1)
+    final = client.submit(tasks.merge, cli, True, level, [_label(s) for s in spans],
+                          key=f"tw-summary-{run_id}", retries=RETRIES, priority=depth + 1)
     del level
 
     progress = Progress(n, sum(s for _, s in files), progress_stream)
@@ -132,7 +134,8 @@ def _final_result(client, final):
             break
         except Exception as e:  # a CLI crash after its retries, or a task lost with too many workers
             if attempt == RESUBMITS:
-                raise JobError(f"tracewise cluster: the job failed after {RESUBMITS} resubmissions: {type(e).__name__}: {e}") from None
+                raise JobError(f"tracewise cluster: the job failed after {RESUBMITS} resubmissions: "
+                               f"{type(e).__name__}: {e}") from None
             print(f"tracewise cluster: resubmitting after {type(e).__name__}: {e}", file=sys.stderr)
             _retry(client, final)
     if isinstance(result, dict):

@@ -2,6 +2,7 @@
 worker processes shared by the tests. Run from the repository: python3 -m unittest discover tests/cluster
 """
 import contextlib
+import json
 import os
 import resource
 import signal
@@ -62,6 +63,10 @@ class ClusterTest(unittest.TestCase):
     def test_one_file_is_its_own_summary(self):
         one = os.path.join(self.job, sorted(os.listdir(self.job))[1])
         self.assertEqual(self.run_job([one]), summarize(one))
+        self.assertEqual(self.run_job([NCCL]), summarize(NCCL))  # .json.gz
+
+    def test_hta_compat(self):
+        self.assertEqual(self.run_job([self.job], hta_compat=True), summarize("--hta-compat", self.job))
 
     def test_unreadable_file_is_the_clis_message(self):
         missing = os.path.join(self.tmp.name, "no-such-rank.json")
@@ -74,8 +79,9 @@ class ClusterTest(unittest.TestCase):
     def test_a_worker_with_another_cli_gives_the_merge_error(self):
         # rank-2's digest comes from "another version" or is cut short, as from a worker with another
         # CLI or a damaged transfer: the job stops with merge's sentence, not a traceback.
-        for name, edit, message in [("other", 's/"tracewise":"[^"]*"}$/"tracewise":"0.0.1"}/', "a digest of tracewise 0.0.1"),
-                                    ("short", 's/,"records":.*$/}/', "digest")]:
+        cases = [("other", 's/"tracewise":"[^"]*"}$/"tracewise":"0.0.1"}/', "a digest of tracewise 0.0.1"),
+                 ("short", 's/,"records":.*$/}/', "not a tracewise digest")]
+        for name, edit, message in cases:
             cli = os.path.join(self.tmp.name, f"tracewise-{name}")
             with open(cli, "w") as f:
                 f.write(f'#!/bin/sh\ncase "$*" in *--digest*rank-2.json) "{CLI}" "$@" | sed \'{edit}\'; exit;; esac\n'
@@ -84,6 +90,7 @@ class ClusterTest(unittest.TestCase):
             with open(os.devnull, "w") as quiet, self.assertRaises(driver.JobError) as e:
                 driver.run(self.client, [self.job], cli, fan_in=2, progress_stream=quiet)
             self.assertIn(message, str(e.exception))
+            self.assertIn(f"the digest of {self.job}/rank-2.json: ", str(e.exception))  # not a temporary file
 
     def test_paths_that_name_nothing(self):
         for arg, message in [("nothing-*.json", "no file matches"), (self.tmp.name, "holds no .json")]:
@@ -132,7 +139,8 @@ class ClusterTest(unittest.TestCase):
             os.chmod(cli, 0o755)
             with open(os.devnull, "w") as quiet, contextlib.redirect_stderr(quiet):
                 if name == "once":
-                    self.assertEqual(driver.run(self.client, [self.job], cli, progress_stream=quiet), summarize(self.job))
+                    summary = driver.run(self.client, [self.job], cli, progress_stream=quiet)
+                    self.assertEqual(summary, summarize(self.job))
                     self.assertEqual(len(os.listdir(marks)), 4)
                     continue
                 with self.assertRaises(driver.JobError) as e:
@@ -157,12 +165,13 @@ class ClusterTest(unittest.TestCase):
         seconds = time.monotonic() - start
         self.assertEqual(summary, summarize(folder))
         peaks, runs = peak_rss.peaks_mib(log)
+        own_rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         self.assertEqual(runs, {"summarize --digest": 1000, "merge --digest": 67, "merge (last)": 1})
         self.assertLess(max(held), 150)  # never every digest at once: ~K per level still filling
         print(f"\n  1000 ranks ({len(summary) / 1e6:.1f} MB summary) in {seconds:.1f} s; results in the "
               f"workers' memory at most {max(held)} (sampled every 25 files); peak RSS of one CLI process: "
               + ", ".join(f"{k} {v:.1f} MiB" for k, v in sorted(peaks.items()))
-              + f"; this process (client + scheduler) {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB",
+              + f"; this process (client + scheduler) {own_rss_kib / 1024:.0f} MiB",
               file=sys.stderr)
 
 
@@ -183,6 +192,37 @@ class CommandLineTest(unittest.TestCase):
             self.assertEqual(bad.returncode, 1)
             self.assertIn(b"missing.json", bad.stderr)
             self.assertFalse(os.path.exists(out))
+
+    def test_scheduler_whose_workers_do_not_have_the_package(self):
+        # As on Slurm or Kubernetes: dask-scheduler and dask-worker started on their own, outside the
+        # repository, so the tasks must bring their code (cloudpickle by value).
+        with tempfile.TemporaryDirectory(prefix="tw-cluster-sched-") as tmp:
+            info = os.path.join(tmp, "scheduler.json")
+            env = dict(os.environ, PYTHONPATH="", PYTHONWARNINGS="ignore")
+            quiet = dict(cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            procs = [subprocess.Popen(["/usr/bin/dask-scheduler", "--scheduler-file", info, "--port", "0",
+                                       "--dashboard-address", ":0"], **quiet)]
+            try:
+                procs.append(subprocess.Popen(["/usr/bin/dask-worker", "--scheduler-file", info, "--nthreads", "1",
+                                               "--nworkers", "2"], **quiet))
+                deadline = time.monotonic() + 60
+                while not os.path.exists(info) and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                with open(info) as f:
+                    address = json.load(f)["address"]
+                with Client(address) as client:
+                    client.wait_for_workers(2, timeout=60)
+                    self.assertFalse(any(client.run(lambda: __import__("importlib.util").util.find_spec("cluster")
+                                                    is not None).values()))
+                job = os.path.join(REPO, "tests", "data", "hta", "tests", "data", "nccl_parser_config")
+                run = subprocess.run([sys.executable, "-m", "cluster", "--scheduler", address, job], cwd=REPO,
+                                     capture_output=True, timeout=120)
+                self.assertEqual(run.returncode, 0, run.stderr)
+                self.assertEqual(run.stdout, summarize(job))
+            finally:
+                for p in reversed(procs):
+                    p.terminate()
+                    p.wait(timeout=30)
 
     def test_usage(self):
         run = subprocess.run([sys.executable, "-m", "cluster", "--local", "2"], cwd=REPO, capture_output=True)
