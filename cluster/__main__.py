@@ -6,7 +6,11 @@ import os
 import shutil
 import sys
 
-from . import driver
+try:
+    from . import driver
+except ModuleNotFoundError as e:  # another python3 first on PATH (pyenv, a virtualenv) lacks Debian's Dask
+    sys.exit(f"tracewise cluster: {e.name} is missing: apt-get install python3-distributed, and run "
+             f"/usr/bin/python3 -m cluster (this is {sys.executable})")
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
