@@ -1,5 +1,5 @@
 """Command line: python3 -m cluster (--scheduler ADDRESS | --local N) [--output FILE] [--tracewise CLI]
-[--fan-in K] [--hta-compat] PATH...   Exit codes as the CLI's: 0 ok, 1 a failed job or unreadable input,
+[--fan-in K] [--jobs N] [--hta-compat] PATH...   Exit codes as the CLI's: 0 ok, 1 a failed job or unreadable input,
 2 usage."""
 import argparse
 import os
@@ -31,11 +31,16 @@ def parse(argv):
     p.add_argument("--tracewise", metavar="CLI", default=default_cli(),
                    help="the tracewise binary, at a path every worker can run (default: %(default)s)")
     p.add_argument("--fan-in", metavar="K", type=int, default=16, help="digests per merge (default 16)")
+    p.add_argument("--jobs", metavar="N", type=int, default=1,
+                   help="threads of each summarize --digest (default 1: a worker per core; more helps files of "
+                        "64 MB or more when a worker has cores to spare)")
     p.add_argument("--hta-compat", action="store_true", help="as tracewise summarize --hta-compat")
     p.add_argument("paths", nargs="+", metavar="PATH", help="trace files, folders or (quoted) globs")
     a = p.parse_args(argv)
     if a.local is not None and a.local < 1:
         p.error("--local needs 1 worker or more")
+    if a.jobs < 1:
+        p.error("--jobs needs 1 or more")
     if a.fan_in < 2:
         p.error("--fan-in needs 2 or more")
     a.tracewise = os.path.abspath(a.tracewise)  # the workers' working folder is not ours
@@ -56,7 +61,7 @@ def main(argv=None):
     a = parse(sys.argv[1:] if argv is None else argv)
     client, cluster = client_for(a)
     try:
-        summary = driver.run(client, a.paths, a.tracewise, a.fan_in, a.hta_compat)
+        summary = driver.run(client, a.paths, a.tracewise, a.fan_in, a.hta_compat, a.jobs)
     except driver.JobError as e:
         print(e, file=sys.stderr)
         return 1

@@ -78,9 +78,10 @@ def _reduce(client, level, spans, depth, fan_in, cli, run_id):
     return merged, [(spans[g][0], spans[min(g + fan_in, len(spans)) - 1][1]) for g in starts]
 
 
-def run(client, args, cli, fan_in=16, hta_compat=False, on_result=None, progress_stream=sys.stderr):
+def run(client, args, cli, fan_in=16, hta_compat=False, jobs=1, on_result=None, progress_stream=sys.stderr):
     """The job summary's bytes; JobError with the message for the user.
 
+    jobs: the CLI's --jobs for each file; 1 because a worker is meant to have a core (docs/cluster.md).
     on_result(done_count) is called after each file's digest is counted (the tests kill a worker there)."""
     if fan_in < 2:
         raise JobError("tracewise cluster: --fan-in must be 2 or more")
@@ -91,7 +92,8 @@ def run(client, args, cli, fan_in=16, hta_compat=False, on_result=None, progress
     # One client.map per level: submitting task by task kept the client from counting (and so
     # releasing) digests for the first ~200 files of 1,000.
     n = len(files)
-    maps = client.map(tasks.digest, [cli] * n, [f for f, _ in files], [hta_compat] * n, retries=RETRIES,
+    options = (["--hta-compat"] if hta_compat else []) + ["--jobs", str(jobs)]
+    maps = client.map(tasks.digest, [cli] * n, [f for f, _ in files], [options] * n, retries=RETRIES,
                       key=[f"tw-digest-{run_id}-{i}" for i in range(n)])
     size_of = {m.key: s for m, (_, s) in zip(maps, files)}
     level, spans, depth = maps, [(f, f) for f, _ in files], 0

@@ -33,9 +33,9 @@ def _checked(argv):
     return proc.stdout
 
 
-def digest(cli, path, hta_compat):
-    """The per-rank digest of one trace."""
-    return _checked([cli, "summarize", "--digest"] + (["--hta-compat"] if hta_compat else []) + [path])
+def digest(cli, path, options):
+    """The per-rank digest of one trace; options: summarize's (--hta-compat, --jobs N)."""
+    return _checked([cli, "summarize", "--digest"] + options + [path])
 
 
 def merge(cli, final, parts, labels):

@@ -131,11 +131,11 @@ class ClusterTest(unittest.TestCase):
         # CLI that always crashes ends, after the driver's resubmissions, in a message, not a hang.
         marks = os.path.join(self.tmp.name, "crashed")
         os.mkdir(marks)
-        for name, crash_if in [("once", f'[ ! -e "{marks}/$(basename "$3")" ]'), ("always", "true")]:
+        for name, crash_if in [("once", f'[ ! -e "{marks}/$(basename "$trace")" ]'), ("always", "true")]:
             cli = os.path.join(self.tmp.name, f"tracewise-crash-{name}")
-            with open(cli, "w") as f:
-                f.write(f'#!/bin/sh\nif [ "$1" = summarize ] && {crash_if}; then touch "{marks}/$(basename "$3")"; '
-                        f'kill -SEGV $$; fi\nexec "{CLI}" "$@"\n')
+            with open(cli, "w") as f:  # the trace is the last argument
+                f.write(f'#!/bin/sh\nfor trace; do :; done\nif [ "$1" = summarize ] && {crash_if}; then '
+                        f'touch "{marks}/$(basename "$trace")"; kill -SEGV $$; fi\nexec "{CLI}" "$@"\n')
             os.chmod(cli, 0o755)
             with open(os.devnull, "w") as quiet, contextlib.redirect_stderr(quiet):
                 if name == "once":
