@@ -9,7 +9,7 @@ For each set, writes FILES rank traces (tests/cluster/rank_files.py; PAD_OPS sma
 and of 2 worker processes (1 thread each), ROUNDS times each, alternating, and keeps each side's best.
 Every run's summary is checked against `tracewise summarize FOLDER`, timed too (one process, --jobs 1
 and the default). The cluster's time includes Dask's per-task overhead and one CLI process per file and
-per merge; it excludes starting the cluster. Peak memory: tests/cluster/test_cluster.py reports it.
+per merge; it excludes starting the cluster. Peak memory: tests/cluster/test_driver.py reports it.
 """
 import os
 import subprocess

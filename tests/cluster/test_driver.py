@@ -1,8 +1,9 @@
-"""The Dask driver (cluster/) against single-machine `tracewise summarize`, on one LocalCluster of 2
-worker processes shared by the tests. Run from the repository: python3 -m unittest discover tests/cluster
+"""The Dask driver (cluster/driver.py) against single-machine `tracewise summarize`, on one LocalCluster
+of 2 worker processes shared by the tests: bytes, file order, failures (a killed worker, a crashing CLI,
+bad digests, unreadable files) and 1,000 ranks. Run from the repository:
+python3 -m unittest discover -s tests/cluster
 """
 import contextlib
-import json
 import os
 import resource
 import signal
@@ -12,31 +13,20 @@ import tempfile
 import time
 import unittest
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path[:0] = [REPO, os.path.dirname(os.path.abspath(__file__))]
+from distributed import Client, LocalCluster
 
-from distributed import Client, LocalCluster  # noqa: E402
+import peak_rss
+import rank_files
+from support import CLI, NCCL, craft_job, script, summarize
 
-from cluster import driver  # noqa: E402
-import peak_rss  # noqa: E402
-import rank_files  # noqa: E402
-
-CLI = os.path.join(REPO, "build", "native", "tracewise")
-CRAFT = os.path.join(REPO, "build", "native", "tw_craft_job")
-NCCL = os.path.join(REPO, "tests", "data", "hta", "tests", "data", "nccl_parser_config", "nccl_data.json.gz")
-
-
-def summarize(*paths):
-    return subprocess.run([CLI, "summarize", *paths], check=True, capture_output=True).stdout
+from cluster import driver  # after support, which puts the checkout on sys.path
 
 
 class ClusterTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="tw-cluster-test-")
-        cls.job = os.path.join(cls.tmp.name, "job")
-        os.mkdir(cls.job)
-        subprocess.run([CRAFT, NCCL, cls.job, "4"], check=True, capture_output=True)
+        cls.job = craft_job(os.path.join(cls.tmp.name, "job"), 4)
         cls.cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
         cls.client = Client(cls.cluster)
 
@@ -82,11 +72,9 @@ class ClusterTest(unittest.TestCase):
         cases = [("other", 's/"tracewise":"[^"]*"}$/"tracewise":"0.0.1"}/', "a digest of tracewise 0.0.1"),
                  ("short", 's/,"records":.*$/}/', "not a tracewise digest")]
         for name, edit, message in cases:
-            cli = os.path.join(self.tmp.name, f"tracewise-{name}")
-            with open(cli, "w") as f:
-                f.write(f'#!/bin/sh\ncase "$*" in *--digest*rank-2.json) "{CLI}" "$@" | sed \'{edit}\'; exit;; esac\n'
-                        f'exec "{CLI}" "$@"\n')
-            os.chmod(cli, 0o755)
+            cli = script(os.path.join(self.tmp.name, f"tracewise-{name}"),
+                         f'case "$*" in *--digest*rank-2.json) "{CLI}" "$@" | sed \'{edit}\'; exit;; esac\n'
+                         f'exec "{CLI}" "$@"\n')
             with open(os.devnull, "w") as quiet, self.assertRaises(driver.JobError) as e:
                 driver.run(self.client, [self.job], cli, fan_in=2, progress_stream=quiet)
             self.assertIn(message, str(e.exception))
@@ -102,9 +90,7 @@ class ClusterTest(unittest.TestCase):
         # A slow CLI keeps tasks running when the worker dies; the killed worker also holds the first
         # digest, which Dask must compute again.
         slow = os.path.join(self.tmp.name, "slow-tracewise")
-        with open(slow, "w") as f:
-            f.write(f'#!/bin/sh\necho "$1" >> "{slow}.log"\nsleep 0.4\nexec "{CLI}" "$@"\n')
-        os.chmod(slow, 0o755)
+        script(slow, f'echo "$1" >> "{slow}.log"\nsleep 0.4\nexec "{CLI}" "$@"\n')
         killed = []
 
         def kill_one(done):
@@ -132,11 +118,9 @@ class ClusterTest(unittest.TestCase):
         marks = os.path.join(self.tmp.name, "crashed")
         os.mkdir(marks)
         for name, crash_if in [("once", f'[ ! -e "{marks}/$(basename "$trace")" ]'), ("always", "true")]:
-            cli = os.path.join(self.tmp.name, f"tracewise-crash-{name}")
-            with open(cli, "w") as f:  # the trace is the last argument
-                f.write(f'#!/bin/sh\nfor trace; do :; done\nif [ "$1" = summarize ] && {crash_if}; then '
-                        f'touch "{marks}/$(basename "$trace")"; kill -SEGV $$; fi\nexec "{CLI}" "$@"\n')
-            os.chmod(cli, 0o755)
+            cli = script(os.path.join(self.tmp.name, f"tracewise-crash-{name}"),  # the trace: the last argument
+                         f'for trace; do :; done\nif [ "$1" = summarize ] && {crash_if}; then '
+                         f'touch "{marks}/$(basename "$trace")"; kill -SEGV $$; fi\nexec "{CLI}" "$@"\n')
             with open(os.devnull, "w") as quiet, contextlib.redirect_stderr(quiet):
                 if name == "once":
                     summary = driver.run(self.client, [self.job], cli, progress_stream=quiet)
@@ -173,60 +157,6 @@ class ClusterTest(unittest.TestCase):
               + ", ".join(f"{k} {v:.1f} MiB" for k, v in sorted(peaks.items()))
               + f"; this process (client + scheduler) {own_rss_kib / 1024:.0f} MiB",
               file=sys.stderr)
-
-
-class CommandLineTest(unittest.TestCase):
-    def test_local_cluster_to_stdout_and_output(self):
-        with tempfile.TemporaryDirectory(prefix="tw-cluster-cli-") as tmp:
-            job = os.path.join(tmp, "job")
-            os.mkdir(job)
-            subprocess.run([CRAFT, NCCL, job, "2"], check=True, capture_output=True)
-            cmd = [sys.executable, "-m", "cluster", "--local", "2", "--tracewise", CLI]
-            run = subprocess.run(cmd + [job], cwd=REPO, capture_output=True, timeout=120)
-            self.assertEqual(run.returncode, 0, run.stderr)
-            self.assertEqual(run.stdout, summarize(job))
-            self.assertIn(b"2/2 files", run.stderr)
-            out = os.path.join(tmp, "summary.json")
-            missing = os.path.join(tmp, "missing.json")
-            bad = subprocess.run(cmd + ["--output", out, job, missing], cwd=REPO, capture_output=True, timeout=120)
-            self.assertEqual(bad.returncode, 1)
-            self.assertIn(b"missing.json", bad.stderr)
-            self.assertFalse(os.path.exists(out))
-
-    def test_scheduler_whose_workers_do_not_have_the_package(self):
-        # As on Slurm or Kubernetes: dask-scheduler and dask-worker started on their own, outside the
-        # repository, so the tasks must bring their code (cloudpickle by value).
-        with tempfile.TemporaryDirectory(prefix="tw-cluster-sched-") as tmp:
-            info = os.path.join(tmp, "scheduler.json")
-            env = dict(os.environ, PYTHONPATH="", PYTHONWARNINGS="ignore")
-            quiet = dict(cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            procs = [subprocess.Popen(["/usr/bin/dask-scheduler", "--scheduler-file", info, "--port", "0",
-                                       "--dashboard-address", ":0"], **quiet)]
-            try:
-                procs.append(subprocess.Popen(["/usr/bin/dask-worker", "--scheduler-file", info, "--nthreads", "1",
-                                               "--nworkers", "2"], **quiet))
-                deadline = time.monotonic() + 60
-                while not os.path.exists(info) and time.monotonic() < deadline:
-                    time.sleep(0.1)
-                with open(info) as f:
-                    address = json.load(f)["address"]
-                with Client(address) as client:
-                    client.wait_for_workers(2, timeout=60)
-                    self.assertFalse(any(client.run(lambda: __import__("importlib.util").util.find_spec("cluster")
-                                                    is not None).values()))
-                job = os.path.join(REPO, "tests", "data", "hta", "tests", "data", "nccl_parser_config")
-                run = subprocess.run([sys.executable, "-m", "cluster", "--scheduler", address, job], cwd=REPO,
-                                     capture_output=True, timeout=120)
-                self.assertEqual(run.returncode, 0, run.stderr)
-                self.assertEqual(run.stdout, summarize(job))
-            finally:
-                for p in reversed(procs):
-                    p.terminate()
-                    p.wait(timeout=30)
-
-    def test_usage(self):
-        run = subprocess.run([sys.executable, "-m", "cluster", "--local", "2"], cwd=REPO, capture_output=True)
-        self.assertEqual(run.returncode, 2)
 
 
 if __name__ == "__main__":
