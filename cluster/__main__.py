@@ -1,6 +1,6 @@
 """Command line: python3 -m cluster (--scheduler ADDRESS | --local N) [--output FILE] [--tracewise CLI]
-[--fan-in K] [--jobs N] [--hta-compat] PATH...   Exit codes as the CLI's: 0 ok, 1 a failed job or unreadable input,
-2 usage."""
+[--fan-in K] [--jobs N] [--hta-compat] [--kernel-rules RULES.json] PATH...   Exit codes as the CLI's: 0 ok,
+1 a failed job or unreadable input, 2 usage (also invalid kernel rules)."""
 import argparse
 import os
 import shutil
@@ -35,6 +35,8 @@ def parse(argv):
                    help="threads of each summarize --digest (default 1: a worker per core; more helps files of "
                         "64 MB or more when a worker has cores to spare)")
     p.add_argument("--hta-compat", action="store_true", help="as tracewise summarize --hta-compat")
+    p.add_argument("--kernel-rules", metavar="RULES.json",
+                   help="as tracewise summarize --kernel-rules, at a path every worker can read")
     p.add_argument("paths", nargs="+", metavar="PATH", help="trace files, folders or (quoted) globs")
     a = p.parse_args(argv)
     if a.local is not None and a.local < 1:
@@ -44,6 +46,7 @@ def parse(argv):
     if a.fan_in < 2:
         p.error("--fan-in needs 2 or more")
     a.tracewise = os.path.abspath(a.tracewise)  # the workers' working folder is not ours
+    a.kernel_rules = a.kernel_rules and os.path.abspath(a.kernel_rules)
     return a
 
 
@@ -61,10 +64,10 @@ def main(argv=None):
     a = parse(sys.argv[1:] if argv is None else argv)
     client, cluster = client_for(a)
     try:
-        summary = driver.run(client, a.paths, a.tracewise, a.fan_in, a.hta_compat, a.jobs)
+        summary = driver.run(client, a.paths, a.tracewise, a.fan_in, a.hta_compat, a.kernel_rules, a.jobs)
     except driver.JobError as e:
         print(e, file=sys.stderr)
-        return 1
+        return e.exit_code
     finally:
         client.close()
         if cluster:

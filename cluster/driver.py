@@ -9,7 +9,7 @@ holds every digest (the last merge reads K merged ones).
 Failures: a task whose worker died is rescheduled by Dask's scheduler (and what the dead worker held
 is recomputed); a CLI that crashed raises in its task, which Dask runs again up to RETRIES times; if the
 job summary still failed, the erred tasks are resubmitted (as Client.retry) up to RESUBMITS times. An
-unreadable file is not retried: its message is the error.
+unreadable file or a usage error (the CLI's exit 1 or 2) is not retried: its message is the error.
 """
 import sys
 import time
@@ -29,7 +29,11 @@ cloudpickle.register_pickle_by_value(paths)
 
 
 class JobError(Exception):
-    pass
+    """The message for the user and the exit code: the CLI's (1 unreadable input, 2 usage) or 1."""
+
+    def __init__(self, message, exit_code=1):
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 class Progress:
@@ -78,10 +82,12 @@ def _reduce(client, level, spans, depth, fan_in, cli, run_id):
     return merged, [(spans[g][0], spans[min(g + fan_in, len(spans)) - 1][1]) for g in starts]
 
 
-def run(client, args, cli, fan_in=16, hta_compat=False, jobs=1, on_result=None, progress_stream=sys.stderr):
+def run(client, args, cli, fan_in=16, hta_compat=False, kernel_rules=None, jobs=1, on_result=None,
+        progress_stream=sys.stderr):
     """The job summary's bytes; JobError with the message for the user.
 
-    jobs: the CLI's --jobs for each file; 1 because a worker is meant to have a core (docs/cluster.md).
+    kernel_rules: a rules file the workers can read, or None. jobs: the CLI's --jobs for each file; 1
+    because a worker is meant to have a core (docs/cluster.md).
     on_result(done_count) is called after each file's digest is counted (the tests kill a worker there)."""
     if fan_in < 2:
         raise JobError("tracewise cluster: --fan-in must be 2 or more")
@@ -92,7 +98,8 @@ def run(client, args, cli, fan_in=16, hta_compat=False, jobs=1, on_result=None, 
     # One client.map per level: submitting task by task kept the client from counting (and so
     # releasing) digests for the first ~200 files of 1,000.
     n = len(files)
-    options = (["--hta-compat"] if hta_compat else []) + ["--jobs", str(jobs)]
+    options = ((["--hta-compat"] if hta_compat else []) + (["--kernel-rules", kernel_rules] if kernel_rules else [])
+               + ["--jobs", str(jobs)])
     maps = client.map(tasks.digest, [cli] * n, [f for f, _ in files], [options] * n, retries=RETRIES,
                       key=[f"tw-digest-{run_id}-{i}" for i in range(n)])
     size_of = {m.key: s for m, (_, s) in zip(maps, files)}
@@ -108,8 +115,8 @@ def run(client, args, cli, fan_in=16, hta_compat=False, jobs=1, on_result=None, 
     pending = as_completed(maps)
     del maps  # from here on as_completed holds each map future only until it is counted
     for future in pending:
-        if future.status == "finished" and future.type is dict:  # stop at the first unreadable file
-            raise JobError(future.result()["unreadable"])
+        if future.status == "finished" and future.type is dict:  # stop at the first file the CLI refused
+            raise _cli_error(future.result())
         progress.add(size_of.pop(future.key))
         del future
         if on_result:
@@ -141,5 +148,9 @@ def _final_result(client, final):
             print(f"tracewise cluster: resubmitting after {type(e).__name__}: {e}", file=sys.stderr)
             _retry(client, final)
     if isinstance(result, dict):
-        raise JobError(result["unreadable"])
+        raise _cli_error(result)
     return result
+
+
+def _cli_error(result):
+    return JobError(result["error"], result["exit"])

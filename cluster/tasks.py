@@ -9,10 +9,11 @@ it held are recomputed from the task graph. Files would need a writable shared f
 would survive a dead worker only to leave stale state behind.
 
 A task returns
-  bytes                     the digest (or, for the last merge, the job summary)
-  {"unreadable": message}   the CLI's exit 1: an input it cannot read. Returned, not raised, because
-                            Dask retries every exception and retrying cannot fix a file.
-and raises CliCrash when the CLI died (a signal, an unexpected exit code), which Dask retries.
+  bytes                            the digest (or, for the last merge, the job summary)
+  {"error": message, "exit": code} the CLI's exit 1 (an input it cannot read) or 2 (usage, e.g. invalid
+                                   kernel rules). Returned, not raised: Dask retries every exception,
+                                   and retrying cannot fix a file.
+and raises CliCrash when the CLI died (a signal, another exit code), which Dask retries.
 """
 import os
 import subprocess
@@ -25,8 +26,9 @@ class CliCrash(RuntimeError):
 
 def _checked(argv):
     proc = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL)
-    if proc.returncode == 1:
-        return {"unreadable": proc.stderr.decode("utf-8", "replace").strip() or f"{argv[1]} failed (exit 1)"}
+    if proc.returncode in (1, 2):
+        message = proc.stderr.decode("utf-8", "replace").strip()
+        return {"error": message or f"tracewise {argv[1]} failed (exit {proc.returncode})", "exit": proc.returncode}
     if proc.returncode != 0:
         err = proc.stderr.decode("utf-8", "replace").strip()[-2000:]
         raise CliCrash(f"{' '.join(argv[:3])}... exited with {proc.returncode}: {err}")
@@ -34,7 +36,7 @@ def _checked(argv):
 
 
 def digest(cli, path, options):
-    """The per-rank digest of one trace; options: summarize's (--hta-compat, --jobs N)."""
+    """The per-rank digest of one trace; options: summarize's (--hta-compat, --kernel-rules, --jobs)."""
     return _checked([cli, "summarize", "--digest"] + options + [path])
 
 
@@ -57,5 +59,5 @@ def merge(cli, final, parts, labels):
         out = _checked([cli, "merge"] + ([] if final else ["--digest"]) + names)
         if isinstance(out, dict):
             for name, label in zip(names, labels):
-                out["unreadable"] = out["unreadable"].replace(name, label)
+                out["error"] = out["error"].replace(name, label)
         return out

@@ -58,6 +58,18 @@ class ClusterTest(unittest.TestCase):
     def test_hta_compat(self):
         self.assertEqual(self.run_job([self.job], hta_compat=True), summarize("--hta-compat", self.job))
 
+    def test_kernel_rules(self):
+        rules, bad = os.path.join(self.tmp.name, "rules.json"), os.path.join(self.tmp.name, "bad-rules.json")
+        with open(rules, "w") as f:
+            f.write('{"rules": [{"pattern": "^ncclKernel_AllReduce", "class": "other"}]}')
+        with open(bad, "w") as f:
+            f.write('{"rules": [{"pattern": "(", "class": "other"}]}')
+        self.assertEqual(self.run_job([self.job], kernel_rules=rules), summarize("--kernel-rules", rules, self.job))
+        with self.assertRaises(driver.JobError) as e:  # the CLI's usage error, not retried
+            self.run_job([self.job], kernel_rules=bad)
+        self.assertEqual(e.exception.exit_code, 2)
+        self.assertIn("invalid kernel rules", str(e.exception))
+
     def test_unreadable_file_is_the_clis_message(self):
         missing = os.path.join(self.tmp.name, "no-such-rank.json")
         cli = subprocess.run([CLI, "summarize", "--digest", missing], capture_output=True, text=True)
@@ -81,10 +93,14 @@ class ClusterTest(unittest.TestCase):
             self.assertIn(f"the digest of {self.job}/rank-2.json: ", str(e.exception))  # not a temporary file
 
     def test_paths_that_name_nothing(self):
-        for arg, message in [("nothing-*.json", "no file matches"), (self.tmp.name, "holds no .json")]:
+        empty = os.path.join(self.tmp.name, "no-traces")
+        os.makedirs(os.path.join(empty, "sub.json"))  # a folder named like a trace is not one
+        for arg, message in [(os.path.join(self.tmp.name, "nothing-*.json"), "no file matches"),
+                             (empty, "holds no .json or .json.gz file")]:
             with self.assertRaises(driver.JobError) as e:
-                self.run_job([os.path.join(self.tmp.name, arg)] if "*" in arg else [arg])
-            self.assertIn(message, str(e.exception))
+                self.run_job([arg])
+            self.assertEqual(str(e.exception), f"tracewise cluster: {message} {arg}" if "*" in arg
+                             else f"tracewise cluster: the folder {arg} {message}")
 
     def test_worker_killed_mid_run_gives_the_same_bytes(self):
         # A slow CLI keeps tasks running when the worker dies; the killed worker also holds the first
