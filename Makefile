@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := build
 .PHONY: run test test-corpus build deps native asan wasm site bench fuzz format format-check clean
 
-APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium time \
+APT_PACKAGES := cmake ninja-build g++ emscripten binaryen nlohmann-json3-dev doctest-dev zlib1g-dev chromium time python3-distributed \
   clang-format
 PORT ?= 8000
 export NODE_PATH := /usr/share/nodejs

@@ -20,6 +20,10 @@ run "core tests under ASan + UBSan" env ASAN_OPTIONS=detect_leaks=1 build/asan/t
 node_tests=(tests/repo/*.test.mjs tests/cli/*.test.mjs tests/golden/*.test.mjs tests/wasm/*.test.mjs tests/web/*.test.mjs)
 e2e_tests=(tests/e2e/*.test.mjs)
 run "node tests (repository, CLI, golden, wasm, web)" node --test --test-concurrency=1 "${node_tests[@]}"
+# Debian's interpreter by path: python3-distributed is installed for it, and a python3 found first on
+# PATH (pyenv, a virtualenv) would not see it. Tornado's deprecation warnings are Dask's, not ours.
+run "Dask driver (cluster/ on a LocalCluster of 2 workers)" env PYTHONWARNINGS=ignore::DeprecationWarning \
+  /usr/bin/python3 -m unittest discover -s tests/cluster
 run "browser tests (Playwright + Chromium)" node --test --test-concurrency=1 "${e2e_tests[@]}"
 echo "suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
