@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "core/diff/diff_words.h"
 
@@ -15,14 +14,12 @@ double mean(const Samples& v) {
   return v.empty() ? 0 : s / static_cast<double>(v.size());
 }
 
-std::string fmt(const char* f, double v) { return printf_double(f, v); }
-
 // A change worth a sentence: "+6.2 %" for relative metrics, "+1.1 points" for shares.
 std::string change_words(const MetricDiff& m) {
   const std::optional<double> d = m.delta(), p = m.delta_pct();
   if (!d) return "not comparable";
-  if (m.unit == Unit::kPct) return fmt("%+.1f points", *d);
-  if (p) return fmt("%+.1f %%", *p);
+  if (m.unit == Unit::kPct) return printf_double("%+.1f points", *d);
+  if (p) return printf_double("%+.1f %%", *p);
   return signed_duration_words(*d) + " per step";
 }
 
@@ -108,12 +105,12 @@ NameStats name_stats(const NameTotals& n, double share_of) {
   return st;
 }
 
+// `per_step`: both sides have step columns for names (else whole-trace totals, one sample a side).
 NameTable diff_names(const std::map<std::string, NameTotals>& base, const std::map<std::string, NameTotals>& cand,
-                     const char* prefix, bool kernels, const RunDiff& d, double impact_of, size_t columns_base,
-                     size_t columns_cand) {
+                     const char* prefix, bool kernels, const RunDiff& d, bool per_step, double impact_of) {
   NameTable t;
   const double conf = d.options.confidence_pct / 100;
-  const bool per_step = d.per_step;
+  const size_t columns_base = d.base->name_columns, columns_cand = d.cand->name_columns;
   // Without step columns a name's value is its whole-trace total (per file).
   auto samples = [&](const NameTotals* n, size_t columns, size_t files) -> Samples {
     if (per_step) return n ? n->samples : Samples(columns, 0.0);
@@ -134,6 +131,7 @@ NameTable diff_names(const std::map<std::string, NameTotals>& base, const std::m
     r.metric.unit = Unit::kNs;
     r.metric.gate = Gate::kRelative;
     r.metric.worse = Worse::kUp;
+    r.metric.gated = true;
     const Samples bs = samples(bn, columns_base, d.base->files), cs = samples(cn, columns_cand, d.cand->files);
     r.metric.base = mean(bs);
     r.metric.cand = mean(cs);
@@ -242,18 +240,11 @@ RunDiff diff_runs(const DiffSide& base, const DiffSide& cand, const DiffOptions&
 
   // Kernels and operators per step need step columns on both sides.
   const bool name_steps = d.per_step && base.name_columns > 0 && cand.name_columns > 0;
-  const bool saved = d.per_step;
-  d.per_step = name_steps;
-  const double impact_of = saved ? d.metrics[0].base.value_or(0) : base.trace_span_ns;
+  const double impact_of = d.per_step ? d.metrics[0].base.value_or(0) : base.trace_span_ns;
   if (base.names_complete && cand.names_complete) {
-    d.kernels =
-        diff_names(base.kernels, cand.kernels, "kernel:", true, d, impact_of, base.name_columns, cand.name_columns);
-    d.operators = diff_names(base.operators, cand.operators, "operator:", false, d, impact_of, base.name_columns,
-                             cand.name_columns);
+    d.kernels = diff_names(base.kernels, cand.kernels, "kernel:", true, d, name_steps, impact_of);
+    d.operators = diff_names(base.operators, cand.operators, "operator:", false, d, name_steps, impact_of);
   }
-  d.per_step = saved;
-  for (NameTable* t : {&d.kernels, &d.operators})
-    for (NameDiff& r : t->rows) r.metric.gated = true;
 
   // --metric: that one metric only.
   if (options.metric) {
@@ -327,7 +318,7 @@ RunDiff diff_runs(const DiffSide& base, const DiffSide& cand, const DiffOptions&
       case Verdict::kWorse:
       case Verdict::kBetter:
       case Verdict::kHigher:
-      case Verdict::kLower: w += fmt(" (%.1f %% confidence)", 100 * (1 - m.test->p_value)); break;
+      case Verdict::kLower: w += printf_double(" (%.1f %% confidence)", 100 * (1 - m.test->p_value)); break;
       case Verdict::kUnchanged: w += " (within noise)"; break;
       case Verdict::kNoNoiseEstimate: w += " (no noise estimate)"; break;
       case Verdict::kAdded: w += " (new)"; break;
@@ -337,7 +328,7 @@ RunDiff diff_runs(const DiffSide& base, const DiffSide& cand, const DiffOptions&
     return w;
   };
   if (options.fail_above_pct) {
-    const std::string gate = fmt("%g", *options.fail_above_pct);
+    const std::string gate = printf_double("%g", *options.fail_above_pct);
     if (d.beyond_gate.empty()) {
       d.sentence = "No regression beyond the " + gate + " % gate";
       if (step.delta()) d.sentence += "; " + metric_words(step);

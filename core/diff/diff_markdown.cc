@@ -1,8 +1,5 @@
 #include "core/diff/diff_markdown.h"
 
-#include <cmath>
-#include <cstdio>
-
 #include "core/diff/diff_words.h"
 
 namespace tw {
@@ -12,8 +9,6 @@ using nlohmann::json;
 
 constexpr size_t kRowsShown = 10;
 constexpr size_t kMaxNameBytes = 160;
-
-std::string fmt(const char* f, double v) { return printf_double(f, v); }
 
 const json& at(const json& j, const char* key) {
   static const json kNull;
@@ -44,20 +39,18 @@ std::string code(const std::string& name) {
   return "`" + s + "`";
 }
 
-std::string duration(double ns) { return duration_words(ns); }
-
 std::string value(const json& v, bool pct) {
   if (!v.is_number()) return "\xE2\x80\x94";  // —
-  return pct ? fmt("%.1f %%", num(v)) : duration(num(v));
+  return pct ? printf_double("%.1f %%", num(v)) : duration_words(num(v));
 }
 
 std::string change(const json& m) {
   const bool pct = str(at(m, "unit")) == "pct";
   const json& d = at(m, "delta");
   if (!d.is_number()) return "\xE2\x80\x94";
-  if (pct) return fmt("%+.1f pt", num(d));
+  if (pct) return printf_double("%+.1f pt", num(d));
   std::string s = signed_duration_words(num(d));
-  if (at(m, "delta_pct").is_number()) s += fmt(" (%+.1f %%)", num(at(m, "delta_pct")));
+  if (at(m, "delta_pct").is_number()) s += printf_double(" (%+.1f %%)", num(at(m, "delta_pct")));
   return s;
 }
 
@@ -67,7 +60,7 @@ std::string verdict(const json& m) {
     if (c == '_') c = ' ';
   const json& t = at(m, "test");
   // A confidence is that of a change: "unchanged (40 % confidence)" would read as doubt about no change.
-  if (t.is_object() && v != "unchanged") v += fmt(" (%.1f %% confidence)", num(at(t, "confidence_pct")));
+  if (t.is_object() && v != "unchanged") v += printf_double(" (%.1f %% confidence)", num(at(t, "confidence_pct")));
   if (at(m, "beyond_gate").is_boolean() && at(m, "beyond_gate").get<bool>()) v = "**" + v + ", beyond the gate**";
   return v;
 }
@@ -135,7 +128,8 @@ std::string diff_markdown(const json& d) {
   }
   const json& o = at(d, "options");
   out += "\n<sub>Verdicts: Mann\xE2\x80\x93Whitney rank test over per-step values at " +
-         fmt("%g", num(at(o, "confidence_pct"))) + " % confidence; fewer than 5 steps give no noise estimate.</sub>\n";
+         printf_double("%g", num(at(o, "confidence_pct"))) +
+         " % confidence; fewer than 5 steps give no noise estimate.</sub>\n";
   return out;
 }
 

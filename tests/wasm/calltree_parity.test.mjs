@@ -5,13 +5,10 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadModule, importFile, WASM_DIR } from './wasm_node.mjs';
+import { loadModule, importFile, NATIVE_CLI, WASM_DIR } from './wasm_node.mjs';
 import { dataPath } from '../test_data.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CLI = join(ROOT, 'build', 'native', 'tracewise');
+const CLI = NATIVE_CLI;
 
 let mod;
 before(async () => {

@@ -9,6 +9,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const WASM_DIR = join(here, '..', '..', 'build', 'wasm');
+// The native CLI the parity tests compare the wasm build with.
+export const NATIVE_CLI = join(here, '..', '..', 'build', 'native', 'tracewise');
 
 export async function loadModule(dir = WASM_DIR) {
   globalThis.require ??= createRequire(import.meta.url);
