@@ -84,6 +84,7 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
       a.gpu_ns += s.dur_ns[l.gpu_slice];
       a.gpu_ops_other_thread += other_thread;
       add_stream(a.gpu_by_stream, gt ? gt->device : -1, gt ? gt->stream : -1, s.dur_ns[l.gpu_slice]);
+      if (a.module) continue;  // modules take no part in the overlap pairs below: their ops are not kept
       op_spans[row].push_back({s.ts_ns[l.gpu_slice], s.end_ns(l.gpu_slice)});
       op_ids[row].push_back(li);
     }
