@@ -8,7 +8,7 @@ namespace tw::inflate {
 namespace {
 
 constexpr unsigned kFastInputBytes = 32;    // two refills of 8 bytes, with room to spare
-constexpr unsigned kFastOutputBytes = 288;  // a literal, a 258-byte match and a word copy's overshoot
+constexpr unsigned kFastOutputBytes = 320;  // a literal, a 258-byte match and a chunk copy's overshoot
 constexpr unsigned kSymbolBits = 48;        // the most one literal/length + distance can take
 constexpr uint8_t kCodeLengthOrder[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
 
@@ -19,13 +19,22 @@ inline uint64_t load_word(const uint8_t* p) {
   return v;
 }
 
-// Copies a match of `length` bytes from `dist` back. May write up to 7 bytes past the match: the
-// caller has that room.
+inline void copy16(uint8_t* to, const uint8_t* from) {
+  uint8_t v[16];
+  std::memcpy(v, from, 16);
+  std::memcpy(to, v, 16);
+}
+
+// Copies a match of `length` bytes from `dist` back. May write up to 31 bytes past the match: the
+// caller has that room. A chunk is loaded only from bytes already written (chunk size <= dist).
 inline void copy_match_fast(uint8_t* out, uint32_t dist, uint32_t length) {
   const uint8_t* src = out - dist;
   uint8_t* const end = out + length;
-  if (dist >= 8) {
-    // Each 8-byte load reads bytes written before it (dist >= 8), so overlapping is fine.
+  if (dist >= 16) {
+    copy16(out, src);  // most matches are short: two chunks without a loop
+    copy16(out + 16, src + 16);
+    for (out += 32, src += 32; out < end; out += 16, src += 16) copy16(out, src);
+  } else if (dist >= 8) {
     do {
       store_le64(out, load_word(src));
       out += 8;

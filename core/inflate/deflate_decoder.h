@@ -3,9 +3,9 @@
 // the bit reader, at a symbol's boundary. A block header is decoded only once kMaxHeaderBytes are
 // there (or the input has ended), so it is never left half read.
 //
-// The Huffman blocks run a fast loop while 32+ input bytes and 288+ bytes of output room remain:
+// The Huffman blocks run a fast loop while 32+ input bytes and 320+ bytes of output room remain:
 // branch-free 8-byte refills, one table lookup per literal (two literals a refill), matches copied
-// 8 bytes at a time. At the edges one symbol at a time with every bound checked. Errors are zlib's
+// 16 or 8 bytes at a time. At the edges one symbol at a time with every bound checked. Errors are zlib's
 // (docs: core/inflate/README.md): the output before the first invalid symbol is kept.
 #pragma once
 #include <cstdint>
