@@ -90,7 +90,8 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
     }
     await send(batch);
     if (!cancelled) {
-      const timing = { startedAt, endedAt: now(), creditWaitSeconds: creditWaitMs / 1000 };
+      const inflater = !gzip ? null : mod ? 'core' : 'DecompressionStream';
+      const timing = { startedAt, endedAt: now(), creditWaitSeconds: creditWaitMs / 1000, inflater } as const;
       const buffers = pool.allocated > 0 ? pool.allocated : null;
       scope.postMessage({ kind: 'done', raw, buffers, timing, damage: inflated?.damage ?? [] });
     }
