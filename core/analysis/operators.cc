@@ -41,22 +41,42 @@ class Table {
 
 }  // namespace
 
-uint32_t OperatorsByExternalId::find(const TraceModel& m, int64_t external_id) {
-  if (!built_) {
-    const SliceTable& s = m.slices;
-    bool inserted = false;
-    for (uint32_t i = 0; i < s.size(); ++i)
-      if (s.kind[i] == EventKind::kCpuOp && s.external_id[i] != kNoId)
-        map_.emplace(static_cast<uint64_t>(s.external_id[i]), i, &inserted);
-    built_ = true;
+LaunchOperators launch_operators(const TraceModel& m) {
+  const SliceTable& s = m.slices;
+  LaunchOperators r;
+  r.op.resize(m.launches.size(), kNoParent);
+  r.by_external.resize(m.launches.size(), 0);
+  FlatIdMap by_external_id;  // built at the first launch under no operator
+  bool built = false, inserted = false;
+  for (size_t li = 0; li < m.launches.size(); ++li) {
+    const uint32_t launch = m.launches[li].launch_slice;
+    uint32_t p = s.parent[launch];
+    while (p != kNoParent && s.kind[p] != EventKind::kCpuOp) p = s.parent[p];
+    if (p == kNoParent && s.external_id[launch] != kNoId) {
+      if (!built) {
+        for (uint32_t i = 0; i < s.size(); ++i)
+          if (s.kind[i] == EventKind::kCpuOp && s.external_id[i] != kNoId)
+            by_external_id.emplace(static_cast<uint64_t>(s.external_id[i]), i, &inserted);
+        built = true;
+      }
+      const uint32_t op = by_external_id.find(static_cast<uint64_t>(s.external_id[launch]));
+      if (op != FlatIdMap::kNone) {
+        p = op;
+        r.by_external[li] = 1;
+      }
+    }
+    r.op[li] = p;
   }
-  return map_.find(static_cast<uint64_t>(external_id));
+  return r;
 }
 
-OperatorsResult operator_stats(const TraceModel& m, const Interval* window, OperatorsByExternalId* by_external) {
+OperatorsResult operator_stats(const TraceModel& m, const Interval* window, const LaunchOperators* attributed) {
   OperatorsResult r;
-  OperatorsByExternalId own;
-  if (!by_external) by_external = &own;
+  LaunchOperators own;
+  if (!attributed) {
+    own = launch_operators(m);
+    attributed = &own;
+  }
   const SliceTable& s = m.slices;
   const std::vector<uint32_t>& parents = s.parent;
   auto in_window = [&](uint32_t i) { return !window || (s.ts_ns[i] >= window->begin && s.ts_ns[i] < window->end); };
@@ -109,19 +129,13 @@ OperatorsResult operator_stats(const TraceModel& m, const Interval* window, Oper
   };
   uint32_t walk_from = kNoParent;  // the pending walk: its start and the GPU time it carries
   int64_t walk_ns = 0;
-  for (const LaunchLink& l : m.launches) {
+  for (size_t li = 0; li < m.launches.size(); ++li) {
+    const LaunchLink& l = m.launches[li];
     if (!in_window(l.launch_slice)) continue;
     r.launches++;
     int64_t dur = s.dur_ns[l.gpu_slice];
-    uint32_t p = parents[l.launch_slice];
-    while (p != kNoParent && s.kind[p] != EventKind::kCpuOp) p = parents[p];
-    if (p == kNoParent && s.external_id[l.launch_slice] != kNoId) {
-      const uint32_t op = by_external->find(m, s.external_id[l.launch_slice]);
-      if (op != FlatIdMap::kNone) {
-        p = op;
-        r.launches_by_external_id++;
-      }
-    }
+    uint32_t p = attributed->op[li];
+    r.launches_by_external_id += attributed->by_external[li];
     if (p != kNoParent && !in_window(p)) p = kNoParent;  // its operator is not a row of this window
     if (p != kNoParent) {
       r.launches_attributed++;

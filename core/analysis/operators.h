@@ -47,24 +47,23 @@ struct OperatorsResult {
   uint64_t launches_by_external_id = 0;
 };
 
-// Kineto's "External id" -> the first CPU operator slice carrying it (table order), for runtime calls
-// under no operator. Built on first use; one can serve every operator_stats call of a summary (one per
-// step), which otherwise each build it from every slice of the trace.
-class OperatorsByExternalId {
- public:
-  uint32_t find(const TraceModel& m, int64_t external_id);  // FlatIdMap::kNone when no operator has it
- private:
-  FlatIdMap map_;
-  bool built_ = false;
+// The CPU operator each launch (m.launches row) is attributed to, whatever the window: its nearest
+// enclosing operator slice, else (a runtime call under no operator) the first operator slice, in
+// table order, carrying its Kineto "External id". Built once per summary: the whole trace's table
+// and every step's share it instead of each walking and hashing every launch again.
+struct LaunchOperators {
+  std::vector<uint32_t> op;          // kNoParent: none
+  std::vector<uint8_t> by_external;  // 1: found through its External id
 };
+LaunchOperators launch_operators(const TraceModel& m);
 
 // Operators and modules are attributed through the model's slice parents. `window`, when given,
 // restricts to one profiler step: operator and module slices count (whole) in the window where they
 // START, and GPU ops by their launching runtime call's start, as per-step kernels and launches do.
 // An enclosing operator that started before the window is not a row of the window: it gets no
 // self-time correction and no device time.
-// `by_external`: shared across calls on one model (null: a private one).
+// `attributed`: launch_operators(m), shared across calls on one model (null: built for this call).
 OperatorsResult operator_stats(const TraceModel& m, const Interval* window = nullptr,
-                               OperatorsByExternalId* by_external = nullptr);
+                               const LaunchOperators* attributed = nullptr);
 
 }  // namespace tw

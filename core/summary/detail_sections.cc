@@ -113,7 +113,8 @@ json verdict_json(const Verdict& v) {
 
 EarlyDetails early_details(const TraceModel& m) {
   EarlyDetails e;
-  e.ops = operator_stats(m);
+  e.launch_ops = launch_operators(m);
+  e.ops = operator_stats(m, nullptr, &e.launch_ops);
   e.launches = launch_stats(m, e.launch_options);
   e.memory = memory_usage(m, kMaxChartPoints);
   return e;
@@ -161,7 +162,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
     present.launches = !file["launches"].is_null();
     present.collectives = coll.count > 0;
     present.memory = !early.memory.devices.empty();
-    std::vector<json> details = step_details_json(ctx, comm_sets, present);
+    std::vector<json> details = step_details_json(ctx, comm_sets, present, early.launch_ops);
     for (size_t i = 0; i < details.size(); ++i) file["steps"][i]["sections"] = std::move(details[i]);
   }
   file["utilization"] = utilization_json(util);

@@ -15,6 +15,7 @@ namespace tw {
 // The detail sections that need no analysis context (no kernel classes): computed before it. The
 // recommendations use them.
 struct EarlyDetails {
+  LaunchOperators launch_ops;  // shared with the steps' operator tables
   OperatorsResult ops;
   LaunchOptions launch_options;
   LaunchesResult launches;

@@ -32,7 +32,7 @@ void bound_streams(IdleResult& r) {
 }  // namespace
 
 std::vector<json> step_details_json(const AnalysisContext& ctx, const CommComputeSets& sets,
-                                    const StepDetailPresence& present) {
+                                    const StepDetailPresence& present, const LaunchOperators& launch_ops) {
   const TraceModel& m = *ctx.model;
   const size_t n = std::min(ctx.steps.size(), kMaxDetailSteps);
   std::vector<json> out(ctx.steps.size(), json(nullptr));
@@ -58,7 +58,6 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const CommComput
     lopt.launch_order = &by_launch_slice;
   }
   // Shared by the windows: what each call would otherwise build from the whole trace again.
-  OperatorsByExternalId ops_by_external;
   std::vector<uint32_t> mem_order;
   if (present.memory && n > 0) mem_order = memory_order(m);
   for (size_t i = 0; i < n; ++i) {
@@ -78,7 +77,7 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const CommComput
         present.collectives ? collectives_json(collective_stats(m, ctx.classes, ctx.kept, sets, &w)) : json(nullptr);
     d["memory"] = present.memory ? memory_json(memory_usage(m, 1, &w, &mem_order), false) : json(nullptr);
     // CPU operators are always a section (like the whole trace's): operators that start in the step.
-    d["operators"] = operators_json(m, operator_stats(m, &w, &ops_by_external), kStepTopOperators);
+    d["operators"] = operators_json(m, operator_stats(m, &w, &launch_ops), kStepTopOperators);
     out[i] = std::move(d);
   }
   return out;

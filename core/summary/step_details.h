@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/analysis/collectives.h"
+#include "core/analysis/operators.h"
 #include "core/summary/analysis_context.h"
 
 namespace tw {
@@ -29,7 +30,8 @@ constexpr size_t kStepTopRows = 3;        // longest gaps, worst delays, short o
 constexpr size_t kStepMaxStreams = 16;    // idle rows per step (the streams with most ops)
 
 // One entry per ctx.steps element: `{idle, kernels, launches, collectives, memory}` or null.
+// `launch_ops`: launch_operators(*ctx.model), as the whole trace's operator table used it.
 std::vector<nlohmann::json> step_details_json(const AnalysisContext& ctx, const CommComputeSets& sets,
-                                              const StepDetailPresence& present);
+                                              const StepDetailPresence& present, const LaunchOperators& launch_ops);
 
 }  // namespace tw
