@@ -33,8 +33,8 @@ let startedAt = 0;
 let creditWaitMs = 0;
 const now = () => performance.timeOrigin + performance.now();
 
-// The core, for its inflater: loaded while the worker waits ahead (the module compiled once for the
-// page's workers), or at the start of a gzip file. null: DecompressionStream inflates.
+// The core, for its inflater: loaded at the start of a gzip file (the module is compiled once for the
+// page's workers; loading it ahead, for every file, made plain loads slower). null: DecompressionStream.
 let core: Promise<CoreModule | null> | null = null;
 const coreForGzip = (): Promise<CoreModule | null> =>
   without('inflate') ? Promise.resolve(null) : (core ??= loadModule().catch(() => null));
@@ -106,11 +106,9 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
 scope.onmessage = (ev) => {
   const m = ev.data;
   // Ahead, the buffers a plain file's read fills in turn (none for gzip, which is not known yet):
-  // a few MB held until the open, for page faults not taken while it loads; and the core for gzip.
-  if (m.kind === 'warm') {
-    void pool.fillAhead(kCredits + 2);
-    void coreForGzip();
-  } else if (m.kind === 'start') void run(m.blob, m.gzip);
+  // a few MB held until the open, for page faults not taken while it loads.
+  if (m.kind === 'warm') void pool.fillAhead(kCredits + 2);
+  else if (m.kind === 'start') void run(m.blob, m.gzip);
   else if (m.kind === 'ack') credits++;
   else if (m.kind === 'recycle') {
     pool.give(m.buffer);
