@@ -2,7 +2,8 @@
 // worker's) gives the bytes and the damage the CLI reports (tests/cli/gzip.test.mjs; the page's
 // DecompressionStream path is held to the CLI by tests/e2e/gzip_damage.test.mjs), for each damaged
 // or multi-member file of tests/gzip_damaged.mjs and for files cut or followed by junk, fed in chunks
-// of all sizes. (Node's own DecompressionStream is not Chromium's: it is no oracle here.)
+// of all sizes, each chunk a copy or a pool buffer filled whole. (Node's own DecompressionStream is
+// not Chromium's: it is no oracle here.)
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,10 +13,11 @@ import { loadTs } from '../web/load_ts.mjs';
 import { dataPath } from '../test_data.mjs';
 import { damagedGzips } from '../gzip_damaged.mjs';
 
-let mod, core;
+let mod, core, blob;
 before(async () => {
   mod = await loadModule();
   core = await loadTs('web/load/input/core_gunzip.ts');
+  blob = await loadTs('web/load/input/blob_stream.ts');
 });
 
 // A stream of `bytes` in chunks whose sizes cycle through `sizes`.
@@ -32,9 +34,16 @@ function streamOf(bytes, sizes) {
   });
 }
 
-async function drain({ reader, damage }) {
+// Everything read (copied); with a pool, each buffer is given back once copied, as the trace worker
+// does, and every chunk but the last must fill its buffer.
+async function drain({ reader, damage }, pool = null) {
   const parts = [];
-  for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(Buffer.from(r.value));
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    parts.push(Buffer.from(r.value));
+    if (!pool) continue;
+    assert.ok(parts.length === 1 || parts.at(-2).length === pool.bytes, 'only the last chunk is short');
+    pool.give(r.value.buffer);
+  }
   return { bytes: Buffer.concat(parts), damage };
 }
 
@@ -70,9 +79,18 @@ const cases = {
 for (const [name, { bytes, out, damage }] of Object.entries(cases)) {
   test(`${name}: the core's inflater gives the CLI's bytes and damage`, async () => {
     assert.ok(out.length > 0 && out.length <= raw.length);
-    for (const sizes of [[1 << 20], [65536, 1, 7, 300000], [4097]]) {
+    for (const [sizes, pool] of [
+      [[1 << 20], null],
+      [[65536, 1, 7, 300000], null],
+      [[4097], null],
+      [[1 << 20], new blob.BufferPool(1 << 20, 4)],
+      [[65536, 1, 7, 300000], new blob.BufferPool(100000, 4)],
+    ]) {
       let read = 0;
-      const got = await drain(core.coreGunzip(mod, streamOf(bytes, sizes), (n) => (read += n)));
+      const got = await drain(
+        core.coreGunzip(mod, streamOf(bytes, sizes), (n) => (read += n), pool ?? undefined),
+        pool
+      );
       assert.ok(got.bytes.equals(out), `${name} ${sizes}: ${got.bytes.length} bytes, want ${out.length}`);
       assert.deepEqual(got.damage, damage, `${name} ${sizes}`);
       assert.equal(read, bytes.length);

@@ -21,8 +21,8 @@ import { workerScope } from '../port';
 const kCredits = 4;
 
 const scope = workerScope<FeedRequest, FeedReply>();
-// A plain file's batch buffers (gzip and browsers without byte streams never take one, so a
-// buffer made means the chunks sent are the pool's).
+// The batch buffers of a plain file's read and of the core's inflater (DecompressionStream and
+// browsers without byte streams never take one, so a buffer made means the chunks sent are the pool's).
 const pool = new BufferPool(kBatchBytes, kCredits + 2);
 let credits = kCredits;
 let wake: (() => void) | null = null;
@@ -69,7 +69,7 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
     raw += n;
   };
   const mod = gzip ? await coreForGzip() : null;
-  const inflated = !gzip ? null : mod ? coreGunzip(mod, blob.stream(), count) : gunzip(blob.stream(), count);
+  const inflated = !gzip ? null : mod ? coreGunzip(mod, blob.stream(), count, pool) : gunzip(blob.stream(), count);
   const reader =
     inflated?.reader ?? blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes).getReader();
   let batch: Uint8Array[] = [];
@@ -105,8 +105,8 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
 
 scope.onmessage = (ev) => {
   const m = ev.data;
-  // Ahead, the buffers a plain file's read fills in turn (none for gzip, which is not known yet):
-  // a few MB held until the open, for page faults not taken while it loads.
+  // Ahead, the buffers a plain file's read (or the core's inflater) fills in turn: a few MB held
+  // until the open, for page faults not taken while it loads.
   if (m.kind === 'warm') void pool.fillAhead(kCredits + 2);
   else if (m.kind === 'start') void run(m.blob, m.gzip);
   else if (m.kind === 'ack') credits++;
