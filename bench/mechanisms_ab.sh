@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
 ROUNDS=${ROUNDS:-5}
-OUT=bench/out
+OUT=${BENCH_OUT:-bench/out}  # the files of make bench
 names=("$@")
 # Default: every mechanism web/load/switches.ts names (each needs its case below).
 [ ${#names[@]} -gt 0 ] || mapfile -t names < <(grep -oP "^  '\\K[a-z-]+(?=',)" web/load/switches.ts)
@@ -26,6 +26,7 @@ without() {  # builds the site without $1, prints its folder
 for name in "${names[@]}"; do
   echo "## $name"
   case "$name" in
+    inflate) node bench/site_ab.mjs build/site "$(without inflate)" "$OUT/kineto_1024mb.json.gz" "$ROUNDS" | tail -4 ;;
     feed) node bench/site_ab.mjs build/site "$(without feed)" "$OUT/kineto_1024mb.json.gz" "$ROUNDS" | tail -4 ;;
     parts) AB_WAIT=2500 node bench/site_ab.mjs build/site "$(without parts)" "$OUT/kineto_1024mb.json" "$ROUNDS" | tail -4 ;;
     spare|warm-up)

@@ -1,12 +1,12 @@
 #include "cli/file_reader.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <vector>
+
+#include "core/inflate/gzip_inflater.h"
 
 namespace tw {
 
@@ -22,16 +22,6 @@ const char* const kGzipCorrupt = "The gzip data is corrupt; what was decompresse
 std::string gzip_trailer_warning(int member) {
   return "gzip member " + std::to_string(member) +
          ": the CRC-32 or size in its trailer does not match its data; all of its data is loaded.";
-}
-
-// After zlib found a member's trailer wrong: how many of its 8 bytes it has not read yet (it stops
-// after the CRC-32 when that is wrong, after the size otherwise). kNotTrailer: another error.
-constexpr uInt kNotTrailer = ~uInt(0);
-uInt trailer_bytes_left(const char* msg) {
-  if (!msg) return kNotTrailer;
-  if (std::strcmp(msg, "incorrect data check") == 0) return 4;
-  if (std::strcmp(msg, "incorrect length check") == 0) return 0;
-  return kNotTrailer;
 }
 
 struct FileCloser {
@@ -76,7 +66,7 @@ ReadResult stream_file(const std::string& path, const std::function<void(const c
     r.error = "cannot open " + path;
     return r;
   }
-  std::vector<char> in(kChunk), out(kChunk);
+  std::vector<char> in(kChunk);
   // The next chunk of input, 0 at its end, on a read error or past the cap (r says which).
   auto read = [&]() -> size_t {
     if (!r.ok || (limits.stop && limits.stop())) return 0;
@@ -100,69 +90,38 @@ ReadResult stream_file(const std::string& path, const std::function<void(const c
     }
     return r;
   }
-  z_stream z{};
-  if (inflateInit2(&z, 15 + 16) != Z_OK) {
-    r.ok = false;
-    r.error = "zlib init failed";
+  inflate::GzipInflater inflater;
+  // The damage found, in the page's words; when the importer stopped early, only trailers (zlib's
+  // reading, before core/inflate, said no more either).
+  auto report = [&](bool stopped) {
+    for (const inflate::GzipDamage& d : inflater.damage()) {
+      if (d.kind == inflate::GzipDamage::Kind::kTrailer) r.gzip_warnings.push_back(gzip_trailer_warning(d.member));
+      else if (stopped) break;
+      else
+        r.gzip_truncated = true,
+        r.gzip_warnings.push_back(d.kind == inflate::GzipDamage::Kind::kTruncated ? kGzipTruncated : kGzipCorrupt);
+    }
     return r;
-  }
-  int member = 1;
-  bool ended = false;   // the current member's trailer was read
-  bool broken = false;  // corrupt data: nothing more is inflated (the file is still counted)
-  size_t skip = 0;      // bytes of a damaged trailer left to pass over, in the next read
-  while (n > 0) {
-    size_t skipped = std::min(skip, n);
-    skip -= skipped;
-    z.next_in = reinterpret_cast<Bytef*>(in.data() + skipped);
-    z.avail_in = broken ? 0 : static_cast<uInt>(n - skipped);
-    while (z.avail_in > 0) {
-      // Concatenated gzip members continue after the end of one member.
-      if (ended) {
-        inflateReset(&z);
-        ended = false;
-        ++member;
-      }
-      z.next_out = reinterpret_cast<Bytef*>(out.data());
-      z.avail_out = static_cast<uInt>(out.size());
-      int rc = inflate(&z, Z_NO_FLUSH);
-      size_t produced = out.size() - z.avail_out;
-      if (produced) sink(out.data(), produced);
-      if (limits.stop && limits.stop()) {  // a small stream may inflate to gigabytes
-        inflateEnd(&z);
-        return r;
-      }
-      if (rc == Z_STREAM_END) {
-        ended = true;
-        continue;
-      }
-      uInt rest = rc == Z_DATA_ERROR ? trailer_bytes_left(z.msg) : kNotTrailer;
-      if (rest != kNotTrailer) {
-        // Every byte of the member was inflated (and passed on) before its trailer was checked.
-        r.gzip_warnings.push_back(gzip_trailer_warning(member));
-        uInt now = std::min(rest, z.avail_in);
-        z.next_in += now;
-        z.avail_in -= now;
-        skip = rest - now;
-        ended = true;
-        continue;
-      }
-      if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        r.gzip_truncated = true;  // corrupt data: keep what was decompressed
-        r.gzip_warnings.push_back(kGzipCorrupt);
-        broken = true;
-        break;
-      }
-      if (rc == Z_BUF_ERROR && produced == 0) break;
+  };
+  // Hands out what the inflater has; false once the importer has seen enough (limits.stop).
+  auto drain = [&]() -> bool {
+    for (auto out = inflater.inflate(); !out.empty(); out = inflater.inflate()) {
+      sink(reinterpret_cast<const char*>(out.data()), out.size());
+      if (limits.stop && limits.stop()) return false;  // a small stream may inflate to gigabytes
+    }
+    return true;
+  };
+  while (n > 0 && !inflater.finished()) {
+    for (size_t taken = 0; taken < n && !inflater.finished();) {
+      taken += inflater.push(reinterpret_cast<const uint8_t*>(in.data()) + taken, n - taken);
+      if (!drain()) return report(true);
     }
     n = read();
   }
-  inflateEnd(&z);
-  if (!r.ok || (limits.stop && limits.stop())) return r;
-  if (!ended && !broken) {
-    r.gzip_truncated = true;
-    r.gzip_warnings.push_back(kGzipTruncated);
-  }
-  return r;
+  while (n > 0) n = read();  // after corrupt data the rest of the file is still counted
+  if (!r.ok || (limits.stop && limits.stop())) return report(true);
+  inflater.end_input();
+  return report(!drain());
 }
 
 }  // namespace tw

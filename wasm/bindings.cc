@@ -19,6 +19,7 @@
 #include "core/diff/diff_json.h"
 #include "core/diff/diff_markdown.h"
 #include "core/import/import_parts.h"
+#include "core/inflate/gzip_inflater.h"
 #include "core/load_session.h"
 #include "core/summary/job_summary.h"
 #include "core/timeline/window_columns.h"
@@ -32,6 +33,8 @@ namespace {
 
 using emscripten::val;
 using tw::LoadSession;
+using tw::inflate::GzipDamage;
+using tw::inflate::GzipInflater;
 
 [[noreturn]] void out_of_memory() {
   tw_mark_out_of_memory();
@@ -49,6 +52,18 @@ val view(const std::vector<T>& v) {
 }
 double address(const void* p) { return static_cast<double>(reinterpret_cast<uintptr_t>(p)); }
 std::vector<uint32_t> numbers(const val& array) { return emscripten::convertJSArrayToNumberVector<uint32_t>(array); }
+
+// The damage as web/load/input/gzip_damage.ts's GzipDamage[] in JSON.
+std::string damage_json(const GzipInflater& g) {
+  std::string out = "[";
+  for (const GzipDamage& d : g.damage()) {
+    if (out.size() > 1) out += ',';
+    if (d.kind == GzipDamage::Kind::kTrailer)
+      out += "{\"kind\":\"trailer\",\"member\":" + std::to_string(d.member) + "}";
+    else out += d.kind == GzipDamage::Kind::kTruncated ? "{\"kind\":\"truncated\"}" : "{\"kind\":\"corrupt\"}";
+  }
+  return out + "]";
+}
 
 }  // namespace
 
@@ -81,6 +96,19 @@ EMSCRIPTEN_BINDINGS(tracewise) {
            }));
   // Its Markdown ("" when the text is not a diff document): the same bytes as `tracewise diff --format markdown`.
   function("diffMarkdown", optional_override([](std::string diff_json) { return tw::diff_markdown_text(diff_json); }));
+
+  // A gzip file inflated as its bytes arrive (core/inflate/gzip_inflater.h): copy compressed bytes
+  // to inputSpace() (at most inputRoom()), commitInput(n), then inflate() until its view is empty;
+  // endInput() after the last byte, then inflate() to the end. damageJson(): GzipDamage[] as JSON.
+  emscripten::class_<GzipInflater>("Inflater")
+      .constructor<>()
+      .function("inputSpace", optional_override([](GzipInflater& g) { return address(g.input_space().data()); }))
+      .function("inputRoom", optional_override([](GzipInflater& g) { return double(g.input_space().size()); }))
+      .function("commitInput", optional_override([](GzipInflater& g, double n) { g.commit_input(size_t(n)); }))
+      .function("endInput", &GzipInflater::end_input)
+      .function("inflate", optional_override([](GzipInflater& g) { return view(g.inflate()); }))
+      .function("finished", &GzipInflater::finished)
+      .function("damageJson", &damage_json);
 
   emscripten::class_<LoadSession>("Session")
       .constructor<std::string>()

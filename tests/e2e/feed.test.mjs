@@ -4,9 +4,11 @@
 // when the feed worker's read began and ended (bench/browser_bench.mjs splits a load there).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { start, openViaInput, cliSummary, trace } from './helpers.mjs';
 import { siteCopy } from './share_support.mjs';
@@ -70,6 +72,7 @@ test('a gzip file is inflated by the feed worker; the summary is the CLI one', a
   assert.ok(last.inputMbPerSec > 4 * last.mbPerSec, `${last.inputMbPerSec} vs ${last.mbPerSec} MB/s`);
   assert.equal(opens[0].reader, 'feed worker');
   assert.equal(opens[0].gzip, true);
+  assert.equal(opens[0].readerTiming.inflater, 'core', "gzip inflated by the core's inflater (core/inflate)");
   assert.ok(
     opens[0].inputBytes > 40 * 2 ** 20,
     `${opens[0].inputBytes} bytes: more than the credits' worth of batches`
@@ -124,6 +127,28 @@ test('a site without feed.js: the trace worker reads the file itself', async () 
   } finally {
     await new Promise((ok) => server.close(ok));
     site.remove();
+    await s.page.goto(s.url);
+  }
+});
+
+test("a site built without 'inflate': the feed worker inflates with DecompressionStream, same summary", async () => {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const out = join(dir, 'without-inflate');
+  const b = spawnSync(process.execPath, [join(root, 'web/build.mjs'), '--without', 'inflate', '--out', out], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  assert.equal(b.status, 0, b.stderr);
+  const server = await serve(out, 0);
+  try {
+    await s.page.goto(`http://127.0.0.1:${server.address().port}/`);
+    const { summary, error, opens } = await openAndReport([PLAIN_GZ]);
+    assert.equal(error, null);
+    assert.equal(opens[0].reader, 'feed worker');
+    assert.equal(opens[0].readerTiming.inflater, 'DecompressionStream');
+    assert.deepEqual(summary, cliSummary([PLAIN_GZ]));
+  } finally {
+    await new Promise((ok) => server.close(ok));
     await s.page.goto(s.url);
   }
 });

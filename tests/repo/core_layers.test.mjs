@@ -19,6 +19,7 @@ const kAllowed = {
   calltree: ['analysis', 'model', 'base'],
   summary: ['calltree', 'job', 'analysis', 'model', 'base'],
   diff: ['base'], // a pure function of two summary documents
+  inflate: ['base'], // gzip/DEFLATE, no dependencies
   session: ['import', 'summary', 'calltree', 'job', 'timeline', 'analysis', 'model', 'regex', 'base'], // core/*.h, core/*.cc
 };
 

@@ -1,6 +1,6 @@
 // node:test: the TypeScript face of the wasm core (web/core/bindings.ts) lists exactly what the
-// built module has: every Session method, no more, no less (Embind's own methods aside), and every
-// module function.
+// built module has: every Session and Inflater method, no more, no less (Embind's own methods
+// aside), and every module function.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadModule } from './wasm_node.mjs';
@@ -21,6 +21,10 @@ before(async () => {
 
 test('Session methods: the built module and web/core/bindings.ts agree', () => {
   assert.deepEqual(methodsOf(mod.Session), [...b.kSessionMethods].sort());
+});
+
+test('Inflater methods: the built module and web/core/bindings.ts agree', () => {
+  assert.deepEqual(methodsOf(mod.Inflater), [...b.kInflaterMethods].sort());
 });
 
 test('module functions: the built module has each that web/core/bindings.ts lists', () => {

@@ -56,6 +56,22 @@ export interface CoreSession {
   delete(): void;
 }
 
+// A gzip file inflated in the core as its bytes arrive (core/inflate/gzip_inflater.h): copy
+// compressed bytes to HEAPU8 at inputSpace() (at most inputRoom() of them), commitInput(n), then
+// inflate() until the view it returns is empty; endInput() after the last byte, then inflate() to
+// the end. finished(): the end, or damage that stops it. damageJson(): GzipDamage[] as JSON.
+export interface CoreInflater {
+  inputSpace(): number;
+  inputRoom(): number;
+  commitInput(size: number): void;
+  endInput(): void;
+  inflate(): Uint8Array;
+  finished(): boolean;
+  damageJson(): string;
+  // Embind: frees the C++ object.
+  delete(): void;
+}
+
 export interface CoreModule {
   HEAPU8: Uint8Array;
   _malloc(size: number): number;
@@ -63,6 +79,7 @@ export interface CoreModule {
   // Set by the core before it aborts on a failed allocation (wasm/bindings.cc).
   outOfMemory?: boolean;
   Session: new (name: string) => CoreSession;
+  Inflater: new () => CoreInflater;
   likelyEventStart(address: number, size: number, windowOffset: number): number;
   startsAsObject(address: number, size: number): boolean;
   // The job over several files' summaries, given as one JSON array: its JSON (core/summary/job_summary.h).
@@ -119,6 +136,15 @@ export const kSessionMethods = methods<CoreSession>()([
   'timelineSearchStep',
   'timelineAggregate',
   'timelineLanesOfTracks',
+] as const);
+export const kInflaterMethods = methods<CoreInflater>()([
+  'inputSpace',
+  'inputRoom',
+  'commitInput',
+  'endInput',
+  'inflate',
+  'finished',
+  'damageJson',
 ] as const);
 export const kModuleFunctions = [
   'likelyEventStart',

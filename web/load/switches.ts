@@ -3,6 +3,7 @@
 // TW_WITHOUT (esbuild `define`). The site users get leaves nothing out; node tests see no build.
 export const kMechanisms = [
   'feed', // the file read (and inflated) in a feed worker (feed/)
+  'inflate', // gzip inflated in the feed worker by the core's inflater (wasm) instead of DecompressionStream
   'parts', // a large plain file imported in parts (parts/)
   'spare', // a trace worker started and warmed while the page is idle (page/spare.ts)
   'warm-up', // the spare's synthetic trace through import, finish() and the summary (warm/warm_up.ts)

@@ -9,10 +9,12 @@ import type { GzipDamage } from '../input/gzip_damage';
 // and when it had handed over its last batch (the file read to its end, and for gzip inflated), and
 // how long of that it waited for credits (the importer behind). Against the moment the page turns
 // ready, `endedAt` splits a load into the read and the tail after the last byte (bench/browser_bench.mjs).
+// `inflater`: what inflated gzip (the core's own, or the browser's DecompressionStream); null: plain.
 export interface ReaderTiming {
   startedAt: number;
   endedAt: number;
   creditWaitSeconds: number;
+  inflater: 'core' | 'DecompressionStream' | null;
 }
 
 export type FeedRequest =

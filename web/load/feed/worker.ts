@@ -6,17 +6,23 @@
 // unacknowledged, so a fast reader never queues gigabytes in the parser. A plain file is read into
 // batch buffers that the trace worker hands back once it has copied them (`recycle`; see
 // ../input/blob_stream.ts for the gain; a browser without byte streams hands out its own chunks instead).
+// gzip is inflated by the core's own inflater (core/inflate in wasm: ../input/core_gunzip.ts), or by
+// DecompressionStream in a site built without 'inflate' or when the core cannot load.
 // Messages: ./protocol.ts.
+import type { CoreModule } from '../../core/bindings';
+import { loadModule } from '../../core/module';
 import { blobStream, BufferPool, kBatchBytes, kFirstBatchBytes } from '../input/blob_stream';
+import { coreGunzip } from '../input/core_gunzip';
 import { gunzip, InputFailure } from '../input/gunzip';
+import { without } from '../switches';
 import type { FeedReply, FeedRequest } from './protocol';
 import { workerScope } from '../port';
 
 const kCredits = 4;
 
 const scope = workerScope<FeedRequest, FeedReply>();
-// A plain file's batch buffers (gzip and browsers without byte streams never take one, so a
-// buffer made means the chunks sent are the pool's).
+// The batch buffers of a plain file's read and of the core's inflater (DecompressionStream and
+// browsers without byte streams never take one, so a buffer made means the chunks sent are the pool's).
 const pool = new BufferPool(kBatchBytes, kCredits + 2);
 let credits = kCredits;
 let wake: (() => void) | null = null;
@@ -26,6 +32,12 @@ let raw = 0;
 let startedAt = 0;
 let creditWaitMs = 0;
 const now = () => performance.timeOrigin + performance.now();
+
+// The core, for its inflater: loaded at the start of a gzip file (the module is compiled once for the
+// page's workers; loading it ahead, for every file, made plain loads slower). null: DecompressionStream.
+let core: Promise<CoreModule | null> | null = null;
+const coreForGzip = (): Promise<CoreModule | null> =>
+  without('inflate') ? Promise.resolve(null) : (core ??= loadModule().catch(() => null));
 
 function own(chunk: Uint8Array): Uint8Array {
   // Transfer only a buffer the chunk covers whole; anything else is copied out.
@@ -56,7 +68,8 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
   const count = (n: number) => {
     raw += n;
   };
-  const inflated = gzip ? gunzip(blob.stream(), count) : null;
+  const mod = gzip ? await coreForGzip() : null;
+  const inflated = !gzip ? null : mod ? coreGunzip(mod, blob.stream(), count, pool) : gunzip(blob.stream(), count);
   const reader =
     inflated?.reader ?? blobStream(blob, (e) => new InputFailure(e), count, pool, kFirstBatchBytes).getReader();
   let batch: Uint8Array[] = [];
@@ -77,7 +90,8 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
     }
     await send(batch);
     if (!cancelled) {
-      const timing = { startedAt, endedAt: now(), creditWaitSeconds: creditWaitMs / 1000 };
+      const inflater = !gzip ? null : mod ? 'core' : 'DecompressionStream';
+      const timing = { startedAt, endedAt: now(), creditWaitSeconds: creditWaitMs / 1000, inflater } as const;
       const buffers = pool.allocated > 0 ? pool.allocated : null;
       scope.postMessage({ kind: 'done', raw, buffers, timing, damage: inflated?.damage ?? [] });
     }
@@ -91,8 +105,8 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
 
 scope.onmessage = (ev) => {
   const m = ev.data;
-  // Ahead, the buffers a plain file's read fills in turn (none for gzip, which is not known yet):
-  // a few MB held until the open, for page faults not taken while it loads.
+  // Ahead, the buffers a plain file's read (or the core's inflater) fills in turn: a few MB held
+  // until the open, for page faults not taken while it loads.
   if (m.kind === 'warm') void pool.fillAhead(kCredits + 2);
   else if (m.kind === 'start') void run(m.blob, m.gzip);
   else if (m.kind === 'ack') credits++;
