@@ -32,10 +32,22 @@ onmessage = async (ev) => {
   } catch (e) { postMessage({ error: String(e) }); }
 };`;
 
-// Sets `path` on a hidden input of `page` and reads its File there `way`; timed from the
-// setInputFiles call to the worker's reply (`s`) and within the worker (`inWorkerS`). `around`
-// wraps the read alone (after the file is set), e.g. to measure its CPU (thread_cpu.mjs).
-export async function readFloor(page, path, way, around = (read) => read()) {
+// Reads `path` `way` in a blank page beside `page` (same browser and context): the app's
+// Content-Security-Policy (worker-src 'self') refuses a worker made from a Blob URL, and a floor
+// read that crashes its renderer leaves the app's page alive. Timed from the setInputFiles call to
+// the worker's reply (`s`) and within the worker (`inWorkerS`). `around` wraps the read alone
+// (after the file is set), e.g. to measure its CPU (thread_cpu.mjs).
+export async function readFloor(appPage, path, way, around = (read) => read()) {
+  const page = await appPage.context().newPage();
+  try {
+    return await readIn(page, path, way, around);
+  } finally {
+    await page.close().catch(() => {});
+  }
+}
+
+async function readIn(page, path, way, around) {
+  await page.setContent('<!doctype html><title>read floor</title>');
   await page.evaluate(() => {
     let i = document.getElementById('bench-input');
     if (!i) {
