@@ -5,6 +5,7 @@
 
 #include "core/analysis/flat_id_map.h"
 #include "core/analysis/gpu_rows.h"
+#include "core/base/run_sort.h"
 
 namespace tw {
 
@@ -46,26 +47,36 @@ LaunchOperators launch_operators(const TraceModel& m) {
   LaunchOperators r;
   r.op.resize(m.launches.size(), kNoParent);
   r.by_external.resize(m.launches.size(), 0);
-  FlatIdMap by_external_id;  // built at the first launch under no operator
-  bool built = false, inserted = false;
+  // (External id, row) of the launches under no operator, and of every operator slice: each sorted
+  // and joined in one merge. Per thread, ids rise with time, so both are a few ascending runs for
+  // sort_runs; a hash of every operator cost a cache miss per lookup.
+  struct Key {
+    int64_t id;
+    uint32_t row;
+  };
+  auto less = [](const Key& a, const Key& b) { return a.id != b.id ? a.id < b.id : a.row < b.row; };
+  std::vector<Key> orphans;
   for (size_t li = 0; li < m.launches.size(); ++li) {
     const uint32_t launch = m.launches[li].launch_slice;
     uint32_t p = s.parent[launch];
     while (p != kNoParent && s.kind[p] != EventKind::kCpuOp) p = s.parent[p];
-    if (p == kNoParent && s.external_id[launch] != kNoId) {
-      if (!built) {
-        for (uint32_t i = 0; i < s.size(); ++i)
-          if (s.kind[i] == EventKind::kCpuOp && s.external_id[i] != kNoId)
-            by_external_id.emplace(static_cast<uint64_t>(s.external_id[i]), i, &inserted);
-        built = true;
-      }
-      const uint32_t op = by_external_id.find(static_cast<uint64_t>(s.external_id[launch]));
-      if (op != FlatIdMap::kNone) {
-        p = op;
-        r.by_external[li] = 1;
-      }
-    }
     r.op[li] = p;
+    if (p == kNoParent && s.external_id[launch] != kNoId)
+      orphans.push_back({s.external_id[launch], static_cast<uint32_t>(li)});
+  }
+  if (orphans.empty()) return r;
+  std::vector<Key> ops;
+  for (uint32_t i = 0; i < s.size(); ++i)
+    if (s.kind[i] == EventKind::kCpuOp && s.external_id[i] != kNoId) ops.push_back({s.external_id[i], i});
+  sort_runs(orphans, less);
+  sort_runs(ops, less);  // the first operator slice (table order) of an id comes first
+  size_t k = 0;
+  for (const Key& o : orphans) {
+    while (k < ops.size() && ops[k].id < o.id) ++k;
+    if (k < ops.size() && ops[k].id == o.id) {
+      r.op[o.row] = ops[k].row;
+      r.by_external[o.row] = 1;
+    }
   }
   return r;
 }
