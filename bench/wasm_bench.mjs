@@ -4,7 +4,9 @@
 // Usage: node bench/wasm_bench.mjs WASM_DIR FILE
 // Like the web worker it pushes chunks of a few MB (V8 optimises many short calls better than one
 // long one). gzip files are decompressed by node's zlib on the same thread, as the browser's
-// DecompressionStream would on the worker.
+// DecompressionStream would on the worker. The size hint is File.size, or for gzip the trailer's
+// ISIZE when not below the file (the page refines it from the ratio, web/load/input/gzip_size.ts:
+// BENCH_HINT=BYTES sets it, e.g. to the inflated size; BENCH_NO_HINT=1 gives none).
 import { openSync, readSync, closeSync, createReadStream, fstatSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { basename } from 'node:path';
@@ -39,6 +41,7 @@ if (gzip) {
   hint = tail.readUInt32LE(0);
   if (hint < size) hint = 0;
 }
+if (process.env.BENCH_HINT) hint = Number(process.env.BENCH_HINT);
 if (session.setSizeHint && !process.env.BENCH_NO_HINT) session.setSizeHint(hint);
 const t0 = performance.now();
 const c0 = process.cpuUsage();

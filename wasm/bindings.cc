@@ -108,6 +108,7 @@ EMSCRIPTEN_BINDINGS(tracewise) {
       .function("endInput", &GzipInflater::end_input)
       .function("inflate", optional_override([](GzipInflater& g) { return view(g.inflate()); }))
       .function("finished", &GzipInflater::finished)
+      .function("inputUsed", optional_override([](GzipInflater& g) { return double(g.input_used()); }))
       .function("damageJson", &damage_json);
 
   emscripten::class_<LoadSession>("Session")

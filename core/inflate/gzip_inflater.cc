@@ -29,6 +29,13 @@ std::span<uint8_t> GzipInflater::input_space() {
 void GzipInflater::commit_input(size_t n) {
   const size_t room = input_.size() - static_cast<size_t>(br_.end - input_.data());
   br_.end += std::min(n, room);
+  committed_ += std::min(n, room);
+}
+
+uint64_t GzipInflater::input_used() const {
+  // (The bit buffer may hold zero bytes past the end of the last input: never below 0.)
+  const uint64_t waiting = static_cast<uint64_t>(br_.end - br_.next) + br_.count / 8;
+  return committed_ > waiting ? committed_ - waiting : 0;
 }
 
 size_t GzipInflater::push(const uint8_t* p, size_t n) {

@@ -51,6 +51,9 @@ class GzipInflater {
   // In the order found.
   const std::vector<GzipDamage>& damage() const { return damage_; }
   int members() const { return member_; }  // started so far
+  // Compressed bytes used so far (committed, less what waits in the input buffer and whole bytes
+  // in the bit buffer): with the output so far, the file's compression ratio up to here.
+  uint64_t input_used() const;
 
  private:
   enum class Stage { kBetweenMembers, kHeader, kDeflate, kTrailerCrc, kTrailerSkip, kTrailerSize, kFinished };
@@ -62,6 +65,7 @@ class GzipInflater {
   void slide_window();
 
   std::vector<uint8_t> input_;
+  uint64_t committed_ = 0;       // every byte committed to the input buffer
   std::vector<uint8_t> output_;  // the window, then the room for one inflate()'s output
   BitReader br_;                 // br_.next / br_.end: the input not used yet
   bool last_ = false;

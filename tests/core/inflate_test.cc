@@ -116,6 +116,38 @@ TEST_CASE("a stream longer than the output room and the window, with distances a
             .out == as_string(data));
 }
 
+TEST_CASE("input_used: the compressed bytes the output so far came from, all of them at the end") {
+  std::mt19937 rng(7);
+  const Bytes data = test_data(rng, 4 << 20, 3);
+  const Bytes gz = zlib_gzip(data, 6);
+  // Output room 64 KB, input fed in 256 KB pieces: after each piece of output, the bytes used are
+  // about the ratio's share of it (the inflater reads at most one symbol and a 64-bit buffer ahead),
+  // never more than were committed, and never fewer than before.
+  tw::inflate::GzipInflater inf(size_t(1) << 18, size_t(1) << 16);
+  size_t at = 0, out = 0, checked = 0;
+  uint64_t last = 0;
+  for (;;) {
+    const auto s = inf.inflate();
+    if (s.empty()) {
+      if (at == gz.size()) break;
+      at += inf.push(gz.data() + at, std::min<size_t>(gz.size() - at, 256 << 10));
+      if (at == gz.size()) inf.end_input();
+      continue;
+    }
+    out += s.size();
+    const uint64_t used = inf.input_used();
+    CHECK(used >= last);
+    CHECK(used <= at);
+    const double share = double(gz.size()) * double(out) / double(data.size());
+    CHECK(std::abs(double(used) - share) < 0.02 * double(gz.size()));
+    last = used;
+    ++checked;
+  }
+  CHECK(out == data.size());
+  CHECK(checked > 50);
+  CHECK(inf.input_used() == gz.size());
+}
+
 TEST_CASE("multi-member files, header fields, and each kind of damage as zlib's rules say") {
   std::mt19937 rng(9);
   const Bytes a = test_data(rng, 70000, 3), b = test_data(rng, 50000, 1);

@@ -67,6 +67,7 @@ export interface CoreInflater {
   endInput(): void;
   inflate(): Uint8Array;
   finished(): boolean;
+  inputUsed(): number; // compressed bytes used so far
   damageJson(): string;
   // Embind: frees the C++ object.
   delete(): void;
@@ -144,6 +145,7 @@ export const kInflaterMethods = methods<CoreInflater>()([
   'endInput',
   'inflate',
   'finished',
+  'inputUsed',
   'damageJson',
 ] as const);
 export const kModuleFunctions = [

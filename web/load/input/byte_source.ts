@@ -4,6 +4,7 @@ import { gunzip } from './gunzip';
 import type { GzipDamage } from './gzip_damage';
 import { feedFromWorker } from '../feed/client';
 import type { ReaderTiming } from '../feed/protocol';
+import { firstGzipGuess, refinedGzipGuess } from './gzip_size';
 import { without } from '../switches';
 
 // Turns what the page hands the worker (a File/Blob, an ArrayBuffer or a URL) into one stream of the
@@ -18,6 +19,8 @@ export interface ByteSource {
   input: ChunkReader; // decompressed bytes
   keep: () => Blob | undefined; // the file as given, for re-reading events later
   sizeHint(): Promise<number>; // expected decompressed bytes, 0 if unknown
+  // After sizeHint(): a better guess for a gzip once `inflated` bytes came out of rawBytes() (0: none).
+  refineSizeHint(inflated: number): number;
   reader: 'feed worker' | 'trace worker'; // the thread that reads (and inflates)
   readerStartedAhead: boolean; // the feed worker was started before the file came
   release(chunk: Uint8Array): void; // the reader is done with a chunk of `input` (frees it if it may)
@@ -27,14 +30,11 @@ export interface ByteSource {
 }
 
 // The importer sizes its tables once from this (instead of doubling them): File.size for plain
-// files; for gzip the trailer's ISIZE (uncompressed size mod 4 GiB), trusted only when it is not
-// smaller than the compressed size.
-async function sizeHintOf(blob: Blob | undefined, total: number | null, gzip: boolean): Promise<number> {
-  if (!gzip) return total ?? 0;
-  if (!blob || blob.size < 18) return 0;
+// files; for gzip what the trailer's ISIZE (uncompressed size mod 4 GiB) allows (gzip_size.ts).
+async function gzipIsize(blob: Blob | undefined): Promise<number | null> {
+  if (!blob || blob.size < 18) return null;
   const tail = new DataView(await blob.slice(blob.size - 4).arrayBuffer());
-  const isize = tail.getUint32(0, true);
-  return isize >= blob.size ? isize : 0;
+  return tail.getUint32(0, true);
 }
 
 export class SourceError extends Error {
@@ -149,21 +149,32 @@ export async function openSource(req: {
     total: number | null,
     keep: () => Blob | undefined,
     how: Reading = {}
-  ): ByteSource => ({
-    totalBytes: total,
-    gzip,
-    input: input instanceof ReadableStream ? streamChunks(input) : input,
-    keep,
-    rawBytes: () => rawBytes,
-    reader: 'trace worker',
-    readerStartedAhead: false,
-    release: () => {},
-    readBuffers: () => null,
-    readerTiming: () => null,
-    gzipDamage: () => [],
-    ...how,
-    sizeHint: () => sizeHintOf(blob, total, gzip).catch(() => 0),
-  });
+  ): ByteSource => {
+    let isize: number | null = null;
+    const raw = how.rawBytes ?? (() => rawBytes);
+    return {
+      totalBytes: total,
+      gzip,
+      input: input instanceof ReadableStream ? streamChunks(input) : input,
+      keep,
+      rawBytes: raw,
+      reader: 'trace worker',
+      readerStartedAhead: false,
+      release: () => {},
+      readBuffers: () => null,
+      readerTiming: () => null,
+      gzipDamage: () => [],
+      ...how,
+      sizeHint: async () => {
+        if (!gzip) return total ?? 0;
+        isize = await gzipIsize(blob).catch(() => null);
+        return isize === null || total === null ? 0 : firstGzipGuess(isize, total);
+      },
+      refineSizeHint(inflated: number) {
+        return isize === null || total === null ? 0 : refinedGzipGuess(isize, total, inflated, raw());
+      },
+    };
+  };
   if (blob) {
     const gzip = req.gzip ?? (await magicIsGzip(blob));
     const fed = req.workers === 'single' || without('feed') ? null : await feedFromWorker(blob, gzip, readFailure);

@@ -2,6 +2,8 @@
 // the same reader and the same damage as ./gunzip.ts (every member; a wrong trailer keeps the
 // member's data and goes on; truncated and corrupt data keep what came before), decided by the core
 // (core/inflate/README.md), which also reads multi-member files without cutting the input.
+// onRaw(n) counts the compressed bytes the inflater used (not those read ahead of it), so that with
+// the output so far it gives the ratio (./gzip_size.ts).
 // Each chunk read is the reader's own to transfer: a copy of the core's output (up to 1 MB), or with
 // a `pool`, one of its buffers filled whole (the last one in part), to be given back once copied.
 // Used in the feed worker (./../feed/worker.ts) unless the site is built without 'inflate'.
@@ -24,6 +26,12 @@ export function coreGunzip(
   let open = true;
   // Output not handed out yet: a view into the heap, valid until the next call into the inflater.
   let rest: Uint8Array | null = null;
+  let used = 0; // compressed bytes the inflater used, as onRaw was told
+  const countUsed = () => {
+    const now = inflater.inputUsed();
+    if (now > used) onRaw?.(now - used);
+    used = Math.max(used, now);
+  };
   const close = () => {
     if (!open) return;
     open = false;
@@ -35,6 +43,7 @@ export function coreGunzip(
   const next = async (): Promise<Uint8Array | null> => {
     while (open) {
       const out = inflater.inflate();
+      countUsed();
       if (out.length > 0) return out;
       if (inflater.finished() || ended) break; // after endInput() an empty view is the end
       if (!pending || pending.length === 0) {
@@ -51,7 +60,6 @@ export function coreGunzip(
           inflater.endInput();
           continue;
         }
-        onRaw?.(r.value.length);
         pending = r.value;
       }
       const n = Math.min(inflater.inputRoom(), pending.length);

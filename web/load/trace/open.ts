@@ -5,6 +5,7 @@ import type { OpenRequest, OpenResult, Progress, TimelineContext } from '../../w
 import type { CoreModule, CoreSession } from '../../core/bindings';
 import { loadModule, ModuleLoadError } from '../../core/module';
 import { isGzipMagic } from '../input/byte_source';
+import { kRefineHintAt } from '../input/gzip_size';
 import { dropFeedWorkerAhead } from '../feed/client';
 import { absorbStreamed, planParts, type PartPlan } from '../parts/plan';
 import { dropPartWorkersAhead, type LaterPart, startLaterParts } from '../parts/client';
@@ -169,6 +170,7 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
   }
   const session = new m.Session(req.name);
   const expected = plan ? size! : await src.sizeHint();
+  console.log('TWDEBUG hint', expected, plan, src.gzip);
   session.setSizeHint(expected); // with parts: the whole file's, so absorbing them copies no column
   // Progress counts the later parts' bytes and events with this worker's.
   let refetched = 0; // bytes of refused parts, read again here
@@ -192,7 +194,16 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
   let ownPartSeconds = 0;
   let absorbed = { parts: 0, bytes: 0 }; // (in progress, the part workers' own counts stand for them)
   try {
-    await pump.pump(src);
+    // A gzip's size is known only modulo 4 GiB: once the ratio shows, the hint is made right, before
+    // the tables' first projection (kMinSeen in core/import/growth_plan.h).
+    let refined = plan !== null || !src.gzip;
+    await pump.pump(src, () => {
+      if (refined || pump.input < kRefineHintAt) return;
+      refined = true;
+      const better = src.refineSizeHint(pump.input);
+      console.log('TWDEBUG refine', pump.input, src.rawBytes(), src.totalBytes, better);
+      if (better > 0) session.setSizeHint(better);
+    });
     if (plan) {
       const tp = performance.now();
       ownPartSeconds = (tp - t0) / 1000;
