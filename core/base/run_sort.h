@@ -40,20 +40,49 @@ void merge_runs(T* v, size_t n, std::vector<size_t> runs, Less less, T* buf) {
   if (src != v) std::copy(src, src + n, v);
 }
 
+// Moves each element that is at most `reach` places after where it belongs among the elements
+// before it into place (an insertion sort that leaves anything farther out where it is). Rows with
+// equal times ordered by another key make many tiny runs, each a neighbour or two out of place:
+// afterwards only the real runs are left, at a cost of at most `reach` moves per element.
+template <class T, class Less>
+void settle_locally(T* v, size_t n, Less less, size_t reach) {
+  for (size_t i = 1; i < n; ++i) {
+    if (!less(v[i], v[i - 1])) continue;
+    size_t j = i - 1;
+    const size_t stop = i > reach ? i - reach : 0;
+    while (j > stop && less(v[i], v[j - 1])) --j;
+    if (j > 0 && less(v[i], v[j - 1])) continue;  // farther back than reach: a run of its own
+    std::rotate(v + j, v + i, v + i + 1);
+  }
+}
+
+// The starts of the ascending runs of [v, v + n) (0 first), or false when there are more than
+// `max_runs`.
+template <class T, class Less>
+bool find_runs(const T* v, size_t n, Less less, size_t max_runs, std::vector<size_t>& bounds) {
+  bounds.assign(1, 0);
+  for (size_t i = 1; i < n; ++i) {
+    if (!less(v[i], v[i - 1])) continue;
+    if (bounds.size() >= max_runs) return false;
+    bounds.push_back(i);
+  }
+  return true;
+}
+
 // Sorts [v, v + n) in place; buf is scratch, grown as needed.
 template <class T, class Less>
 void sort_runs_into(T* v, size_t n, Less less, std::vector<T>& buf) {
   if (n < 2) return;
-  // More runs than this and a comparison sort is as good: stop looking.
+  // More runs than this and merging them is no better than a comparison sort: unless they were
+  // only neighbours out of place, settled in one pass, stop looking.
   const size_t max_runs = std::max<size_t>(16, n / 64);
-  std::vector<size_t> bounds{0};
-  for (size_t i = 1; i < n; ++i) {
-    if (!less(v[i], v[i - 1])) continue;
-    if (bounds.size() >= max_runs) {
+  std::vector<size_t> bounds;
+  if (!find_runs(v, n, less, max_runs, bounds)) {
+    settle_locally(v, n, less, 8);
+    if (!find_runs(v, n, less, max_runs, bounds)) {
       std::sort(v, v + n, less);
       return;
     }
-    bounds.push_back(i);
   }
   if (bounds.size() == 1) return;  // already sorted
   bounds.push_back(n);

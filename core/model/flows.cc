@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/base/partition_from.h"
+#include "core/base/run_sort.h"
 
 namespace tw {
 
@@ -68,9 +69,10 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
     std::vector<FlowCursor> cursors = flow_cursors(m);
     for (FlowPoint& p : pts) p.track = bind_flow_point(m, cursors, p.track, p.ts_ns, p.enclosing());
   }
-  // FlowPointLess is a total order (the input offset last), so the native and the wasm build's
-  // standard libraries sort alike.
-  std::sort(pts.begin(), pts.end(), FlowPointLess{keys.data()});
+  // FlowPointLess is a total order (the input offset last), so any sort gives one result. In input
+  // order the ids mostly rise (a file lists launches, then kernels, each in id order): a few runs,
+  // and neighbours out of place, which sort_runs settles and merges.
+  sort_runs(pts, FlowPointLess{keys.data()});
   // Counted here, reported once: a large trace can have hundreds of thousands of endpoints without a
   // partner, and a call per problem (a map lookup of a fresh name string) would be paid for each.
   struct Tally {

@@ -65,6 +65,29 @@ TEST_CASE("sort_runs: same order as std::sort on runs, sorted, reversed, random 
   check_sorts_like_std({{5, 1}, {4, 1}});
 }
 
+TEST_CASE("sort_runs: many runs of neighbours out of place are settled, then merged; far disorder too") {
+  // Two threads' launches one after the other, each at equal microsecond times listed longer first:
+  // neighbours swapped every few rows (far more runs than merging pays for), two real runs.
+  std::vector<Pair> two(100000);
+  for (uint32_t i = 0; i < two.size(); ++i) two[i] = {int64_t(i % 50000) * 20 + (i < 50000 ? 0 : 7), i};
+  for (size_t i = 0; i + 1 < two.size(); i += 3) std::swap(two[i], two[i + 1]);
+  check_sorts_like_std(two);
+  // Random disorder: settling leaves too many runs, so the comparison sort finishes it.
+  std::mt19937_64 rng(3);
+  std::vector<Pair> shuffled = two;
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  check_sorts_like_std(shuffled);
+  // settle_locally itself: an element within reach goes into place, one beyond it stays.
+  std::vector<Pair> near = {{1, 0}, {3, 0}, {2, 0}, {4, 0}, {6, 0}, {5, 0}};
+  detail::settle_locally(near.data(), near.size(), pair_less, 8);
+  CHECK(std::is_sorted(near.begin(), near.end()));
+  std::vector<Pair> far = {{2, 0}, {3, 0}, {4, 0}, {5, 0}, {1, 0}};
+  detail::settle_locally(far.data(), far.size(), pair_less, 2);
+  CHECK(far == std::vector<Pair>{{2, 0}, {3, 0}, {4, 0}, {5, 0}, {1, 0}});
+  detail::settle_locally(far.data(), far.size(), pair_less, 4);
+  CHECK(std::is_sorted(far.begin(), far.end()));
+}
+
 TEST_CASE("sort_runs: runs merged only with the runs they overlap, never across a run they reach past") {
   // Hand-made: a later run reaching below an earlier group must pull it in (a run that starts at or
   // above everything before it is not enough for a cut); equal values at a cut.
