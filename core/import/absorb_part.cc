@@ -258,15 +258,18 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
 }
 
 // GPU ops and instants are at the end of their tables (renumbered there), memory samples too; the
-// counters' values and the flow points are appended from the later part.
+// collective args, the counters' values and the flow points are appended from the later part.
 void ImportState::absorb_other_tables(ImportState& later, const PartMaps& maps) {
   const TraceModel& lm = later.model;
   auto str = [&](StringId x) { return maps.str(x); };
   GpuOpTable& g = model.gpu_ops;
   remap_tail(g.slice, open_base_.gpu_ops, [&](uint32_t x) { return maps.slices[x]; });
-  remap_tail(g.collective, open_base_.gpu_ops, str);
-  remap_tail(g.dtype, open_base_.gpu_ops, str);
-  remap_tail(g.pg_name, open_base_.gpu_ops, str);
+  const CollectiveTable& lc = lm.gpu_ops.collectives;
+  for (size_t k = 0; k < lc.size(); ++k) {
+    CollectiveArgs a = lc.at(k);
+    a.collective = str(a.collective), a.dtype = str(a.dtype), a.pg_name = str(a.pg_name);
+    g.collectives.push_back(static_cast<uint32_t>(open_base_.gpu_ops + lc.op[k]), a);
+  }
   InstantTable& in = model.instants;
   remap_tail(in.track, open_base_.instants, [&](uint32_t t) { return maps.tracks[t]; });
   remap_tail(in.name, open_base_.instants, str);

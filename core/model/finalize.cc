@@ -139,8 +139,9 @@ void sort_gpu_ops(GpuOpTable& o, const SliceTable& s, size_t n_tracks, const std
   TrackBuckets buckets = bucket_by_track(o.size(), n_tracks, [&](uint32_t row) { return s.track[o.slice[row]]; });
   std::vector<uint32_t> order = std::move(buckets.order);
   sort_runs_each(order, buckets.bounds, [&o](uint32_t x, uint32_t y) { return o.slice[x] < o.slice[y]; });
-  permute_columns(order, o.slice, o.device, o.stream, o.bytes, o.collective, o.in_nelems, o.out_nelems, o.group_size,
-                  o.seq, o.dtype, o.pg_name, o.grid[0], o.grid[1], o.grid[2], o.block[0], o.block[1], o.block[2]);
+  permute_columns(order, o.slice, o.device, o.stream, o.bytes, o.grid[0], o.grid[1], o.grid[2], o.block[0], o.block[1],
+                  o.block[2]);
+  o.collectives.renumber(order);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/base/string_pool.h"
+#include "core/model/collective_table.h"
 
 namespace tw {
 
@@ -121,35 +122,35 @@ struct GpuOpTable {
   std::vector<uint32_t> slice;
   std::vector<int32_t> device;
   std::vector<int64_t> stream;
-  std::vector<int64_t> bytes;        // memcpy/memset "bytes", -1 if absent
-  std::vector<StringId> collective;  // "Collective name"
-  std::vector<int64_t> in_nelems;    // "In msg nelems", -1 if absent
-  std::vector<int64_t> out_nelems;
-  std::vector<int32_t> group_size;
-  std::vector<int64_t> seq;  // "Seq" (the collective's number in its process group), -1 if absent
-  std::vector<StringId> dtype;
-  std::vector<StringId> pg_name;
+  std::vector<int64_t> bytes;  // memcpy/memset "bytes", -1 if absent
   std::vector<uint32_t> grid[3];
   std::vector<uint32_t> block[3];
+  CollectiveTable collectives;  // the rows with collective args (few)
   size_t size() const { return slice.size(); }
-  void reserve(size_t n);
-  void shrink_to_fit();
+  void reserve(size_t n);  // the per-row columns
+  void shrink_to_fit();    // every column
+  // Row `row`'s collective args (the defaults when it has none): a binary search of the side table.
+  CollectiveArgs collective_args(uint32_t row) const;
 
-  // f(column) for every column (reserve, shrink_to_fit and memory_bytes use it).
+  // f(column) for each per-row column (reserve, the part codec), then for every column
+  // (shrink_to_fit, memory_bytes): the one list they go through.
+  template <class F>
+  void for_each_row_column(F&& f) {
+    row_columns(*this, f);
+  }
   template <class F>
   void for_each_column(F&& f) {
-    columns(*this, f);
+    row_columns(*this, f), collectives.for_each_column(f);
   }
   template <class F>
   void for_each_column(F&& f) const {
-    columns(*this, f);
+    row_columns(*this, f), collectives.for_each_column(f);
   }
 
  private:
   template <class Table, class F>
-  static void columns(Table& t, F& f) {
-    f(t.slice), f(t.device), f(t.stream), f(t.bytes), f(t.collective), f(t.in_nelems), f(t.out_nelems), f(t.group_size),
-        f(t.seq), f(t.dtype), f(t.pg_name);
+  static void row_columns(Table& t, F& f) {
+    f(t.slice), f(t.device), f(t.stream), f(t.bytes);
     for (auto& c : t.grid) f(c);
     for (auto& c : t.block) f(c);
   }

@@ -112,6 +112,22 @@ TEST_CASE("parts: metadata, counters, memory, instants, v1 flows and string ids 
   CHECK(check_every_cut(text) > 0);
 }
 
+TEST_CASE("parts: collective args in both parts, in and out of time order") {
+  // The side table of collective args is keyed by GPU op row: the later part's keys are offset by
+  // the ops before it and, like the earlier part's, renumbered when the ops are sorted.
+  std::string text = R"({"traceEvents": [
+  {"ph": "X", "name": "k", "cat": "kernel", "pid": 0, "tid": 2, "ts": 50, "dur": 1, "args": {"stream": 2}},
+  {"ph": "X", "name": "ag", "cat": "kernel", "pid": 0, "tid": 2, "ts": 40, "dur": 1, "args": {"stream": 2, "Collective name": "allgather", "In msg nelems": 7, "Out msg nelems": 56, "Group size": 8, "dtype": "Float", "Process Group Name": "pg1", "Seq": 3}},
+  {"ph": "X", "name": "seq", "cat": "kernel", "pid": 0, "tid": 1, "ts": 30, "dur": 1, "args": {"stream": 1, "Seq": 0}},
+  {"ph": "X", "name": "copy", "cat": "gpu_memcpy", "pid": 0, "tid": 1, "ts": 20, "dur": 1, "args": {"stream": 1, "bytes": 64}},
+  {"ph": "X", "name": "ar", "cat": "kernel", "pid": 0, "tid": 1, "ts": 10, "dur": 1, "args": {"stream": 1, "Collective name": "allreduce", "In msg nelems": 5, "Out msg nelems": 5, "Group size": 2, "dtype": "BFloat16", "Process Group Name": "0", "Seq": -7}},
+  {"ph": "X", "name": "group0", "cat": "kernel", "pid": 0, "tid": 2, "ts": 5, "dur": 1, "args": {"stream": 2, "Group size": 0}},
+  {"ph": "X", "name": "none", "cat": "kernel", "pid": 0, "tid": 1, "ts": 60, "dur": 1, "args": {"stream": 1, "Seq": -1}},
+  {"ph": "X", "name": "ar", "cat": "kernel", "pid": 0, "tid": 1, "ts": 70, "dur": 1, "args": {"stream": 1, "Collective name": "allreduce", "dtype": "Float"}}
+]})";
+  CHECK(check_every_cut(text) > 0);
+}
+
 TEST_CASE("parts: async slices, the bare array form and a truncated end") {
   // An async end whose begin is in an earlier part cannot be absorbed (its track depends on the
   // begin's name): that part is imported again in order. Begins never closed, on one track at one
@@ -327,6 +343,15 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
   part.end_input();
   using Bytes = std::vector<uint8_t>;
   using Columns = std::vector<Bytes>;
+  const CollectiveTable& coll = part.state().model.gpu_ops.collectives;
+  REQUIRE(coll.size() > 0);
+  auto column_of = [&part](const auto& column) {  // its index in part_columns()
+    const auto all = part.state().part_columns();
+    size_t i = 0;
+    while (i < all.size() && all[i].first != column.data()) ++i;
+    REQUIRE(i < all.size());
+    return i;
+  };
   auto header_cut = [](size_t keep) { return [keep](Bytes& h, Columns&) { h.resize(std::min(keep, h.size())); }; };
   std::vector<std::function<void(Bytes&, Columns&)>> spoil = {
       header_cut(0),
@@ -337,6 +362,9 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
       [](Bytes&, Columns& c) { c[0].resize(c[0].size() - 8); },  // a column of another size
       // Well-formed bytes with a slice on a track the part does not have (column 2: track).
       [](Bytes&, Columns& c) { std::memset(c[2].data() + 4 * 100, 0x7f, 4); },
+      // Collective args keyed by a GPU op the part does not have, or naming a string it does not.
+      [&](Bytes&, Columns& c) { std::memset(c[column_of(coll.op)].data(), 0x7f, 4); },
+      [&](Bytes&, Columns& c) { std::memset(c[column_of(coll.dtype)].data(), 0x7f, 4); },
   };
   for (size_t i = 0; i < spoil.size(); ++i) {
     // The first part, the spoilt later part refused, then its bytes pushed: as if it never came.
