@@ -220,6 +220,16 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
       column.resize(next);
     });
   }
+  // The part's escaped ids (id_column.h), at their rows here; none is on a dropped row (an orphan
+  // E's placeholder has no id).
+  auto append_escaped = [&](IdColumn& here, const IdColumn& part) {
+    for (size_t k = 0; k < part.escaped_rows.size(); ++k) {
+      const uint32_t r = maps.slices[part.escaped_rows[k]];
+      if (r != UINT32_MAX) here.escaped_rows.push_back(r), here.escaped_ids.push_back(part.escaped_ids[k]);
+    }
+  };
+  append_escaped(s.correlation, later.model.slices.correlation);
+  append_escaped(s.external_id, later.model.slices.external_id);
   remap_tail(s.track, base, [&](uint32_t t) { return maps.tracks[t]; });
   remap_tail(s.name, base, [&](StringId x) { return maps.str(x); });
   remap_tail(s.cat, base, [&](StringId x) { return maps.str(x); });
@@ -250,7 +260,7 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
     }
     uint32_t r = pr.row;
     s.ts_ns[r] = b.ts_ns, s.dur_ns[r] = dur, s.name[r] = b.name, s.cat[r] = b.cat, s.kind[r] = b.kind;
-    s.correlation[r] = b.correlation, s.external_id[r] = b.external_id;
+    s.correlation.set(r, b.correlation), s.external_id.set(r, b.external_id);
     s.src_offset[r] = b.src_offset, s.src_length[r] = b.src_length;
     note_time(b.ts_ns);
     note_time(b.ts_ns + dur);

@@ -68,8 +68,8 @@ nlohmann::json event_details(const TimelineIndex& index, uint32_t id) {
   j["class"] = kClass[static_cast<int>(index.slice_class(id))];
   j["startAbsNs"] = std::to_string(s.ts_ns[id]);
   j["selfNs"] = static_cast<double>(index.self_ns(id));
-  j["correlation"] = id_text(s.correlation[id]);
-  j["externalId"] = id_text(s.external_id[id]);
+  j["correlation"] = id_text(s.correlation_at(id));
+  j["externalId"] = id_text(s.external_id_at(id));
   j["srcOffset"] = static_cast<double>(s.src_offset[id]);
   j["srcLength"] = s.src_length[id];
   uint8_t f = s.flags[id];

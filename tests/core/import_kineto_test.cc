@@ -127,11 +127,11 @@ TEST_CASE("kineto: a small trace imports with kinds, GPU op columns, launches an
 
   // Correlation and External id columns.
   int gemm = slice_named(m, "sm90_gemm");
-  CHECK(m.slices.correlation[gemm] == 77);
-  CHECK(m.slices.external_id[gemm] == 2);
+  CHECK(m.slices.correlation_at(gemm) == 77);
+  CHECK(m.slices.external_id_at(gemm) == 2);
   CHECK(m.slices.ts_ns[gemm] == 1030250);
   CHECK(m.slices.dur_ns[gemm] == 100750);
-  CHECK(m.slices.correlation[slice_named(m, "aten::mm")] == tw::kNoId);
+  CHECK(m.slices.correlation_at(slice_named(m, "aten::mm")) == tw::kNoId);
 
   // GPU ops: kernel, memcpy, memset, collective kernel (annotations and syncs are not GPU ops).
   REQUIRE(m.gpu_ops.size() == 4);

@@ -12,56 +12,11 @@
 
 #include "cli/parts_reader.h"
 #include "tests/core/import_modes_util.h"
+#include "tests/core/import_parts_check.h"
 #include "tests/core/import_parts_util.h"
 
 using namespace tw;
 using namespace tw::test;
-
-namespace {
-
-// Every offset of a '{' that starts an element of the events array, found by a plain scan of a
-// text without braces in strings (the synthetic traces below).
-std::vector<uint64_t> element_starts(std::string_view text) {
-  std::vector<uint64_t> out;
-  int depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '{' || c == '[') {
-      if (c == '{' && depth == (text[0] == '[' ? 1 : 2)) out.push_back(i);
-      ++depth;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return out;
-}
-
-// Imports `text` cut in two at every element and in three at pairs of them; each must equal the
-// import in one piece. Returns how many cuts were absorbed (not pushed again).
-size_t check_every_cut(const std::string& text) {
-  const std::string expected = fingerprint(*import_whole(text));
-  std::vector<uint64_t> starts = element_starts(text);
-  REQUIRE(starts.size() > 2);
-  size_t absorbed = 0;
-  for (size_t a = 1; a < starts.size(); ++a) {
-    // Every other cut moves the later part through bytes, as between workers.
-    PartsImport r = import_in_parts(text, {starts[a]}, static_cast<uint32_t>(a), 1 + a * 7 % 40, a % 2 == 0);
-    absorbed += r.absorbed;
-    std::string got = fingerprint(*r.importer);
-    CHECK_MESSAGE(got == expected, "cut at byte ", starts[a], "\n", first_difference(expected, got));
-    for (size_t b = a + 1; b < starts.size(); b += 2) {
-      PartsImport r3 =
-          import_in_parts(text, {starts[a], starts[b]}, static_cast<uint32_t>(b), size_t(1) << 20, b % 3 == 0);
-      absorbed += r3.absorbed;
-      got = fingerprint(*r3.importer);
-      CHECK_MESSAGE(got == expected, "cuts at bytes ", starts[a], ", ", starts[b], "\n",
-                    first_difference(expected, got));
-    }
-  }
-  return absorbed;
-}
-
-}  // namespace
 
 TEST_CASE("parts: B/E pairs across the cut, nested, unmatched and backwards, with flow v2 marks") {
   std::string text = R"({"traceEvents": [
@@ -344,6 +299,7 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
   using Bytes = std::vector<uint8_t>;
   using Columns = std::vector<Bytes>;
   const CollectiveTable& coll = part.state().model.gpu_ops.collectives;
+  const IdColumn& ids = part.state().model.slices.correlation;
   REQUIRE(coll.size() > 0);
   auto column_of = [&part](const auto& column) {  // its index in part_columns()
     const auto all = part.state().part_columns();
@@ -365,6 +321,8 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
       // Collective args keyed by a GPU op the part does not have, or naming a string it does not.
       [&](Bytes&, Columns& c) { std::memset(c[column_of(coll.op)].data(), 0x7f, 4); },
       [&](Bytes&, Columns& c) { std::memset(c[column_of(coll.dtype)].data(), 0x7f, 4); },
+      // An id coded as escaped (id_column.h) with no escaped id for it.
+      [&](Bytes&, Columns& c) { std::memset(c[column_of(ids.codes)].data(), 0xff, 4); },
   };
   for (size_t i = 0; i < spoil.size(); ++i) {
     // The first part, the spoilt later part refused, then its bytes pushed: as if it never came.
