@@ -98,10 +98,11 @@ CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& cla
       if (classes[i] != KernelClass::kCommunication) continue;
       if (keep && (i >= keep->size() || !(*keep)[i])) continue;
       uint32_t sl = g.slice[i];
-      uint64_t key = (uint64_t(g.collective[i]) << 32) | s.name[sl];
+      const CollectiveArgs a = g.collective_args(i);
+      uint64_t key = (uint64_t(a.collective) << 32) | s.name[sl];
       uint32_t slot = slot_of.find(key);
       if (slot == FlatIdMap::kNone) {
-        std::string type = collective_type(m.strings.get(g.collective[i]), m.strings.get(s.name[sl]));
+        std::string type = collective_type(m.strings.get(a.collective), m.strings.get(s.name[sl]));
         auto [t, fresh] = slot_of_type.emplace(type, static_cast<uint32_t>(r.by_type.size()));
         if (fresh) {
           r.by_type.push_back(CollectiveStat{});
@@ -115,10 +116,10 @@ CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& cla
       c.count++;
       c.total_ns += dur;
       c.exposed_ns += dur - comp_set.total_within(ts, ts + dur);
-      c.group_size = std::max(c.group_size, g.group_size[i]);
-      int64_t nelems = std::max(g.in_nelems[i], g.out_nelems[i]);
-      if (g.dtype[i] != last_dtype) {  // ops come in runs of one dtype: parse it once per run
-        last_dtype = g.dtype[i];
+      c.group_size = std::max(c.group_size, a.group_size);
+      int64_t nelems = std::max(a.in_nelems, a.out_nelems);
+      if (a.dtype != last_dtype) {  // ops come in runs of one dtype: parse it once per run
+        last_dtype = a.dtype;
         last_elem = dtype_size_bytes(m.strings.get(last_dtype));
       }
       const int elem = last_elem;

@@ -22,7 +22,10 @@ class HtaRows {
   // as GPU work, whatever their category (flags from the event's own "stream" arg).
   bool gpu_work(uint32_t i) const { return (s_.flags[i] & kSliceStreamArg) != 0; }
   // The "correlation" arg, -1 when absent (HTA's default).
-  int64_t correlation(uint32_t i) const { return s_.correlation[i] == kNoId ? -1 : s_.correlation[i]; }
+  int64_t correlation(uint32_t i) const {
+    const int64_t c = s_.correlation_at(i);
+    return c == kNoId ? -1 : c;
+  }
   // HTA's GPUKernelFilter: a stream >= 0 and a correlation >= 0, or named "Event Sync" /
   // "Context Sync" (device-wide syncs, which Kineto writes on stream -1). Its CPUOperatorFilter
   // takes every other row.

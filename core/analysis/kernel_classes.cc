@@ -238,7 +238,14 @@ std::vector<KernelClass> classify_gpu_ops(const TraceModel& m, const KernelRules
   Classifier classify(m, rules, bad_rules);
   const GpuOpTable& g = m.gpu_ops;
   std::vector<KernelClass> out(g.size(), rules.fallback);
-  for (size_t row = 0; row < g.size(); ++row) out[row] = classify(g.slice[row], g.collective[row] != 0);
+  // The collective args are by row too: one walk beside the rows instead of a search per row.
+  const CollectiveTable& c = g.collectives;
+  size_t k = 0;
+  for (uint32_t row = 0; row < g.size(); ++row) {
+    while (k < c.size() && c.op[k] < row) ++k;
+    const bool named = k < c.size() && c.op[k] == row && c.collective[k] != 0;
+    out[row] = classify(g.slice[row], named);
+  }
   return out;
 }
 

@@ -61,13 +61,13 @@ LaunchOperators launch_operators(const TraceModel& m) {
     uint32_t p = s.parent[launch];
     while (p != kNoParent && s.kind[p] != EventKind::kCpuOp) p = s.parent[p];
     r.op[li] = p;
-    if (p == kNoParent && s.external_id[launch] != kNoId)
-      orphans.push_back({s.external_id[launch], static_cast<uint32_t>(li)});
+    if (p == kNoParent && s.external_id_at(launch) != kNoId)
+      orphans.push_back({s.external_id_at(launch), static_cast<uint32_t>(li)});
   }
   if (orphans.empty()) return r;
   std::vector<Key> ops;
   for (uint32_t i = 0; i < s.size(); ++i)
-    if (s.kind[i] == EventKind::kCpuOp && s.external_id[i] != kNoId) ops.push_back({s.external_id[i], i});
+    if (s.kind[i] == EventKind::kCpuOp && s.external_id_at(i) != kNoId) ops.push_back({s.external_id_at(i), i});
   sort_runs(orphans, less);
   sort_runs(ops, less);  // the first operator slice (table order) of an id comes first
   size_t k = 0;

@@ -220,6 +220,16 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
       column.resize(next);
     });
   }
+  // The part's escaped ids (id_column.h), at their rows here; none is on a dropped row (an orphan
+  // E's placeholder has no id).
+  auto append_escaped = [&](IdColumn& here, const IdColumn& part) {
+    for (size_t k = 0; k < part.escaped_rows.size(); ++k) {
+      const uint32_t r = maps.slices[part.escaped_rows[k]];
+      if (r != UINT32_MAX) here.escaped_rows.push_back(r), here.escaped_ids.push_back(part.escaped_ids[k]);
+    }
+  };
+  append_escaped(s.correlation, later.model.slices.correlation);
+  append_escaped(s.external_id, later.model.slices.external_id);
   remap_tail(s.track, base, [&](uint32_t t) { return maps.tracks[t]; });
   remap_tail(s.name, base, [&](StringId x) { return maps.str(x); });
   remap_tail(s.cat, base, [&](StringId x) { return maps.str(x); });
@@ -250,7 +260,7 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
     }
     uint32_t r = pr.row;
     s.ts_ns[r] = b.ts_ns, s.dur_ns[r] = dur, s.name[r] = b.name, s.cat[r] = b.cat, s.kind[r] = b.kind;
-    s.correlation[r] = b.correlation, s.external_id[r] = b.external_id;
+    s.correlation.set(r, b.correlation), s.external_id.set(r, b.external_id);
     s.src_offset[r] = b.src_offset, s.src_length[r] = b.src_length;
     note_time(b.ts_ns);
     note_time(b.ts_ns + dur);
@@ -258,15 +268,18 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
 }
 
 // GPU ops and instants are at the end of their tables (renumbered there), memory samples too; the
-// counters' values and the flow points are appended from the later part.
+// collective args, the counters' values and the flow points are appended from the later part.
 void ImportState::absorb_other_tables(ImportState& later, const PartMaps& maps) {
   const TraceModel& lm = later.model;
   auto str = [&](StringId x) { return maps.str(x); };
   GpuOpTable& g = model.gpu_ops;
   remap_tail(g.slice, open_base_.gpu_ops, [&](uint32_t x) { return maps.slices[x]; });
-  remap_tail(g.collective, open_base_.gpu_ops, str);
-  remap_tail(g.dtype, open_base_.gpu_ops, str);
-  remap_tail(g.pg_name, open_base_.gpu_ops, str);
+  const CollectiveTable& lc = lm.gpu_ops.collectives;
+  for (size_t k = 0; k < lc.size(); ++k) {
+    CollectiveArgs a = lc.at(k);
+    a.collective = str(a.collective), a.dtype = str(a.dtype), a.pg_name = str(a.pg_name);
+    g.collectives.push_back(static_cast<uint32_t>(open_base_.gpu_ops + lc.op[k]), a);
+  }
   InstantTable& in = model.instants;
   remap_tail(in.track, open_base_.instants, [&](uint32_t t) { return maps.tracks[t]; });
   remap_tail(in.name, open_base_.instants, str);

@@ -278,13 +278,7 @@ void ImportState::add_gpu_op(uint32_t slice, uint32_t track) {
   o.device.push_back(g.device >= 0 ? g.device : static_cast<int32_t>(model.processes[t.process].pid));
   o.stream.push_back(g.stream >= 0 ? g.stream : t.tid);
   o.bytes.push_back(g.bytes);
-  o.collective.push_back(g.collective);
-  o.in_nelems.push_back(g.in_nelems);
-  o.out_nelems.push_back(g.out_nelems);
-  o.group_size.push_back(g.group_size);
-  o.seq.push_back(g.seq);
-  o.dtype.push_back(g.dtype);
-  o.pg_name.push_back(g.pg_name);
+  if (g.collective.any()) o.collectives.push_back(static_cast<uint32_t>(o.slice.size() - 1), g.collective);
   for (int k = 0; k < 3; ++k) {
     o.grid[k].push_back(g.grid[k]);
     o.block[k].push_back(g.block[k]);

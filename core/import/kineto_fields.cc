@@ -88,13 +88,14 @@ GpuFields read_gpu_fields(const RawEvent& e, StringPool& pool) {
   if (arg_int(e, kArgDevice, v)) g.device = static_cast<int32_t>(v);
   arg_int(e, kArgStream, g.stream);
   arg_int(e, kArgBytes, g.bytes);
-  if (const RawArg* a = e.arg(kArgCollectiveName)) g.collective = pool.intern(a->text);
-  arg_int(e, kArgInMsgNelems, g.in_nelems);
-  arg_int(e, kArgOutMsgNelems, g.out_nelems);
-  if (arg_int(e, kArgGroupSize, v)) g.group_size = static_cast<int32_t>(v);
-  arg_int(e, kArgSeq, g.seq);
-  if (const RawArg* a = e.arg(kArgDtype)) g.dtype = pool.intern(a->text);
-  if (const RawArg* a = e.arg(kArgProcessGroupName)) g.pg_name = pool.intern(a->text);
+  CollectiveArgs& c = g.collective;
+  if (const RawArg* a = e.arg(kArgCollectiveName)) c.collective = pool.intern(a->text);
+  arg_int(e, kArgInMsgNelems, c.in_nelems);
+  arg_int(e, kArgOutMsgNelems, c.out_nelems);
+  if (arg_int(e, kArgGroupSize, v)) c.group_size = static_cast<int32_t>(v);
+  arg_int(e, kArgSeq, c.seq);
+  if (const RawArg* a = e.arg(kArgDtype)) c.dtype = pool.intern(a->text);
+  if (const RawArg* a = e.arg(kArgProcessGroupName)) c.pg_name = pool.intern(a->text);
   if (const RawArg* a = e.arg(kArgGrid))
     for (int k = 0; k < a->n_ints; ++k) g.grid[k] = static_cast<uint32_t>(a->ints[k]);
   if (const RawArg* a = e.arg(kArgBlock))

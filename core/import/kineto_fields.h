@@ -28,11 +28,7 @@ struct GpuFields {
   int32_t device = -1;
   int64_t stream = -1;
   int64_t bytes = -1;
-  StringId collective = 0;
-  int64_t in_nelems = -1, out_nelems = -1;
-  int32_t group_size = -1;
-  int64_t seq = -1;
-  StringId dtype = 0, pg_name = 0;
+  CollectiveArgs collective;
   uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
 };
 GpuFields read_gpu_fields(const RawEvent& e, StringPool& pool);

@@ -10,13 +10,14 @@
 
 #include "core/base/byte_codec.h"
 #include "core/import/import_state.h"
+#include "core/model/side_rows.h"
 
 namespace tw {
 
 namespace {
 
 // Changes whenever the layout below or of any struct copied as bytes does.
-constexpr uint64_t kPartFormat = 0x7477'7061'7274'0002ULL ^ (uint64_t(sizeof(Process)) << 40) ^
+constexpr uint64_t kPartFormat = 0x7477'7061'7274'0004ULL ^ (uint64_t(sizeof(Process)) << 40) ^
                                  (uint64_t(sizeof(Track)) << 32) ^ (uint64_t(sizeof(OpenSlice)) << 24) ^
                                  (uint64_t(sizeof(FlowPoint)) << 16) ^ (uint64_t(sizeof(OrphanEnd)) << 8);
 
@@ -38,7 +39,7 @@ void memory_columns(MemoryTable& m, F& f) {
 template <class F>
 void ImportState::for_each_part_column(F f) {
   model.slices.for_each_import_column(f);
-  model.gpu_ops.for_each_column(f);
+  model.gpu_ops.for_each_row_column(f);
   instant_columns(model.instants, f);
   memory_columns(model.memory, f);
   for_each_side_column(f);
@@ -48,6 +49,8 @@ template <class F>
 void ImportState::for_each_side_column(F f) {
   for (CounterSeries& c : model.counters) f(c.ts_ns), f(c.value);
   f(links_.flows_v1.points), f(links_.flows_v2);
+  model.slices.for_each_side_column(f);
+  model.gpu_ops.collectives.for_each_column(f);
 }
 
 std::vector<uint8_t> ImportState::encode_part_header() const {
@@ -167,7 +170,7 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
     else if (size != *rows[t]) r.fail();
   };
   model.slices.for_each_import_column([&](auto& c) { table_column(c, 0); });
-  model.gpu_ops.for_each_column([&](auto& c) { table_column(c, 1); });
+  model.gpu_ops.for_each_row_column([&](auto& c) { table_column(c, 1); });
   auto instants = [&](auto& c) { table_column(c, 2); };
   instant_columns(model.instants, instants);
   auto memory = [&](auto& c) { table_column(c, 3); };
@@ -191,7 +194,7 @@ std::vector<std::pair<void*, size_t>> ImportState::part_columns() {
 
 void ImportState::truncate_tables(const TableRows& rows) {
   model.slices.for_each_import_column([&](auto& c) { c.resize(rows.slices); });
-  model.gpu_ops.for_each_column([&](auto& c) { c.resize(rows.gpu_ops); });
+  model.gpu_ops.for_each_row_column([&](auto& c) { c.resize(rows.gpu_ops); });
   auto instants = [&](auto& c) { c.resize(rows.instants); };
   instant_columns(model.instants, instants);
   auto memory = [&](auto& c) { c.resize(rows.memory); };
@@ -217,7 +220,7 @@ std::vector<std::pair<void*, size_t>> ImportState::open_part(ImportState& part) 
     };
   };
   model.slices.for_each_import_column(tail(base.slices));
-  model.gpu_ops.for_each_column(tail(base.gpu_ops));
+  model.gpu_ops.for_each_row_column(tail(base.gpu_ops));
   auto instants = tail(base.instants);
   instant_columns(model.instants, instants);
   auto memory = tail(base.memory);
@@ -241,9 +244,13 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
   const SliceTable& s = model.slices;
   all_below(s.track, open_base_.slices, n_tracks), all_below(s.name, open_base_.slices, n_str);
   all_below(s.cat, open_base_.slices, n_str);
-  const GpuOpTable& g = model.gpu_ops;
-  all_below(g.slice, open_base_.gpu_ops, n_slices), all_below(g.collective, open_base_.gpu_ops, n_str);
-  all_below(g.dtype, open_base_.gpu_ops, n_str), all_below(g.pg_name, open_base_.gpu_ops, n_str);
+  ok = ok && s.correlation.escapes_fit(m.slices.correlation, open_base_.slices) &&
+       s.external_id.escapes_fit(m.slices.external_id, open_base_.slices);
+  all_below(model.gpu_ops.slice, open_base_.gpu_ops, n_slices);
+  const CollectiveTable& c = m.gpu_ops.collectives;
+  c.for_each_column([&](const auto& column) { ok = ok && column.size() == c.size(); });
+  ok = ok && side_rows_valid(c.op, model.gpu_ops.size() - open_base_.gpu_ops);
+  all_below(c.collective, 0, n_str), all_below(c.dtype, 0, n_str), all_below(c.pg_name, 0, n_str);
   const InstantTable& in = model.instants;
   all_below(in.track, open_base_.instants, n_tracks), all_below(in.name, open_base_.instants, n_str);
   all_below(in.cat, open_base_.instants, n_str);

@@ -84,15 +84,16 @@ RankRecord rank_record(const TraceModel& m, const KernelRules& rules, const json
   for (size_t i = 0; i < g.size() && i < classes.size(); ++i) {
     if (classes[i] != KernelClass::kCommunication) continue;
     const uint32_t sl = g.slice[i];
+    const CollectiveArgs a = g.collective_args(static_cast<uint32_t>(i));
     CollectiveCall c;
-    c.group = m.strings.get(g.pg_name[i]);
-    c.op = collective_type(m.strings.get(g.collective[i]), m.strings.get(s.name[sl]));
-    c.dtype = m.strings.get(g.dtype[i]);
-    c.seq = g.seq[i];
-    c.nelems = std::max(g.in_nelems[i], g.out_nelems[i]);
+    c.group = m.strings.get(a.pg_name);
+    c.op = collective_type(m.strings.get(a.collective), m.strings.get(s.name[sl]));
+    c.dtype = m.strings.get(a.dtype);
+    c.seq = a.seq;
+    c.nelems = std::max(a.in_nelems, a.out_nelems);
     const int size = dtype_size_bytes(c.dtype);
     c.bytes = c.nelems >= 0 && size > 0 ? c.nelems * size : -1;
-    c.group_size = std::max(0, g.group_size[i]);
+    c.group_size = std::max(0, a.group_size);
     c.begin_ns = s.ts_ns[sl];
     c.end_ns = s.end_ns(sl);
     const auto l = launch_of.find(sl);

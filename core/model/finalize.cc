@@ -45,8 +45,9 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
     if (s.dur_ns[a] != s.dur_ns[b]) return s.dur_ns[a] > s.dur_ns[b];
     return a < b;
   });
-  permute_columns(order, s.ts_ns, s.dur_ns, s.track, s.name, s.cat, s.kind, s.flags, s.correlation, s.external_id,
-                  s.src_offset, s.src_length);
+  permute_columns(order, s.ts_ns, s.dur_ns, s.track, s.name, s.cat, s.kind, s.flags, s.correlation.codes,
+                  s.external_id.codes, s.src_offset, s.src_length);
+  s.correlation.renumber(order), s.external_id.renumber(order);
   s.depth.assign(s.size(), 0);
   return order;  // now the new index of each old row
 }
@@ -105,12 +106,13 @@ void link_launches(TraceModel& m) {
   size_t n_launches = 0;
   for (uint32_t i = 0; i < s.size(); ++i)
     n_launches +=
-        s.correlation[i] != kNoId && (s.kind[i] == EventKind::kCudaRuntime || s.kind[i] == EventKind::kCudaDriver);
+        s.correlation_at(i) != kNoId && (s.kind[i] == EventKind::kCudaRuntime || s.kind[i] == EventKind::kCudaDriver);
   launch_of.reserve(n_launches);
   for (uint32_t i = 0; i < s.size(); ++i) {
-    if (s.correlation[i] == kNoId) continue;
+    const int64_t corr = s.correlation_at(i);
+    if (corr == kNoId) continue;
     EventKind k = s.kind[i];
-    if (k == EventKind::kCudaRuntime || k == EventKind::kCudaDriver) launch_of.push_back({s.correlation[i], i});
+    if (k == EventKind::kCudaRuntime || k == EventKind::kCudaDriver) launch_of.push_back({corr, i});
   }
   sort_runs(launch_of, [](const Launch& a, const Launch& b) {
     return a.correlation != b.correlation ? a.correlation < b.correlation : a.slice < b.slice;
@@ -123,7 +125,7 @@ void link_launches(TraceModel& m) {
   const Launch* prev = begin;
   for (uint32_t row = 0; row < m.gpu_ops.size(); ++row) {
     uint32_t g = m.gpu_ops.slice[row];
-    int64_t corr = s.correlation[g];
+    int64_t corr = s.correlation_at(g);
     if (corr == kNoId) continue;
     const Launch* it = partition_from(begin, end, prev, [corr](const Launch& l) { return l.correlation < corr; });
     prev = it;
@@ -139,8 +141,9 @@ void sort_gpu_ops(GpuOpTable& o, const SliceTable& s, size_t n_tracks, const std
   TrackBuckets buckets = bucket_by_track(o.size(), n_tracks, [&](uint32_t row) { return s.track[o.slice[row]]; });
   std::vector<uint32_t> order = std::move(buckets.order);
   sort_runs_each(order, buckets.bounds, [&o](uint32_t x, uint32_t y) { return o.slice[x] < o.slice[y]; });
-  permute_columns(order, o.slice, o.device, o.stream, o.bytes, o.collective, o.in_nelems, o.out_nelems, o.group_size,
-                  o.seq, o.dtype, o.pg_name, o.grid[0], o.grid[1], o.grid[2], o.block[0], o.block[1], o.block[2]);
+  permute_columns(order, o.slice, o.device, o.stream, o.bytes, o.grid[0], o.grid[1], o.grid[2], o.block[0], o.block[1],
+                  o.block[2]);
+  o.collectives.renumber(order);
 }
 
 }  // namespace

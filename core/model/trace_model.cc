@@ -1,5 +1,7 @@
 #include "core/model/trace_model.h"
 
+#include "core/model/side_rows.h"
+
 namespace tw {
 
 namespace {
@@ -26,7 +28,12 @@ void GpuOpTable::shrink_to_fit() {
 }
 
 void GpuOpTable::reserve(size_t n) {
-  for_each_column([n](auto& c) { c.reserve(n); });
+  for_each_row_column([n](auto& c) { c.reserve(n); });
+}
+
+CollectiveArgs GpuOpTable::collective_args(uint32_t row) const {
+  const size_t k = find_side_row(collectives.op, row);
+  return k < collectives.size() ? collectives.at(k) : CollectiveArgs{};
 }
 
 void InstantTable::reserve(size_t n) { reserve_all(n, ts_ns, track, name, cat, scope, src_offset, src_length); }

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "core/base/string_pool.h"
+#include "core/model/collective_table.h"
+#include "core/model/id_column.h"
 
 namespace tw {
 
@@ -56,8 +58,6 @@ struct Track {
   uint32_t slice_end = 0;
 };
 
-constexpr int64_t kNoId = INT64_MIN;
-
 // Slice flags.
 enum : uint8_t {
   kSliceFromBE = 1,       // built from a B/E pair
@@ -82,35 +82,46 @@ struct SliceTable {
   std::vector<uint8_t> flags;
   std::vector<uint16_t> depth;
   std::vector<uint32_t> parent;      // the slice this one is nested in (one row up), kNoParent; by finish()
-  std::vector<int64_t> correlation;  // Kineto "correlation", kNoId when absent
-  std::vector<int64_t> external_id;  // Kineto "External id", kNoId when absent
+  IdColumn correlation;              // Kineto "correlation" (read with correlation_at)
+  IdColumn external_id;              // Kineto "External id" (external_id_at)
   std::vector<uint64_t> src_offset;  // byte offset of the event object in the input
   std::vector<uint32_t> src_length;  // its length in bytes
   size_t size() const { return ts_ns.size(); }
   int64_t end_ns(size_t i) const { return ts_ns[i] + dur_ns[i]; }
-  void reserve(size_t n);  // the import's columns
-  void shrink_to_fit();    // every column
+  int64_t correlation_at(size_t i) const { return correlation.at(i); }  // kNoId when absent
+  int64_t external_id_at(size_t i) const { return external_id.at(i); }  // kNoId when absent
+  void reserve(size_t n);                                               // the import's columns
+  void shrink_to_fit();                                                 // every column
 
-  // f(column) for each column the import reserves and fills (all but parent), then for every
-  // column: the one list reserve, shrink_to_fit and memory_bytes go through.
+  // f(column) for each per-row column the import reserves and fills (all but parent); for the
+  // side tables of the ids that do not fit their column (their own sizes); then for every column:
+  // the one list reserve, shrink_to_fit, memory_bytes and the part codec go through.
   template <class F>
   void for_each_import_column(F&& f) {
     import_columns(*this, f);
   }
   template <class F>
+  void for_each_side_column(F&& f) {
+    side_columns(*this, f);
+  }
+  template <class F>
   void for_each_column(F&& f) {
-    import_columns(*this, f), f(parent);
+    import_columns(*this, f), f(parent), side_columns(*this, f);
   }
   template <class F>
   void for_each_column(F&& f) const {
-    import_columns(*this, f), f(parent);
+    import_columns(*this, f), f(parent), side_columns(*this, f);
   }
 
  private:
   template <class Table, class F>
   static void import_columns(Table& t, F& f) {
-    f(t.ts_ns), f(t.dur_ns), f(t.track), f(t.name), f(t.cat), f(t.kind), f(t.flags), f(t.depth), f(t.correlation),
-        f(t.external_id), f(t.src_offset), f(t.src_length);
+    f(t.ts_ns), f(t.dur_ns), f(t.track), f(t.name), f(t.cat), f(t.kind), f(t.flags), f(t.depth), f(t.correlation.codes),
+        f(t.external_id.codes), f(t.src_offset), f(t.src_length);
+  }
+  template <class Table, class F>
+  static void side_columns(Table& t, F& f) {
+    t.correlation.for_each_side_column(f), t.external_id.for_each_side_column(f);
   }
 };
 
@@ -121,35 +132,35 @@ struct GpuOpTable {
   std::vector<uint32_t> slice;
   std::vector<int32_t> device;
   std::vector<int64_t> stream;
-  std::vector<int64_t> bytes;        // memcpy/memset "bytes", -1 if absent
-  std::vector<StringId> collective;  // "Collective name"
-  std::vector<int64_t> in_nelems;    // "In msg nelems", -1 if absent
-  std::vector<int64_t> out_nelems;
-  std::vector<int32_t> group_size;
-  std::vector<int64_t> seq;  // "Seq" (the collective's number in its process group), -1 if absent
-  std::vector<StringId> dtype;
-  std::vector<StringId> pg_name;
+  std::vector<int64_t> bytes;  // memcpy/memset "bytes", -1 if absent
   std::vector<uint32_t> grid[3];
   std::vector<uint32_t> block[3];
+  CollectiveTable collectives;  // the rows with collective args (few)
   size_t size() const { return slice.size(); }
-  void reserve(size_t n);
-  void shrink_to_fit();
+  void reserve(size_t n);  // the per-row columns
+  void shrink_to_fit();    // every column
+  // Row `row`'s collective args (the defaults when it has none): a binary search of the side table.
+  CollectiveArgs collective_args(uint32_t row) const;
 
-  // f(column) for every column (reserve, shrink_to_fit and memory_bytes use it).
+  // f(column) for each per-row column (reserve, the part codec), then for every column
+  // (shrink_to_fit, memory_bytes): the one list they go through.
+  template <class F>
+  void for_each_row_column(F&& f) {
+    row_columns(*this, f);
+  }
   template <class F>
   void for_each_column(F&& f) {
-    columns(*this, f);
+    row_columns(*this, f), collectives.for_each_column(f);
   }
   template <class F>
   void for_each_column(F&& f) const {
-    columns(*this, f);
+    row_columns(*this, f), collectives.for_each_column(f);
   }
 
  private:
   template <class Table, class F>
-  static void columns(Table& t, F& f) {
-    f(t.slice), f(t.device), f(t.stream), f(t.bytes), f(t.collective), f(t.in_nelems), f(t.out_nelems), f(t.group_size),
-        f(t.seq), f(t.dtype), f(t.pg_name);
+  static void row_columns(Table& t, F& f) {
+    f(t.slice), f(t.device), f(t.stream), f(t.bytes);
     for (auto& c : t.grid) f(c);
     for (auto& c : t.block) f(c);
   }

@@ -153,7 +153,7 @@ json launches_json(const TraceModel& m, const LaunchesResult& r, const LaunchOpt
     worst.push_back(
         {{"kernel", model_str(m, s.name[l.gpu_slice])},
          {"launch", model_str(m, s.name[l.launch_slice])},
-         {"correlation", s.correlation[l.gpu_slice] == kNoId ? json(nullptr) : json(s.correlation[l.gpu_slice])},
+         {"correlation", s.correlation_at(l.gpu_slice) == kNoId ? json(nullptr) : json(s.correlation_at(l.gpu_slice))},
          {"launch_end_ns", s.end_ns(l.launch_slice)},
          {"gpu_start_ns", s.ts_ns[l.gpu_slice]},
          {"delay_ns", l.delay_ns},

@@ -206,7 +206,7 @@ std::vector<KernelClass> reference_classes(const TraceModel& m, const KernelRule
     KernelClass cls = rules.fallback;
     for (size_t i = 0; i < rules.rules.size(); ++i) {
       const KernelRule& r = rules.rules[i];
-      if (!(r.kinds & bit) || (r.needs_collective && m.gpu_ops.collective[row] == 0)) continue;
+      if (!(r.kinds & bit) || (r.needs_collective && m.gpu_ops.collective_args(row).collective == 0)) continue;
       if (r.pattern.empty() || std::regex_search(name, res[i])) {
         cls = r.cls;
         break;

@@ -107,7 +107,7 @@ TEST_CASE("detail: mtia_rank_0 kernel launch stats for correlation 423 match HTA
   LaunchesResult r = launch_stats(m);
   const LaunchRecord* rec = nullptr;
   for (const LaunchRecord& l : r.records)
-    if (m.slices.correlation[l.gpu_slice] == 423) rec = &l;
+    if (m.slices.correlation_at(l.gpu_slice) == 423) rec = &l;
   REQUIRE(rec);
   // HTA: cpu_duration 435.200, gpu_duration 124.768, launch_delay 0 (delta 2.0, us).
   CHECK(rec->cpu_ns == 435200);

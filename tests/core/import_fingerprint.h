@@ -84,15 +84,17 @@ inline std::string fingerprint(TraceImporter& imp) {
   for (size_t i = 0; i < s.size(); ++i)
     line("slice " + num(s.track[i]) + " " + num(s.ts_ns[i]) + "+" + num(s.dur_ns[i]) + " " + str_of(m, s.name[i]) +
          " " + str_of(m, s.cat[i]) + " kind " + num(int(s.kind[i])) + " flags " + num(int(s.flags[i])) + " depth " +
-         num(s.depth[i]) + " corr " + num(s.correlation[i]) + " ext " + num(s.external_id[i]) + " src " +
+         num(s.depth[i]) + " corr " + num(s.correlation_at(i)) + " ext " + num(s.external_id_at(i)) + " src " +
          num(s.src_offset[i]) + ":" + num(s.src_length[i]));
   const GpuOpTable& g = m.gpu_ops;
-  for (size_t i = 0; i < g.size(); ++i)
+  for (uint32_t i = 0; i < g.size(); ++i) {
+    const CollectiveArgs c = g.collective_args(i);
     line("gpu " + num(g.slice[i]) + " dev " + num(g.device[i]) + " stream " + num(g.stream[i]) + " bytes " +
-         num(g.bytes[i]) + " coll " + str_of(m, g.collective[i]) + " in " + num(g.in_nelems[i]) + " out " +
-         num(g.out_nelems[i]) + " group " + num(g.group_size[i]) + " " + str_of(m, g.dtype[i]) + " " +
-         str_of(m, g.pg_name[i]) + " grid " + num(g.grid[0][i]) + "," + num(g.grid[1][i]) + "," + num(g.grid[2][i]) +
+         num(g.bytes[i]) + " coll " + str_of(m, c.collective) + " in " + num(c.in_nelems) + " out " +
+         num(c.out_nelems) + " group " + num(c.group_size) + " seq " + num(c.seq) + " " + str_of(m, c.dtype) + " " +
+         str_of(m, c.pg_name) + " grid " + num(g.grid[0][i]) + "," + num(g.grid[1][i]) + "," + num(g.grid[2][i]) +
          " block " + num(g.block[0][i]) + "," + num(g.block[1][i]) + "," + num(g.block[2][i]));
+  }
   const InstantTable& in = m.instants;
   for (size_t i = 0; i < in.size(); ++i)
     line("instant " + num(in.track[i]) + " " + num(in.ts_ns[i]) + " " + str_of(m, in.name[i]) + " " +

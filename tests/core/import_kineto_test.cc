@@ -127,11 +127,11 @@ TEST_CASE("kineto: a small trace imports with kinds, GPU op columns, launches an
 
   // Correlation and External id columns.
   int gemm = slice_named(m, "sm90_gemm");
-  CHECK(m.slices.correlation[gemm] == 77);
-  CHECK(m.slices.external_id[gemm] == 2);
+  CHECK(m.slices.correlation_at(gemm) == 77);
+  CHECK(m.slices.external_id_at(gemm) == 2);
   CHECK(m.slices.ts_ns[gemm] == 1030250);
   CHECK(m.slices.dur_ns[gemm] == 100750);
-  CHECK(m.slices.correlation[slice_named(m, "aten::mm")] == tw::kNoId);
+  CHECK(m.slices.correlation_at(slice_named(m, "aten::mm")) == tw::kNoId);
 
   // GPU ops: kernel, memcpy, memset, collective kernel (annotations and syncs are not GPU ops).
   REQUIRE(m.gpu_ops.size() == 4);
@@ -151,12 +151,13 @@ TEST_CASE("kineto: a small trace imports with kinds, GPU op columns, launches an
       CHECK(m.gpu_ops.bytes[r] == 64);
     } else {
       CHECK(m.gpu_ops.stream[r] == 20);
-      CHECK(m.strings.get(m.gpu_ops.collective[r]) == "allreduce");
-      CHECK(m.gpu_ops.in_nelems[r] == 1048576);
-      CHECK(m.gpu_ops.out_nelems[r] == 1048576);
-      CHECK(m.gpu_ops.group_size[r] == 8);
-      CHECK(m.strings.get(m.gpu_ops.dtype[r]) == "BFloat16");
-      CHECK(m.strings.get(m.gpu_ops.pg_name[r]) == "0");
+      const tw::CollectiveArgs c = m.gpu_ops.collective_args(static_cast<uint32_t>(r));
+      CHECK(m.strings.get(c.collective) == "allreduce");
+      CHECK(c.in_nelems == 1048576);
+      CHECK(c.out_nelems == 1048576);
+      CHECK(c.group_size == 8);
+      CHECK(m.strings.get(c.dtype) == "BFloat16");
+      CHECK(m.strings.get(c.pg_name) == "0");
       // The integer beyond int64 stays in the event's source text, readable on demand.
       uint32_t s = m.gpu_ops.slice[r];
       CHECK(source_of(text, m.slices.src_offset[s], m.slices.src_length[s]).find("18446744073709551615") !=

@@ -100,7 +100,7 @@ TEST_CASE("keys: raw keys are matched without unescaping, escaped ones after une
   REQUIRE(m.slices.size() == 2);
   int s = slice_named(m, "escaped keys");
   REQUIRE(s >= 0);
-  CHECK(m.slices.correlation[s] == 5);
+  CHECK(m.slices.correlation_at(s) == 5);
   CHECK(slice_named(m, "plain") >= 0);
   CHECK(problem_count(*imp, "missing_ph") == 0);
 }

@@ -12,56 +12,11 @@
 
 #include "cli/parts_reader.h"
 #include "tests/core/import_modes_util.h"
+#include "tests/core/import_parts_check.h"
 #include "tests/core/import_parts_util.h"
 
 using namespace tw;
 using namespace tw::test;
-
-namespace {
-
-// Every offset of a '{' that starts an element of the events array, found by a plain scan of a
-// text without braces in strings (the synthetic traces below).
-std::vector<uint64_t> element_starts(std::string_view text) {
-  std::vector<uint64_t> out;
-  int depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '{' || c == '[') {
-      if (c == '{' && depth == (text[0] == '[' ? 1 : 2)) out.push_back(i);
-      ++depth;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return out;
-}
-
-// Imports `text` cut in two at every element and in three at pairs of them; each must equal the
-// import in one piece. Returns how many cuts were absorbed (not pushed again).
-size_t check_every_cut(const std::string& text) {
-  const std::string expected = fingerprint(*import_whole(text));
-  std::vector<uint64_t> starts = element_starts(text);
-  REQUIRE(starts.size() > 2);
-  size_t absorbed = 0;
-  for (size_t a = 1; a < starts.size(); ++a) {
-    // Every other cut moves the later part through bytes, as between workers.
-    PartsImport r = import_in_parts(text, {starts[a]}, static_cast<uint32_t>(a), 1 + a * 7 % 40, a % 2 == 0);
-    absorbed += r.absorbed;
-    std::string got = fingerprint(*r.importer);
-    CHECK_MESSAGE(got == expected, "cut at byte ", starts[a], "\n", first_difference(expected, got));
-    for (size_t b = a + 1; b < starts.size(); b += 2) {
-      PartsImport r3 =
-          import_in_parts(text, {starts[a], starts[b]}, static_cast<uint32_t>(b), size_t(1) << 20, b % 3 == 0);
-      absorbed += r3.absorbed;
-      got = fingerprint(*r3.importer);
-      CHECK_MESSAGE(got == expected, "cuts at bytes ", starts[a], ", ", starts[b], "\n",
-                    first_difference(expected, got));
-    }
-  }
-  return absorbed;
-}
-
-}  // namespace
 
 TEST_CASE("parts: B/E pairs across the cut, nested, unmatched and backwards, with flow v2 marks") {
   std::string text = R"({"traceEvents": [
@@ -109,6 +64,22 @@ TEST_CASE("parts: metadata, counters, memory, instants, v1 flows and string ids 
   "deviceProperties": [{"id": 0, "name": "A100", "totalGlobalMem": 1, "computeMajor": 8, "computeMinor": 0, "numSms": 108}],
   "displayTimeUnit": "ns", "traceName": "parts"
 })";
+  CHECK(check_every_cut(text) > 0);
+}
+
+TEST_CASE("parts: collective args in both parts, in and out of time order") {
+  // The side table of collective args is keyed by GPU op row: the later part's keys are offset by
+  // the ops before it and, like the earlier part's, renumbered when the ops are sorted.
+  std::string text = R"({"traceEvents": [
+  {"ph": "X", "name": "k", "cat": "kernel", "pid": 0, "tid": 2, "ts": 50, "dur": 1, "args": {"stream": 2}},
+  {"ph": "X", "name": "ag", "cat": "kernel", "pid": 0, "tid": 2, "ts": 40, "dur": 1, "args": {"stream": 2, "Collective name": "allgather", "In msg nelems": 7, "Out msg nelems": 56, "Group size": 8, "dtype": "Float", "Process Group Name": "pg1", "Seq": 3}},
+  {"ph": "X", "name": "seq", "cat": "kernel", "pid": 0, "tid": 1, "ts": 30, "dur": 1, "args": {"stream": 1, "Seq": 0}},
+  {"ph": "X", "name": "copy", "cat": "gpu_memcpy", "pid": 0, "tid": 1, "ts": 20, "dur": 1, "args": {"stream": 1, "bytes": 64}},
+  {"ph": "X", "name": "ar", "cat": "kernel", "pid": 0, "tid": 1, "ts": 10, "dur": 1, "args": {"stream": 1, "Collective name": "allreduce", "In msg nelems": 5, "Out msg nelems": 5, "Group size": 2, "dtype": "BFloat16", "Process Group Name": "0", "Seq": -7}},
+  {"ph": "X", "name": "group0", "cat": "kernel", "pid": 0, "tid": 2, "ts": 5, "dur": 1, "args": {"stream": 2, "Group size": 0}},
+  {"ph": "X", "name": "none", "cat": "kernel", "pid": 0, "tid": 1, "ts": 60, "dur": 1, "args": {"stream": 1, "Seq": -1}},
+  {"ph": "X", "name": "ar", "cat": "kernel", "pid": 0, "tid": 1, "ts": 70, "dur": 1, "args": {"stream": 1, "Collective name": "allreduce", "dtype": "Float"}}
+]})";
   CHECK(check_every_cut(text) > 0);
 }
 
@@ -327,6 +298,16 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
   part.end_input();
   using Bytes = std::vector<uint8_t>;
   using Columns = std::vector<Bytes>;
+  const CollectiveTable& coll = part.state().model.gpu_ops.collectives;
+  const IdColumn& ids = part.state().model.slices.correlation;
+  REQUIRE(coll.size() > 0);
+  auto column_of = [&part](const auto& column) {  // its index in part_columns()
+    const auto all = part.state().part_columns();
+    size_t i = 0;
+    while (i < all.size() && all[i].first != column.data()) ++i;
+    REQUIRE(i < all.size());
+    return i;
+  };
   auto header_cut = [](size_t keep) { return [keep](Bytes& h, Columns&) { h.resize(std::min(keep, h.size())); }; };
   std::vector<std::function<void(Bytes&, Columns&)>> spoil = {
       header_cut(0),
@@ -337,6 +318,11 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
       [](Bytes&, Columns& c) { c[0].resize(c[0].size() - 8); },  // a column of another size
       // Well-formed bytes with a slice on a track the part does not have (column 2: track).
       [](Bytes&, Columns& c) { std::memset(c[2].data() + 4 * 100, 0x7f, 4); },
+      // Collective args keyed by a GPU op the part does not have, or naming a string it does not.
+      [&](Bytes&, Columns& c) { std::memset(c[column_of(coll.op)].data(), 0x7f, 4); },
+      [&](Bytes&, Columns& c) { std::memset(c[column_of(coll.dtype)].data(), 0x7f, 4); },
+      // An id coded as escaped (id_column.h) with no escaped id for it.
+      [&](Bytes&, Columns& c) { std::memset(c[column_of(ids.codes)].data(), 0xff, 4); },
   };
   for (size_t i = 0; i < spoil.size(); ++i) {
     // The first part, the spoilt later part refused, then its bytes pushed: as if it never came.

@@ -60,13 +60,6 @@ struct ModelBuilder {
       g.device.push_back(m.tracks[track].device);
       g.stream.push_back(m.tracks[track].stream);
       g.bytes.push_back(-1);
-      g.collective.push_back(0);
-      g.in_nelems.push_back(-1);
-      g.out_nelems.push_back(-1);
-      g.group_size.push_back(0);
-      g.seq.push_back(-1);
-      g.dtype.push_back(0);
-      g.pg_name.push_back(0);
       for (int k = 0; k < 3; ++k) g.grid[k].push_back(0), g.block[k].push_back(0);
     }
     return static_cast<uint32_t>(s.size() - 1);

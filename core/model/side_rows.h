@@ -1,0 +1,40 @@
+// Side tables: values that only a few rows of a table have, or that do not fit its column, kept
+// beside it keyed by row (ascending), so that the other rows pay nothing for them. The keys follow
+// the table's rows when they are reordered (finalize.cc) or appended from a part (absorb_part.cc).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "core/model/permute.h"
+
+namespace tw {
+
+// The index of `row` in `rows` (ascending), or rows.size() when it has no side row.
+inline size_t find_side_row(const std::vector<uint32_t>& rows, uint32_t row) {
+  auto it = std::lower_bound(rows.begin(), rows.end(), row);
+  return it != rows.end() && *it == row ? static_cast<size_t>(it - rows.begin()) : rows.size();
+}
+
+// The keys renumbered by new_index (old row -> new row, as permute_columns leaves its order), and
+// the side rows (keys and `cols`, one value per key) sorted by them again.
+template <typename... Col>
+void renumber_side_rows(const std::vector<uint32_t>& new_index, std::vector<uint32_t>& rows, Col&... cols) {
+  for (uint32_t& r : rows) r = new_index[r];
+  if (std::is_sorted(rows.begin(), rows.end())) return;
+  std::vector<uint32_t> order(rows.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&rows](uint32_t a, uint32_t b) { return rows[a] < rows[b]; });
+  permute_columns(order, rows, cols...);
+}
+
+// True when the keys ascend strictly and are below `n_rows`: a side table a damaged part may
+// carry is refused before its keys index anything.
+inline bool side_rows_valid(const std::vector<uint32_t>& rows, size_t n_rows) {
+  for (size_t k = 0; k < rows.size(); ++k)
+    if (rows[k] >= n_rows || (k && rows[k - 1] >= rows[k])) return false;
+  return true;
+}
+
+}  // namespace tw
