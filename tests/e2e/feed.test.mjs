@@ -73,6 +73,8 @@ test('a gzip file is inflated by the feed worker; the summary is the CLI one', a
   assert.equal(opens[0].reader, 'feed worker');
   assert.equal(opens[0].gzip, true);
   assert.equal(opens[0].readerTiming.inflater, 'core', "gzip inflated by the core's inflater (core/inflate)");
+  const feedHeap = opens[0].readerTiming.heapBytes;
+  assert.ok(feedHeap > 0 && feedHeap % 65536 === 0, `the feed worker's wasm heap is reported (${feedHeap})`);
   assert.ok(
     opens[0].inputBytes > 40 * 2 ** 20,
     `${opens[0].inputBytes} bytes: more than the credits' worth of batches`
@@ -101,6 +103,7 @@ test('a plain file is read by the feed worker, every byte of it, into reused buf
   assert.equal(opens[0].inputBytes, readFileSync(plain).length);
   assert.ok(opens[0].inputBytes > 12 * kBatchBytes, `${opens[0].inputBytes} bytes`);
   assert.ok(opens[0].readBuffers >= 1 && opens[0].readBuffers <= 6, `${opens[0].readBuffers} buffers`);
+  assert.equal(opens[0].readerTiming.heapBytes, null, 'a plain file: the feed worker loads no core');
   assert.deepEqual(summary, cliSummary([plain]));
 });
 
@@ -146,6 +149,7 @@ test("a site built without 'inflate': the feed worker inflates with Decompressio
     assert.equal(error, null);
     assert.equal(opens[0].reader, 'feed worker');
     assert.equal(opens[0].readerTiming.inflater, 'DecompressionStream');
+    assert.equal(opens[0].readerTiming.heapBytes, null, 'DecompressionStream: the feed worker loads no core');
     assert.deepEqual(summary, cliSummary([PLAIN_GZ]));
   } finally {
     await new Promise((ok) => server.close(ok));

@@ -103,8 +103,8 @@ export const trace = dataPath;
 
 // From the next navigation on, the trace workers' open replies (OpenResult) are kept in
 // window.__opens, their progress messages in window.__progress, the arrival of each summary reply in
-// window.__summaryReplies (the page's performance.now(), `at`, and the document's text as the core
-// wrote it, `json`), error replies in window.__errors,
+// window.__summaryReplies (the page's performance.now(), `at`, the document's text as the core
+// wrote it, `json`, and the worker's wasm heap after it, `heapBytes`), error replies in window.__errors,
 // and window.__warmed counts the spare
 // workers that finished their warm-up (web/load/page/spare.ts: a spare answers its `warm` request
 // with {warmed: true}): a wrapper around window.Worker installed before any page script runs.
@@ -122,7 +122,7 @@ export async function recordOpenReplies(page) {
         this.addEventListener('message', (ev) => {
           if (ev.data?.result?.reader) window.__opens.push({ ...ev.data.result, at: performance.now() });
           if (ev.data?.kind === 'ok' && typeof ev.data?.json === 'string')
-            window.__summaryReplies.push({ at: performance.now(), json: ev.data.json });
+            window.__summaryReplies.push({ at: performance.now(), json: ev.data.json, heapBytes: ev.data.heapBytes });
           if (ev.data?.kind === 'progress') window.__progress.push(ev.data);
           if (ev.data?.warmed === true) window.__warmed++;
           if (ev.data?.kind === 'error') window.__errors.push(ev.data);

@@ -3,7 +3,7 @@
 // summary's numbers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openViaInput, openViaDrop, waitSettled, cliSummary, trace } from './helpers.mjs';
+import { start, openViaInput, openViaDrop, waitSettled, cliSummary, trace, recordOpenReplies } from './helpers.mjs';
 
 const NCCL = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
 const DEEPSEEK = trace('deepseek_profile_data/train.json');
@@ -226,4 +226,19 @@ test('more files than cores: they queue, and all load in the order given', async
   const { summary, error } = await openViaInput(s.page, paths);
   assert.equal(error, null);
   assert.deepEqual(summary, cliSummary(paths));
+});
+
+test("the summary's reply reports the trace worker's heap after it, at least the open's (issue #43)", async () => {
+  await recordOpenReplies(s.page); // from the next navigation on
+  await s.page.goto(s.url);
+  const { error } = await openViaInput(s.page, [DEEPSEEK]);
+  assert.equal(error, null);
+  const { opens, replies } = await s.page.evaluate(() => ({ opens: window.__opens, replies: window.__summaryReplies }));
+  assert.equal(opens.length, 1);
+  assert.equal(replies.length, 1, 'one file: its summary only');
+  const [{ heapBytes }] = replies;
+  assert.ok(
+    heapBytes % 65536 === 0 && heapBytes >= opens[0].heapBytes,
+    `open ${opens[0].heapBytes}, summary ${heapBytes}`
+  );
 });

@@ -56,6 +56,9 @@ test('a large plain trace in two parts: the later one absorbed, the CLI summary,
   assert.equal(opens[0].absorbedParts, 1);
   assert.equal(opens[0].inputBytes, readFileSync(path).length);
   assert.ok(opens[0].partTimings[0].exported > 0, JSON.stringify(opens[0].partTimings));
+  // The part worker's own wasm heap, once it had imported its part (whole wasm pages).
+  const [partHeap] = opens[0].partHeapBytes;
+  assert.ok(partHeap > 0 && partHeap % 65536 === 0, `part heap ${partHeap}`);
   assert.equal(opens[0].partsAhead, 1, 'the part worker was started and warmed ahead');
   const reading = progress.filter((p) => p.phase === 'reading');
   for (const p of reading)
@@ -110,6 +113,7 @@ test('a site without part.js: the part worker fails, the trace worker reads its 
     assert.equal(opens[0].parts, 2);
     assert.equal(opens[0].absorbedParts, 0);
     assert.deepEqual(opens[0].partTimings, [null]);
+    assert.deepEqual(opens[0].partHeapBytes, [null], 'no heap reported by a part worker that never ran');
     assert.equal(opens[0].partsAhead, 0, 'the one started ahead failed too');
     assert.deepEqual(summary, cliSummary([DEEPSEEK]));
   } finally {

@@ -48,7 +48,7 @@ export interface OpenResult {
   waitSeconds: number; // of `seconds`, the time spent waiting for input (the reader was behind)
   firstInputSeconds: number; // from the request to the first input bytes (module, file and reader set up)
   modelBytes: number;
-  heapBytes: number;
+  heapBytes: number; // the wasm heap at the end of the open (the summary grows it further: HeapReport)
   warnings: string[]; // plain sentences (e.g. gzip data ended early)
   reader: 'feed worker' | 'trace worker'; // which thread read (and inflated) the file
   readerStartedAhead: boolean; // the feed worker was started by the spare worker's warm-up (../load/feed/client.ts)
@@ -60,6 +60,10 @@ export interface OpenResult {
   partsSeconds: number; // of `seconds`, waiting for and absorbing the later parts
   ownPartSeconds: number; // of `seconds`, until this worker had imported its own part
   partTimings: Array<PartTiming | null>; // each later part's worker (../load/parts/client.ts); null: it failed
+  // Each later part's worker's wasm heap once it had imported its part (its peak: the heap never
+  // shrinks, and streaming the columns out grows it no further); null: it failed before that. The
+  // workers end once their part is absorbed, so these heaps are gone before finish().
+  partHeapBytes: Array<number | null>;
   partsAhead: number; // of those, started (and warmed) ahead by the spare worker's warm-up
 }
 
@@ -214,7 +218,14 @@ export interface Progress {
   secondsLeft: number | null;
 }
 
-export type OkReply = { id: number; kind: 'ok' } & TraceReplies[TraceKind];
+// Every `ok` reply also reports the worker's wasm heap (HEAPU8.length) once the request was answered
+// (0: no core loaded yet): the heap never shrinks, and requests after the open grow it (the summary
+// by tens of MB), so the page budgets a worker's memory by the largest one reported
+// (web/load/page/memory.ts).
+export interface HeapReport {
+  heapBytes: number;
+}
+export type OkReply = { id: number; kind: 'ok' } & HeapReport & TraceReplies[TraceKind];
 export interface ErrorReply {
   id: number;
   kind: 'error';

@@ -2,7 +2,7 @@
 // Session and finishes it; then it answers summary and timeline requests (./timeline_handlers.ts).
 // Before an open, a spare worker warms up (web/load/warm/spare.ts). Every request gets exactly one
 // reply; an exception while handling it becomes an `error` reply with a readable message.
-import type { ErrorCode, Request, SummaryReply, TraceKind, TraceReplies } from './protocol';
+import type { ErrorCode, OkReply, Request, SummaryReply, TraceKind, TraceReplies } from './protocol';
 import { handleTimelineRequest, transferablesOf } from './timeline_handlers';
 import { cancelOpen, loadCore, openStarted, openTrace, type OpenedTrace } from '../load/trace/open';
 import { warmSpare } from '../load/warm/spare';
@@ -81,7 +81,10 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
   const req = ev.data;
   try {
     const { payload, transfer } = await dispatch(req);
-    post({ ...payload, id: req.id, kind: 'ok' }, transfer ?? []);
+    // The heap as this request left it (the summary, a search, a call tree grow it after the open).
+    const heapBytes = moduleIfLoaded()?.HEAPU8.length ?? 0;
+    const reply: OkReply = { ...payload, id: req.id, kind: 'ok', heapBytes };
+    post(reply, transfer ?? []);
   } catch (e) {
     const mod = moduleIfLoaded();
     const oom = !(e instanceof WorkerFailure) && isOutOfMemory(mod, e);

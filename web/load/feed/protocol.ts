@@ -10,11 +10,14 @@ import type { GzipDamage } from '../input/gzip_damage';
 // how long of that it waited for credits (the importer behind). Against the moment the page turns
 // ready, `endedAt` splits a load into the read and the tail after the last byte (bench/browser_bench.mjs).
 // `inflater`: what inflated gzip (the core's own, or the browser's DecompressionStream); null: plain.
+// `heapBytes`: the feed worker's own wasm heap when it ended (the core's inflater's; its peak, the
+// heap never shrinks); null: it loaded no core (a plain file, DecompressionStream).
 export interface ReaderTiming {
   startedAt: number;
   endedAt: number;
   creditWaitSeconds: number;
   inflater: 'core' | 'DecompressionStream' | null;
+  heapBytes: number | null;
 }
 
 export type FeedRequest =

@@ -91,7 +91,14 @@ async function run(blob: Blob, gzip: boolean): Promise<void> {
     await send(batch);
     if (!cancelled) {
       const inflater = !gzip ? null : mod ? 'core' : 'DecompressionStream';
-      const timing = { startedAt, endedAt: now(), creditWaitSeconds: creditWaitMs / 1000, inflater } as const;
+      const heapBytes = mod ? mod.HEAPU8.length : null;
+      const timing = {
+        startedAt,
+        endedAt: now(),
+        creditWaitSeconds: creditWaitMs / 1000,
+        inflater,
+        heapBytes,
+      } as const;
       const buffers = pool.allocated > 0 ? pool.allocated : null;
       scope.postMessage({ kind: 'done', raw, buffers, timing, damage: inflated?.damage ?? [] });
     }

@@ -1,6 +1,14 @@
 // The page's side of one trace worker: request(kind, payload) -> Promise of the reply, with
-// progress messages routed to a callback.
-import type { ErrorCode, Progress, Reply, TraceKind, TracePayloads, TraceReplies } from '../../worker/protocol';
+// progress messages routed to a callback; heapBytes is the largest wasm heap its replies reported.
+import type {
+  ErrorCode,
+  HeapReport,
+  Progress,
+  Reply,
+  TraceKind,
+  TracePayloads,
+  TraceReplies,
+} from '../../worker/protocol';
 
 export class WorkerError extends Error {
   constructor(
@@ -17,9 +25,12 @@ export class WorkerClient {
   // Each settles with the `ok` reply of its request's kind (TraceReplies), kept by id.
   private readonly pending = new Map<
     number,
-    { resolve: (v: TraceReplies[TraceKind]) => void; reject: (e: Error) => void }
+    { resolve: (v: TraceReplies[TraceKind] & HeapReport) => void; reject: (e: Error) => void }
   >();
   private dead = false;
+  // The worker's wasm heap at its largest so far, as its `ok` replies reported it after each request
+  // (the open's, the summary's, the timeline's...): the heap never shrinks. 0 before any reply.
+  private peakHeapBytes = 0;
   onProgress: (p: Progress) => void = () => {};
 
   constructor() {
@@ -35,14 +46,18 @@ export class WorkerClient {
     kind: K,
     payload: TracePayloads[K],
     transfer: Transferable[] = []
-  ): Promise<TraceReplies[K]> {
+  ): Promise<TraceReplies[K] & HeapReport> {
     if (this.dead) return Promise.reject(new WorkerError('cancelled', 'This file was closed.'));
     const id = this.nextId++;
-    return new Promise<TraceReplies[K]>((resolve, reject) => {
+    return new Promise<TraceReplies[K] & HeapReport>((resolve, reject) => {
       // The worker answers a request of kind K with K's reply (web/worker/worker.ts).
-      this.pending.set(id, { resolve: resolve as (v: TraceReplies[TraceKind]) => void, reject });
+      this.pending.set(id, { resolve: resolve as (v: TraceReplies[TraceKind] & HeapReport) => void, reject });
       this.worker.postMessage({ ...payload, id, kind }, transfer);
     });
+  }
+
+  get heapBytes(): number {
+    return this.peakHeapBytes;
   }
 
   get alive(): boolean {
@@ -61,6 +76,7 @@ export class WorkerClient {
       this.onProgress(msg);
       return;
     }
+    if (msg.kind === 'ok') this.peakHeapBytes = Math.max(this.peakHeapBytes, msg.heapBytes);
     const p = this.pending.get(msg.id);
     if (!p) return;
     this.pending.delete(msg.id);

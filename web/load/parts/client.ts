@@ -25,6 +25,7 @@ export class LaterPart {
   raw = 0; // file bytes read so far
   events = 0; // events imported so far
   timing: PartTiming | null = null;
+  heapBytes: number | null = null; // the worker's wasm heap once it had imported its part (its peak)
   readonly result: Promise<StreamedPart | null>;
   private readonly worker: TypedWorker<PartRequest, PartReply>;
   readonly ahead: boolean; // started (and warmed) ahead
@@ -58,8 +59,10 @@ export class LaterPart {
       }
       this.raw = m.raw;
       this.events = m.events;
-      if (m.kind === 'imported')
+      if (m.kind === 'imported') {
+        this.heapBytes = m.heapBytes;
         this.settle({ header: m.header, sizes: m.sizes, receive: (write) => this.receive(write) });
+      }
     };
     this.worker.onerror = (ev) => {
       ev.preventDefault();

@@ -25,7 +25,9 @@ export type PartRequest =
 
 export type PartReply =
   | { kind: 'progress'; raw: number; events: number }
-  | { kind: 'imported'; header: Uint8Array; sizes: number[]; raw: number; events: number }
+  // heapBytes: the part worker's wasm heap once its part is imported (its peak: streaming the
+  // columns out grows it no further).
+  | { kind: 'imported'; header: Uint8Array; sizes: number[]; raw: number; events: number; heapBytes: number }
   | { kind: 'chunk'; buffer: ArrayBuffer; length: number }
   | { kind: 'done'; timing: PartTiming }
   | { kind: 'failed'; message: string };

@@ -63,7 +63,10 @@ async function run(m: PartStart): Promise<void> {
     // until they are streamed.
     const header = session.partHeader().slice();
     const views = session.partColumns();
-    scope.postMessage({ kind: 'imported', header, sizes: views.map((c) => c.length), raw, events }, [header.buffer]);
+    const heapBytes = mod.HEAPU8.length;
+    scope.postMessage({ kind: 'imported', header, sizes: views.map((c) => c.length), raw, events, heapBytes }, [
+      header.buffer,
+    ]);
     await sender.send(views);
     const seconds = (t: number) => (t - t0) / 1000;
     scope.postMessage({

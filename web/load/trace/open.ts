@@ -253,6 +253,7 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
     partsSeconds,
     ownPartSeconds,
     partTimings: later.map((p) => p.timing),
+    partHeapBytes: later.map((p) => p.heapBytes),
     partsAhead: later.filter((p) => p.ahead).length,
   };
   return { mod: m, session, source: { blob: plan ? req.blob : src.keep(), gzip: src.gzip }, result };
