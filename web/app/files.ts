@@ -46,6 +46,10 @@ export interface OpenedFile {
   origin: string;
 }
 
+// What a loaded file's model holds: its worker's heap at the largest its replies reported (after the
+// summary, not only the open's), and the rest (web/load/page/memory.ts).
+const heldOf = (f: OpenedFile): number => heldBytes(f.result, f.load?.heapBytes);
+
 // `folder`: the folder it was picked from (a comparison's side of rank files is named after it, as
 // `tracewise diff DIR` names it).
 export type FileInput = FileSource & { folder?: string };
@@ -412,7 +416,7 @@ export class FileSet {
     return new Promise<void>((resolve, reject) => {
       const task: Task = {
         file,
-        bytes: heldBytes(file.result),
+        bytes: heldOf(file),
         reopen: true,
         live: () => file.status === 'ready' && this.files.includes(file),
         run: () => {
@@ -470,7 +474,7 @@ export class FileSet {
 
   // The memory of the models held by ready files.
   private heldBytes(): number {
-    return this.files.reduce((sum, f) => sum + (f.status === 'ready' && f.load?.resident ? heldBytes(f.result) : 0), 0);
+    return this.files.reduce((sum, f) => sum + (f.status === 'ready' && f.load?.resident ? heldOf(f) : 0), 0);
   }
 
   // Releases models, least recently used first, until `bytes` are freed (or none is left to release):
@@ -494,7 +498,7 @@ export class FileSet {
       .sort((a, b) => a.load!.lastUsed - b.load!.lastUsed);
     for (const f of candidates) {
       if (bytes <= 0) return;
-      const held = heldBytes(f.result);
+      const held = heldOf(f);
       if (f.load!.release()) bytes -= held;
     }
   }

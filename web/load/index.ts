@@ -53,6 +53,7 @@ export class TraceLoad {
   // Rank records by htaCompat: the model's, so they outlive a release (the aligned timeline asks
   // every rank for its record; web/app/timeline_host.ts).
   private readonly ranks = new Map<boolean, SummaryReply>();
+  private releasedHeapBytes = 0; // the largest heap of its released workers
   onProgress: (p: Progress) => void = () => {};
   // How a released load opens its file again: `open(othersLoading)` does it; the caller decides when.
   reopenVia: (open: (othersLoading: boolean) => Promise<void>) => Promise<void> = (open) => open(false);
@@ -181,6 +182,13 @@ export class TraceLoad {
     return this.reopening;
   }
 
+  // The largest wasm heap its workers reported, after the open, the summary and any request since
+  // (the heap never shrinks; a released model opened again is taken to grow as large):
+  // web/load/page/memory.ts budgets the model by it.
+  get heapBytes(): number {
+    return Math.max(this.releasedHeapBytes, this.client?.heapBytes ?? 0);
+  }
+
   // The model is in a live worker (opened, not released or closed).
   get resident(): boolean {
     return !!this.client?.alive && !!this.request && !this.released && !this.closed;
@@ -196,6 +204,7 @@ export class TraceLoad {
   // download is not fetched twice).
   release(): boolean {
     if (!this.resident || this.busy || !this.request?.blob) return false;
+    this.releasedHeapBytes = this.heapBytes;
     this.client!.terminate();
     this.client = null;
     this.released = true;
