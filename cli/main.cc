@@ -177,6 +177,7 @@ int main(int argc, char** argv) {
     std::printf("events %llu\nbytes %llu\nslices %zu\nmodel_bytes %zu\n",
                 static_cast<unsigned long long>(s->stats().events), static_cast<unsigned long long>(s->stats().bytes),
                 s->model().slices.size(), s->model().memory_bytes());
+    for (const tw::TableBytes& t : s->model().memory_by_table()) std::printf("model_bytes.%s %zu\n", t.table, t.bytes);
     return 0;
   }
   if (cmd == "info") {

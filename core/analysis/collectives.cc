@@ -112,7 +112,7 @@ CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& cla
         slot = slot_of.emplace(key, t->second, &inserted);
       }
       CollectiveStat& c = r.by_type[slot];
-      int64_t ts = s.ts_ns[sl], dur = s.dur_ns[sl];
+      int64_t ts = s.ts_ns[sl], dur = s.dur_at(sl);
       c.count++;
       c.total_ns += dur;
       c.exposed_ns += dur - comp_set.total_within(ts, ts + dur);

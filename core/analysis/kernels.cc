@@ -47,7 +47,7 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
   std::vector<int64_t> durs(offset.back());
   std::vector<size_t> fill(offset.begin(), offset.end() - 1);
   each_selected([&](uint32_t i, KernelClass c) {
-    int64_t d = s.dur_ns[i];
+    int64_t d = s.dur_at(i);
     durs[fill[slot[s.name[i]]]++] = d;
     r.class_ns[static_cast<int>(c)] += d;
   });

@@ -111,7 +111,7 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
     const int k = known;
     if (k < 0) return;
     count[k]++;
-    blocked[k] += s.dur_ns[i];
+    blocked[k] += s.dur_at(i);
     // The call site: the innermost operator around the call, else the innermost slice of any kind.
     uint32_t site = parents[i];
     for (uint32_t p = parents[i]; p != kNoParent; p = parents[p]) {
@@ -120,7 +120,7 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
         break;
       }
     }
-    r.sync_calls.push_back(SyncCall{s.ts_ns[i], s.dur_ns[i], i, site == kNoParent ? 0 : s.name[site]});
+    r.sync_calls.push_back(SyncCall{s.ts_ns[i], s.dur_at(i), i, site == kNoParent ? 0 : s.name[site]});
   };
   for (const auto& [first, last] : slice_rows_starting_in(m, opt.window))
     for (uint32_t i = first; i < last; ++i) visit(i);
@@ -231,8 +231,8 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
     LaunchRecord rec;
     rec.launch_slice = l.launch_slice;
     rec.gpu_slice = l.gpu_slice;
-    rec.cpu_ns = s.dur_ns[l.launch_slice];
-    rec.gpu_ns = s.dur_ns[l.gpu_slice];
+    rec.cpu_ns = s.dur_at(l.launch_slice);
+    rec.gpu_ns = s.dur_at(l.gpu_slice);
     rec.delay_ns = s.ts_ns[l.gpu_slice] - s.end_ns(l.launch_slice);
     if (rec.delay_ns < 0) r.negative_delays++;
     if (rec.delay_ns > opt.delay_outlier_ns) r.delay_outliers++;

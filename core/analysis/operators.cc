@@ -106,22 +106,22 @@ OperatorsResult operator_stats(const TraceModel& m, const Interval* window, cons
       if (s.kind[i] == EventKind::kCpuOp) {
         OperatorStat& o = ops.at(s.name[i]);
         o.calls++;
-        o.total_ns += s.dur_ns[i];
-        o.self_ns += s.dur_ns[i];
+        o.total_ns += s.dur_at(i);
+        o.self_ns += s.dur_at(i);
         uint32_t p = parents[i];
-        if (p != kNoParent && s.kind[p] == EventKind::kCpuOp && in_window(p)) ops.at(s.name[p]).self_ns -= s.dur_ns[i];
+        if (p != kNoParent && s.kind[p] == EventKind::kCpuOp && in_window(p)) ops.at(s.name[p]).self_ns -= s.dur_at(i);
       } else if (is_module_slice(i)) {
         OperatorStat& o = modules.at(s.name[i]);
         o.calls++;
-        o.total_ns += s.dur_ns[i];
-        o.self_ns += s.dur_ns[i];
+        o.total_ns += s.dur_at(i);
+        o.self_ns += s.dur_at(i);
         uint16_t depth = 0;
         for (uint32_t p = parents[i]; p != kNoParent; p = parents[p])
           if (is_module_slice(p)) ++depth;
         o.min_depth = std::min(o.min_depth, depth);
         for (uint32_t p = parents[i]; p != kNoParent; p = parents[p]) {
           if (is_module_slice(p)) {
-            if (in_window(p)) modules.at(s.name[p]).self_ns -= s.dur_ns[i];
+            if (in_window(p)) modules.at(s.name[p]).self_ns -= s.dur_at(i);
             break;
           }
         }
@@ -144,7 +144,7 @@ OperatorsResult operator_stats(const TraceModel& m, const Interval* window, cons
     const LaunchLink& l = m.launches[li];
     if (!in_window(l.launch_slice)) continue;
     r.launches++;
-    int64_t dur = s.dur_ns[l.gpu_slice];
+    int64_t dur = s.dur_at(l.gpu_slice);
     uint32_t p = attributed->op[li];
     r.launches_by_external_id += attributed->by_external[li];
     if (p != kNoParent && !in_window(p)) p = kNoParent;  // its operator is not a row of this window

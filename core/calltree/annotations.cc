@@ -64,7 +64,7 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
       const uint32_t row = annotation_row(i);
       if (row == UINT32_MAX) continue;
       r.rows[row].count++;
-      r.rows[row].cpu_ns += s.dur_ns[i];
+      r.rows[row].cpu_ns += s.dur_at(i);
       spans_by_process[tr.process].push_back({s.ts_ns[i], s.end_ns(i), row, t});
     }
   }
@@ -81,9 +81,9 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
     for (uint32_t row : rows) {
       AnnotationStat& a = r.rows[row];
       a.gpu_ops++;
-      a.gpu_ns += s.dur_ns[l.gpu_slice];
+      a.gpu_ns += s.dur_at(l.gpu_slice);
       a.gpu_ops_other_thread += other_thread;
-      add_stream(a.gpu_by_stream, gt ? gt->device : -1, gt ? gt->stream : -1, s.dur_ns[l.gpu_slice]);
+      add_stream(a.gpu_by_stream, gt ? gt->device : -1, gt ? gt->stream : -1, s.dur_at(l.gpu_slice));
       if (a.module) continue;  // modules take no part in the overlap pairs below: their ops are not kept
       op_spans[row].push_back({s.ts_ns[l.gpu_slice], s.end_ns(l.gpu_slice)});
       op_ids[row].push_back(li);

@@ -68,12 +68,12 @@ CallTree build_call_tree(const TraceModel& m, const Interval* range) {
     auto it = gpu_row.find(l.gpu_slice);
     if (it != gpu_row.end()) linked[it->second] = 1;
     if (range && (s.ts_ns[l.launch_slice] < range->begin || s.ts_ns[l.launch_slice] >= range->end)) continue;
-    launched.push_back({l.launch_slice, s.dur_ns[l.gpu_slice]});
+    launched.push_back({l.launch_slice, s.dur_at(l.gpu_slice)});
   }
   for (uint32_t r = 0; r < g.size(); ++r) {
     const uint32_t i = g.slice[r];
     if (linked[r] || (range && (s.ts_ns[i] < range->begin || s.ts_ns[i] >= range->end))) continue;
-    t.gpu_unlinked_ns += s.dur_ns[i];
+    t.gpu_unlinked_ns += s.dur_at(i);
     t.gpu_unlinked_ops++;
   }
   std::sort(launched.begin(), launched.end());
@@ -103,7 +103,7 @@ CallTree build_call_tree(const TraceModel& m, const Interval* range) {
     for (uint32_t i = first; i < last; ++i) {
       const int64_t ns = clipped(s.ts_ns[i], s.end_ns(i), range);
       const bool inside = !range || (s.ts_ns[i] < range->end && s.end_ns(i) > range->begin) ||
-                          (s.dur_ns[i] == 0 && s.ts_ns[i] >= range->begin && s.ts_ns[i] < range->end);
+                          (s.dur_at(i) == 0 && s.ts_ns[i] >= range->begin && s.ts_ns[i] < range->end);
       uint32_t node = kNoNode;
       if (inside) {
         const uint32_t p = s.parent[i];

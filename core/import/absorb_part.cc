@@ -37,7 +37,7 @@ void ImportState::add_orphan_end(uint32_t track, uint64_t off) {
   growth_.before_append(s, s.ts_ns);
   uint32_t row = static_cast<uint32_t>(s.size());
   s.ts_ns.push_back(ev_.ts_ns);
-  s.dur_ns.push_back(0);
+  s.dur.push_back(0);
   s.track.push_back(track);
   s.name.push_back(0);
   s.cat.push_back(0);
@@ -46,8 +46,7 @@ void ImportState::add_orphan_end(uint32_t track, uint64_t off) {
   s.depth.push_back(0);
   s.correlation.push_back(kNoId);
   s.external_id.push_back(kNoId);
-  s.src_offset.push_back(off);
-  s.src_length.push_back(0);
+  s.src.push_back(off, 0);
   orphan_ends_.push_back(OrphanEnd{row, track, ev_.ts_ns, off, links_.flows_v2.size()});
 }
 
@@ -220,16 +219,25 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
       column.resize(next);
     });
   }
-  // The part's escaped ids (id_column.h), at their rows here; none is on a dropped row (an orphan
-  // E's placeholder has no id).
-  auto append_escaped = [&](IdColumn& here, const IdColumn& part) {
+  // The part's escaped values (compact_int_column.h), at their rows here; none is on a dropped row
+  // (an orphan E's placeholder has no id and a zero duration).
+  auto append_escaped = [&](CompactIntColumn& here, const CompactIntColumn& part) {
     for (size_t k = 0; k < part.escaped_rows.size(); ++k) {
       const uint32_t r = maps.slices[part.escaped_rows[k]];
       if (r != UINT32_MAX) here.escaped_rows.push_back(r), here.escaped_ids.push_back(part.escaped_ids[k]);
     }
   };
+  append_escaped(s.dur, later.model.slices.dur);
   append_escaped(s.correlation, later.model.slices.correlation);
   append_escaped(s.external_id, later.model.slices.external_id);
+  const SourceColumn& part_src = later.model.slices.src;
+  for (size_t k = 0; k < part_src.escaped_rows.size(); ++k) {
+    const uint32_t r = maps.slices[part_src.escaped_rows[k]];
+    if (r == UINT32_MAX) continue;
+    s.src.escaped_rows.push_back(r);
+    s.src.escaped_offsets.push_back(part_src.escaped_offsets[k]),
+        s.src.escaped_lengths.push_back(part_src.escaped_lengths[k]);
+  }
   remap_tail(s.track, base, [&](uint32_t t) { return maps.tracks[t]; });
   remap_tail(s.name, base, [&](StringId x) { return maps.str(x); });
   remap_tail(s.cat, base, [&](StringId x) { return maps.str(x); });
@@ -259,9 +267,9 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
       dur = 0;
     }
     uint32_t r = pr.row;
-    s.ts_ns[r] = b.ts_ns, s.dur_ns[r] = dur, s.name[r] = b.name, s.cat[r] = b.cat, s.kind[r] = b.kind;
-    s.correlation.set(r, b.correlation), s.external_id.set(r, b.external_id);
-    s.src_offset[r] = b.src_offset, s.src_length[r] = b.src_length;
+    s.ts_ns[r] = b.ts_ns, s.name[r] = b.name, s.cat[r] = b.cat, s.kind[r] = b.kind;
+    s.dur.set(r, dur), s.correlation.set(r, b.correlation), s.external_id.set(r, b.external_id);
+    s.src.set(r, b.src_offset, b.src_length);
     note_time(b.ts_ns);
     note_time(b.ts_ns + dur);
   }

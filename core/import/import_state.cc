@@ -220,7 +220,7 @@ uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringI
   growth_.before_append(s, s.ts_ns);
   uint32_t idx = static_cast<uint32_t>(s.size());
   s.ts_ns.push_back(ts);
-  s.dur_ns.push_back(dur);
+  s.dur.push_back(dur);
   s.track.push_back(track);
   s.name.push_back(name);
   s.cat.push_back(cat);
@@ -229,8 +229,7 @@ uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringI
   s.depth.push_back(0);
   s.correlation.push_back(corr);
   s.external_id.push_back(ext);
-  s.src_offset.push_back(off);
-  s.src_length.push_back(len);
+  s.src.push_back(off, len);
   note_time(ts);
   note_time(ts + dur);
   return idx;

@@ -17,7 +17,7 @@ namespace tw {
 namespace {
 
 // Changes whenever the layout below or of any struct copied as bytes does.
-constexpr uint64_t kPartFormat = 0x7477'7061'7274'0004ULL ^ (uint64_t(sizeof(Process)) << 40) ^
+constexpr uint64_t kPartFormat = 0x7477'7061'7274'0005ULL ^ (uint64_t(sizeof(Process)) << 40) ^
                                  (uint64_t(sizeof(Track)) << 32) ^ (uint64_t(sizeof(OpenSlice)) << 24) ^
                                  (uint64_t(sizeof(FlowPoint)) << 16) ^ (uint64_t(sizeof(OrphanEnd)) << 8);
 
@@ -244,8 +244,10 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
   const SliceTable& s = model.slices;
   all_below(s.track, open_base_.slices, n_tracks), all_below(s.name, open_base_.slices, n_str);
   all_below(s.cat, open_base_.slices, n_str);
-  ok = ok && s.correlation.escapes_fit(m.slices.correlation, open_base_.slices) &&
-       s.external_id.escapes_fit(m.slices.external_id, open_base_.slices);
+  ok = ok && s.dur.escapes_fit(m.slices.dur, open_base_.slices) &&
+       s.correlation.escapes_fit(m.slices.correlation, open_base_.slices) &&
+       s.external_id.escapes_fit(m.slices.external_id, open_base_.slices) &&
+       s.src.escapes_fit(m.slices.src, open_base_.slices);
   all_below(model.gpu_ops.slice, open_base_.gpu_ops, n_slices);
   const CollectiveTable& c = m.gpu_ops.collectives;
   c.for_each_column([&](const auto& column) { ok = ok && column.size() == c.size(); });

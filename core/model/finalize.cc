@@ -42,12 +42,12 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
   // runs only), and the comparison needs no track.
   sort_runs_each(order, buckets.bounds, [&s](uint32_t a, uint32_t b) {
     if (s.ts_ns[a] != s.ts_ns[b]) return s.ts_ns[a] < s.ts_ns[b];
-    if (s.dur_ns[a] != s.dur_ns[b]) return s.dur_ns[a] > s.dur_ns[b];
+    if (s.dur_at(a) != s.dur_at(b)) return s.dur_at(a) > s.dur_at(b);
     return a < b;
   });
-  permute_columns(order, s.ts_ns, s.dur_ns, s.track, s.name, s.cat, s.kind, s.flags, s.correlation.codes,
-                  s.external_id.codes, s.src_offset, s.src_length);
-  s.correlation.renumber(order), s.external_id.renumber(order);
+  permute_columns(order, s.ts_ns, s.dur.codes, s.track, s.name, s.cat, s.kind, s.flags, s.correlation.codes,
+                  s.external_id.codes, s.src.codes);
+  s.dur.renumber(order), s.correlation.renumber(order), s.external_id.renumber(order), s.src.renumber(order);
   s.depth.assign(s.size(), 0);
   return order;  // now the new index of each old row
 }
@@ -80,7 +80,7 @@ void assign_depths(TraceModel& m, ImportStats& stats) {
         s.parent[i] = rows.back().slice;
         if (end > rows.back().end) {
           s.flags[i] |= kSliceOverlapping;
-          stats.problem("overlapping_slices", s.src_offset[i]);
+          stats.problem("overlapping_slices", s.src_offset_at(i));
         }
       }
       size_t depth = rows.size();

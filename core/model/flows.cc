@@ -132,7 +132,7 @@ void resolve_flows_v2(TraceModel& m, std::vector<FlowV2Mark>& marks, ImportStats
     }
     auto it = out_of.find(mk.bind_id);
     if (it == out_of.end()) {
-      stats.problem("flow_without_start", m.slices.src_offset[mk.slice]);
+      stats.problem("flow_without_start", m.slices.src_offset_at(mk.slice));
       continue;
     }
     m.flows.push_back(Flow{it->second, mk.slice, 0, 0});

@@ -37,4 +37,26 @@ inline bool side_rows_valid(const std::vector<uint32_t>& rows, size_t n_rows) {
   return true;
 }
 
+// Where `row`'s side row is or would go in `rows` (ascending), and whether it is there.
+struct SideSlot {
+  size_t k;
+  bool present;
+};
+inline SideSlot side_slot(const std::vector<uint32_t>& rows, uint32_t row) {
+  const size_t k = static_cast<size_t>(std::lower_bound(rows.begin(), rows.end(), row) - rows.begin());
+  return {k, k < rows.size() && rows[k] == row};
+}
+
+// True when `rows` (a part's side keys), each plus `first`, are exactly the rows from `first` on
+// coded `escaped` in `codes`: a part's side table is checked before it is read, since a damaged
+// part may carry anything.
+template <typename Code>
+bool side_rows_fit(const std::vector<Code>& codes, Code escaped, const std::vector<uint32_t>& rows, size_t first) {
+  if (first > codes.size() || !side_rows_valid(rows, codes.size() - first)) return false;
+  for (uint32_t r : rows)
+    if (codes[first + r] != escaped) return false;
+  return static_cast<size_t>(std::count(codes.begin() + static_cast<ptrdiff_t>(first), codes.end(), escaped)) ==
+         rows.size();
+}
+
 }  // namespace tw

@@ -38,18 +38,28 @@ CollectiveArgs GpuOpTable::collective_args(uint32_t row) const {
 
 void InstantTable::reserve(size_t n) { reserve_all(n, ts_ns, track, name, cat, scope, src_offset, src_length); }
 
-size_t TraceModel::memory_bytes() const {
-  size_t n = strings.memory_bytes();
-  n += bytes_of(processes) + bytes_of(tracks);
-  slices.for_each_column([&n](const auto& c) { n += bytes_of(c); });
-  gpu_ops.for_each_column([&n](const auto& c) { n += bytes_of(c); });
+std::vector<TableBytes> TraceModel::memory_by_table() const {
+  size_t slice_bytes = 0, gpu_bytes = 0, counter_bytes = 0;
+  slices.for_each_column([&slice_bytes](const auto& c) { slice_bytes += bytes_of(c); });
+  gpu_ops.for_each_column([&gpu_bytes](const auto& c) { gpu_bytes += bytes_of(c); });
+  for (const CounterSeries& c : counters) counter_bytes += sizeof(c) + bytes_of(c.ts_ns) + bytes_of(c.value);
   const InstantTable& i = instants;
-  n += bytes_of(i.ts_ns) + bytes_of(i.track) + bytes_of(i.name) + bytes_of(i.cat) + bytes_of(i.scope) +
-       bytes_of(i.src_offset) + bytes_of(i.src_length);
-  for (const CounterSeries& c : counters) n += sizeof(c) + bytes_of(c.ts_ns) + bytes_of(c.value);
-  n += bytes_of(memory.ts_ns) + bytes_of(memory.device) + bytes_of(memory.total_allocated) +
-       bytes_of(memory.total_reserved) + bytes_of(memory.bytes);
-  n += bytes_of(flows) + bytes_of(launches);
+  return {{"strings", strings.memory_bytes()},
+          {"tracks", bytes_of(processes) + bytes_of(tracks)},
+          {"slices", slice_bytes},
+          {"gpu_ops", gpu_bytes},
+          {"instants", bytes_of(i.ts_ns) + bytes_of(i.track) + bytes_of(i.name) + bytes_of(i.cat) + bytes_of(i.scope) +
+                           bytes_of(i.src_offset) + bytes_of(i.src_length)},
+          {"counters", counter_bytes},
+          {"memory", bytes_of(memory.ts_ns) + bytes_of(memory.device) + bytes_of(memory.total_allocated) +
+                         bytes_of(memory.total_reserved) + bytes_of(memory.bytes)},
+          {"flows", bytes_of(flows)},
+          {"launches", bytes_of(launches)}};
+}
+
+size_t TraceModel::memory_bytes() const {
+  size_t n = 0;
+  for (const TableBytes& t : memory_by_table()) n += t.bytes;
   return n;
 }
 

@@ -8,7 +8,8 @@
 
 #include "core/base/string_pool.h"
 #include "core/model/collective_table.h"
-#include "core/model/id_column.h"
+#include "core/model/compact_int_column.h"
+#include "core/model/source_column.h"
 
 namespace tw {
 
@@ -74,24 +75,26 @@ enum : uint8_t {
 // Slices (X, matched B/E, async b/e), sorted by (track, ts, longer first) after import.
 struct SliceTable {
   std::vector<int64_t> ts_ns;
-  std::vector<int64_t> dur_ns;
+  CompactIntColumn dur;  // in ns (read with dur_at): below 4.29 s but for a few long spans
   std::vector<uint32_t> track;
   std::vector<StringId> name;
   std::vector<StringId> cat;
   std::vector<EventKind> kind;
   std::vector<uint8_t> flags;
   std::vector<uint16_t> depth;
-  std::vector<uint32_t> parent;      // the slice this one is nested in (one row up), kNoParent; by finish()
-  IdColumn correlation;              // Kineto "correlation" (read with correlation_at)
-  IdColumn external_id;              // Kineto "External id" (external_id_at)
-  std::vector<uint64_t> src_offset;  // byte offset of the event object in the input
-  std::vector<uint32_t> src_length;  // its length in bytes
+  std::vector<uint32_t> parent;  // the slice this one is nested in (one row up), kNoParent; by finish()
+  CompactIntColumn correlation;  // Kineto "correlation" (read with correlation_at)
+  CompactIntColumn external_id;  // Kineto "External id" (external_id_at)
+  SourceColumn src;              // the event object's byte range in the input (src_offset_at, src_length_at)
   size_t size() const { return ts_ns.size(); }
-  int64_t end_ns(size_t i) const { return ts_ns[i] + dur_ns[i]; }
+  int64_t dur_at(size_t i) const { return dur.at(i); }
+  int64_t end_ns(size_t i) const { return ts_ns[i] + dur_at(i); }
   int64_t correlation_at(size_t i) const { return correlation.at(i); }  // kNoId when absent
   int64_t external_id_at(size_t i) const { return external_id.at(i); }  // kNoId when absent
-  void reserve(size_t n);                                               // the import's columns
-  void shrink_to_fit();                                                 // every column
+  uint64_t src_offset_at(size_t i) const { return src.offset_at(i); }
+  uint32_t src_length_at(size_t i) const { return src.length_at(i); }
+  void reserve(size_t n);  // the import's columns
+  void shrink_to_fit();    // every column
 
   // f(column) for each per-row column the import reserves and fills (all but parent); for the
   // side tables of the ids that do not fit their column (their own sizes); then for every column:
@@ -116,12 +119,13 @@ struct SliceTable {
  private:
   template <class Table, class F>
   static void import_columns(Table& t, F& f) {
-    f(t.ts_ns), f(t.dur_ns), f(t.track), f(t.name), f(t.cat), f(t.kind), f(t.flags), f(t.depth), f(t.correlation.codes),
-        f(t.external_id.codes), f(t.src_offset), f(t.src_length);
+    f(t.ts_ns), f(t.dur.codes), f(t.track), f(t.name), f(t.cat), f(t.kind), f(t.flags), f(t.depth),
+        f(t.correlation.codes), f(t.external_id.codes), f(t.src.codes);
   }
   template <class Table, class F>
   static void side_columns(Table& t, F& f) {
-    t.correlation.for_each_side_column(f), t.external_id.for_each_side_column(f);
+    t.dur.for_each_side_column(f), t.correlation.for_each_side_column(f), t.external_id.for_each_side_column(f),
+        t.src.for_each_side_column(f);
   }
 };
 
@@ -244,6 +248,11 @@ struct TraceMeta {
   int64_t schema_version = -1;
 };
 
+struct TableBytes {
+  const char* table;
+  size_t bytes;
+};
+
 struct TraceModel {
   StringPool strings;
   std::vector<Process> processes;
@@ -260,6 +269,7 @@ struct TraceModel {
   int64_t max_ts_ns = 0;
 
   size_t memory_bytes() const;
+  std::vector<TableBytes> memory_by_table() const;  // what memory_bytes() adds up, table by table
 };
 
 }  // namespace tw

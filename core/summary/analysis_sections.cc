@@ -60,7 +60,7 @@ json class_counts_json(const TraceModel& m, const std::vector<KernelClass>& cls,
   int64_t count[kKernelClassCount] = {}, sum[kKernelClassCount] = {};
   auto add = [&](KernelClass c, uint32_t slice) {
     ++count[static_cast<int>(c)];
-    sum[static_cast<int>(c)] += m.slices.dur_ns[slice];
+    sum[static_cast<int>(c)] += m.slices.dur_at(slice);
   };
   for (size_t row = 0; row < cls.size(); ++row)
     if (!kept || (*kept)[row]) add(cls[row], m.gpu_ops.slice[row]);
@@ -79,7 +79,7 @@ json memory_ops_json(const TraceModel& m, const std::vector<MemoryOpKind>& kinds
     const MemoryOpKind k = kinds[row];
     if (k.kind == MemoryKind::kNone) continue;
     const int i = static_cast<int>(k.kind);
-    const int64_t dur = m.slices.dur_ns[m.gpu_ops.slice[row]];
+    const int64_t dur = m.slices.dur_at(m.gpu_ops.slice[row]);
     ++count[i];
     sum[i] += dur;
     if (m.gpu_ops.bytes[row] > 0) bytes[i] += m.gpu_ops.bytes[row];

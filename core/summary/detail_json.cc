@@ -177,7 +177,7 @@ json launches_json(const TraceModel& m, const LaunchesResult& r, const LaunchOpt
     longest.push_back({{"name", model_str(m, s.name[i])},
                        {"begin_ns", s.ts_ns[i]},
                        {"end_ns", s.end_ns(i)},
-                       {"duration_ns", s.dur_ns[i]}});
+                       {"duration_ns", s.dur_at(i)}});
   json j = {{"count", r.records.size()},
             {"delay", distribution_json(r.delay)},
             {"negative_delays", r.negative_delays},

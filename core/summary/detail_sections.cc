@@ -183,7 +183,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
   for (size_t row = 0; row < mk.size(); ++row) {
     if (mk[row].host != HostMemory::kPageable) continue;
     in.pageable_copies++;
-    in.pageable_copy_ns += m.slices.dur_ns[m.gpu_ops.slice[row]];
+    in.pageable_copy_ns += m.slices.dur_at(m.gpu_ops.slice[row]);
     if (m.gpu_ops.bytes[row] > 0) in.pageable_copy_bytes += m.gpu_ops.bytes[row];
   }
   const std::vector<Recommendation> recs = recommend(in);

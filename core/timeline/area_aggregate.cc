@@ -29,7 +29,7 @@ nlohmann::json area_aggregate(const TimelineIndex& index, const std::vector<uint
         // Zero-length slices at the edge still count when they sit inside [a, b).
         Acc& acc = by_name[s.name[*p]];
         ++acc.count;
-        acc.total += s.dur_ns[*p];
+        acc.total += s.dur_at(*p);
         acc.self += index.self_ns(*p);
         acc.in_range += std::max<int64_t>(0, std::min(s.end_ns(*p), b) - std::max(s.ts_ns[*p], a));
         ++slices;

@@ -27,7 +27,7 @@ nlohmann::json slice_ref(const TimelineIndex& index, uint32_t id) {
           {"lane", index.lane_of_model_track(s.track[id])},
           {"depth", s.depth[id]},
           {"startNs", static_cast<double>(s.ts_ns[id] - index.origin_ns())},
-          {"durNs", static_cast<double>(s.dur_ns[id])}};
+          {"durNs", static_cast<double>(s.dur_at(id))}};
 }
 
 nlohmann::json gpu_fields(const TraceModel& m, uint32_t r) {
@@ -70,8 +70,8 @@ nlohmann::json event_details(const TimelineIndex& index, uint32_t id) {
   j["selfNs"] = static_cast<double>(index.self_ns(id));
   j["correlation"] = id_text(s.correlation_at(id));
   j["externalId"] = id_text(s.external_id_at(id));
-  j["srcOffset"] = static_cast<double>(s.src_offset[id]);
-  j["srcLength"] = s.src_length[id];
+  j["srcOffset"] = static_cast<double>(s.src_offset_at(id));
+  j["srcLength"] = s.src_length_at(id);
   uint8_t f = s.flags[id];
   j["unclosed"] = (f & kSliceUnclosed) != 0;
   j["overlapping"] = (f & kSliceOverlapping) != 0;

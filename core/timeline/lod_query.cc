@@ -95,7 +95,7 @@ void slice_lane(const TimelineIndex& index, uint32_t model_track, int64_t a, int
         },
         [&](uint32_t k) {
           ++out.probes;
-          return s.dur_ns[ids[k]];
+          return s.dur_at(ids[k]);
         },
         [&](uint32_t first, uint32_t last, uint32_t rep, uint32_t n) {
           uint32_t sid = ids[rep];

@@ -67,7 +67,7 @@ void SearchState::window_matches(const TimelineIndex& index, uint32_t model_trac
   }
   auto emit = [&](uint32_t id) {
     out.match_start_ns.push_back(static_cast<double>(s.ts_ns[id] - index.origin_ns()));
-    out.match_dur_ns.push_back(static_cast<double>(s.dur_ns[id]));
+    out.match_dur_ns.push_back(static_cast<double>(s.dur_at(id)));
     out.match_depth.push_back(s.depth[id]);
     out.match_id.push_back(id);
   };
@@ -97,7 +97,7 @@ nlohmann::json search_page(const TimelineIndex& index, const SearchState& search
                        {"lane", index.lane_of_model_track(s.track[id])},
                        {"depth", s.depth[id]},
                        {"startNs", static_cast<double>(s.ts_ns[id] - index.origin_ns())},
-                       {"durNs", static_cast<double>(s.dur_ns[id])}});
+                       {"durNs", static_cast<double>(s.dur_at(id))}});
   }
   return {{"count", search.count()}, {"offset", offset}, {"matches", std::move(matches)}};
 }

@@ -38,7 +38,7 @@ void TimelineIndex::build_rows() {
   row_longest_.resize(rows);
   for (uint32_t r = 0; r < rows; ++r) {
     const uint32_t* ids = row_ids_.data() + row_offset_[r];
-    row_longest_[r].build(row_offset_[r + 1] - row_offset_[r], [&](uint32_t k) { return s.dur_ns[ids[k]]; });
+    row_longest_[r].build(row_offset_[r + 1] - row_offset_[r], [&](uint32_t k) { return s.dur_at(ids[k]); });
   }
 }
 
@@ -98,7 +98,7 @@ int64_t TimelineIndex::self_ns(uint32_t slice) const {
     for (const uint32_t* p = first; p != child.ids + child.size && s.ts_ns[*p] < end; ++p)
       children += std::min(s.end_ns(*p), end) - s.ts_ns[*p];
   }
-  return std::max<int64_t>(0, s.dur_ns[slice] - children);
+  return std::max<int64_t>(0, s.dur_at(slice) - children);
 }
 
 void TimelineIndex::build_series() {

@@ -214,13 +214,13 @@ TEST_CASE("call tree on every test trace: root totals and attributed GPU time ad
     const CallTree t = build_call_tree(m);
     ++traces;
     int64_t gpu_tree = t.gpu_unlinked_ns, gpu_all = 0;
-    for (uint32_t r = 0; r < m.gpu_ops.size(); ++r) gpu_all += m.slices.dur_ns[m.gpu_ops.slice[r]];
+    for (uint32_t r = 0; r < m.gpu_ops.size(); ++r) gpu_all += m.slices.dur_at(m.gpu_ops.slice[r]);
     for (const CallNode& n : t.nodes) {
       if (n.parent != kNoNode) continue;
       int64_t top = 0;
       const Track& tr = m.tracks[n.track];
       for (uint32_t i = tr.slice_begin; i < tr.slice_end; ++i)
-        if (m.slices.parent[i] == kNoParent) top += m.slices.dur_ns[i];
+        if (m.slices.parent[i] == kNoParent) top += m.slices.dur_at(i);
       CHECK_MESSAGE(n.total_ns == top, rel);
       gpu_tree += n.gpu_ns;
     }
@@ -269,7 +269,7 @@ TEST_CASE("annotations: GPU time inside the GPU-side mirror (gpu_user_annotation
     // Busy time inside the mirror spans: at most their length, and here every op the CPU side launched.
     int64_t spans = 0;
     for (uint32_t i = 0; i < m.slices.size(); ++i)
-      if (m.slices.kind[i] == EventKind::kGpuUserAnnotation && m.slices.name[i] == a.name) spans += m.slices.dur_ns[i];
+      if (m.slices.kind[i] == EventKind::kGpuUserAnnotation && m.slices.name[i] == a.name) spans += m.slices.dur_at(i);
     CHECK(a.gpu_side[0].ns > 0);
     CHECK(a.gpu_side[0].ns <= spans);
     CHECK(a.gpu_ns > 0);

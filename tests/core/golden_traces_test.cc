@@ -148,7 +148,7 @@ TEST_CASE("golden: every MANIFEST trace imports with the MANIFEST's event and ph
     // Every slice's source range points at an event object inside the file.
     tw::TraceModel& m = imp->model();
     for (size_t i = 0; i < m.slices.size(); ++i) {
-      if (m.slices.src_offset[i] + m.slices.src_length[i] > st.bytes || m.slices.src_length[i] < 2) {
+      if (m.slices.src_offset_at(i) + m.slices.src_length_at(i) > st.bytes || m.slices.src_length_at(i) < 2) {
         FAIL_CHECK("slice " << i << " has a source range outside the file");
         break;
       }

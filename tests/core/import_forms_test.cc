@@ -132,7 +132,7 @@ TEST_CASE("forms: each event's byte range re-reads its full source (args on dema
   auto imp = import_all_ways(text);
   tw::TraceModel& m = imp->model();
   REQUIRE(m.slices.size() == 1);
-  std::string_view src = source_of(text, m.slices.src_offset[0], m.slices.src_length[0]);
+  std::string_view src = source_of(text, m.slices.src_offset_at(0), m.slices.src_length_at(0));
   CHECK(src.front() == '{');
   CHECK(src.back() == '}');
   CHECK(src.find("18446744073709551617") != std::string_view::npos);

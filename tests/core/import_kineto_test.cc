@@ -130,7 +130,7 @@ TEST_CASE("kineto: a small trace imports with kinds, GPU op columns, launches an
   CHECK(m.slices.correlation_at(gemm) == 77);
   CHECK(m.slices.external_id_at(gemm) == 2);
   CHECK(m.slices.ts_ns[gemm] == 1030250);
-  CHECK(m.slices.dur_ns[gemm] == 100750);
+  CHECK(m.slices.dur_at(gemm) == 100750);
   CHECK(m.slices.correlation_at(slice_named(m, "aten::mm")) == tw::kNoId);
 
   // GPU ops: kernel, memcpy, memset, collective kernel (annotations and syncs are not GPU ops).
@@ -160,7 +160,7 @@ TEST_CASE("kineto: a small trace imports with kinds, GPU op columns, launches an
       CHECK(m.strings.get(c.pg_name) == "0");
       // The integer beyond int64 stays in the event's source text, readable on demand.
       uint32_t s = m.gpu_ops.slice[r];
-      CHECK(source_of(text, m.slices.src_offset[s], m.slices.src_length[s]).find("18446744073709551615") !=
+      CHECK(source_of(text, m.slices.src_offset_at(s), m.slices.src_length_at(s)).find("18446744073709551615") !=
             std::string_view::npos);
     }
   }

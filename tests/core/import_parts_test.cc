@@ -299,7 +299,7 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
   using Bytes = std::vector<uint8_t>;
   using Columns = std::vector<Bytes>;
   const CollectiveTable& coll = part.state().model.gpu_ops.collectives;
-  const IdColumn& ids = part.state().model.slices.correlation;
+  const CompactIntColumn& ids = part.state().model.slices.correlation;
   REQUIRE(coll.size() > 0);
   auto column_of = [&part](const auto& column) {  // its index in part_columns()
     const auto all = part.state().part_columns();
@@ -321,7 +321,7 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
       // Collective args keyed by a GPU op the part does not have, or naming a string it does not.
       [&](Bytes&, Columns& c) { std::memset(c[column_of(coll.op)].data(), 0x7f, 4); },
       [&](Bytes&, Columns& c) { std::memset(c[column_of(coll.dtype)].data(), 0x7f, 4); },
-      // An id coded as escaped (id_column.h) with no escaped id for it.
+      // An id coded as escaped (compact_int_column.h) with no escaped id for it.
       [&](Bytes&, Columns& c) { std::memset(c[column_of(ids.codes)].data(), 0xff, 4); },
   };
   for (size_t i = 0; i < spoil.size(); ++i) {

@@ -32,10 +32,10 @@ TEST_CASE("phases: X complete events, with and without dur") {
   CHECK(m.processes[m.tracks[0].process].pid == 7);
   int outer = slice_named(m, "outer"), inner = slice_named(m, "inner"), nodur = slice_named(m, "nodur");
   CHECK(m.slices.ts_ns[outer] == 100000);
-  CHECK(m.slices.dur_ns[outer] == 50000);
+  CHECK(m.slices.dur_at(outer) == 50000);
   CHECK(m.slices.depth[outer] == 0);
   CHECK(m.slices.depth[inner] == 1);
-  CHECK(m.slices.dur_ns[nodur] == 0);
+  CHECK(m.slices.dur_at(nodur) == 0);
   CHECK((m.slices.flags[nodur] & tw::kSliceNoDur) != 0);
   CHECK(m.slices.depth[nodur] == 1);
   CHECK((m.slices.flags[slice_named(m, "baddur")] & tw::kSliceNoDur) != 0);
@@ -65,19 +65,19 @@ TEST_CASE("phases: B/E are matched per thread; unmatched ones are counted, never
   REQUIRE(outer >= 0);
   REQUIRE(inner >= 0);
   REQUIRE(t2 >= 0);
-  CHECK(m.slices.dur_ns[outer] == 5000);
+  CHECK(m.slices.dur_at(outer) == 5000);
   CHECK(m.slices.ts_ns[inner] == 2000);
-  CHECK(m.slices.dur_ns[inner] == 1000);
+  CHECK(m.slices.dur_at(inner) == 1000);
   CHECK(m.slices.depth[inner] == 1);
-  CHECK(m.slices.dur_ns[t2] == 3000);
+  CHECK(m.slices.dur_at(t2) == 3000);
   CHECK(m.slices.track[outer] != m.slices.track[t2]);
   CHECK((m.slices.flags[outer] & tw::kSliceFromBE) != 0);
   int open = slice_named(m, "never-ends");
   REQUIRE(open >= 0);
   CHECK((m.slices.flags[open] & tw::kSliceUnclosed) != 0);
-  CHECK(m.slices.ts_ns[open] + m.slices.dur_ns[open] == m.max_ts_ns);  // closed at the end of the trace
+  CHECK(m.slices.ts_ns[open] + m.slices.dur_at(open) == m.max_ts_ns);  // closed at the end of the trace
   // The unclosed B's source range is still its own event.
-  CHECK(m.slices.src_length[open] > 0);
+  CHECK(m.slices.src_length_at(open) > 0);
 }
 
 TEST_CASE("phases: an E before its B (out of order) is unmatched, a negative B/E span is counted") {
@@ -88,7 +88,7 @@ TEST_CASE("phases: an E before its B (out of order) is unmatched, a negative B/E
   CHECK(problem_count(*imp, "unmatched_end") == 1);
   CHECK(problem_count(*imp, "negative_dur") == 1);
   REQUIRE(imp->model().slices.size() == 1);
-  CHECK(imp->model().slices.dur_ns[0] == 0);
+  CHECK(imp->model().slices.dur_at(0) == 0);
 }
 
 TEST_CASE("phases: instants i/I/R and their scopes") {
@@ -269,8 +269,8 @@ TEST_CASE("phases: async b/e/n on async tracks; unmatched ones counted") {
   REQUIRE(m.slices.size() == 3);
   for (size_t i = 0; i < m.slices.size(); ++i) CHECK(m.tracks[m.slices.track[i]].kind == tw::TrackKind::kAsync);
   int req = slice_named(m, "request");
-  CHECK(m.slices.dur_ns[req] == 4000);
-  CHECK(m.slices.dur_ns[req + 1] == 8000);
+  CHECK(m.slices.dur_at(req) == 4000);
+  CHECK(m.slices.dur_at(req + 1) == 8000);
   // The two concurrent requests overlap on one async track: both kept, on different rows.
   CHECK(m.slices.depth[req + 1] == 1);
   REQUIRE(m.instants.size() == 1);

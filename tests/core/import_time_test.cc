@@ -28,7 +28,7 @@ TimeResult one_slice(const std::string& ts, const std::string& dur) {
   if (imp->model().slices.size() == 1) {
     r.loaded = true;
     r.ts_ns = imp->model().slices.ts_ns[0];
-    r.dur_ns = imp->model().slices.dur_ns[0];
+    r.dur_ns = imp->model().slices.dur_at(0);
   }
   return r;
 }

@@ -1,6 +1,6 @@
-// Side tables of the model (side_rows.h): the collective args of the GPU ops that have any, and
-// the Kineto ids that do not fit 32 bits (id_column.h), read back per row after sorting and after
-// a parts import. (The collective args' parts imports: import_parts_test.cc.)
+// Side tables of the model (side_rows.h): the collective args of the GPU ops that have any, the
+// Kineto ids and durations that do not fit 32 bits (compact_int_column.h) and the event sources that
+// do not fit 8 bytes (source_column.h), read back per row after sorting and after a parts import. (The collective args' parts imports: import_parts_test.cc.)
 #include <doctest/doctest.h>
 
 #include <string>
@@ -22,6 +22,20 @@ uint32_t op_named(TraceModel& m, std::string_view name) {
     if (m.gpu_ops.slice[row] == static_cast<uint32_t>(slice)) return row;
   FAIL("no GPU op for ", name);
   return 0;
+}
+
+// Imported every way and at every cut, each giving the whole import's model; and the side tables
+// themselves read back per row by `check` after each: rows offset and renumbered, none lost.
+void check_side_tables_all_ways(const std::string& text, void (*check)(TraceModel&)) {
+  ImporterPtr whole = import_all_ways(text);
+  check(whole->model());
+  CHECK(check_every_cut(text) > 0);
+  const std::vector<uint64_t> starts = element_starts(text);
+  for (size_t a = 1; a < starts.size(); ++a) {
+    CAPTURE(starts[a]);
+    PartsImport r = import_in_parts(text, {starts[a]}, static_cast<uint32_t>(a), 64, a % 2 == 1);
+    check(r.importer->model());
+  }
 }
 
 }  // namespace
@@ -147,23 +161,14 @@ void check_ids(TraceModel& m) {
 }  // namespace
 
 TEST_CASE("ids: any int64 and kNoId read back after sorting, whole and in parts") {
-  ImporterPtr whole = import_all_ways(kIdTrace);
-  check_ids(whole->model());
-  CHECK(check_every_cut(kIdTrace) > 0);
-  // Every cut again for the side tables themselves: rows offset and renumbered, none lost.
-  const std::string text = kIdTrace;
-  const std::vector<uint64_t> starts = element_starts(text);
-  for (size_t a = 1; a < starts.size(); ++a) {
-    CAPTURE(starts[a]);
-    PartsImport r = import_in_parts(text, {starts[a]}, static_cast<uint32_t>(a), 64, a % 2 == 1);
-    check_ids(r.importer->model());
-  }
+  check_side_tables_all_ways(kIdTrace, check_ids);
 }
 
 TEST_CASE("ids: set and renumber keep the side table to the rows coded kEscaped") {
-  IdColumn c;
-  for (int64_t id : {int64_t(7), kNoId, int64_t(-1), int64_t(IdColumn::kEscaped), int64_t(3)}) c.push_back(id);
-  CHECK(c.codes == std::vector<uint32_t>{7, IdColumn::kAbsent, IdColumn::kEscaped, IdColumn::kEscaped, 3});
+  CompactIntColumn c;
+  for (int64_t id : {int64_t(7), kNoId, int64_t(-1), int64_t(CompactIntColumn::kEscaped), int64_t(3)}) c.push_back(id);
+  CHECK(c.codes ==
+        std::vector<uint32_t>{7, CompactIntColumn::kAbsent, CompactIntColumn::kEscaped, CompactIntColumn::kEscaped, 3});
   CHECK(c.escaped_rows == std::vector<uint32_t>{2, 3});
   c.set(0, INT64_MIN + 1);  // fitting -> escaped, before the other side rows
   c.set(2, 5);              // escaped -> fitting
@@ -182,12 +187,133 @@ TEST_CASE("ids: set and renumber keep the side table to the rows coded kEscaped"
   CHECK(c.escaped_rows == std::vector<uint32_t>{1, 4});
   CHECK(c.escapes_fit(c, 0));
   // A code kEscaped without its side row, or a side row on a row not coded kEscaped, does not fit.
-  IdColumn bad = c;
-  bad.codes[2] = IdColumn::kEscaped;
+  CompactIntColumn bad = c;
+  bad.codes[2] = CompactIntColumn::kEscaped;
   CHECK_FALSE(bad.escapes_fit(bad, 0));
   bad = c;
   bad.escaped_rows[0] = 2;
   CHECK_FALSE(bad.escapes_fit(bad, 0));
-  CHECK_FALSE(c.escapes_fit(IdColumn{}, 2));  // row 4 is coded kEscaped, and no side row says so
-  CHECK(c.escapes_fit(IdColumn{}, 5));
+  CHECK_FALSE(c.escapes_fit(CompactIntColumn{}, 2));  // row 4 is coded kEscaped, and no side row says so
+  CHECK(c.escapes_fit(CompactIntColumn{}, 5));
+}
+
+namespace {
+
+// Durations of every kind: within the 4-byte codes (up to 2^32 - 3 ns), equal to the reserved
+// codes (2^32 - 2 and 2^32 - 1 ns), longer (a 5 s step, a day), on X events, on a B/E pair (the E
+// may come in a later part: the duration is set on the row then) and on a B never closed, which
+// finish() closes at the end of the trace (the day's end).
+const char* const kDurTrace = R"({"traceEvents": [
+  {"ph": "X", "name": "step", "cat": "user_annotation", "pid": 1, "tid": 1, "ts": 100, "dur": 5000000},
+  {"ph": "X", "name": "fits", "cat": "cpu_op", "pid": 1, "tid": 1, "ts": 150, "dur": 4294967.293},
+  {"ph": "X", "name": "code_absent", "cat": "cpu_op", "pid": 1, "tid": 2, "ts": 40, "dur": 4294967.294},
+  {"ph": "X", "name": "code_escaped", "cat": "cpu_op", "pid": 1, "tid": 2, "ts": 30, "dur": 4294967.295},
+  {"ph": "X", "name": "day", "cat": "cpu_op", "pid": 1, "tid": 3, "ts": 0, "dur": 86400000000},
+  {"ph": "X", "name": "zero", "cat": "cpu_op", "pid": 1, "tid": 3, "ts": 20, "dur": 0},
+  {"ph": "B", "name": "pair", "cat": "cpu_op", "pid": 1, "tid": 4, "ts": 10},
+  {"ph": "X", "name": "inside", "cat": "cpu_op", "pid": 1, "tid": 4, "ts": 11, "dur": 1},
+  {"ph": "E", "pid": 1, "tid": 4, "ts": 6000010},
+  {"ph": "B", "name": "unclosed", "cat": "cpu_op", "pid": 1, "tid": 5, "ts": 0},
+  {"ph": "X", "name": "last", "cat": "cpu_op", "pid": 1, "tid": 5, "ts": 3600000000, "dur": 1}
+]})";
+
+struct Dur {
+  const char* name;
+  int64_t dur_ns;
+};
+const Dur kDurs[] = {
+    {"step", 5'000'000'000},          {"fits", 4294967293}, {"code_absent", 4294967294}, {"code_escaped", 4294967295},
+    {"day", 86'400'000'000'000},      {"zero", 0},          {"pair", 6'000'000'000},     {"inside", 1000},
+    {"unclosed", 86'400'000'000'000}, {"last", 1000},
+};
+
+void check_durs(TraceModel& m) {
+  const SliceTable& s = m.slices;
+  for (const Dur& want : kDurs) {
+    CAPTURE(want.name);
+    const int slice = slice_named(m, want.name);
+    REQUIRE(slice >= 0);
+    CHECK(s.dur_at(slice) == want.dur_ns);
+    CHECK(s.end_ns(slice) == s.ts_ns[slice] + want.dur_ns);
+  }
+  // Only the durations that do not fit have a side row.
+  CHECK(s.dur.escaped_rows.size() == 6);
+  CHECK(s.dur.escapes_fit(s.dur, 0));
+  // The long step still holds what it encloses: nesting reads the durations back.
+  CHECK(s.parent[slice_named(m, "fits")] == static_cast<uint32_t>(slice_named(m, "step")));
+}
+
+}  // namespace
+
+TEST_CASE("durations: 4 bytes a row, any length read back after sorting, whole and in parts") {
+  check_side_tables_all_ways(kDurTrace, check_durs);
+}
+
+TEST_CASE("sources: offset and length in 8 bytes; a 16 MiB event and any offset kept exactly") {
+  SourceColumn c;
+  const uint64_t tib = SourceColumn::kOffsetLimit;  // 1 TiB: the first offset that does not fit
+  c.push_back(0, 0);
+  c.push_back(tib - 1, (1u << 24) - 2);  // the largest that fit
+  c.push_back(tib, 10);                  // offset too large
+  c.push_back(5, (1u << 24) - 1);        // the length that would read as the escape code
+  c.push_back(7, UINT32_MAX);
+  CHECK(c.escaped_rows == std::vector<uint32_t>{2, 3, 4});
+  const uint64_t offsets[] = {0, tib - 1, tib, 5, 7};
+  const uint32_t lengths[] = {0, (1u << 24) - 2, 10, (1u << 24) - 1, UINT32_MAX};
+  for (size_t row = 0; row < 5; ++row) {
+    CHECK(c.offset_at(row) == offsets[row]);
+    CHECK(c.length_at(row) == lengths[row]);
+  }
+  c.set(0, UINT64_MAX, 1);  // fitting -> escaped, before the other side rows
+  c.set(2, 3, 4);           // escaped -> fitting
+  c.set(3, 9, 1u << 30);    // escaped -> escaped
+  CHECK(c.escaped_rows == std::vector<uint32_t>{0, 3, 4});
+  CHECK(c.escapes_fit(c, 0));
+  const std::vector<uint32_t> new_index = {4, 2, 3, 1, 0};
+  std::vector<uint32_t> order = {4, 3, 1, 2, 0};
+  permute_columns(order, c.codes);
+  c.renumber(new_index);
+  CHECK(c.escaped_rows == std::vector<uint32_t>{0, 1, 4});
+  CHECK(c.offset_at(4) == UINT64_MAX);
+  CHECK(c.length_at(1) == 1u << 30);
+  CHECK(c.offset_at(2) == tib - 1);
+  CHECK(c.offset_at(0) == 7);
+  CHECK(c.length_at(0) == UINT32_MAX);
+  CHECK(c.length_at(3) == 4);
+  SourceColumn bad = c;
+  bad.codes[2] = SourceColumn::kEscaped;
+  CHECK_FALSE(bad.escapes_fit(bad, 0));
+  bad = c;
+  bad.escaped_lengths.pop_back();
+  CHECK_FALSE(c.escapes_fit(bad, 0));
+
+  // Through the importer: an event of 16 MiB + 100 bytes (a long Python stack in its args), whole
+  // and with a cut after it, its bytes found again from the model.
+  std::string text =
+      R"({"traceEvents": [{"ph": "X", "name": "a", "cat": "cpu_op", "pid": 1, "tid": 1, "ts": 2, "dur": 1},
+  {"ph": "X", "name": "big", "cat": "cpu_op", "pid": 1, "tid": 1, "ts": 1, "dur": 9, "args": {"stack": ")";
+  text += std::string((16u << 20) + 100, 'x') + R"("}},
+  {"ph": "X", "name": "b", "cat": "cpu_op", "pid": 1, "tid": 1, "ts": 3, "dur": 1}]})";
+  auto check_big = [&text](TraceModel& m) {
+    const int big = slice_named(m, "big");
+    REQUIRE(big >= 0);
+    CHECK(m.slices.src_length_at(big) > 16u << 20);
+    CHECK(m.slices.src.escaped_rows == std::vector<uint32_t>{static_cast<uint32_t>(big)});
+    const std::string_view src =
+        std::string_view(text).substr(m.slices.src_offset_at(big), m.slices.src_length_at(big));
+    CHECK(src.substr(0, 30) == R"({"ph": "X", "name": "big", "ca)");
+    CHECK(src.back() == '}');
+    const int b = slice_named(m, "b");
+    CHECK(std::string_view(text).substr(m.slices.src_offset_at(b), 14) == R"({"ph": "X", "n)");
+  };
+  ImporterPtr whole = import_whole(text);
+  check_big(whole->model());
+  const std::vector<uint64_t> starts = element_starts(text);
+  REQUIRE(starts.size() == 3);
+  for (int k = 0; k < 4; ++k) {  // the big event in the first part or in the later one; absorbed through bytes or not
+    PartsImport r = import_in_parts(text, {starts[1 + k / 2]}, 1, size_t(1) << 20, k % 2 == 1);
+    CHECK(r.absorbed == 1);
+    check_big(r.importer->model());
+    CHECK(fingerprint(*r.importer) == fingerprint(*whole));
+  }
 }

@@ -70,7 +70,7 @@ void check_steps(const char* rel, bool hta) {
     int64_t total = 0;
     for (uint32_t r = 0; r < m.gpu_ops.size(); ++r) {
       uint32_t s = m.gpu_ops.slice[r];
-      if (kept[r] && in(m.slices.ts_ns[s], b, e)) ++count, total += m.slices.dur_ns[s];
+      if (kept[r] && in(m.slices.ts_ns[s], b, e)) ++count, total += m.slices.dur_at(s);
     }
     CHECK(d["kernels"]["count"] == count);
     CHECK(d["kernels"]["total_ns"] == total);
@@ -84,7 +84,7 @@ void check_steps(const char* rel, bool hta) {
     for (uint32_t s = 0; s < m.slices.size(); ++s) {
       if (m.slices.kind[s] != EventKind::kCudaRuntime && m.slices.kind[s] != EventKind::kCudaDriver) continue;
       if (in(m.slices.ts_ns[s], b, e) && host_sync_kind(m.strings.get(m.slices.name[s])) >= 0)
-        ++syncs, blocked += m.slices.dur_ns[s];
+        ++syncs, blocked += m.slices.dur_at(s);
     }
     CHECK(d["launches"]["count"] == launches);
     CHECK(d["launches"]["delay"]["count"] == launches);

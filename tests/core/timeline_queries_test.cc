@@ -90,7 +90,7 @@ TEST_CASE("timeline real trace: tracks, overlap lane, details, args, search, agg
     CHECK(l["links"][0]["to"]["id"] == kernel);
 
     const std::string text = test::read_data(kTrain);
-    std::string ev = text.substr(m.slices.src_offset[kernel], m.slices.src_length[kernel]);
+    std::string ev = text.substr(m.slices.src_offset_at(kernel), m.slices.src_length_at(kernel));
     nlohmann::json a = event_args(ev.data(), ev.size());
     REQUIRE(a.contains("args"));
     CHECK(a["args"].size() == 13);

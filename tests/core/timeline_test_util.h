@@ -40,7 +40,7 @@ struct ModelBuilder {
                  int64_t correlation = kNoId) {
     SliceTable& s = m.slices;
     s.ts_ns.push_back(ts);
-    s.dur_ns.push_back(dur);
+    s.dur.push_back(dur);
     s.track.push_back(track);
     s.name.push_back(m.strings.intern(name));
     s.cat.push_back(0);
@@ -49,8 +49,7 @@ struct ModelBuilder {
     s.depth.push_back(0);
     s.correlation.push_back(correlation);
     s.external_id.push_back(kNoId);
-    s.src_offset.push_back(0);
-    s.src_length.push_back(0);
+    s.src.push_back(0, 0);
     m.min_ts_ns = any ? std::min(m.min_ts_ns, ts) : ts;
     m.max_ts_ns = any ? std::max(m.max_ts_ns, ts) : ts;
     any = true;

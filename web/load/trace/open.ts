@@ -170,7 +170,6 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
   }
   const session = new m.Session(req.name);
   const expected = plan ? size! : await src.sizeHint();
-  console.log('TWDEBUG hint', expected, plan, src.gzip);
   session.setSizeHint(expected); // with parts: the whole file's, so absorbing them copies no column
   // Progress counts the later parts' bytes and events with this worker's.
   let refetched = 0; // bytes of refused parts, read again here
@@ -201,7 +200,6 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
       if (refined || pump.input < kRefineHintAt) return;
       refined = true;
       const better = src.refineSizeHint(pump.input);
-      console.log('TWDEBUG refine', pump.input, src.rawBytes(), src.totalBytes, better);
       if (better > 0) session.setSizeHint(better);
     });
     if (plan) {

@@ -1,7 +1,8 @@
-// A column of Kineto ids ("correlation", "External id") in 4 bytes a row. They are nearly always
-// small counters, but a trace is untrusted input: any int64, and kNoId, must read back exactly.
-// An id in [0, kAbsent) is its own code; kNoId is kAbsent; any other id (negative, 2^32 - 2 or
-// more) is kEscaped, its value in a side table of (row, id) (side_rows.h).
+// A column of int64 values in 4 bytes a row, for values that are nearly always small and
+// non-negative: the Kineto ids ("correlation", "External id", small counters) and slice durations
+// (below 4.29 s in ns but for a few long spans). A trace is untrusted input: any int64, and kNoId,
+// must read back exactly. A value in [0, kAbsent) is its own code; kNoId is kAbsent; any other
+// (negative, 2^32 - 2 or more) is kEscaped, its value in a side table of (row, value) (side_rows.h).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,7 +12,7 @@ namespace tw {
 
 constexpr int64_t kNoId = INT64_MIN;
 
-struct IdColumn {
+struct CompactIntColumn {
   static constexpr uint32_t kAbsent = UINT32_MAX - 1;
   static constexpr uint32_t kEscaped = UINT32_MAX;
 
@@ -31,7 +32,7 @@ struct IdColumn {
   // True when `side`'s escaped rows, each plus `first`, are exactly the rows from `first` on coded
   // kEscaped here: a part's side table (its rows appended from `first`) is checked before it is
   // read, since a damaged part may carry anything. escapes_fit(*this, 0): this column's own.
-  bool escapes_fit(const IdColumn& side, size_t first) const;
+  bool escapes_fit(const CompactIntColumn& side, size_t first) const;
 
   static uint32_t code_of(int64_t id) {
     return id == kNoId ? kAbsent : id >= 0 && id < kAbsent ? static_cast<uint32_t>(id) : kEscaped;
