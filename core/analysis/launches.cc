@@ -215,15 +215,32 @@ int64_t queue_time_at_least(const StreamQueue& q, int32_t limit) {
   return t;
 }
 
+namespace {
+
+// The indices of the `top` longest delays, longest first (then by index): a bounded heap, so
+// O(n log top) time and O(top) memory.
+std::vector<uint32_t> worst_delays(const std::vector<LaunchRecord>& records, size_t top) {
+  auto worse = [&records](uint32_t a, uint32_t b) {
+    if (records[a].delay_ns != records[b].delay_ns) return records[a].delay_ns > records[b].delay_ns;
+    return a < b;
+  };
+  std::vector<uint32_t> heap;  // the `top` worst so far; heap.front() is the least bad of them
+  heap.reserve(std::min(top, records.size()) + 1);
+  for (uint32_t i = 0; i < records.size() && top > 0; ++i) {
+    if (heap.size() == top && !worse(i, heap.front())) continue;
+    heap.push_back(i), std::push_heap(heap.begin(), heap.end(), worse);
+    if (heap.size() > top) std::pop_heap(heap.begin(), heap.end(), worse), heap.pop_back();
+  }
+  std::sort(heap.begin(), heap.end(), worse);
+  return heap;
+}
+
+}  // namespace
+
 LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
   LaunchesResult r;
   const SliceTable& s = m.slices;
-  std::vector<int64_t> delays, cpus;
-  if (!opt.window) {  // a window (one step) holds a small part: let the vectors grow instead
-    r.records.reserve(m.launches.size());
-    delays.reserve(m.launches.size());
-    cpus.reserve(m.launches.size());
-  }
+  if (!opt.window) r.records.reserve(m.launches.size());  // a window (one step) holds a small part: let it grow
   // Short ops counted per name through a dense StringId -> slot table (names are pool ids).
   std::vector<uint32_t> short_slot(m.strings.size(), UINT32_MAX);
   each_launch(m, opt, [&](uint32_t link) {
@@ -249,22 +266,17 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
     }
     r.launch_cpu_ns += rec.cpu_ns;
     r.launched_gpu_ns += rec.gpu_ns;
-    delays.push_back(rec.clipped_delay_ns());
-    cpus.push_back(rec.cpu_ns);
     r.records.push_back(rec);
   });
-  r.delay = distribution(delays);
-  r.cpu = distribution(cpus);
-  // The worst delays, longest first (partial sort of indices: O(n log top)).
-  std::vector<uint32_t> idx(r.records.size());
-  for (uint32_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  size_t top = std::min(opt.top, idx.size());
-  std::partial_sort(idx.begin(), idx.begin() + top, idx.end(), [&](uint32_t a, uint32_t b) {
-    if (r.records[a].delay_ns != r.records[b].delay_ns) return r.records[a].delay_ns > r.records[b].delay_ns;
-    return a < b;
-  });
-  idx.resize(top);
-  r.worst_delays = std::move(idx);
+  // One buffer serves both distributions, one after the other: the summary's peak memory is set
+  // here on traces with millions of launches.
+  std::vector<int64_t> values(r.records.size());
+  for (size_t i = 0; i < values.size(); ++i) values[i] = r.records[i].clipped_delay_ns();
+  r.delay = distribution(values);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = r.records[i].cpu_ns;
+  r.cpu = distribution(values);
+  std::vector<int64_t>().swap(values);
+  r.worst_delays = worst_delays(r.records, opt.top);
   std::sort(r.short_op_names.begin(), r.short_op_names.end(), [](const auto& a, const auto& b) {
     if (a.second != b.second) return a.second > b.second;
     return a.first < b.first;

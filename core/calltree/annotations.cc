@@ -72,8 +72,9 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
     std::sort(v.begin(), v.end(), [](const OpenSpan& a, const OpenSpan& b) { return a.begin < b.begin; });
 
   // Each launched GPU op: its own thread's enclosing annotations, else the other threads' open ones.
-  std::vector<std::vector<Interval>> op_spans(r.rows.size());
-  std::vector<std::vector<uint32_t>> op_ids(r.rows.size());  // launch index, for nesting checks
+  // The launches of each annotation (not module) row: the GPU spans of the top names are read from
+  // them at the end, so a launch costs 4 bytes per enclosing annotation, not an interval too.
+  std::vector<std::vector<uint32_t>> op_ids(r.rows.size());
   auto attribute = [&](uint32_t li, const std::vector<uint32_t>& rows, bool other_thread) {
     const LaunchLink& l = m.launches[li];
     const uint32_t gpu_track = s.track[l.gpu_slice];
@@ -85,7 +86,6 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
       a.gpu_ops_other_thread += other_thread;
       add_stream(a.gpu_by_stream, gt ? gt->device : -1, gt ? gt->stream : -1, s.dur_at(l.gpu_slice));
       if (a.module) continue;  // modules take no part in the overlap pairs below: their ops are not kept
-      op_spans[row].push_back({s.ts_ns[l.gpu_slice], s.end_ns(l.gpu_slice)});
       op_ids[row].push_back(li);
     }
   };
@@ -160,8 +160,12 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
     if (r.rows[k].gpu_ops > 0 && !r.rows[k].module && top.size() < kOverlapNames) top.push_back(k);
   std::vector<IntervalSet> unions(r.rows.size());
   for (uint32_t k : top) {
-    unions[k] = IntervalSet::union_of(op_spans[k]);
-    std::sort(op_ids[k].begin(), op_ids[k].end());
+    std::sort(op_ids[k].begin(), op_ids[k].end());  // for the nesting checks below
+    std::vector<Interval> spans;
+    spans.reserve(op_ids[k].size());
+    for (uint32_t li : op_ids[k])
+      spans.push_back({s.ts_ns[m.launches[li].gpu_slice], s.end_ns(m.launches[li].gpu_slice)});
+    unions[k] = IntervalSet::union_of(std::move(spans));
   }
   for (size_t x = 0; x < top.size(); ++x)
     for (size_t y = x + 1; y < top.size(); ++y) {
