@@ -5,7 +5,7 @@
 // Like the web worker it pushes chunks of a few MB (V8 optimises many short calls better than one
 // long one). gzip files are decompressed by node's zlib on the same thread, as the browser's
 // DecompressionStream would on the worker. The size hint is File.size, or for gzip the trailer's
-// ISIZE when not below the file (the page refines it from the ratio, web/load/input/gzip_size.ts:
+// ISIZE when not below the file (the page refines it from the ratio, core/inflate/gzip_size.h:
 // BENCH_HINT=BYTES sets it, e.g. to the inflated size; BENCH_NO_HINT=1 gives none).
 import { openSync, readSync, closeSync, createReadStream, fstatSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';

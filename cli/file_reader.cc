@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/inflate/gzip_inflater.h"
+#include "core/inflate/gzip_size.h"
 
 namespace tw {
 
@@ -32,17 +33,21 @@ struct FileCloser {
 
 }  // namespace
 
-uint64_t expected_input_bytes(const std::string& path) {
+bool input_size(const std::string& path, InputSize& out) {
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
   unsigned char head[2] = {0, 0}, tail[4] = {0, 0, 0, 0};
-  if (!f || std::fread(head, 1, 2, f.get()) != 2 || std::fseek(f.get(), 0, SEEK_END) != 0) return 0;
-  long size = std::ftell(f.get());
-  if (size <= 0) return 0;
-  if (head[0] != 0x1f || head[1] != 0x8b) return static_cast<uint64_t>(size);
-  if (size < 18 || std::fseek(f.get(), -4, SEEK_END) != 0 || std::fread(tail, 1, 4, f.get()) != 4) return 0;
-  uint64_t isize = uint64_t(tail[0]) | uint64_t(tail[1]) << 8 | uint64_t(tail[2]) << 16 | uint64_t(tail[3]) << 24;
-  return isize >= static_cast<uint64_t>(size) ? isize : 0;  // wrapped past 4 GiB: unknown
+  if (!f || std::fread(head, 1, 2, f.get()) != 2 || std::fseek(f.get(), 0, SEEK_END) != 0) return false;
+  const long size = std::ftell(f.get());
+  if (size <= 0) return false;
+  out.file = static_cast<uint64_t>(size);
+  out.gzip = head[0] == 0x1f && head[1] == 0x8b;
+  if (!out.gzip) return true;
+  if (size < 18 || std::fseek(f.get(), -4, SEEK_END) != 0 || std::fread(tail, 1, 4, f.get()) != 4) return false;
+  out.isize = uint64_t(tail[0]) | uint64_t(tail[1]) << 8 | uint64_t(tail[2]) << 16 | uint64_t(tail[3]) << 24;
+  return true;
 }
+
+uint64_t InputSize::hint() const { return gzip ? inflate::gzip_size_guess(isize, file) : file; }
 
 bool plain_file_size(const std::string& path, uint64_t& size) {
   std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
@@ -103,9 +108,18 @@ ReadResult stream_file(const std::string& path, const std::function<void(const c
     }
     return r;
   };
+  uint64_t inflated = 0;
+  bool refined = !limits.size || !limits.size->gzip || !limits.refine_hint;
   // Hands out what the inflater has; false once the importer has seen enough (limits.stop).
   auto drain = [&]() -> bool {
     for (auto out = inflater.inflate(); !out.empty(); out = inflater.inflate()) {
+      inflated += out.size();
+      if (!refined && inflated >= inflate::kRefineGzipHintAt) {
+        refined = true;
+        const InputSize& size = *limits.size;
+        if (uint64_t guess = inflate::gzip_size_guess(size.isize, size.file, inflated, inflater.input_used()))
+          limits.refine_hint(guess);
+      }
       sink(reinterpret_cast<const char*>(out.data()), out.size());
       if (limits.stop && limits.stop()) return false;  // a small stream may inflate to gigabytes
     }

@@ -19,9 +19,17 @@ struct ReadResult {
   std::vector<std::string> gzip_warnings;
 };
 
-// The uncompressed size of a file, before reading it: its size, or for gzip the size stored in its
-// trailer (modulo 4 GiB, so only a hint). 0 when unknown.
-uint64_t expected_input_bytes(const std::string& path);
+// What a file says of its uncompressed size before it is read: its size, and for gzip the size
+// field of its trailer (modulo 4 GiB).
+struct InputSize {
+  uint64_t file = 0;
+  bool gzip = false;
+  uint64_t isize = 0;  // gzip only
+  // The importer's size hint: the file's size, or the smallest a gzip's trailer allows at or above
+  // it (core/inflate/gzip_size.h). 0 when unknown.
+  uint64_t hint() const;
+};
+bool input_size(const std::string& path, InputSize& out);
 
 // Whether the file exists and is not gzip-compressed; its size in `size`.
 bool plain_file_size(const std::string& path, uint64_t& size);
@@ -33,6 +41,10 @@ struct ReadLimits {
   // Asked after each chunk given to the sink; true ends the read early with ok (the importer has
   // given up on the input: reading the rest of an endless stream would change nothing).
   std::function<bool()> stop;
+  // For gzip: once kRefineGzipHintAt bytes have inflated, called (on the reading thread) with the
+  // size `size` and the ratio so far say the whole will have (core/inflate/gzip_size.h), when known.
+  const InputSize* size = nullptr;
+  std::function<void(uint64_t)> refine_hint;
 };
 
 ReadResult stream_file(const std::string& path, const std::function<void(const char*, size_t)>& sink,

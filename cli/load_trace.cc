@@ -1,5 +1,6 @@
 #include "cli/load_trace.h"
 
+#include <atomic>
 #include <cstdio>
 
 #include "cli/file_reader.h"
@@ -33,12 +34,21 @@ std::unique_ptr<Session> load_trace(const std::string& path, unsigned jobs, uint
     r.file_bytes = size;
     r.ok = import_in_parts(path, size, parts, session->importer(), r.error);
   } else {
-    if (regular) session->set_size_hint(expected_input_bytes(path));
+    InputSize input_bytes;
+    const bool sized = regular && input_size(path, input_bytes);
+    if (sized) session->set_size_hint(input_bytes.hint());
     ReadLimits limits;
     limits.max_bytes = regular ? 0 : max_stream_bytes;
     // Once the importer has given up (not a trace), the rest of the input cannot matter.
     limits.stop = [&session] { return session->failed(); };
-    auto push = [&](const char* p, size_t n) { session->push(p, n); };
+    // A gzip's size past 4 GiB, from the ratio: found on the reading thread, given to the importer
+    // on this one before its next push (still before its first projection, GrowthPlan::kMinSeen).
+    std::atomic<uint64_t> refined{0};
+    if (sized) limits.size = &input_bytes, limits.refine_hint = [&refined](uint64_t hint) { refined = hint; };
+    auto push = [&](const char* p, size_t n) {
+      if (const uint64_t hint = refined.exchange(0)) session->set_size_hint(hint);
+      session->push(p, n);
+    };
     // With a second core, gzip inflates on it while this thread parses (a plain stream just reads).
     r = jobs > 1 ? stream_file_pipelined(path, push, limits) : stream_file(path, push, limits);
   }

@@ -77,6 +77,7 @@ ReadResult stream_file_pipelined(const std::string& path, const std::function<vo
   std::atomic<bool> stop{false};
   ReadLimits reader_limits;
   reader_limits.max_bytes = limits.max_bytes;
+  reader_limits.size = limits.size, reader_limits.refine_hint = limits.refine_hint;
   reader_limits.stop = [&stop] { return stop.load(std::memory_order_relaxed); };
   ReadResult result;
   std::thread reader([&] {

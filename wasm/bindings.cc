@@ -20,6 +20,7 @@
 #include "core/diff/diff_markdown.h"
 #include "core/import/import_parts.h"
 #include "core/inflate/gzip_inflater.h"
+#include "core/inflate/gzip_size.h"
 #include "core/load_session.h"
 #include "core/summary/job_summary.h"
 #include "core/timeline/window_columns.h"
@@ -96,6 +97,15 @@ EMSCRIPTEN_BINDINGS(tracewise) {
            }));
   // Its Markdown ("" when the text is not a diff document): the same bytes as `tracewise diff --format markdown`.
   function("diffMarkdown", optional_override([](std::string diff_json) { return tw::diff_markdown_text(diff_json); }));
+  // A gzip file's inflated size for the size hint (core/inflate/gzip_size.h); sizes as doubles
+  // (exact below 2^53). inflated = 0: the first guess.
+  function("gzipSizeGuess", optional_override([](double isize, double compressed, double inflated, double used) {
+             for (double x : {isize, compressed, inflated, used})
+               if (!(x >= 0 && x < 0x1p53)) return 0.0;  // NaN, negative or past exact: no guess
+             return double(tw::inflate::gzip_size_guess(uint64_t(isize), uint64_t(compressed), uint64_t(inflated),
+                                                        uint64_t(used)));
+           }));
+  emscripten::constant("gzipRefineHintAt", double(tw::inflate::kRefineGzipHintAt));
 
   // A gzip file inflated as its bytes arrive (core/inflate/gzip_inflater.h): copy compressed bytes
   // to inputSpace() (at most inputRoom()), commitInput(n), then inflate() until its view is empty;

@@ -90,6 +90,12 @@ export interface CoreModule {
   diffSummaries(baseSummaryDoc: string, candSummaryDoc: string, optionsJson: string): string;
   // A diff document as the CLI's `--format markdown` writes it.
   diffMarkdown(diffJson: string): string;
+  // A gzip file's inflated size for the size hint, from its trailer's ISIZE and its size; once
+  // `inflated` bytes came out of the first `used` compressed ones, refined by that ratio (0, 0: the
+  // first guess). 0: no guess (core/inflate/gzip_size.h).
+  gzipSizeGuess(isize: number, compressed: number, inflated: number, used: number): number;
+  // When the page refines that guess: after this many inflated bytes.
+  gzipRefineHintAt: number;
 }
 
 type Methods<T> = Exclude<keyof T, 'delete'>;
@@ -154,4 +160,5 @@ export const kModuleFunctions = [
   'jobSummary',
   'diffSummaries',
   'diffMarkdown',
+  'gzipSizeGuess',
 ] as const satisfies readonly (keyof CoreModule)[];

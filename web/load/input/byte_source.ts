@@ -4,7 +4,7 @@ import { gunzip } from './gunzip';
 import type { GzipDamage } from './gzip_damage';
 import { feedFromWorker } from '../feed/client';
 import type { ReaderTiming } from '../feed/protocol';
-import { firstGzipGuess, refinedGzipGuess } from './gzip_size';
+import type { CoreModule } from '../../core/bindings';
 import { without } from '../switches';
 
 // Turns what the page hands the worker (a File/Blob, an ArrayBuffer or a URL) into one stream of the
@@ -18,9 +18,9 @@ export interface ByteSource {
   gzip: boolean;
   input: ChunkReader; // decompressed bytes
   keep: () => Blob | undefined; // the file as given, for re-reading events later
-  sizeHint(): Promise<number>; // expected decompressed bytes, 0 if unknown
+  sizeHint(guess: GzipSizeGuess): Promise<number>; // expected decompressed bytes, 0 if unknown
   // After sizeHint(): a better guess for a gzip once `inflated` bytes came out of rawBytes() (0: none).
-  refineSizeHint(inflated: number): number;
+  refineSizeHint(guess: GzipSizeGuess, inflated: number): number;
   reader: 'feed worker' | 'trace worker'; // the thread that reads (and inflates)
   readerStartedAhead: boolean; // the feed worker was started before the file came
   release(chunk: Uint8Array): void; // the reader is done with a chunk of `input` (frees it if it may)
@@ -29,8 +29,12 @@ export interface ByteSource {
   gzipDamage(): GzipDamage[]; // what was wrong with gzip data that still inflated, once the input ended
 }
 
+// The core's guess of a gzip's inflated size (core/inflate/gzip_size.h), passed in: a source is
+// opened while the module may still be loading.
+export type GzipSizeGuess = CoreModule['gzipSizeGuess'];
+
 // The importer sizes its tables once from this (instead of doubling them): File.size for plain
-// files; for gzip what the trailer's ISIZE (uncompressed size mod 4 GiB) allows (gzip_size.ts).
+// files; for gzip what the trailer's ISIZE (uncompressed size mod 4 GiB) allows.
 async function gzipIsize(blob: Blob | undefined): Promise<number | null> {
   if (!blob || blob.size < 18) return null;
   const tail = new DataView(await blob.slice(blob.size - 4).arrayBuffer());
@@ -165,13 +169,13 @@ export async function openSource(req: {
       readerTiming: () => null,
       gzipDamage: () => [],
       ...how,
-      sizeHint: async () => {
+      sizeHint: async (guess: GzipSizeGuess) => {
         if (!gzip) return total ?? 0;
         isize = await gzipIsize(blob).catch(() => null);
-        return isize === null || total === null ? 0 : firstGzipGuess(isize, total);
+        return isize === null || total === null ? 0 : guess(isize, total, 0, 0);
       },
-      refineSizeHint(inflated: number) {
-        return isize === null || total === null ? 0 : refinedGzipGuess(isize, total, inflated, raw());
+      refineSizeHint(guess: GzipSizeGuess, inflated: number) {
+        return isize === null || total === null ? 0 : guess(isize, total, inflated, raw());
       },
     };
   };

@@ -3,7 +3,7 @@
 // member's data and goes on; truncated and corrupt data keep what came before), decided by the core
 // (core/inflate/README.md), which also reads multi-member files without cutting the input.
 // onRaw(n) counts the compressed bytes the inflater used (not those read ahead of it), so that with
-// the output so far it gives the ratio (./gzip_size.ts).
+// the output so far it gives the ratio (core/inflate/gzip_size.h).
 // Each chunk read is the reader's own to transfer: a copy of the core's output (up to 1 MB), or with
 // a `pool`, one of its buffers filled whole (the last one in part), to be given back once copied.
 // Used in the feed worker (./../feed/worker.ts) unless the site is built without 'inflate'.

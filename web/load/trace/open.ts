@@ -5,7 +5,6 @@ import type { OpenRequest, OpenResult, Progress, TimelineContext } from '../../w
 import type { CoreModule, CoreSession } from '../../core/bindings';
 import { loadModule, ModuleLoadError } from '../../core/module';
 import { isGzipMagic } from '../input/byte_source';
-import { kRefineHintAt } from '../input/gzip_size';
 import { dropFeedWorkerAhead } from '../feed/client';
 import { absorbStreamed, planParts, type PartPlan } from '../parts/plan';
 import { dropPartWorkersAhead, type LaterPart, startLaterParts } from '../parts/client';
@@ -169,7 +168,8 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
     );
   }
   const session = new m.Session(req.name);
-  const expected = plan ? size! : await src.sizeHint();
+  const guess = m.gzipSizeGuess.bind(m);
+  const expected = plan ? size! : await src.sizeHint(guess);
   session.setSizeHint(expected); // with parts: the whole file's, so absorbing them copies no column
   // Progress counts the later parts' bytes and events with this worker's.
   let refetched = 0; // bytes of refused parts, read again here
@@ -197,9 +197,9 @@ export async function openTrace(req: OpenRequest, post: (p: Progress) => void): 
     // the tables' first projection (kMinSeen in core/import/growth_plan.h).
     let refined = plan !== null || !src.gzip;
     await pump.pump(src, () => {
-      if (refined || pump.input < kRefineHintAt) return;
+      if (refined || pump.input < m.gzipRefineHintAt) return;
       refined = true;
-      const better = src.refineSizeHint(pump.input);
+      const better = src.refineSizeHint(guess, pump.input);
       if (better > 0) session.setSizeHint(better);
     });
     if (plan) {

@@ -1,15 +1,24 @@
-// The size hint of a gzip file (web/load/input/gzip_size.ts): its trailer gives the inflated size
-// modulo 4 GiB; the first guess is the smallest size that allows at or above the compressed size,
-// the refined one the size it allows nearest to the ratio seen so far. Real trailers: gzip files of
-// tests/data, and sizes past 4 GiB as a 10 GB DeepSeek trace (gzip -1) has them.
+// The size hint of a gzip file (core/inflate/gzip_size.h, the page's through the wasm module's
+// gzipSizeGuess): its trailer gives the inflated size modulo 4 GiB; the first guess is the smallest
+// size that allows at or above the compressed size, the refined one the size it allows nearest to
+// the ratio seen so far. Real trailers: gzip files of tests/data, and sizes past 4 GiB as a 10 GB
+// DeepSeek trace (gzip -1) has them. (The CLI's use of it: tests/core/gzip_size_test.cc.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { loadTs } from './load_ts.mjs';
+import { loadModule } from './wasm_node.mjs';
 
-const load = () => loadTs('web/load/input/gzip_size.ts');
+let mod;
+const load = async () => {
+  mod ??= await loadModule();
+  return {
+    firstGzipGuess: (isize, compressed) => mod.gzipSizeGuess(isize, compressed, 0, 0),
+    refinedGzipGuess: (isize, compressed, inflated, used) => mod.gzipSizeGuess(isize, compressed, inflated, used),
+    kRefineHintAt: mod.gzipRefineHintAt,
+  };
+};
 const G = 2 ** 32;
 
 function gzFiles(dir, out = []) {
@@ -77,7 +86,9 @@ test('no guess without sizes that make sense', async () => {
   const { firstGzipGuess, refinedGzipGuess } = await load();
   assert.equal(firstGzipGuess(100, 0), 0);
   assert.equal(firstGzipGuess(NaN, 100), 0);
-  assert.equal(refinedGzipGuess(100, 1000, 0, 10), 0);
+  assert.equal(firstGzipGuess(-1, 100), 0);
+  assert.equal(firstGzipGuess(G, 100), 0); // not a 32-bit trailer
+  assert.equal(refinedGzipGuess(100, 1000, 0, 10), 100 + G); // nothing inflated yet: the first guess
   assert.equal(refinedGzipGuess(100, 1000, 50, 0), 0);
   assert.equal(refinedGzipGuess(100, 1000, 50, 2000), 0); // read more than the file
 });
