@@ -143,6 +143,8 @@ async function load(site, paths) {
         errors: document.querySelectorAll('#loads .status-error').length,
         opens: window.__opens.map((o) => o.seconds),
         heaps: window.__opens.map((o) => o.heapBytes),
+        // Each file's worker heap after its summary (the summary can grow it past the open's).
+        summaryHeaps: window.__summaryReplies.map((r) => r.heapBytes).filter((h) => h > 0),
       }),
       t0
     );
@@ -168,7 +170,8 @@ for (let round = 0; round < ROUNDS; round++) {
       `${site} job: ${job.s.toFixed(2)} s, ${job.files}/${RANKS} files${job.job ? ' + job' : ', NO JOB'}, ${job.errors} errors, ` +
         `idle ${(job.idle / MB).toFixed(0)} MB, peak ${(job.peak / MB).toFixed(0)} MB, held ${(job.held / MB).toFixed(0)} MB, ` +
         `${job.cpu.toFixed(1)} CPU-s, long tasks ${job.longTasks.toFixed(2)} s, ` +
-        `median open ${median(job.opens).toFixed(3)} s, opens ${job.opens.length}, median heap ${(median(job.heaps) / MB).toFixed(0)} MB`
+        `median open ${median(job.opens).toFixed(3)} s, opens ${job.opens.length}, median heap ${(median(job.heaps) / MB).toFixed(0)} MB ` +
+        `(after the summary ${((median(job.summaryHeaps) ?? 0) / MB).toFixed(0)} MB)`
     );
     for (let i = 0; i < SINGLES; i++) {
       const one = await load(site, [files[i % RANKS]]);
@@ -176,7 +179,7 @@ for (let round = 0; round < ROUNDS; round++) {
       console.log(
         `${site} single rank-${i % RANKS}: ${one.s.toFixed(3)} s, idle ${(one.idle / MB).toFixed(0)} MB, ` +
           `peak ${(one.peak / MB).toFixed(0)} MB, held ${(one.held / MB).toFixed(0)} MB, ${one.cpu.toFixed(2)} CPU-s, ` +
-          `heap ${(one.heaps[0] / MB).toFixed(0)} MB`
+          `heap ${(one.heaps[0] / MB).toFixed(0)} MB (after the summary ${(Math.max(0, ...one.summaryHeaps) / MB).toFixed(0)} MB)`
       );
     }
   }
