@@ -6,10 +6,13 @@ cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
 failed=0
 passed=0
+# Each suite's wall time is printed after it: `make test` has a time budget (README), and this says
+# where it goes.
 run() {
-  local name=$1; shift
+  local name=$1 start=$SECONDS; shift
   echo "== $name"
   if "$@"; then passed=$((passed + 1)); else echo "!! $name FAILED"; failed=$((failed + 1)); fi
+  echo "-- $name: $((SECONDS - start)) s"
 }
 # esbuild bundles without checking types: the whole web/ tree is type-checked first.
 run "web type check (tsc --noEmit)" node_modules/.bin/tsc --noEmit -p tsconfig.json
