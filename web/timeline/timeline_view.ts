@@ -17,7 +17,7 @@
 //   view.fitAll(); view.destroy(); view.getViewState() / view.setViewState(state)  (for share links)
 // Instants: triangles on their thread's lane; process / global ones are lines with a triangle on the
 // group header / under the ruler; clicking a triangle shows the instant in the details panel.
-// Controls: wheel or pinch = zoom, shift+wheel / wheel over the names = scroll, horizontal wheel = pan,
+// Controls (timeline_input.ts): wheel or pinch = zoom, shift+wheel / wheel over the names = scroll, horizontal wheel = pan,
 // drag = pan, shift+drag = select an area (aggregate table), W/S = zoom, A/D = pan, F = fit all (and top),
 // Z = zoom to the area or the selected slice, Esc = clear, click = details, click a group = collapse
 // (a trace of many processes opens with its groups collapsed: group_collapse.ts).
@@ -26,11 +26,7 @@
 // Times inside the view are float64 ns relative to the trace origin (originNs from the worker).
 import { TimelineSelection } from './selection';
 import { h } from './element';
-import { instantUnder, sliceAt } from './hit_test';
-import { HoverTip, instantTipText, sliceTipText } from './hover_tip';
-import { markAt, type InstantHit } from './instants';
 import { drawFrame, kGutter, kRulerH, tOf, type Frame, type FrameStats } from './render';
-import type { LaneBox } from './layout';
 import { TimelineSearch } from './search_bar';
 import { exactNameQuery, firstMatchOnLane } from './lane_match';
 import { SearchSteps } from './search_steps';
@@ -38,7 +34,7 @@ import { injectStyle } from './style';
 import { hookedView, installTimelineHook } from './test_hook';
 import { TrackRows } from './track_rows';
 import { WindowCache } from './window_cache';
-import { Drag, keyAction, wheelAction, type KeyAction } from './gestures';
+import { TimelineInput } from './timeline_input';
 import { clampRange, fitRange, paddedRange, relativeNs, zoomedRange, type Range, type TimeLike } from './time_range';
 import type { TimelineClient } from '../worker/protocol';
 
@@ -71,7 +67,6 @@ export class TimelineView {
     role: 'img',
     'aria-label': 'Timeline of the trace: drag to pan, wheel to zoom, click a slice for details',
   });
-  private readonly tip = new HoverTip();
   private readonly colorSelect = h('select', { 'aria-label': 'Colour slices by' });
   private readonly sel: TimelineSelection;
   private readonly search: TimelineSearch;
@@ -79,6 +74,7 @@ export class TimelineView {
   private readonly cache: WindowCache;
   private readonly rows: TrackRows;
   private readonly ctx: CanvasRenderingContext2D;
+  private readonly input: TimelineInput;
 
   private t0 = 0;
   private t1 = 1;
@@ -95,12 +91,9 @@ export class TimelineView {
   private readonly drawMs: number[] = []; // the last frames' draw times, for benchmarks
   private drawn: FrameStats = { items: 0, instants: 0, headers: 0, laneNames: 0 };
   private ready = false;
-  private mouse: { x: number; y: number } | null = null;
-  private drag: Drag | null = null;
   private destroyed = false;
   private loading: Promise<void> | null = null;
   private readonly resize: ResizeObserver;
-  private readonly onKey = (e: KeyboardEvent) => this.key(e);
   private colors = { fg: '#222', muted: '#666', line: '#999', bg: '#fff' };
 
   constructor(
@@ -167,7 +160,27 @@ export class TimelineView {
       zoomSel,
       h('span', { class: 'twtl-hint' }, 'wheel/W/S zoom · drag/A/D pan · shift+drag aggregate · F fit · click details')
     );
-    this.stage.append(this.canvas, this.tip.el);
+    this.input = new TimelineInput({
+      root: this.root,
+      stage: this.stage,
+      canvas: this.canvas,
+      sel: this.sel,
+      rows: this.rows,
+      cache: this.cache,
+      size: () => ({ width: this.width, height: this.height }),
+      frame: () => this.frame(),
+      range: () => this.range,
+      dragTo: (r) => {
+        this.t0 = r.t0;
+        this.t1 = r.t1;
+      },
+      zoomAround: (factor, x) => this.zoomAround(factor, x),
+      pan: (fraction) => this.pan(fraction),
+      fitAll: () => this.fitAll(),
+      invalidate: () => this.invalidate(),
+      acceptsKeys: () => this.ready && !this.destroyed,
+    });
+    this.stage.append(this.canvas, this.input.tipElement);
     this.root.append(bar, this.stage, this.sel.panel.root);
     container.append(this.root);
 
@@ -179,15 +192,6 @@ export class TimelineView {
       this.invalidate();
     });
 
-    this.canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
-    this.canvas.addEventListener('pointerdown', (e) => this.pointerDown(e));
-    this.canvas.addEventListener('pointermove', (e) => this.pointerMove(e));
-    this.canvas.addEventListener('pointerup', (e) => this.pointerUp(e));
-    this.canvas.addEventListener('pointerleave', () => {
-      this.mouse = null;
-      this.tip.hide();
-    });
-    window.addEventListener('keydown', this.onKey);
     this.resize = new ResizeObserver(() => this.measure());
     this.resize.observe(this.stage);
     this.installHook();
@@ -308,7 +312,7 @@ export class TimelineView {
     this.destroyed = true;
     cancelAnimationFrame(this.raf);
     this.resize.disconnect();
-    window.removeEventListener('keydown', this.onKey);
+    this.input.detach();
     this.root.remove();
     if (hookedView() === this) delete window.__tracewise?.timeline;
   }
@@ -378,10 +382,6 @@ export class TimelineView {
   private pan(fraction: number): void {
     const d = (this.t1 - this.t0) * fraction;
     this.goTo({ t0: this.t0 + d, t1: this.t1 + d });
-  }
-
-  private scrollBy(dy: number): void {
-    this.rows.scrollBy(dy);
   }
 
   private invalidate(): void {
@@ -471,8 +471,7 @@ export class TimelineView {
     if (this.drawMs.length > 240) this.drawMs.shift();
     this.frames++;
     if (this.cache.data && !this.cache.inFlight) this.ready = true;
-    // The view moved (keys, links, search, new data) under a still pointer: the tip follows.
-    if (this.mouse && !this.drag) this.hover(this.mouse);
+    this.input.followPointer();
   }
 
   private whenIdle(timeoutMs: number): Promise<void> {
@@ -493,131 +492,6 @@ export class TimelineView {
       this.sel.pending === 0 &&
       this.search.pending === 0
     );
-  }
-
-  // --- hit testing ---------------------------------------------------------------------------------
-
-  private itemAt(x: number, y: number): { lane: LaneBox; i: number } | null {
-    return this.rows.layout ? sliceAt(this.frame(), x, y) : null;
-  }
-
-  private instantHit(x: number, y: number): InstantHit | null {
-    return this.rows.layout ? instantUnder(this.frame(), x, y) : null;
-  }
-
-  // --- input ---------------------------------------------------------------------------------------
-
-  private local(e: MouseEvent): { x: number; y: number } {
-    const r = this.canvas.getBoundingClientRect();
-    return { x: e.clientX - r.left, y: e.clientY - r.top };
-  }
-
-  private wheel(e: WheelEvent): void {
-    e.preventDefault();
-    const p = this.local(e);
-    const a = wheelAction(e, p.x, this.width, this.height);
-    if (a.kind === 'scroll') this.scrollBy(a.dy);
-    else if (a.kind === 'pan') this.pan(a.fraction);
-    else this.zoomAround(a.factor, p.x);
-  }
-
-  private pointerDown(e: PointerEvent): void {
-    if (e.button !== 0) return;
-    this.stage.focus({ preventScroll: true });
-    const p = this.local(e);
-    const mark = markAt(this.frame(), p.x, p.y);
-    if (mark && p.y >= kRulerH) {
-      void this.sel.selectInstant(mark.instantId);
-      return;
-    } // on a group header
-    if (p.y >= kRulerH && this.rows.toggleHeaderAt(p.y - kRulerH + this.rows.scrollY)) return;
-    if (p.x < kGutter) return;
-    this.canvas.setPointerCapture(e.pointerId);
-    this.drag = new Drag(p.x, p.y, this.t0, this.t1, this.rows.scrollY, e.shiftKey ? 'area' : 'pan');
-    this.canvas.style.cursor = e.shiftKey ? 'crosshair' : 'grabbing';
-  }
-
-  private pointerMove(e: PointerEvent): void {
-    const p = this.local(e);
-    this.mouse = p;
-    const d = this.drag;
-    if (!d) {
-      this.hover(p);
-      return;
-    }
-    if (!d.to(p)) return;
-    this.tip.hide();
-    if (d.mode === 'pan') {
-      const to = d.pannedTo(p, this.width);
-      this.t0 = to.t0;
-      this.t1 = to.t1;
-      this.rows.scrollY = d.scrollY;
-      this.scrollBy(to.dy);
-    } else {
-      const f = this.frame();
-      const ta = tOf(f, Math.max(kGutter, Math.min(d.x, p.x))),
-        tb = tOf(f, Math.max(kGutter, Math.max(d.x, p.x)));
-      const ya = Math.min(d.y, p.y) - kRulerH + this.rows.scrollY,
-        yb = Math.max(d.y, p.y) - kRulerH + this.rows.scrollY;
-      this.sel.area = { t0: ta, t1: tb, y0: ya, y1: yb, lanes: [] };
-      this.invalidate();
-    }
-  }
-
-  private pointerUp(e: PointerEvent): void {
-    const d = this.drag;
-    this.drag = null;
-    this.canvas.style.cursor = '';
-    if (!d) return;
-    const p = this.local(e);
-    if (!d.moved) {
-      const inst = this.instantHit(p.x, p.y);
-      if (inst) {
-        void this.sel.selectInstant(inst.instantId);
-        return;
-      }
-      const hit = this.itemAt(p.x, p.y);
-      if (hit) void this.sel.select(this.cache.data!.sliceId[hit.i], false);
-      else this.sel.clear();
-      return;
-    }
-    if (d.mode === 'area' && this.sel.area && this.rows.layout) {
-      const a = this.sel.area;
-      a.lanes = this.rows.layout
-        .lanesIn(a.y0, a.y1)
-        .filter((l) => l.kind === 'slices')
-        .map((l) => l.id);
-      void this.sel.aggregate();
-    }
-  }
-
-  private hover(p: { x: number; y: number }): void {
-    // The pointer may be outside a canvas that shrank under it (no pointerleave until it moves).
-    const inside = p.x >= 0 && p.x < this.width && p.y >= 0 && p.y < this.height;
-    const inst = inside ? this.instantHit(p.x, p.y) : null;
-    const hit = inst || !inside ? null : this.itemAt(p.x, p.y);
-    if (inst) this.tip.show(instantTipText(this.cache.names, inst), p, this.width, this.height);
-    else if (hit) this.tip.show(sliceTipText(this.cache.names, this.cache.data!, hit.i), p, this.width, this.height);
-    else this.tip.hide();
-  }
-
-  private key(e: KeyboardEvent): void {
-    if (this.destroyed || !this.ready) return;
-    if (!this.root.isConnected || this.root.offsetParent === null) return; // hidden tab
-    const action = keyAction(e);
-    if (!action) return;
-    const x = this.mouse ? this.mouse.x : null;
-    const run: Record<KeyAction, () => void> = {
-      zoomIn: () => this.zoomAround(0.8, x),
-      zoomOut: () => this.zoomAround(1.25, x),
-      panLeft: () => this.pan(-0.15),
-      panRight: () => this.pan(0.15),
-      fit: () => this.fitAll(),
-      zoomToSelection: () => this.sel.zoomTo(),
-      clear: () => this.sel.clear(),
-    };
-    run[action]();
-    e.preventDefault();
   }
 
   // --- test hook -----------------------------------------------------------------------------------
@@ -649,7 +523,7 @@ export class TimelineView {
         frame: this.rows.layout ? this.frame() : null,
         canvasRect: this.canvas.getBoundingClientRect(),
       }),
-      { scrollTo: (y) => this.scrollBy(y - this.rows.scrollY) }
+      { scrollTo: (y) => this.rows.scrollBy(y - this.rows.scrollY) }
     );
   }
 }
