@@ -406,6 +406,11 @@ export class TimelineView {
     this.canvas.height = Math.round(hgt * dpr);
     this.canvas.style.width = `${w}px`;
     this.canvas.style.height = `${hgt}px`;
+    // Resizing drops the canvas's pixels; the browser allocates new ones at the next drawing call.
+    // A call in a task of its own keeps that allocation (tens of ms for a large canvas where page
+    // faults are slow) out of the task that resized and out of the first paint, which also commits
+    // the frame: any two of them together made a long task. (A paint that comes first allocates.)
+    setTimeout(() => this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0), 0);
     const cs = getComputedStyle(this.container);
     this.colors = {
       fg: cs.color || '#222',
