@@ -4,6 +4,7 @@
 // again only when the tree, measure, order or focus change (set()).
 import { h } from '../timeline/element';
 import { HoverTip } from '../timeline/hover_tip';
+import { resizeCanvas } from '../timeline/canvas_size';
 import type { CallTree } from './call_tree';
 import { itemAt, itemOf, layoutFlame, sortedChildren, type FlameLayout, type Order } from './layout';
 import { drawFlame, kRowH, pxOf, rowAt, rowTop, unitAt, type DrawStats, type FlameFrame } from './render';
@@ -169,10 +170,7 @@ export class FlamePane {
     this.height = ht;
     this.dpr = dpr;
     this.fg = getComputedStyle(this.el).color || '#222';
-    this.canvas.width = Math.round(w * dpr);
-    this.canvas.height = Math.round(ht * dpr);
-    this.canvas.style.width = `${w}px`;
-    this.canvas.style.height = `${ht}px`;
+    resizeCanvas(this.canvas, this.ctx, w, ht, dpr);
     this.invalidate();
   }
 

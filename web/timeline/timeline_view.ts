@@ -35,6 +35,7 @@ import { hookedView, installTimelineHook } from './test_hook';
 import { TrackRows } from './track_rows';
 import { WindowCache } from './window_cache';
 import { TimelineInput } from './timeline_input';
+import { resizeCanvas } from './canvas_size';
 import { clampRange, fitRange, paddedRange, relativeNs, zoomedRange, type Range, type TimeLike } from './time_range';
 import type { TimelineClient } from '../worker/protocol';
 
@@ -402,15 +403,7 @@ export class TimelineView {
     this.height = hgt;
     this.rows.viewH = hgt - kRulerH;
     this.dpr = dpr;
-    this.canvas.width = Math.round(w * dpr);
-    this.canvas.height = Math.round(hgt * dpr);
-    this.canvas.style.width = `${w}px`;
-    this.canvas.style.height = `${hgt}px`;
-    // Resizing drops the canvas's pixels; the browser allocates new ones at the next drawing call.
-    // A call in a task of its own keeps that allocation (tens of ms for a large canvas where page
-    // faults are slow) out of the task that resized and out of the first paint, which also commits
-    // the frame: any two of them together made a long task. (A paint that comes first allocates.)
-    setTimeout(() => this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0), 0);
+    resizeCanvas(this.canvas, this.ctx, w, hgt, dpr);
     const cs = getComputedStyle(this.container);
     this.colors = {
       fg: cs.color || '#222',
