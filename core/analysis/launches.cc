@@ -277,6 +277,7 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
   r.cpu = distribution(values);
   std::vector<int64_t>().swap(values);
   r.worst_delays = worst_delays(r.records, opt.top);
+  r.count = r.records.size();
   std::sort(r.short_op_names.begin(), r.short_op_names.end(), [](const auto& a, const auto& b) {
     if (a.second != b.second) return a.second > b.second;
     return a.first < b.first;
@@ -286,6 +287,17 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
   if (opt.queues) build_queues(m, r.records, r);
   find_syncs(m, opt, r);
   return r;
+}
+
+void drop_bulk(LaunchesResult& r) {
+  std::vector<LaunchRecord> worst;
+  worst.reserve(r.worst_delays.size());
+  for (uint32_t& i : r.worst_delays) {
+    worst.push_back(r.records[i]);
+    i = static_cast<uint32_t>(worst.size() - 1);
+  }
+  r.records.swap(worst);
+  for (StreamQueue& q : r.queues) std::vector<QueuePoint>().swap(q.series);
 }
 
 }  // namespace tw

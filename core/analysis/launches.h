@@ -87,6 +87,7 @@ struct SyncKindStat {
 };
 
 struct LaunchesResult {
+  uint64_t count = 0;                 // launch links (the records', until drop_bulk)
   std::vector<LaunchRecord> records;  // every launch link, in model.launches order
   Distribution delay;                 // of clipped delays
   uint64_t negative_delays = 0;
@@ -111,6 +112,11 @@ struct LaunchesResult {
 
 // Host-sync call sites walk the model's slice parents (set by finish()).
 LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt = {});
+
+// Keeps what is read after the launches section is written (counts, distributions, syncs, the
+// worst delays' records, renumbered 0..) and frees a record per launch and the queue series: the
+// largest tables the summary would otherwise hold while its later sections peak.
+void drop_bulk(LaunchesResult& r);
 
 // HTA's get_time_spent_blocked_on_full_queue: time during which the queue length is >= limit
 // (each change point holds until the next one; the last holds for nothing).

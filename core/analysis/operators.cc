@@ -1,10 +1,12 @@
 #include "core/analysis/operators.h"
 
 #include <algorithm>
+#include <functional>
 #include <string_view>
 
 #include "core/analysis/flat_id_map.h"
 #include "core/analysis/gpu_rows.h"
+#include "core/base/partition_from.h"
 #include "core/base/run_sort.h"
 
 namespace tw {
@@ -47,15 +49,16 @@ LaunchOperators launch_operators(const TraceModel& m) {
   LaunchOperators r;
   r.op.resize(m.launches.size(), kNoParent);
   r.by_external.resize(m.launches.size(), 0);
-  // (External id, row) of the launches under no operator, and of every operator slice: each sorted
-  // and joined in one merge. Per thread, ids rise with time, so both are a few ascending runs for
-  // sort_runs; a hash of every operator cost a cache miss per lookup.
-  struct Key {
+  // The External ids of the launches under no operator, sorted and unique; then one pass over the
+  // operator slices in table order keeps, per such id, the first operator carrying it. Memory grows
+  // with those launches only: a sorted list of every operator slice (16 B each, and the sort's
+  // buffer) was the summary's largest temporary. Per thread, ids rise with time, so each lookup
+  // starts from the previous answer (partition_from) and costs a few steps.
+  struct Orphan {
     int64_t id;
     uint32_t row;
   };
-  auto less = [](const Key& a, const Key& b) { return a.id != b.id ? a.id < b.id : a.row < b.row; };
-  std::vector<Key> orphans;
+  std::vector<Orphan> orphans;
   for (size_t li = 0; li < m.launches.size(); ++li) {
     const uint32_t launch = m.launches[li].launch_slice;
     uint32_t p = s.parent[launch];
@@ -65,18 +68,27 @@ LaunchOperators launch_operators(const TraceModel& m) {
       orphans.push_back({s.external_id_at(launch), static_cast<uint32_t>(li)});
   }
   if (orphans.empty()) return r;
-  std::vector<Key> ops;
-  for (uint32_t i = 0; i < s.size(); ++i)
-    if (s.kind[i] == EventKind::kCpuOp && s.external_id_at(i) != kNoId) ops.push_back({s.external_id_at(i), i});
-  sort_runs(orphans, less);
-  sort_runs(ops, less);  // the first operator slice (table order) of an id comes first
-  size_t k = 0;
-  for (const Key& o : orphans) {
-    while (k < ops.size() && ops[k].id < o.id) ++k;
-    if (k < ops.size() && ops[k].id == o.id) {
-      r.op[o.row] = ops[k].row;
-      r.by_external[o.row] = 1;
-    }
+  std::vector<int64_t> ids;
+  ids.reserve(orphans.size());
+  for (const Orphan& o : orphans) ids.push_back(o.id);
+  sort_runs(ids, std::less<int64_t>());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<uint32_t> first_op(ids.size(), kNoParent);
+  const int64_t* begin = ids.data();
+  const int64_t* end = begin + ids.size();
+  const int64_t* at = begin;
+  for (uint32_t i = 0; i < s.size(); ++i) {
+    if (s.kind[i] != EventKind::kCpuOp) continue;
+    const int64_t id = s.external_id_at(i);
+    if (id == kNoId) continue;
+    at = partition_from(begin, end, at, [id](int64_t x) { return x < id; });
+    if (at != end && *at == id && first_op[at - begin] == kNoParent) first_op[at - begin] = i;
+  }
+  for (const Orphan& o : orphans) {
+    const uint32_t op = first_op[std::lower_bound(begin, end, o.id) - begin];
+    if (op == kNoParent) continue;
+    r.op[o.row] = op;
+    r.by_external[o.row] = 1;
   }
   return r;
 }

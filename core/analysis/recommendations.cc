@@ -160,20 +160,20 @@ void gpu_idle(const RecommendationInputs& in, std::vector<Recommendation>& out) 
 void launch_bound(const RecommendationInputs& in, std::vector<Recommendation>& out) {
   const LaunchesResult* l = in.launches;
   if (!l || !l->launch_bound) return;
-  double short_share = ratio(static_cast<int64_t>(l->short_ops), static_cast<int64_t>(l->records.size()));
+  double short_share = ratio(static_cast<int64_t>(l->short_ops), static_cast<int64_t>(l->count));
   Recommendation r;
   r.id = "launch_bound";
   r.severity = severity_for(short_share, 0.6, 0.8);
   r.title = "Launch-bound: most GPU ops are shorter than their launch";
   r.text =
-      format_percent(short_share) + " of the " + count_str(l->records.size()) +
+      format_percent(short_share) + " of the " + count_str(l->count) +
       " launched GPU ops run for less time than "
       "their own launch call, and launch calls take " +
       format_duration(l->launch_cpu_ns) + " of CPU time for " + format_duration(l->launched_gpu_ns) +
       " of GPU work: the CPU cannot feed the GPU. Capture the step in "
       "CUDA graphs (torch.compile mode=\"reduce-overhead\"), fuse small ops, or give each op more work (larger batch).";
   r.numbers = {{"short_ops", double(l->short_ops)},
-               {"launches", double(l->records.size())},
+               {"launches", double(l->count)},
                {"launch_cpu_ns", double(l->launch_cpu_ns)},
                {"launched_gpu_ns", double(l->launched_gpu_ns)}};
   for (const auto& [name, n] : l->short_op_names) r.offenders.push_back(std::string(in.model->strings.get(name)));

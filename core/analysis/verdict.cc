@@ -194,9 +194,8 @@ std::string sentence(const VerdictInputs& in, const Verdict& v, const Split& s) 
       break;
     case Limiter::kLaunch:
       out = "Launch-bound: the GPU is idle " + idle + of + " while the CPU issues many short kernels" +
-            (in.launches && !in.launches->records.empty()
-                 ? " (" +
-                       format_percent(share_of(int64_t(in.launches->short_ops), int64_t(in.launches->records.size()))) +
+            (in.launches && in.launches->count > 0
+                 ? " (" + format_percent(share_of(int64_t(in.launches->short_ops), int64_t(in.launches->count))) +
                        " of launched ops run shorter than their launch call)"
                  : std::string()) +
             ".";

@@ -122,7 +122,7 @@ json stream_overlap_json(const StreamOverlapResult& r) {
 void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions& opts) {
   const bool hta = opts.hta_compat;
   // The tables that need no context first (the recommendations use them too).
-  const EarlyDetails early = early_details(m);
+  EarlyDetails early = early_details(m);
   add_early_sections(file, m, early);
   const AnalysisContext ctx = make_analysis_context(m, opts);
   const KernelRules& rules = ctx.rules;

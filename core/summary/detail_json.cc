@@ -178,7 +178,7 @@ json launches_json(const TraceModel& m, const LaunchesResult& r, const LaunchOpt
                        {"begin_ns", s.ts_ns[i]},
                        {"end_ns", s.end_ns(i)},
                        {"duration_ns", s.dur_at(i)}});
-  json j = {{"count", r.records.size()},
+  json j = {{"count", r.count},
             {"delay", distribution_json(r.delay)},
             {"negative_delays", r.negative_delays},
             {"delay_outlier_threshold_ns", opt.delay_outlier_ns},

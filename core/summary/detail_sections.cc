@@ -120,11 +120,12 @@ EarlyDetails early_details(const TraceModel& m) {
   return e;
 }
 
-void add_early_sections(json& out, const TraceModel& m, const EarlyDetails& e) {
+void add_early_sections(json& out, const TraceModel& m, EarlyDetails& e) {
   out["operators"] = operators_json(m, e.ops, kTopRows);
   out["launches"] =
       m.launches.empty() && e.launches.sync_count == 0 ? json(nullptr) : launches_json(m, e.launches, e.launch_options);
   out["memory"] = e.memory.devices.empty() ? json(nullptr) : memory_json(e.memory, true);
+  drop_bulk(e.launches);
 }
 
 void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDetails& early,
@@ -203,7 +204,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
 }
 
 void add_detail_sections(json& file, const TraceModel& m, const SummaryOptions& opts) {
-  const EarlyDetails early = early_details(m);
+  EarlyDetails early = early_details(m);
   add_early_sections(file, m, early);
   const AnalysisContext ctx = make_analysis_context(m, opts);
   ActivityOptions aopt;

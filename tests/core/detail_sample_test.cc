@@ -133,6 +133,22 @@ TEST_CASE("detail sample: launches, queue length and host syncs") {
   CHECK(s.m.slices.ts_ns[r.longest_syncs[0]] == 400 * kUs);
   CHECK(host_sync_kind("cudaMemcpy") == 3);
   CHECK(host_sync_kind("cudaMemcpyAsync") == -1);
+
+  // What the summary keeps once the section is written: the same counts and worst delays, no
+  // record per launch, no queue series.
+  const LaunchesResult whole = r;
+  drop_bulk(r);
+  CHECK(r.count == 5);
+  REQUIRE(r.worst_delays.size() == whole.worst_delays.size());
+  CHECK(r.records.size() == r.worst_delays.size());
+  for (size_t i = 0; i < r.worst_delays.size(); ++i) {
+    CHECK(r.records[r.worst_delays[i]].gpu_slice == whole.records[whole.worst_delays[i]].gpu_slice);
+    CHECK(r.records[r.worst_delays[i]].delay_ns == whole.records[whole.worst_delays[i]].delay_ns);
+  }
+  REQUIRE(r.queues.size() == 1);
+  CHECK(r.queues[0].series.empty());
+  CHECK(r.queues[0].max_length == 2);
+  CHECK(r.sync_calls.size() == whole.sync_calls.size());
   CHECK(host_sync_kind("hipDeviceSynchronize") == 0);
 }
 
