@@ -149,12 +149,15 @@ void sort_gpu_ops(GpuOpTable& o, const SliceTable& s, size_t n_tracks, const std
 }  // namespace
 
 void finalize_model(TraceModel& m, PendingLinks& links, ImportStats& stats) {
+  // Paired first: the endpoints (every v1 flow event) are freed before the sort's order and
+  // scratch are allocated, and only the flows wait for the sorted slices.
+  PendingFlows flows_v1 = pair_flows_v1(links.flows_v1, stats);
   std::vector<uint32_t> new_index = sort_slices(m);
   assign_depths(m, stats);
   sort_gpu_ops(m.gpu_ops, m.slices, m.tracks.size(), new_index);
   for (FlowV2Mark& mk : links.flows_v2) mk.slice = new_index[mk.slice];
   std::vector<uint32_t>().swap(new_index);  // freed before the flows are bound
-  bind_flows_v1(m, links.flows_v1, links.flows_v2.size(), stats);
+  bind_flows_v1(m, flows_v1, links.flows_v2.size(), stats);
   resolve_flows_v2(m, links.flows_v2, stats);
   link_launches(m);
   // Large growth margins (the input size was unknown, so the tables doubled) are released last,

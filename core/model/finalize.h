@@ -14,8 +14,9 @@ struct PendingLinks {
   std::vector<FlowV2Mark> flows_v2;
 };
 
-// Frees `links`. Extra memory on top of the model: 4 bytes + 1 bit per slice for the sort order,
-// then the flow tables being bound.
+// Frees `links`. Extra memory on top of the model: the v1 flow endpoints while they are paired
+// (and their sort), then 8 bytes per slice for the sort order and its scratch with the paired flows
+// (48 bytes each) waiting for the sorted slices.
 void finalize_model(TraceModel& m, PendingLinks& links, ImportStats& stats);
 
 }  // namespace tw

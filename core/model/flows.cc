@@ -57,30 +57,28 @@ void FlowPoints::add(uint64_t id, StringId cat, StringId name, uint32_t track, i
   points.push_back(FlowPoint{id, it->second, track, ts, offset << 3 | uint64_t(order) << 1 | uint64_t(enclosing)});
 }
 
+namespace {
+
+// Counted here, reported once: a large trace can have hundreds of thousands of endpoints without a
+// partner, and a call per problem (a map lookup of a fresh name string) would be paid for each.
+struct Tally {
+  uint64_t count = 0, first = UINT64_MAX;
+  void add(uint64_t offset) { ++count, first = std::min(first, offset); }
+};
+
+}  // namespace
+
 // Files do not list flow events in time order (Kineto writes a kernel's "f" before its launch's
 // "s"), so endpoints are paired after the last event: per (id, cat, name), in time order.
-void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& stats) {
+PendingFlows pair_flows_v1(FlowPoints& v1, ImportStats& stats) {
   std::vector<FlowPoint>& pts = v1.points;
-  const std::vector<uint64_t>& keys = v1.keys;
-  // Each point is bound to its slice first, in input order: per track that is nearly time order, so
-  // each track's cursor moves a few slices per point (in the pairing order below, by id, every
-  // point would be a binary search over its whole track).
-  {
-    std::vector<FlowCursor> cursors = flow_cursors(m);
-    for (FlowPoint& p : pts) p.track = bind_flow_point(m, cursors, p.track, p.ts_ns, p.enclosing());
-  }
   // FlowPointLess is a total order (the input offset last), so any sort gives one result. In input
   // order the ids mostly rise (a file lists launches, then kernels, each in id order): a few runs,
   // and neighbours out of place, which sort_runs settles and merges.
-  sort_runs(pts, FlowPointLess{keys.data()});
-  // Counted here, reported once: a large trace can have hundreds of thousands of endpoints without a
-  // partner, and a call per problem (a map lookup of a fresh name string) would be paid for each.
-  struct Tally {
-    uint64_t count = 0, first = UINT64_MAX;
-    void add(uint64_t offset) { ++count, first = std::min(first, offset); }
-  } without_end, without_start, unbound;
-  // One pass to count the flows, so that m.flows is reserved once and exactly (reserving for every
-  // closing point, up to twice the flows, can grow the wasm heap a step), one to pair them.
+  sort_runs(pts, FlowPointLess{v1.keys.data()});
+  Tally without_end, without_start;
+  PendingFlows out;
+  // One pass to count the flows, so that they are reserved once and exactly, one to pair them.
   for (const bool count_only : {true, false}) {
     size_t n_flows = 0;
     const FlowPoint* open = nullptr;
@@ -99,22 +97,35 @@ void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& 
         continue;
       }
       ++n_flows;
-      if (!count_only) {
-        uint64_t key = keys[p.key];
-        Flow flow{open->track, p.track, static_cast<StringId>(key >> 32), static_cast<StringId>(key & 0xffffffffu)};
-        if (flow.from_slice == UINT32_MAX || flow.to_slice == UINT32_MAX)
-          unbound.add((flow.from_slice == UINT32_MAX ? open : &p)->offset());
-        m.flows.push_back(flow);
-      }
+      if (!count_only)
+        out.flows.push_back(PendingFlow{open->ts_ns, p.ts_ns, open->bits, p.bits, open->track, p.track, p.key});
       open = p.order() == 1 ? &p : nullptr;
     }
-    if (count_only) m.flows.reserve(m.flows.size() + n_flows + v2_marks);
+    if (count_only) out.flows.reserve(n_flows);
     else if (open) without_end.add(open->offset());
   }
   stats.problem("flow_without_end", without_end.count, without_end.first);
   stats.problem("flow_without_start", without_start.count, without_start.first);
-  stats.problem("flow_unbound", unbound.count, unbound.first);
+  out.keys = std::move(v1.keys);
   v1 = FlowPoints();  // frees the points
+  return out;
+}
+
+void bind_flows_v1(TraceModel& m, PendingFlows& v1, size_t v2_marks, ImportStats& stats) {
+  m.flows.reserve(m.flows.size() + v1.flows.size() + v2_marks);
+  // Flows come by id, which per track mostly rises with time: each track's cursor moves a few
+  // slices per endpoint.
+  std::vector<FlowCursor> cursors = flow_cursors(m);
+  Tally unbound;
+  for (const PendingFlow& f : v1.flows) {
+    const uint32_t from = bind_flow_point(m, cursors, f.from_track, f.from_ts, f.from_bits & 1);
+    const uint32_t to = bind_flow_point(m, cursors, f.to_track, f.to_ts, f.to_bits & 1);
+    if (from == UINT32_MAX || to == UINT32_MAX) unbound.add((from == UINT32_MAX ? f.from_bits : f.to_bits) >> 3);
+    const uint64_t key = v1.keys[f.key];
+    m.flows.push_back(Flow{from, to, static_cast<StringId>(key >> 32), static_cast<StringId>(key & 0xffffffffu)});
+  }
+  stats.problem("flow_unbound", unbound.count, unbound.first);
+  v1 = PendingFlows();  // frees the flows
 }
 
 // v2: walk the marks in time order (stable: file order for equal times, and a slice's flow_in

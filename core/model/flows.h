@@ -1,6 +1,7 @@
 // Flow endpoints collected during import and bound to slices after the slices are sorted: v1 flow
-// events (s/t/f) are paired per (id, cat, name) in time order, v2 marks (bind_id + flow_in/out)
-// are resolved in time order.
+// events (s/t/f) are paired per (id, cat, name) in time order before the slices are sorted (only
+// the flows are kept then, not every endpoint), v2 marks (bind_id + flow_in/out) are resolved in
+// time order.
 #pragma once
 #include <cstdint>
 #include <unordered_map>
@@ -15,7 +16,7 @@ namespace tw {
 struct FlowPoint {
   uint64_t id;     // the id (number, or 1 << 63 | interned text)
   uint32_t key;    // index into FlowPoints::keys: the (cat, name) pair
-  uint32_t track;  // the event's track; bind_flows_v1 replaces it with the bound slice (or UINT32_MAX)
+  uint32_t track;  // the event's track
   int64_t ts_ns;
   uint64_t bits;  // input offset << 3 | order (s = 0, t = 1, f = 2) << 1 | enclosing
   uint64_t offset() const { return bits >> 3; }
@@ -50,6 +51,20 @@ struct FlowPoints {
   void reserve(size_t n) { points.reserve(n); }
 };
 
+// A v1 flow paired by pair_flows_v1, its two endpoints not bound to slices yet (48 bytes a flow,
+// where every endpoint, paired or not, took 32).
+struct PendingFlow {
+  int64_t from_ts, to_ts;
+  uint64_t from_bits, to_bits;  // FlowPoint::bits of each end
+  uint32_t from_track, to_track;
+  uint32_t key;  // index into PendingFlows::keys
+};
+
+struct PendingFlows {
+  std::vector<PendingFlow> flows;  // in pairing order: the order of m.flows
+  std::vector<uint64_t> keys;      // FlowPoints::keys
+};
+
 // Flow v2: slices carrying bind_id with flow_out / flow_in (indices before sorting).
 struct FlowV2Mark {
   StringId bind_id;  // interned id text
@@ -70,9 +85,13 @@ std::vector<FlowCursor> flow_cursors(const TraceModel& m);  // needs the slices 
 uint32_t bind_flow_point(const TraceModel& m, std::vector<FlowCursor>& cursors, uint32_t track, int64_t ts,
                          bool enclosing);
 
+// Pairs the v1 endpoints (no slices needed) and reports those without a partner; frees `v1`. Run
+// before the slices are sorted, so that the endpoints and the sort's order and scratch are never
+// held together.
+PendingFlows pair_flows_v1(FlowPoints& v1, ImportStats& stats);
 // Both need the slices sorted with depths assigned (and v2 marks renumbered to sorted slices).
 // Each frees its input. v1 flows are appended to m.flows first, then v2 flows.
-void bind_flows_v1(TraceModel& m, FlowPoints& v1, size_t v2_marks, ImportStats& stats);
+void bind_flows_v1(TraceModel& m, PendingFlows& v1, size_t v2_marks, ImportStats& stats);
 void resolve_flows_v2(TraceModel& m, std::vector<FlowV2Mark>& marks, ImportStats& stats);
 
 }  // namespace tw
