@@ -4,15 +4,15 @@
 // heap follows the same allocations, so the phase that sets this peak sets the page's too.
 // Then the summary's steps one by one, each from the state before it (what it holds at its peak
 // over what was live when it started, and what it keeps): which of them to make lighter.
-//   build/native/tw_heap_phases FILE      (make bench builds it)
+//   build/native/tw_heap_phases FILE      (plain or gzip; make bench builds it)
 #include <malloc.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <new>
 #include <string>
-#include <vector>
+
+#include "cli/file_reader.h"
 
 #include "core/analysis/launches.h"
 #include "core/analysis/memory.h"
@@ -56,27 +56,18 @@ void row(const char* what) {
 }
 
 int run(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "tw_heap_phases: cannot open %s\n", path);
-    return 1;
-  }
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<uint64_t>(in.tellg());
-  in.seekg(0);
   Session s("trace");
-  s.set_size_hint(size);  // as the CLI and the page do for a plain file
+  InputSize size;
+  if (input_size(path, size)) s.set_size_hint(size.hint());  // as the CLI and the page do
   std::printf("| phase (MB)               |  live     |  peak     |  peak over |  kept     |\n");
   std::printf("|--------------------------|-----------|-----------|------------|-----------|\n");
-  {
-    std::vector<char> buf(size_t(4) << 20);
-    begin();
-    while (in) {
-      in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-      if (in.gcount() > 0) s.push(buf.data(), static_cast<size_t>(in.gcount()));
-    }
+  begin();
+  const ReadResult read = stream_file(path, [&s](const char* p, size_t n) { s.push(p, n); });
+  if (!read.ok) {
+    std::fprintf(stderr, "tw_heap_phases: %s\n", read.error.c_str());
+    return 1;
   }
-  row("import");
+  row("import (and reading)");
   begin();
   s.finish();
   if (s.failed()) {
@@ -132,7 +123,7 @@ int run(const char* path) {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::fprintf(stderr, "usage: tw_heap_phases FILE (plain JSON)\n");
+    std::fprintf(stderr, "usage: tw_heap_phases FILE\n");
     return 2;
   }
   return tw::run(argv[1]);

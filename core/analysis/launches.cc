@@ -268,6 +268,7 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
     r.launched_gpu_ns += rec.gpu_ns;
     r.records.push_back(rec);
   });
+  r.count = r.records.size();
   // One buffer serves both distributions, one after the other: the summary's peak memory is set
   // here on traces with millions of launches.
   std::vector<int64_t> values(r.records.size());
@@ -277,13 +278,12 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
   r.cpu = distribution(values);
   std::vector<int64_t>().swap(values);
   r.worst_delays = worst_delays(r.records, opt.top);
-  r.count = r.records.size();
   std::sort(r.short_op_names.begin(), r.short_op_names.end(), [](const auto& a, const auto& b) {
     if (a.second != b.second) return a.second > b.second;
     return a.first < b.first;
   });
   if (r.short_op_names.size() > opt.top) r.short_op_names.resize(opt.top);
-  r.launch_bound = !r.records.empty() && r.short_ops * 2 >= r.records.size() && r.launch_cpu_ns >= r.launched_gpu_ns;
+  r.launch_bound = r.count > 0 && r.short_ops * 2 >= r.count && r.launch_cpu_ns >= r.launched_gpu_ns;
   if (opt.queues) build_queues(m, r.records, r);
   find_syncs(m, opt, r);
   return r;

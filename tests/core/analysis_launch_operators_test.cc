@@ -4,6 +4,7 @@
 // hand-written trace and on a generated one with thousands of such launches.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <string>
 
 #include "core/analysis/operators.h"
@@ -30,22 +31,21 @@ constexpr const char* kTrace = R"json({"traceEvents": [
   {"ph": "X", "cat": "kernel", "name": "plain", "pid": 0, "tid": 7, "ts": 270, "dur": 1, "args": {"correlation": 4, "device": 0, "stream": 7}}
 ]})json";
 
-// What launch_operators promises, the slow way: the nearest enclosing operator, else the first
-// operator slice in table order with the launch's External id.
+// What launch_operators promises, the plain way: the nearest enclosing operator, else the first
+// operator slice in table order with the launch's External id (a map of every id's first one).
 LaunchOperators brute_force(const TraceModel& m) {
   const SliceTable& s = m.slices;
+  std::map<int64_t, uint32_t> first_op;
+  for (uint32_t i = 0; i < s.size(); ++i)
+    if (s.kind[i] == EventKind::kCpuOp && s.external_id_at(i) != kNoId) first_op.emplace(s.external_id_at(i), i);
   LaunchOperators r;
   for (const LaunchLink& l : m.launches) {
     uint32_t p = s.parent[l.launch_slice];
     while (p != kNoParent && s.kind[p] != EventKind::kCpuOp) p = s.parent[p];
     uint8_t by_external = 0;
-    const int64_t id = s.external_id_at(l.launch_slice);
-    if (p == kNoParent && id != kNoId)
-      for (uint32_t i = 0; i < s.size(); ++i)
-        if (s.kind[i] == EventKind::kCpuOp && s.external_id_at(i) == id) {
-          p = i, by_external = 1;
-          break;
-        }
+    const auto it = first_op.find(s.external_id_at(l.launch_slice));
+    if (p == kNoParent && s.external_id_at(l.launch_slice) != kNoId && it != first_op.end())
+      p = it->second, by_external = 1;
     r.op.push_back(p);
     r.by_external.push_back(by_external);
   }

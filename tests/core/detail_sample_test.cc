@@ -134,21 +134,26 @@ TEST_CASE("detail sample: launches, queue length and host syncs") {
   CHECK(host_sync_kind("cudaMemcpy") == 3);
   CHECK(host_sync_kind("cudaMemcpyAsync") == -1);
 
-  // What the summary keeps once the section is written: the same counts and worst delays, no
-  // record per launch, no queue series.
-  const LaunchesResult whole = r;
-  drop_bulk(r);
-  CHECK(r.count == 5);
-  REQUIRE(r.worst_delays.size() == whole.worst_delays.size());
-  CHECK(r.records.size() == r.worst_delays.size());
-  for (size_t i = 0; i < r.worst_delays.size(); ++i) {
-    CHECK(r.records[r.worst_delays[i]].gpu_slice == whole.records[whole.worst_delays[i]].gpu_slice);
-    CHECK(r.records[r.worst_delays[i]].delay_ns == whole.records[whole.worst_delays[i]].delay_ns);
+  // What the summary keeps once the section is written: the same counts and worst delays (2 of
+  // the 5 here), no record per launch, no queue series.
+  LaunchOptions top2;
+  top2.top = 2;
+  LaunchesResult kept = launch_stats(s.m, top2);
+  const LaunchesResult whole = kept;
+  REQUIRE(whole.worst_delays.size() == 2);
+  drop_bulk(kept);
+  CHECK(kept.count == 5);
+  REQUIRE(kept.worst_delays.size() == 2);
+  CHECK(kept.records.size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    CHECK(kept.records[kept.worst_delays[i]].gpu_slice == whole.records[whole.worst_delays[i]].gpu_slice);
+    CHECK(kept.records[kept.worst_delays[i]].delay_ns == whole.records[whole.worst_delays[i]].delay_ns);
   }
-  REQUIRE(r.queues.size() == 1);
-  CHECK(r.queues[0].series.empty());
-  CHECK(r.queues[0].max_length == 2);
-  CHECK(r.sync_calls.size() == whole.sync_calls.size());
+  CHECK(s.name(s.m.slices.name[kept.records[kept.worst_delays[0]].gpu_slice]) == "softmax_kernel");
+  REQUIRE(kept.queues.size() == 1);
+  CHECK(kept.queues[0].series.empty());
+  CHECK(kept.queues[0].max_length == 2);
+  CHECK(kept.sync_calls.size() == whole.sync_calls.size());
   CHECK(host_sync_kind("hipDeviceSynchronize") == 0);
 }
 
