@@ -43,7 +43,6 @@ void ImportState::add_orphan_end(uint32_t track, uint64_t off) {
   s.cat.push_back(0);
   s.kind.push_back(EventKind::kOther);
   s.flags.push_back(kSliceFromBE);
-  s.depth.push_back(0);
   s.correlation.push_back(kNoId);
   s.external_id.push_back(kNoId);
   s.src.push_back(off, 0);

@@ -226,7 +226,6 @@ uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringI
   s.cat.push_back(cat);
   s.kind.push_back(kind);
   s.flags.push_back(flags);
-  s.depth.push_back(0);
   s.correlation.push_back(corr);
   s.external_id.push_back(ext);
   s.src.push_back(off, len);

@@ -17,7 +17,7 @@ namespace tw {
 namespace {
 
 // Changes whenever the layout below or of any struct copied as bytes does.
-constexpr uint64_t kPartFormat = 0x7477'7061'7274'0005ULL ^ (uint64_t(sizeof(Process)) << 40) ^
+constexpr uint64_t kPartFormat = 0x7477'7061'7274'0006ULL ^ (uint64_t(sizeof(Process)) << 40) ^
                                  (uint64_t(sizeof(Track)) << 32) ^ (uint64_t(sizeof(OpenSlice)) << 24) ^
                                  (uint64_t(sizeof(FlowPoint)) << 16) ^ (uint64_t(sizeof(OrphanEnd)) << 8);
 

@@ -81,7 +81,7 @@ struct SliceTable {
   std::vector<StringId> cat;
   std::vector<EventKind> kind;
   std::vector<uint8_t> flags;
-  std::vector<uint16_t> depth;
+  std::vector<uint16_t> depth;   // nesting row on its track; by finish()
   std::vector<uint32_t> parent;  // the slice this one is nested in (one row up), kNoParent; by finish()
   CompactIntColumn correlation;  // Kineto "correlation" (read with correlation_at)
   CompactIntColumn external_id;  // Kineto "External id" (external_id_at)
@@ -96,7 +96,8 @@ struct SliceTable {
   void reserve(size_t n);  // the import's columns
   void shrink_to_fit();    // every column
 
-  // f(column) for each per-row column the import reserves and fills (all but parent); for the
+  // f(column) for each per-row column the import reserves and fills (all but depth and parent,
+  // which only finish() fills: the import and a part's transfer do not carry them); for the
   // side tables of the ids that do not fit their column (their own sizes); then for every column:
   // the one list reserve, shrink_to_fit, memory_bytes and the part codec go through.
   template <class F>
@@ -109,17 +110,17 @@ struct SliceTable {
   }
   template <class F>
   void for_each_column(F&& f) {
-    import_columns(*this, f), f(parent), side_columns(*this, f);
+    import_columns(*this, f), f(depth), f(parent), side_columns(*this, f);
   }
   template <class F>
   void for_each_column(F&& f) const {
-    import_columns(*this, f), f(parent), side_columns(*this, f);
+    import_columns(*this, f), f(depth), f(parent), side_columns(*this, f);
   }
 
  private:
   template <class Table, class F>
   static void import_columns(Table& t, F& f) {
-    f(t.ts_ns), f(t.dur.codes), f(t.track), f(t.name), f(t.cat), f(t.kind), f(t.flags), f(t.depth),
+    f(t.ts_ns), f(t.dur.codes), f(t.track), f(t.name), f(t.cat), f(t.kind), f(t.flags),
         f(t.correlation.codes), f(t.external_id.codes), f(t.src.codes);
   }
   template <class Table, class F>
