@@ -16,7 +16,7 @@ class HtaRows {
   // HTA keeps the events that have a "dur" and a "cat": X events with dur, but not cat "Trace"
   // (B/E pairs and X events without dur are dropped).
   bool row(uint32_t i) const {
-    return !(s_.flags[i] & (kSliceFromBE | kSliceNoDur)) && s_.cat[i] != 0 && s_.cat[i] != trace_cat_;
+    return !(s_.flags[i] & (kSliceFromBE | kSliceNoDur)) && s_.cat.at(i) != 0 && s_.cat.at(i) != trace_cat_;
   }
   // Every HTA breakdown (temporal, kernel, comm/comp overlap) takes the rows whose stream is not -1
   // as GPU work, whatever their category (flags from the event's own "stream" arg).

@@ -239,7 +239,7 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
   }
   remap_tail(s.track, base, [&](uint32_t t) { return maps.tracks[t]; });
   remap_tail(s.name, base, [&](StringId x) { return maps.str(x); });
-  remap_tail(s.cat, base, [&](StringId x) { return maps.str(x); });
+  s.cat.recode_part(later.model.slices.cat, maps.slices, [&](StringId x) { return maps.str(x); });
   // Each pair as on_end() makes it; its flow v2 marks go where on_end() would have added them.
   std::vector<FlowV2Mark> marks;
   marks.reserve(later.links_.flows_v2.size() + 2 * pairs.size());
@@ -266,7 +266,8 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
       dur = 0;
     }
     uint32_t r = pr.row;
-    s.ts_ns[r] = b.ts_ns, s.name[r] = b.name, s.cat[r] = b.cat, s.kind[r] = b.kind;
+    s.ts_ns[r] = b.ts_ns, s.name[r] = b.name, s.kind[r] = b.kind;
+    s.cat.set(r, b.cat);
     s.dur.set(r, dur), s.correlation.set(r, b.correlation), s.external_id.set(r, b.external_id);
     s.src.set(r, b.src_offset, b.src_length);
     note_time(b.ts_ns);

@@ -243,8 +243,8 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
   auto strings_ok = [&](StringId s) { ok = ok && s < n_str; };
   const SliceTable& s = model.slices;
   all_below(s.track, open_base_.slices, n_tracks), all_below(s.name, open_base_.slices, n_str);
-  all_below(s.cat, open_base_.slices, n_str);
-  ok = ok && s.dur.escapes_fit(m.slices.dur, open_base_.slices) &&
+  ok = ok && s.cat.part_fits(m.slices.cat, open_base_.slices, n_str) &&
+       s.dur.escapes_fit(m.slices.dur, open_base_.slices) &&
        s.correlation.escapes_fit(m.slices.correlation, open_base_.slices) &&
        s.external_id.escapes_fit(m.slices.external_id, open_base_.slices) &&
        s.src.escapes_fit(m.slices.src, open_base_.slices);

@@ -45,9 +45,10 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
     if (s.dur_at(a) != s.dur_at(b)) return s.dur_at(a) > s.dur_at(b);
     return a < b;
   });
-  permute_columns(order, s.ts_ns, s.dur.codes, s.track, s.name, s.cat, s.kind, s.flags, s.correlation.codes,
+  permute_columns(order, s.ts_ns, s.dur.codes, s.track, s.name, s.cat.codes, s.kind, s.flags, s.correlation.codes,
                   s.external_id.codes, s.src.codes);
-  s.dur.renumber(order), s.correlation.renumber(order), s.external_id.renumber(order), s.src.renumber(order);
+  s.dur.renumber(order), s.cat.renumber(order), s.correlation.renumber(order), s.external_id.renumber(order),
+      s.src.renumber(order);
   s.depth.assign(s.size(), 0);
   return order;  // now the new index of each old row
 }

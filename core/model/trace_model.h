@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/base/string_pool.h"
+#include "core/model/category_column.h"
 #include "core/model/collective_table.h"
 #include "core/model/compact_int_column.h"
 #include "core/model/source_column.h"
@@ -78,7 +79,7 @@ struct SliceTable {
   CompactIntColumn dur;  // in ns (read with dur_at): below 4.29 s but for a few long spans
   std::vector<uint32_t> track;
   std::vector<StringId> name;
-  std::vector<StringId> cat;
+  CategoryColumn cat;  // one byte a row (read with cat.at)
   std::vector<EventKind> kind;
   std::vector<uint8_t> flags;
   std::vector<uint16_t> depth;   // nesting row on its track; by finish()
@@ -120,13 +121,13 @@ struct SliceTable {
  private:
   template <class Table, class F>
   static void import_columns(Table& t, F& f) {
-    f(t.ts_ns), f(t.dur.codes), f(t.track), f(t.name), f(t.cat), f(t.kind), f(t.flags),
-        f(t.correlation.codes), f(t.external_id.codes), f(t.src.codes);
+    f(t.ts_ns), f(t.dur.codes), f(t.track), f(t.name), f(t.cat.codes), f(t.kind), f(t.flags), f(t.correlation.codes),
+        f(t.external_id.codes), f(t.src.codes);
   }
   template <class Table, class F>
   static void side_columns(Table& t, F& f) {
-    t.dur.for_each_side_column(f), t.correlation.for_each_side_column(f), t.external_id.for_each_side_column(f),
-        t.src.for_each_side_column(f);
+    t.dur.for_each_side_column(f), t.cat.for_each_side_column(f), t.correlation.for_each_side_column(f),
+        t.external_id.for_each_side_column(f), t.src.for_each_side_column(f);
   }
 };
 

@@ -63,7 +63,7 @@ nlohmann::json event_details(const TimelineIndex& index, uint32_t id) {
   static const char* kClass[] = {"other",  "cpu_op",     "python", "runtime",     "compute",     "communication",
                                  "memory", "annotation", "sync",   "comm_hidden", "comm_exposed"};
   nlohmann::json j = slice_ref(index, id);
-  j["cat"] = str(m, s.cat[id]);
+  j["cat"] = str(m, s.cat.at(id));
   j["kind"] = event_kind_name(s.kind[id]);
   j["class"] = kClass[static_cast<int>(index.slice_class(id))];
   j["startAbsNs"] = std::to_string(s.ts_ns[id]);
