@@ -93,45 +93,52 @@ void assign_depths(TraceModel& m, ImportStats& stats) {
   }
 }
 
-// CPU runtime call (cudaLaunchKernel, cudaMemcpyAsync, ...) -> GPU op, by Kineto correlation id.
+// CPU runtime call (cudaLaunchKernel, cudaMemcpyAsync, ...) -> GPU op, by Kineto correlation id;
+// for a correlation two launches share, the first slice in model order wins. The GPU ops'
+// correlations are the ones sorted (16 bytes per op), not every launch's: a trace has several
+// runtime calls per GPU op (DeepSeek: 1.3M calls, 0.36M ops), and that list and its sort's scratch
+// were finish()'s largest temporary, which in wasm, where the heap never shrinks, fit in no hole
+// the freed flow endpoints left and grew the heap.
 void link_launches(TraceModel& m) {
   const SliceTable& s = m.slices;
-  // (correlation, slice) of every launch, sorted: 16 bytes per launch instead of a hash node, and
-  // for a correlation used twice the first slice in model order wins (the slice breaks ties). Per
-  // thread the launches are in correlation order: a few ascending runs for sort_runs.
-  struct Launch {
+  const GpuOpTable& o = m.gpu_ops;
+  struct Op {
     int64_t correlation;
-    uint32_t slice;
+    uint32_t row;
   };
-  std::vector<Launch> launch_of;
-  size_t n_launches = 0;
-  for (uint32_t i = 0; i < s.size(); ++i)
-    n_launches +=
-        s.correlation_at(i) != kNoId && (s.kind[i] == EventKind::kCudaRuntime || s.kind[i] == EventKind::kCudaDriver);
-  launch_of.reserve(n_launches);
-  for (uint32_t i = 0; i < s.size(); ++i) {
+  std::vector<Op> ops;
+  size_t n_ops = 0;
+  for (uint32_t row = 0; row < o.size(); ++row) n_ops += s.correlation_at(o.slice[row]) != kNoId;
+  ops.reserve(n_ops);
+  for (uint32_t row = 0; row < o.size(); ++row) {
+    const int64_t corr = s.correlation_at(o.slice[row]);
+    if (corr != kNoId) ops.push_back({corr, row});
+  }
+  // Per stream the ops are in time order, so their correlations mostly rise: a few runs.
+  sort_runs(ops, [](const Op& a, const Op& b) {
+    return a.correlation != b.correlation ? a.correlation < b.correlation : a.row < b.row;
+  });
+  std::vector<uint32_t> launch(o.size(), UINT32_MAX);
+  // Per thread the launches are in correlation order: each search starts from the previous answer
+  // and widens in doubling steps (O(1) per launch while they rise). The first launch of a
+  // correlation takes all its ops at once, so a later one finds them taken in one step.
+  const Op* begin = ops.data();
+  const Op* end = begin + ops.size();
+  const Op* prev = begin;
+  size_t linked = 0;
+  for (uint32_t i = 0; i < s.size() && linked < ops.size(); ++i) {
+    const EventKind k = s.kind[i];
+    if (k != EventKind::kCudaRuntime && k != EventKind::kCudaDriver) continue;
     const int64_t corr = s.correlation_at(i);
     if (corr == kNoId) continue;
-    EventKind k = s.kind[i];
-    if (k == EventKind::kCudaRuntime || k == EventKind::kCudaDriver) launch_of.push_back({corr, i});
-  }
-  sort_runs(launch_of, [](const Launch& a, const Launch& b) {
-    return a.correlation != b.correlation ? a.correlation < b.correlation : a.slice < b.slice;
-  });
-  m.launches.reserve(std::min(launch_of.size(), m.gpu_ops.size()));
-  // GPU ops come stream by stream in time order, so their correlations mostly rise: each search
-  // starts from the previous answer and widens in doubling steps (O(1) per op when they rise).
-  const Launch* begin = launch_of.data();
-  const Launch* end = begin + launch_of.size();
-  const Launch* prev = begin;
-  for (uint32_t row = 0; row < m.gpu_ops.size(); ++row) {
-    uint32_t g = m.gpu_ops.slice[row];
-    int64_t corr = s.correlation_at(g);
-    if (corr == kNoId) continue;
-    const Launch* it = partition_from(begin, end, prev, [corr](const Launch& l) { return l.correlation < corr; });
+    const Op* it = partition_from(begin, end, prev, [corr](const Op& x) { return x.correlation < corr; });
     prev = it;
-    if (it != end && it->correlation == corr) m.launches.push_back(LaunchLink{it->slice, g});
+    if (it == end || it->correlation != corr || launch[it->row] != UINT32_MAX) continue;
+    for (; it != end && it->correlation == corr; ++it) launch[it->row] = i, ++linked;
   }
+  m.launches.reserve(linked);
+  for (uint32_t row = 0; row < o.size(); ++row)
+    if (launch[row] != UINT32_MAX) m.launches.push_back(LaunchLink{launch[row], o.slice[row]});
 }
 
 // GPU ops in slice order. The sorted slices hold each track's rows together, tracks in index order,
