@@ -4,9 +4,13 @@
 // heap follows the same allocations, so the phase that sets this peak sets the page's too.
 // Then the summary's steps one by one, each from the state before it (what it holds at its peak
 // over what was live when it started, and what it keeps): which of them to make lighter.
+// The last column is the size of one heap that never shrinks, as a wasm heap: glibc's main arena,
+// with mmap and trimming turned off (mallopt), so that every block comes from it and a freed one is
+// only reused. It shows what the live bytes cannot: a temporary that fits in no hole grows the heap.
 //   build/native/tw_heap_phases FILE      (plain or gzip; make bench builds it)
 #include <malloc.h>
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -51,16 +55,20 @@ size_t g_start = 0;
 void begin() { g_start = g_peak = g_live; }
 void row(const char* what) {
   const double mb = 1e6;
-  std::printf("| %-24s | %9.1f | %9.1f | %+10.1f | %+9.1f |\n", what, g_live / mb, g_peak / mb,
-              (double(g_peak) - double(g_start)) / mb, (double(g_live) - double(g_start)) / mb);
+  std::printf("| %-24s | %9.1f | %9.1f | %+10.1f | %+9.1f | %9.1f |\n", what, g_live / mb, g_peak / mb,
+              (double(g_peak) - double(g_start)) / mb, (double(g_live) - double(g_start)) / mb,
+              double(mallinfo2().arena) / mb);
+}
+void header(const char* what) {
+  std::printf("| %-24s |  live     |  peak     |  peak over |  kept     |  one heap |\n", what);
+  std::printf("|--------------------------|-----------|-----------|------------|-----------|-----------|\n");
 }
 
 int run(const char* path) {
   Session s("trace");
   InputSize size;
   if (input_size(path, size)) s.set_size_hint(size.hint());  // as the CLI and the page do
-  std::printf("| phase (MB)               |  live     |  peak     |  peak over |  kept     |\n");
-  std::printf("|--------------------------|-----------|-----------|------------|-----------|\n");
+  header("phase (MB)");
   begin();
   const ReadResult read = stream_file(path, [&s](const char* p, size_t n) { s.push(p, n); });
   if (!read.ok) {
@@ -80,8 +88,7 @@ int run(const char* path) {
   const size_t summary_bytes = s.summary_json(opts).size();
   row("summary (whole)");
   std::printf("\nthe summary's steps (%zu bytes of JSON), each from the state before it:\n\n", summary_bytes);
-  std::printf("| step (MB)                |  live     |  peak     |  peak over |  kept     |\n");
-  std::printf("|--------------------------|-----------|-----------|------------|-----------|\n");
+  header("step (MB)");
   const TraceModel& m = s.model();
   begin();
   EarlyDetails early;
@@ -126,5 +133,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: tw_heap_phases FILE\n");
     return 2;
   }
+  mallopt(M_MMAP_MAX, 0);  // one heap, as wasm's (see the top)
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+  mallopt(M_TOP_PAD, 0);
   return tw::run(argv[1]);
 }
