@@ -59,7 +59,8 @@ bool ImportState::absorbable(const ImportState& later) const {
 
 ImportState::TableRows ImportState::table_rows() const {
   if (part_rows_) return *part_rows_;
-  return TableRows{model.slices.size(), model.gpu_ops.size(), model.instants.size(), model.memory.size()};
+  return TableRows{model.slices.size(), model.gpu_ops.size(), model.instants.size(), model.memory.size(),
+                   links_.flows_v1.size()};
 }
 
 // A part in the same heap: its table rows are copied to the room open_part() made, its other
@@ -275,8 +276,8 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
   }
 }
 
-// GPU ops and instants are at the end of their tables (renumbered there), memory samples too; the
-// collective args, the counters' values and the flow points are appended from the later part.
+// GPU ops, instants and v1 flow points are at the end of their tables (renumbered there), memory
+// samples too; the collective args and the counters' values are appended from the later part.
 void ImportState::absorb_other_tables(ImportState& later, const PartMaps& maps) {
   const TraceModel& lm = later.model;
   auto str = [&](StringId x) { return maps.str(x); };
@@ -318,12 +319,11 @@ void ImportState::absorb_other_tables(ImportState& later, const PartMaps& maps) 
     if (added) f.keys.push_back(pair);
     key_map[k] = it->second;
   }
-  f.points.reserve(f.points.size() + lf.points.size());
-  for (FlowPoint pt : lf.points) {
+  for (size_t i = open_base_.flow_points; i < f.points.size(); ++i) {
+    FlowPoint& pt = f.points[i];
     pt.id = maps.id(pt.id);
     pt.key = key_map[pt.key];
     pt.track = maps.tracks[pt.track];
-    f.points.push_back(pt);
   }
 }
 

@@ -114,18 +114,21 @@ class ImportState : public EventSplitterSink {
   TraceModel model;
   ImportStats stats;
   EventSplitter splitter;
+  // The v1 flow endpoints until finish() pairs them (a part's travel with its table rows).
+  const std::vector<FlowPoint>& flow_points() const { return links_.flows_v1.points; }
 
  private:
-  // Rows of the four tables a later part's rows are appended to in place (open_part).
+  // Rows of the tables a later part's rows are appended to in place (open_part): the four of the
+  // model and the v1 flow points (the largest buffer of an import but the slices').
   struct TableRows {
-    size_t slices = 0, gpu_ops = 0, instants = 0, memory = 0;
+    size_t slices = 0, gpu_ops = 0, instants = 0, memory = 0, flow_points = 0;
   };
   TableRows table_rows() const;
   bool absorbable(const ImportState& later) const;
   bool part_is_consistent(const ImportState& later) const;
   void truncate_tables(const TableRows& rows);
   // absorb() in steps (absorb_part.cc), each for the tables of one kind; the later part's rows of
-  // the four tables are already at their end, from open_base_ on.
+  // the tables of TableRows are already at their end, from open_base_ on.
   struct PartMaps;
   void join_part(ImportState& later);
   void absorb_tracks(ImportState& later, PartMaps& maps);

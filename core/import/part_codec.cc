@@ -1,7 +1,8 @@
 // A later part of a parts import (import_parts.h), moved from the heap that imported it to the one
 // that absorbs it: in the browser each part is imported by its own worker. The big columns are
-// copied as they are: those of the slices, GPU ops, instants and memory straight to the end of the
-// absorbing state's tables (open_part), the counters' values and flow points to the decoded part;
+// copied as they are: those of the slices, GPU ops, instants, memory and v1 flow points straight to
+// the end of the absorbing state's tables (open_part), the counters' values and the rest to the
+// decoded part;
 // the header holds the rest (strings, processes, tracks, open slices, stats, the splitter) and
 // every column's size.
 // The bytes come from our own part worker, but a version skew or a bug must not crash the absorbing
@@ -17,7 +18,7 @@ namespace tw {
 namespace {
 
 // Changes whenever the layout below or of any struct copied as bytes does.
-constexpr uint64_t kPartFormat = 0x7477'7061'7274'0006ULL ^ (uint64_t(sizeof(Process)) << 40) ^
+constexpr uint64_t kPartFormat = 0x7477'7061'7274'0007ULL ^ (uint64_t(sizeof(Process)) << 40) ^
                                  (uint64_t(sizeof(Track)) << 32) ^ (uint64_t(sizeof(OpenSlice)) << 24) ^
                                  (uint64_t(sizeof(FlowPoint)) << 16) ^ (uint64_t(sizeof(OrphanEnd)) << 8);
 
@@ -34,7 +35,7 @@ void memory_columns(MemoryTable& m, F& f) {
 
 }  // namespace
 
-// Every big column of a later part, in one fixed order, f(std::vector<T>&): first those of the four
+// Every big column of a later part, in one fixed order, f(std::vector<T>&): first those of the five
 // tables whose rows go straight to the end of the absorbing state's (open_part), then the rest.
 template <class F>
 void ImportState::for_each_part_column(F f) {
@@ -42,13 +43,14 @@ void ImportState::for_each_part_column(F f) {
   model.gpu_ops.for_each_row_column(f);
   instant_columns(model.instants, f);
   memory_columns(model.memory, f);
+  f(links_.flows_v1.points);
   for_each_side_column(f);
 }
 
 template <class F>
 void ImportState::for_each_side_column(F f) {
   for (CounterSeries& c : model.counters) f(c.ts_ns), f(c.value);
-  f(links_.flows_v1.points), f(links_.flows_v2);
+  f(links_.flows_v2);
   model.slices.for_each_side_column(f);
   model.gpu_ops.collectives.for_each_column(f);
 }
@@ -158,11 +160,11 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
   model.counters.resize(r.ok() ? count : 0);
   for (CounterSeries& c : model.counters) r.get(c.process), r.get(c.name);
   splitter.decode_state(r);
-  // The four tables' sizes are kept (their rows go straight to the absorbing state, open_part);
+  // The five tables' sizes are kept (their rows go straight to the absorbing state, open_part);
   // every column of a table must have its table's size. The other columns are made here.
   size_t table = 0, column_index = 0;
   TableRows decoded;
-  size_t* rows[] = {&decoded.slices, &decoded.gpu_ops, &decoded.instants, &decoded.memory};
+  size_t* rows[] = {&decoded.slices, &decoded.gpu_ops, &decoded.instants, &decoded.memory, &decoded.flow_points};
   auto table_column = [&](auto& column, size_t t) {
     uint64_t size = 0;
     if (!r.get(size) || size > (uint64_t(4) << 30) / sizeof(column[0])) return void(r.fail());
@@ -175,6 +177,7 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
   instant_columns(model.instants, instants);
   auto memory = [&](auto& c) { table_column(c, 3); };
   memory_columns(model.memory, memory);
+  table_column(links_.flows_v1.points, 4);
   for_each_side_column([&r](auto& column) {
     uint64_t size = 0;
     // A size no heap could hold is refused before it is asked for.
@@ -199,6 +202,7 @@ void ImportState::truncate_tables(const TableRows& rows) {
   instant_columns(model.instants, instants);
   auto memory = [&](auto& c) { c.resize(rows.memory); };
   memory_columns(model.memory, memory);
+  links_.flows_v1.points.resize(rows.flow_points);
 }
 
 std::vector<std::pair<void*, size_t>> ImportState::open_part(ImportState& part) {
@@ -211,8 +215,10 @@ std::vector<std::pair<void*, size_t>> ImportState::open_part(ImportState& part) 
   // With room for what finish() may still add (B events never closed) without doubling.
   size_t slices = base.slices + add.slices;
   if (model.slices.ts_ns.capacity() < slices) model.slices.reserve(slices + slices / 256 + 1024);
+  const size_t points = base.flow_points + add.flow_points;
+  if (links_.flows_v1.capacity() < points) links_.flows_v1.reserve(points);  // exactly: a part's come at once
   truncate_tables(
-      TableRows{slices, base.gpu_ops + add.gpu_ops, base.instants + add.instants, base.memory + add.memory});
+      TableRows{slices, base.gpu_ops + add.gpu_ops, base.instants + add.instants, base.memory + add.memory, points});
   part_open_ = true;
   auto tail = [&out](size_t from) {
     return [&out, from](auto& c) {
@@ -225,6 +231,7 @@ std::vector<std::pair<void*, size_t>> ImportState::open_part(ImportState& part) 
   instant_columns(model.instants, instants);
   auto memory = tail(base.memory);
   memory_columns(model.memory, memory);
+  tail(base.flow_points)(links_.flows_v1.points);
   part.for_each_side_column(
       [&out](auto& c) { out.emplace_back(static_cast<void*>(c.data()), c.size() * sizeof(c[0])); });
   return out;
@@ -272,7 +279,10 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
   for (size_t i = 1; i < orphans.size(); ++i) ok = ok && orphans[i - 1].slice < orphans[i].slice;
   const FlowPoints& f = later.links_.flows_v1;
   for (uint64_t key : f.keys) strings_ok(static_cast<StringId>(key >> 32)), strings_ok(static_cast<StringId>(key));
-  for (const FlowPoint& pt : f.points) ok = ok && pt.key < f.keys.size() && pt.track < n_tracks, id_ok(pt.id);
+  for (size_t i = open_base_.flow_points; i < links_.flows_v1.size(); ++i) {
+    const FlowPoint& pt = links_.flows_v1.points[i];
+    ok = ok && pt.key < f.keys.size() && pt.track < n_tracks, id_ok(pt.id);
+  }
   for (const FlowV2Mark& mk : later.links_.flows_v2) ok = ok && mk.slice < n_slices && mk.bind_id < n_str;
   auto open_ok = [&](const std::vector<OpenSlice>& stack) {
     for (const OpenSlice& b : stack) strings_ok(b.name), strings_ok(b.cat), strings_ok(b.bind_id);

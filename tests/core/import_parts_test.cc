@@ -300,7 +300,11 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
   using Columns = std::vector<Bytes>;
   const CollectiveTable& coll = part.state().model.gpu_ops.collectives;
   const CompactIntColumn& ids = part.state().model.slices.correlation;
+  const CategoryColumn& cats = part.state().model.slices.cat;
+  const std::vector<FlowPoint>& points = part.state().flow_points();
   REQUIRE(coll.size() > 0);
+  REQUIRE(cats.values.size() < 200);
+  REQUIRE(points.size() > 0);
   auto column_of = [&part](const auto& column) {  // its index in part_columns()
     const auto all = part.state().part_columns();
     size_t i = 0;
@@ -323,6 +327,10 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
       [&](Bytes&, Columns& c) { std::memset(c[column_of(coll.dtype)].data(), 0x7f, 4); },
       // An id coded as escaped (compact_int_column.h) with no escaped id for it.
       [&](Bytes&, Columns& c) { std::memset(c[column_of(ids.codes)].data(), 0xff, 4); },
+      // A category code past the part's own categories (category_column.h).
+      [&](Bytes&, Columns& c) { std::memset(c[column_of(cats.codes)].data() + 3, 200, 1); },
+      // A v1 flow point on a track the part does not have (the points go straight to the tables' end).
+      [&](Bytes&, Columns& c) { std::memset(c[column_of(points)].data() + offsetof(FlowPoint, track), 0x7f, 4); },
   };
   for (size_t i = 0; i < spoil.size(); ++i) {
     // The first part, the spoilt later part refused, then its bytes pushed: as if it never came.
