@@ -1,10 +1,9 @@
 // A later part of a parts import (import_parts.h), moved from the heap that imported it to the one
 // that absorbs it: in the browser each part is imported by its own worker. The big columns are
 // copied as they are: those of the slices, GPU ops, instants, memory and v1 flow points straight to
-// the end of the absorbing state's tables (open_part), the counters' values and the rest to the
-// decoded part;
-// the header holds the rest (strings, processes, tracks, open slices, stats, the splitter) and
-// every column's size.
+// the end of the absorbing state's tables (open_part), the counters' values, the flow v2 marks and
+// the side tables to the decoded part; the header holds the rest (strings, processes, tracks, open
+// slices, stats, the splitter) and every column's size.
 // The bytes come from our own part worker, but a version skew or a bug must not crash the absorbing
 // worker: lengths are checked while reading, and every index once the columns are filled.
 #include <algorithm>
