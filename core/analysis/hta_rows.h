@@ -16,7 +16,9 @@ class HtaRows {
   // HTA keeps the events that have a "dur" and a "cat": X events with dur, but not cat "Trace"
   // (B/E pairs and X events without dur are dropped).
   bool row(uint32_t i) const {
-    return !(s_.flags[i] & (kSliceFromBE | kSliceNoDur)) && s_.cat.at(i) != 0 && s_.cat.at(i) != trace_cat_;
+    if (s_.flags[i] & (kSliceFromBE | kSliceNoDur)) return false;
+    const StringId cat = s_.cat.at(i);
+    return cat != 0 && cat != trace_cat_;
   }
   // Every HTA breakdown (temporal, kernel, comm/comp overlap) takes the rows whose stream is not -1
   // as GPU work, whatever their category (flags from the event's own "stream" arg).

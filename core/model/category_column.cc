@@ -23,17 +23,7 @@ void CategoryColumn::push_back(StringId id) {
 
 void CategoryColumn::set(size_t row, StringId id) {
   const uint8_t code = code_of(id);
-  const SideSlot at = side_slot(escaped_rows, static_cast<uint32_t>(row));
-  const auto k = static_cast<ptrdiff_t>(at.k);
-  if (code == kEscaped && at.present) {
-    escaped_ids[at.k] = id;
-  } else if (code == kEscaped) {
-    escaped_rows.insert(escaped_rows.begin() + k, static_cast<uint32_t>(row));
-    escaped_ids.insert(escaped_ids.begin() + k, id);
-  } else if (at.present) {
-    escaped_rows.erase(escaped_rows.begin() + k);
-    escaped_ids.erase(escaped_ids.begin() + k);
-  }
+  set_side_row(escaped_rows, static_cast<uint32_t>(row), code == kEscaped, std::tuple{id}, escaped_ids);
   codes[row] = code;
 }
 

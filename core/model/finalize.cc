@@ -49,7 +49,6 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
                   s.external_id.codes, s.src.codes);
   s.dur.renumber(order), s.cat.renumber(order), s.correlation.renumber(order), s.external_id.renumber(order),
       s.src.renumber(order);
-  s.depth.assign(s.size(), 0);
   return order;  // now the new index of each old row
 }
 
@@ -59,6 +58,7 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
 // walk these links.
 void assign_depths(TraceModel& m, ImportStats& stats) {
   SliceTable& s = m.slices;
+  s.depth.assign(s.size(), 0);
   s.parent.assign(s.size(), kNoParent);
   for (Track& t : m.tracks) t.slice_begin = t.slice_end = 0;
   struct Row {

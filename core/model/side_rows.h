@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <tuple>
 #include <vector>
 
 #include "core/model/permute.h"
@@ -37,14 +38,24 @@ inline bool side_rows_valid(const std::vector<uint32_t>& rows, size_t n_rows) {
   return true;
 }
 
-// Where `row`'s side row is or would go in `rows` (ascending), and whether it is there.
-struct SideSlot {
-  size_t k;
-  bool present;
-};
-inline SideSlot side_slot(const std::vector<uint32_t>& rows, uint32_t row) {
-  const size_t k = static_cast<size_t>(std::lower_bound(rows.begin(), rows.end(), row) - rows.begin());
-  return {k, k < rows.size() && rows[k] == row};
+// A row's code set anew (the set() of a column whose codes escape to a side table): its side row
+// holds `values` (one per side column) when the new code is escaped, and is gone when it is not.
+template <typename... Col>
+void set_side_row(std::vector<uint32_t>& rows, uint32_t row, bool escaped, const std::tuple<Col...>& values,
+                  std::vector<Col>&... cols) {
+  const auto it = std::lower_bound(rows.begin(), rows.end(), row);
+  const size_t k = static_cast<size_t>(it - rows.begin());
+  const bool present = it != rows.end() && *it == row;
+  const auto at = [k](auto& col) { return col.begin() + static_cast<ptrdiff_t>(k); };
+  if (escaped && present) {
+    std::apply([&](const Col&... v) { ((cols[k] = v), ...); }, values);
+  } else if (escaped) {
+    rows.insert(it, row);
+    std::apply([&](const Col&... v) { (cols.insert(at(cols), v), ...); }, values);
+  } else if (present) {
+    rows.erase(it);
+    (cols.erase(at(cols)), ...);
+  }
 }
 
 // True when `rows` (a part's side keys), each plus `first`, are exactly the rows from `first` on

@@ -15,19 +15,8 @@ void SourceColumn::push_back(uint64_t offset, uint32_t length) {
 
 void SourceColumn::set(size_t row, uint64_t offset, uint32_t length) {
   const uint64_t code = code_of(offset, length);
-  const SideSlot at = side_slot(escaped_rows, static_cast<uint32_t>(row));
-  const auto k = static_cast<ptrdiff_t>(at.k);
-  if (code == kEscaped && at.present) {
-    escaped_offsets[at.k] = offset, escaped_lengths[at.k] = length;
-  } else if (code == kEscaped) {
-    escaped_rows.insert(escaped_rows.begin() + k, static_cast<uint32_t>(row));
-    escaped_offsets.insert(escaped_offsets.begin() + k, offset);
-    escaped_lengths.insert(escaped_lengths.begin() + k, length);
-  } else if (at.present) {
-    escaped_rows.erase(escaped_rows.begin() + k);
-    escaped_offsets.erase(escaped_offsets.begin() + k);
-    escaped_lengths.erase(escaped_lengths.begin() + k);
-  }
+  set_side_row(escaped_rows, static_cast<uint32_t>(row), code == kEscaped, std::tuple{offset, length}, escaped_offsets,
+               escaped_lengths);
   codes[row] = code;
 }
 
