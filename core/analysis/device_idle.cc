@@ -23,7 +23,7 @@ DeviceIdle walk_device(const TraceModel& m, std::vector<uint32_t>& rows, const s
     return ta != tb ? ta < tb : a < b;
   });
   DeviceIdle d;
-  d.device = g.device[rows.front()];
+  d.device = g.device_at(rows.front());
   int64_t covered = 0;  // the latest end so far
   for (uint32_t row : rows) {
     const uint32_t slice = g.slice[row];
@@ -66,9 +66,9 @@ std::vector<DeviceIdle> device_idle(const TraceModel& m, const IdleOrder& order,
   const GpuOpTable& g = m.gpu_ops;
   std::vector<uint32_t> rows;
   for (size_t i = 0; i < order.rows.size();) {
-    const int32_t device = g.device[order.rows[i]];
+    const int32_t device = g.device_at(order.rows[i]);
     rows.clear();
-    for (; i < order.rows.size() && g.device[order.rows[i]] == device; ++i) rows.push_back(order.rows[i]);
+    for (; i < order.rows.size() && g.device_at(order.rows[i]) == device; ++i) rows.push_back(order.rows[i]);
     out.push_back(walk_device(m, rows, order.launch, opt));
   }
   return out;

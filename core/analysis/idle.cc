@@ -56,12 +56,12 @@ void walk_streams(const TraceModel& m, const IdleOptions& opt, OnStream on_strea
   const std::vector<uint32_t>& launch = opt.order ? opt.order->launch : own.launch;
   size_t i = 0;
   while (i < rows.size()) {
-    const int32_t device = g.device[rows[i]];
-    const int64_t stream = g.stream[rows[i]];
+    const int32_t device = g.device_at(rows[i]);
+    const int64_t stream = g.stream_at(rows[i]);
     on_stream(device, stream);
     int64_t prev_end = 0;
     bool first = true;
-    for (; i < rows.size() && g.device[rows[i]] == device && g.stream[rows[i]] == stream; ++i) {
+    for (; i < rows.size() && g.device_at(rows[i]) == device && g.stream_at(rows[i]) == stream; ++i) {
       uint32_t row = rows[i], slice = g.slice[row];
       int64_t ts = s.ts_ns[slice], end = s.end_ns(slice);
       on_op(ts, end);
@@ -141,8 +141,8 @@ IdleOrder idle_order(const TraceModel& m, const IdleOptions& opt) {
   }
   // Rows are in (track, start) order, so this is a merge of a few runs; the order is total.
   sort_runs(o.rows, [&](uint32_t a, uint32_t b) {
-    if (g.device[a] != g.device[b]) return g.device[a] < g.device[b];
-    if (g.stream[a] != g.stream[b]) return g.stream[a] < g.stream[b];
+    if (g.device_at(a) != g.device_at(b)) return g.device_at(a) < g.device_at(b);
+    if (g.stream_at(a) != g.stream_at(b)) return g.stream_at(a) < g.stream_at(b);
     int64_t ta = s.ts_ns[g.slice[a]], tb = s.ts_ns[g.slice[b]];
     if (ta != tb) return ta < tb;
     return a < b;

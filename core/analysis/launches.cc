@@ -87,7 +87,7 @@ void build_queues(const TraceModel& m, const std::vector<LaunchRecord>& recs, La
   for (const LaunchRecord& l : recs) {
     uint32_t row = cursor.row_of(l.gpu_slice);
     if (row == UINT32_MAX) continue;
-    const std::pair<int32_t, int64_t> key{m.gpu_ops.device[row], m.gpu_ops.stream[row]};
+    const std::pair<int32_t, int64_t> key{m.gpu_ops.device_at(row), m.gpu_ops.stream_at(row)};
     if (!cur || key != cur_key) {  // records come stream by stream: the map is rarely consulted
       cur = &streams[key];
       cur_key = key;

@@ -54,8 +54,8 @@ StreamOverlapResult stream_overlaps(const TraceModel& m, const std::vector<Kerne
       const Interval iv{m.slices.ts_ns[sl], m.slices.end_ns(sl)};
       raw.push_back(iv);
       if (row < cls.size()) raw_class[static_cast<int>(cls[row])].push_back(iv);
-      if (s.device < 0) s.device = g.device[row];
-      if (s.stream < 0) s.stream = g.stream[row];
+      if (s.device < 0) s.device = g.device_at(row);
+      if (s.stream < 0) s.stream = g.stream_at(row);
     }
     s.ops = count[t + 1] - count[t];
     IntervalSet set = IntervalSet::union_of(raw);

@@ -48,7 +48,7 @@ UtilizationResult gpu_utilization(const TraceModel& m, size_t max_buckets) {
     Interval iv{s.ts_ns[sl], s.end_ns(sl)};
     r.begin_ns = std::min(r.begin_ns, iv.begin);
     r.end_ns = std::max(r.end_ns, iv.end);
-    per_device[g.device[i]].push_back(iv);
+    per_device[g.device_at(i)].push_back(iv);
     all.push_back(iv);
   }
   if (max_buckets == 0) max_buckets = 1;

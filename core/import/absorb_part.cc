@@ -277,12 +277,20 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
 }
 
 // GPU ops, instants and v1 flow points are at the end of their tables (renumbered there), memory
-// samples too; the collective args and the counters' values are appended from the later part.
+// samples too; the GPU ops' configs are interned here, their bytes and collective args and the
+// counters' values are appended from the later part.
 void ImportState::absorb_other_tables(ImportState& later, const PartMaps& maps) {
   const TraceModel& lm = later.model;
   auto str = [&](StringId x) { return maps.str(x); };
   GpuOpTable& g = model.gpu_ops;
   remap_tail(g.slice, open_base_.gpu_ops, [&](uint32_t x) { return maps.slices[x]; });
+  const GpuOpTable& lg = lm.gpu_ops;
+  std::vector<uint32_t> config_row(lg.configs.size());
+  for (size_t k = 0; k < config_row.size(); ++k) config_row[k] = gpu_configs_.intern(g.configs, lg.configs.at(k));
+  remap_tail(g.config, open_base_.gpu_ops, [&](uint32_t x) { return config_row[x]; });
+  for (size_t k = 0; k < lg.bytes_op.size(); ++k)
+    g.bytes_op.push_back(static_cast<uint32_t>(open_base_.gpu_ops + lg.bytes_op[k])),
+        g.bytes_value.push_back(lg.bytes_value[k]);
   const CollectiveTable& lc = lm.gpu_ops.collectives;
   for (size_t k = 0; k < lc.size(); ++k) {
     CollectiveArgs a = lc.at(k);

@@ -272,15 +272,12 @@ void ImportState::add_gpu_op(uint32_t slice, uint32_t track) {
   if (t.stream < 0 && g.stream >= 0) t.stream = g.stream;
   GpuOpTable& o = model.gpu_ops;
   growth_.before_append(o, o.slice);
-  o.slice.push_back(slice);
-  o.device.push_back(g.device >= 0 ? g.device : static_cast<int32_t>(model.processes[t.process].pid));
-  o.stream.push_back(g.stream >= 0 ? g.stream : t.tid);
-  o.bytes.push_back(g.bytes);
+  GpuConfig c;
+  c.device = g.device >= 0 ? g.device : static_cast<int32_t>(model.processes[t.process].pid);
+  c.stream = g.stream >= 0 ? g.stream : t.tid;
+  for (int k = 0; k < 3; ++k) c.grid[k] = g.grid[k], c.block[k] = g.block[k];
+  o.push_back(slice, gpu_configs_.intern(o.configs, c), g.bytes);
   if (g.collective.any()) o.collectives.push_back(static_cast<uint32_t>(o.slice.size() - 1), g.collective);
-  for (int k = 0; k < 3; ++k) {
-    o.grid[k].push_back(g.grid[k]);
-    o.block[k].push_back(g.block[k]);
-  }
 }
 
 // A slice's flow_in is recorded before its flow_out: a slice that both receives and sends on one

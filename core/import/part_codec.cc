@@ -17,7 +17,7 @@ namespace tw {
 namespace {
 
 // Changes whenever the layout below or of any struct copied as bytes does.
-constexpr uint64_t kPartFormat = 0x7477'7061'7274'0007ULL ^ (uint64_t(sizeof(Process)) << 40) ^
+constexpr uint64_t kPartFormat = 0x7477'7061'7274'0008ULL ^ (uint64_t(sizeof(Process)) << 40) ^
                                  (uint64_t(sizeof(Track)) << 32) ^ (uint64_t(sizeof(OpenSlice)) << 24) ^
                                  (uint64_t(sizeof(FlowPoint)) << 16) ^ (uint64_t(sizeof(OrphanEnd)) << 8);
 
@@ -51,7 +51,7 @@ void ImportState::for_each_side_column(F f) {
   for (CounterSeries& c : model.counters) f(c.ts_ns), f(c.value);
   f(links_.flows_v2);
   model.slices.for_each_side_column(f);
-  model.gpu_ops.collectives.for_each_column(f);
+  model.gpu_ops.for_each_side_column(f);
 }
 
 std::vector<uint8_t> ImportState::encode_part_header() const {
@@ -255,7 +255,12 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
        s.external_id.escapes_fit(m.slices.external_id, open_base_.slices) &&
        s.src.escapes_fit(m.slices.src, open_base_.slices);
   all_below(model.gpu_ops.slice, open_base_.gpu_ops, n_slices);
-  const CollectiveTable& c = m.gpu_ops.collectives;
+  const GpuOpTable& g = m.gpu_ops;
+  all_below(model.gpu_ops.config, open_base_.gpu_ops, g.configs.size());
+  g.configs.for_each_column([&](const auto& column) { ok = ok && column.size() == g.configs.size(); });
+  ok = ok && g.bytes_value.size() == g.bytes_op.size() &&
+       side_rows_valid(g.bytes_op, model.gpu_ops.size() - open_base_.gpu_ops);
+  const CollectiveTable& c = g.collectives;
   c.for_each_column([&](const auto& column) { ok = ok && column.size() == c.size(); });
   ok = ok && side_rows_valid(c.op, model.gpu_ops.size() - open_base_.gpu_ops);
   all_below(c.collective, 0, n_str), all_below(c.dtype, 0, n_str), all_below(c.pg_name, 0, n_str);

@@ -5,6 +5,7 @@
 #include "core/base/partition_from.h"
 #include "core/base/run_sort.h"
 #include "core/model/permute.h"
+#include "core/model/side_rows.h"
 
 namespace tw {
 
@@ -149,8 +150,8 @@ void sort_gpu_ops(GpuOpTable& o, const SliceTable& s, size_t n_tracks, const std
   TrackBuckets buckets = bucket_by_track(o.size(), n_tracks, [&](uint32_t row) { return s.track[o.slice[row]]; });
   std::vector<uint32_t> order = std::move(buckets.order);
   sort_runs_each(order, buckets.bounds, [&o](uint32_t x, uint32_t y) { return o.slice[x] < o.slice[y]; });
-  permute_columns(order, o.slice, o.device, o.stream, o.bytes, o.grid[0], o.grid[1], o.grid[2], o.block[0], o.block[1],
-                  o.block[2]);
+  permute_columns(order, o.slice, o.config);
+  renumber_side_rows(order, o.bytes_op, o.bytes_value);
   o.collectives.renumber(order);
 }
 

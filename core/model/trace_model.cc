@@ -31,6 +31,16 @@ void GpuOpTable::reserve(size_t n) {
   for_each_row_column([n](auto& c) { c.reserve(n); });
 }
 
+int64_t GpuOpTable::bytes_at(uint32_t row) const {
+  const size_t k = find_side_row(bytes_op, row);
+  return k < bytes_op.size() ? bytes_value[k] : -1;
+}
+
+void GpuOpTable::push_back(uint32_t slice_row, uint32_t config_row, int64_t bytes) {
+  if (bytes != -1) bytes_op.push_back(static_cast<uint32_t>(slice.size())), bytes_value.push_back(bytes);
+  slice.push_back(slice_row), config.push_back(config_row);
+}
+
 CollectiveArgs GpuOpTable::collective_args(uint32_t row) const {
   const size_t k = find_side_row(collectives.op, row);
   return k < collectives.size() ? collectives.at(k) : CollectiveArgs{};

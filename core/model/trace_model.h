@@ -10,6 +10,7 @@
 #include "core/model/category_column.h"
 #include "core/model/collective_table.h"
 #include "core/model/compact_int_column.h"
+#include "core/model/gpu_config_table.h"
 #include "core/model/source_column.h"
 
 namespace tw {
@@ -136,39 +137,47 @@ constexpr uint32_t kNoParent = UINT32_MAX;
 // GPU-side details, one row per kernel / memcpy / memset slice (sparse: most slices are CPU).
 struct GpuOpTable {
   std::vector<uint32_t> slice;
-  std::vector<int32_t> device;
-  std::vector<int64_t> stream;
-  std::vector<int64_t> bytes;  // memcpy/memset "bytes", -1 if absent
-  std::vector<uint32_t> grid[3];
-  std::vector<uint32_t> block[3];
+  std::vector<uint32_t> config;  // row of `configs`: device, stream, grid, block
+  GpuConfigTable configs;        // the distinct ones (few)
+  // Memcpy / memset "bytes": a side table of the ops that have it (side_rows.h), ascending.
+  std::vector<uint32_t> bytes_op;
+  std::vector<int64_t> bytes_value;
   CollectiveTable collectives;  // the rows with collective args (few)
   size_t size() const { return slice.size(); }
+  int32_t device_at(size_t row) const { return configs.device[config[row]]; }
+  int64_t stream_at(size_t row) const { return configs.stream[config[row]]; }
+  GpuConfig config_at(size_t row) const { return configs.at(config[row]); }
+  int64_t bytes_at(uint32_t row) const;  // -1 when the op has none: a binary search of the side table
+  void push_back(uint32_t slice_row, uint32_t config_row, int64_t bytes);
   void reserve(size_t n);  // the per-row columns
   void shrink_to_fit();    // every column
   // Row `row`'s collective args (the defaults when it has none): a binary search of the side table.
   CollectiveArgs collective_args(uint32_t row) const;
 
-  // f(column) for each per-row column (reserve, the part codec), then for every column
-  // (shrink_to_fit, memory_bytes): the one list they go through.
+  // f(column) for each per-row column (reserve, the part codec); for the dictionary's and the side
+  // tables' columns (their own sizes); then for every column (shrink_to_fit, memory_bytes): the
+  // one list they go through.
   template <class F>
   void for_each_row_column(F&& f) {
-    row_columns(*this, f);
+    f(slice), f(config);
+  }
+  template <class F>
+  void for_each_side_column(F&& f) {
+    side_columns(*this, f);
   }
   template <class F>
   void for_each_column(F&& f) {
-    row_columns(*this, f), collectives.for_each_column(f);
+    f(slice), f(config), side_columns(*this, f);
   }
   template <class F>
   void for_each_column(F&& f) const {
-    row_columns(*this, f), collectives.for_each_column(f);
+    f(slice), f(config), side_columns(*this, f);
   }
 
  private:
   template <class Table, class F>
-  static void row_columns(Table& t, F& f) {
-    f(t.slice), f(t.device), f(t.stream), f(t.bytes);
-    for (auto& c : t.grid) f(c);
-    for (auto& c : t.block) f(c);
+  static void side_columns(Table& t, F& f) {
+    t.configs.for_each_column(f), f(t.bytes_op), f(t.bytes_value), t.collectives.for_each_column(f);
   }
 };
 

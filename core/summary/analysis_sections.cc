@@ -82,7 +82,7 @@ json memory_ops_json(const TraceModel& m, const std::vector<MemoryOpKind>& kinds
     const int64_t dur = m.slices.dur_at(m.gpu_ops.slice[row]);
     ++count[i];
     sum[i] += dur;
-    if (m.gpu_ops.bytes[row] > 0) bytes[i] += m.gpu_ops.bytes[row];
+    if (const int64_t b = m.gpu_ops.bytes_at(row); b > 0) bytes[i] += b;
     if (k.kind == MemoryKind::kMemcpyHtoD || k.kind == MemoryKind::kMemcpyDtoH) {
       ++host_count[static_cast<int>(k.host)];
       host_sum[static_cast<int>(k.host)] += dur;

@@ -185,7 +185,7 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
     if (mk[row].host != HostMemory::kPageable) continue;
     in.pageable_copies++;
     in.pageable_copy_ns += m.slices.dur_at(m.gpu_ops.slice[row]);
-    if (m.gpu_ops.bytes[row] > 0) in.pageable_copy_bytes += m.gpu_ops.bytes[row];
+    if (const int64_t b = m.gpu_ops.bytes_at(row); b > 0) in.pageable_copy_bytes += b;
   }
   const std::vector<Recommendation> recs = recommend(in);
   file["recommendations"] = recommendations_json(recs);

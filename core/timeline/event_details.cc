@@ -32,8 +32,9 @@ nlohmann::json slice_ref(const TimelineIndex& index, uint32_t id) {
 
 nlohmann::json gpu_fields(const TraceModel& m, uint32_t r) {
   const GpuOpTable& g = m.gpu_ops;
-  nlohmann::json j = {{"device", g.device[r]}, {"stream", g.stream[r]}};
-  if (g.bytes[r] >= 0) j["bytes"] = g.bytes[r];
+  const GpuConfig c = g.config_at(r);
+  nlohmann::json j = {{"device", c.device}, {"stream", c.stream}};
+  if (const int64_t bytes = g.bytes_at(r); bytes >= 0) j["bytes"] = bytes;
   const CollectiveArgs a = g.collective_args(r);
   if (a.collective) j["collective"] = str(m, a.collective);
   if (a.in_nelems >= 0) j["inNelems"] = a.in_nelems;
@@ -42,8 +43,8 @@ nlohmann::json gpu_fields(const TraceModel& m, uint32_t r) {
   if (a.dtype) j["dtype"] = str(m, a.dtype);
   if (a.pg_name) j["pgName"] = str(m, a.pg_name);
   if (a.seq >= 0) j["seq"] = a.seq;
-  if (g.grid[0][r]) j["grid"] = {g.grid[0][r], g.grid[1][r], g.grid[2][r]};
-  if (g.block[0][r]) j["block"] = {g.block[0][r], g.block[1][r], g.block[2][r]};
+  if (c.grid[0]) j["grid"] = c.grid;
+  if (c.block[0]) j["block"] = c.block;
   return j;
 }
 

@@ -140,13 +140,13 @@ void TimelineIndex::build_series() {
 // overlap analysis: hidden = comm ∩ compute, exposed = comm − compute).
 void TimelineIndex::build_overlap() {
   const GpuOpTable& g = m_.gpu_ops;
-  std::vector<int32_t> devices(g.device.begin(), g.device.end());
+  std::vector<int32_t> devices = g.configs.device;  // a device without communication gets no lane
   std::sort(devices.begin(), devices.end());
   devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
   for (int32_t dev : devices) {
     std::vector<Interval> comm, comp;
     for (size_t r = 0; r < g.size(); ++r) {
-      if (g.device[r] != dev || m_.slices.kind[g.slice[r]] != EventKind::kKernel) continue;
+      if (g.device_at(r) != dev || m_.slices.kind[g.slice[r]] != EventKind::kKernel) continue;
       uint32_t s = g.slice[r];
       Interval iv{m_.slices.ts_ns[s], m_.slices.end_ns(s)};
       auto k = static_cast<KernelClass>(gpu_class_[r]);

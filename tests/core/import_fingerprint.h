@@ -89,11 +89,12 @@ inline std::string fingerprint(TraceImporter& imp) {
   const GpuOpTable& g = m.gpu_ops;
   for (uint32_t i = 0; i < g.size(); ++i) {
     const CollectiveArgs c = g.collective_args(i);
-    line("gpu " + num(g.slice[i]) + " dev " + num(g.device[i]) + " stream " + num(g.stream[i]) + " bytes " +
-         num(g.bytes[i]) + " coll " + str_of(m, c.collective) + " in " + num(c.in_nelems) + " out " +
+    const GpuConfig k = g.config_at(i);
+    line("gpu " + num(g.slice[i]) + " dev " + num(k.device) + " stream " + num(k.stream) + " bytes " +
+         num(g.bytes_at(i)) + " coll " + str_of(m, c.collective) + " in " + num(c.in_nelems) + " out " +
          num(c.out_nelems) + " group " + num(c.group_size) + " seq " + num(c.seq) + " " + str_of(m, c.dtype) + " " +
-         str_of(m, c.pg_name) + " grid " + num(g.grid[0][i]) + "," + num(g.grid[1][i]) + "," + num(g.grid[2][i]) +
-         " block " + num(g.block[0][i]) + "," + num(g.block[1][i]) + "," + num(g.block[2][i]));
+         str_of(m, c.pg_name) + " grid " + num(k.grid[0]) + "," + num(k.grid[1]) + "," + num(k.grid[2]) + " block " +
+         num(k.block[0]) + "," + num(k.block[1]) + "," + num(k.block[2]));
   }
   const InstantTable& in = m.instants;
   for (size_t i = 0; i < in.size(); ++i)

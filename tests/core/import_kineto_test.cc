@@ -138,19 +138,19 @@ TEST_CASE("kineto: a small trace imports with kinds, GPU op columns, launches an
   for (size_t r = 0; r < m.gpu_ops.size(); ++r) {
     std::string name = name_of_slice(m, m.gpu_ops.slice[r]);
     CAPTURE(name);
-    CHECK(m.gpu_ops.device[r] == 0);
+    CHECK(m.gpu_ops.device_at(r) == 0);
     if (name == "sm90_gemm") {
-      CHECK(m.gpu_ops.stream[r] == 7);
-      CHECK(m.gpu_ops.grid[0][r] == 132);
-      CHECK(m.gpu_ops.grid[1][r] == 1);
-      CHECK(m.gpu_ops.block[0][r] == 384);
-      CHECK(m.gpu_ops.bytes[r] == -1);
+      CHECK(m.gpu_ops.stream_at(r) == 7);
+      CHECK(m.gpu_ops.config_at(r).grid[0] == 132);
+      CHECK(m.gpu_ops.config_at(r).grid[1] == 1);
+      CHECK(m.gpu_ops.config_at(r).block[0] == 384);
+      CHECK(m.gpu_ops.bytes_at(static_cast<uint32_t>(r)) == -1);
     } else if (name.rfind("Memcpy", 0) == 0) {
-      CHECK(m.gpu_ops.bytes[r] == 4194304);
+      CHECK(m.gpu_ops.bytes_at(static_cast<uint32_t>(r)) == 4194304);
     } else if (name.rfind("Memset", 0) == 0) {
-      CHECK(m.gpu_ops.bytes[r] == 64);
+      CHECK(m.gpu_ops.bytes_at(static_cast<uint32_t>(r)) == 64);
     } else {
-      CHECK(m.gpu_ops.stream[r] == 20);
+      CHECK(m.gpu_ops.stream_at(r) == 20);
       const tw::CollectiveArgs c = m.gpu_ops.collective_args(static_cast<uint32_t>(r));
       CHECK(m.strings.get(c.collective) == "allreduce");
       CHECK(c.in_nelems == 1048576);
@@ -279,7 +279,7 @@ TEST_CASE("kineto: the 2021 schema (computeProperties, capitalised categories, s
   REQUIRE(m.launches.size() == 1);
   CHECK(name_of_slice(m, m.launches[0].gpu_slice) == "implicit_convolve_sgemm");
   REQUIRE(m.gpu_ops.size() == 1);
-  CHECK(m.gpu_ops.stream[0] == 7);
+  CHECK(m.gpu_ops.stream_at(0) == 7);
   REQUIRE(m.flows.size() == 1);
   CHECK(name_of_slice(m, m.flows[0].to_slice) == "implicit_convolve_sgemm");
   CHECK(imp->stats().problems.empty());

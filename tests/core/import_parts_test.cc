@@ -302,7 +302,9 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
   const CompactIntColumn& ids = part.state().model.slices.correlation;
   const CategoryColumn& cats = part.state().model.slices.cat;
   const std::vector<FlowPoint>& points = part.state().flow_points();
+  const GpuOpTable& ops = part.state().model.gpu_ops;
   REQUIRE(coll.size() > 0);
+  REQUIRE(ops.bytes_op.size() > 0);
   REQUIRE(cats.values.size() < 200);
   REQUIRE(points.size() > 0);
   auto column_of = [&part](const auto& column) {  // its index in part_columns()
@@ -331,6 +333,10 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
       [&](Bytes&, Columns& c) { std::memset(c[column_of(cats.codes)].data() + 3, 200, 1); },
       // A v1 flow point on a track the part does not have (the points go straight to the tables' end).
       [&](Bytes&, Columns& c) { std::memset(c[column_of(points)].data() + offsetof(FlowPoint, track), 0x7f, 4); },
+      // A GPU op's config past the part's own configs (gpu_config_table.h), or its bytes keyed by an
+      // op the part does not have.
+      [&](Bytes&, Columns& c) { std::memset(c[column_of(ops.config)].data() + 4 * (ops.size() - 1), 0x7f, 4); },
+      [&](Bytes&, Columns& c) { std::memset(c[column_of(ops.bytes_op)].data(), 0x7f, 4); },
   };
   for (size_t i = 0; i < spoil.size(); ++i) {
     // The first part, the spoilt later part refused, then its bytes pushed: as if it never came.

@@ -35,7 +35,7 @@ std::map<std::pair<int32_t, int64_t>, int64_t> brute_idle(const TraceModel& m, i
   std::map<std::pair<int32_t, int64_t>, std::vector<Interval>> ops;
   for (uint32_t r = 0; r < m.gpu_ops.size(); ++r) {
     uint32_t s = m.gpu_ops.slice[r];
-    ops[{m.gpu_ops.device[r], m.gpu_ops.stream[r]}].push_back({m.slices.ts_ns[s], m.slices.end_ns(s)});
+    ops[{m.gpu_ops.device_at(r), m.gpu_ops.stream_at(r)}].push_back({m.slices.ts_ns[s], m.slices.end_ns(s)});
   }
   std::map<std::pair<int32_t, int64_t>, int64_t> out;
   for (auto& [key, v] : ops) {

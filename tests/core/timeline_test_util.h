@@ -16,6 +16,7 @@ namespace tw::test {
 
 struct ModelBuilder {
   TraceModel m;
+  GpuConfigIndex configs;  // of m.gpu_ops.configs
   bool any = false;
 
   uint32_t process(int64_t pid, const std::string& name, const std::string& labels = "") {
@@ -55,11 +56,9 @@ struct ModelBuilder {
     any = true;
     if (kind == EventKind::kKernel || kind == EventKind::kMemcpy || kind == EventKind::kMemset) {
       GpuOpTable& g = m.gpu_ops;
-      g.slice.push_back(static_cast<uint32_t>(s.size() - 1));
-      g.device.push_back(m.tracks[track].device);
-      g.stream.push_back(m.tracks[track].stream);
-      g.bytes.push_back(-1);
-      for (int k = 0; k < 3; ++k) g.grid[k].push_back(0), g.block[k].push_back(0);
+      GpuConfig c;
+      c.device = m.tracks[track].device, c.stream = m.tracks[track].stream;
+      g.push_back(static_cast<uint32_t>(s.size() - 1), configs.intern(g.configs, c), -1);
     }
     return static_cast<uint32_t>(s.size() - 1);
   }
