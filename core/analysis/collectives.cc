@@ -150,14 +150,14 @@ CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& cla
 
 CommComputeSets comm_compute_sets(const TraceModel& m, const std::vector<KernelClass>& classes,
                                   const std::vector<uint8_t>* keep) {
-  std::vector<Interval> compute, comm;
+  IntervalUnion compute, comm;  // united as they come (intervals.h)
   for (uint32_t i = 0; i < m.gpu_ops.size() && i < classes.size(); ++i) {
     if (keep && (i >= keep->size() || !(*keep)[i])) continue;
     uint32_t sl = m.gpu_ops.slice[i];
-    if (classes[i] == KernelClass::kComputation) compute.push_back({m.slices.ts_ns[sl], m.slices.end_ns(sl)});
-    else if (classes[i] == KernelClass::kCommunication) comm.push_back({m.slices.ts_ns[sl], m.slices.end_ns(sl)});
+    if (classes[i] == KernelClass::kComputation) compute.add({m.slices.ts_ns[sl], m.slices.end_ns(sl)});
+    else if (classes[i] == KernelClass::kCommunication) comm.add({m.slices.ts_ns[sl], m.slices.end_ns(sl)});
   }
-  return {IntervalSet::union_of(std::move(compute)), IntervalSet::union_of(std::move(comm))};
+  return {compute.take(), comm.take()};
 }
 
 CollectivesResult collective_stats(const TraceModel& m, const std::vector<KernelClass>& classes,

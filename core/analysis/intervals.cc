@@ -44,6 +44,77 @@ IntervalSet IntervalSet::unite(const IntervalSet& o) const {
   return s;
 }
 
+int64_t IntervalSet::intersect_total(const IntervalSet& o) const {
+  int64_t t = 0;
+  size_t i = 0, j = 0;
+  while (i < v_.size() && j < o.v_.size()) {
+    const int64_t b = std::max(v_[i].begin, o.v_[j].begin);
+    const int64_t e = std::min(v_[i].end, o.v_[j].end);
+    if (b < e) t += e - b;
+    if (v_[i].end < o.v_[j].end) ++i;
+    else ++j;
+  }
+  return t;
+}
+
+void SortedUnion::add(const Interval& iv) {
+  if (iv.end <= iv.begin) return;
+  if (open_ && iv.begin <= cur_.end) {
+    cur_.end = std::max(cur_.end, iv.end);
+    return;
+  }
+  if (open_) close();
+  cur_ = iv, open_ = true;
+}
+
+void SortedUnion::close() {
+  closed_ += cur_.length();
+  if (keep_) v_.push_back(cur_);
+  open_ = false;
+}
+
+IntervalSet SortedUnion::take() {
+  if (open_) close();
+  v_.shrink_to_fit();
+  IntervalSet s;
+  s.v_ = std::move(v_);
+  v_.clear();
+  return s;
+}
+
+void IntervalUnion::add(const Interval& iv) {
+  if (iv.end <= iv.begin) return;
+  if (iv.begin < last_begin_) close_run();
+  run_.add(iv);
+  last_begin_ = iv.begin;
+}
+
+void IntervalUnion::close_run() {
+  IntervalSet run = run_.take();
+  run_ = SortedUnion();
+  last_begin_ = INT64_MIN;
+  if (!run.empty()) stack_.push_back(std::move(run));
+  // Merged while the one below is not twice the top: O(log n) unions held, each interval merged
+  // O(log n) times.
+  while (stack_.size() >= 2 && stack_[stack_.size() - 2].size() <= 2 * stack_.back().size()) {
+    IntervalSet merged = stack_[stack_.size() - 2].unite(stack_.back());
+    stack_.pop_back();
+    stack_.back() = std::move(merged);
+  }
+}
+
+IntervalSet IntervalUnion::take() {
+  close_run();
+  while (stack_.size() >= 2) {
+    IntervalSet merged = stack_[stack_.size() - 2].unite(stack_.back());
+    stack_.pop_back();
+    stack_.back() = std::move(merged);
+  }
+  IntervalSet s = stack_.empty() ? IntervalSet() : std::move(stack_.back());
+  stack_.clear();
+  return s;
+}
+
 IntervalSet IntervalSet::intersect(const IntervalSet& o) const {
   IntervalSet s;
   s.v_.reserve(v_.size() + o.v_.size());  // an upper bound: each output interval ends one of theirs

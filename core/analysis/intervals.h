@@ -27,6 +27,7 @@ class IntervalSet {
 
   IntervalSet unite(const IntervalSet& o) const;
   IntervalSet intersect(const IntervalSet& o) const;
+  int64_t intersect_total(const IntervalSet& o) const;  // intersect(o).total() without building it
   IntervalSet subtract(const IntervalSet& o) const;
   // Restricts to [begin, end).
   IntervalSet clip(int64_t begin, int64_t end) const;
@@ -36,7 +37,43 @@ class IntervalSet {
   IntervalSet gaps(int64_t begin, int64_t end) const;
 
  private:
+  friend class SortedUnion;
   std::vector<Interval> v_;
+};
+
+// The union of intervals added in start order, built as they come (a track's slices in model order
+// are): no copy of the intervals and no sort, which union_of needs. keep = false keeps only the total.
+class SortedUnion {
+ public:
+  explicit SortedUnion(bool keep = true) : keep_(keep) {}
+  void add(const Interval& iv);  // iv.begin >= the begin of every interval added before it
+  int64_t total() const { return closed_ + (open_ ? cur_.length() : 0); }
+  IntervalSet take();  // the union (empty when keep = false), its storage fitted to it
+
+ private:
+  void close();
+  bool keep_;
+  bool open_ = false;
+  Interval cur_{0, 0};
+  int64_t closed_ = 0;
+  std::vector<Interval> v_;
+};
+
+// The union of intervals added in any order, built as they come: each ascending run is united on
+// the fly (SortedUnion) and the runs' unions are merged like a merge sort's run stack (each held
+// union at least twice the next), so it holds about the union, not every interval. The model's
+// rows come in few runs (a track's slices are in start order), where union_of needs every
+// interval, a sort's scratch and the result at once.
+class IntervalUnion {
+ public:
+  void add(const Interval& iv);
+  IntervalSet take();  // the union of everything added
+
+ private:
+  void close_run();
+  SortedUnion run_;
+  int64_t last_begin_ = INT64_MIN;
+  std::vector<IntervalSet> stack_;
 };
 
 }  // namespace tw

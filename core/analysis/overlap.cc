@@ -8,7 +8,7 @@ CommOverlap comm_compute_overlap(const GpuActivity& a) {
   const IntervalSet& comm = a.of(KernelClass::kCommunication);
   CommOverlap o;
   o.communication_ns = comm.total();
-  o.overlapped_ns = comm.intersect(a.of(KernelClass::kComputation)).total();
+  o.overlapped_ns = comm.intersect_total(a.of(KernelClass::kComputation));
   return o;
 }
 
@@ -17,7 +17,7 @@ CommOverlap comm_compute_overlap_in(const GpuActivity& a, int64_t begin_ns, int6
   CommOverlap o;
   o.communication_ns = comm.total();
   // Clip both sides so a step costs O(log n + its own intervals), not O(whole trace).
-  o.overlapped_ns = comm.intersect(a.of(KernelClass::kComputation).clip(begin_ns, end_ns)).total();
+  o.overlapped_ns = comm.intersect_total(a.of(KernelClass::kComputation).clip(begin_ns, end_ns));
   return o;
 }
 
@@ -38,36 +38,40 @@ StreamOverlapResult stream_overlaps(const TraceModel& m, const std::vector<Kerne
     if (kept && (row >= kept->size() || !(*kept)[row])) continue;
     order[fill[m.slices.track[g.slice[row]]]++] = static_cast<uint32_t>(row);
   }
+  // A stream's ops are united as they come, in start order (the model's are: GPU ops follow the
+  // slices, sorted by track and start), holding only the unions: no copy of every op's interval.
+  auto start = [&](uint32_t row) { return m.slices.ts_ns[g.slice[row]]; };
   std::vector<IntervalSet> busy;
-  std::vector<Interval> raw, raw_class[kKernelClassCount];
   for (uint32_t t = 0; t < m.tracks.size(); ++t) {
     if (count[t + 1] == count[t]) continue;
+    const auto first = order.begin() + count[t], last = order.begin() + count[t + 1];
+    if (!std::is_sorted(first, last, [&](uint32_t x, uint32_t y) { return start(x) < start(y); }))
+      std::stable_sort(first, last, [&](uint32_t x, uint32_t y) { return start(x) < start(y); });
     StreamActivity s;
     s.track = t;
     s.device = m.tracks[t].device;
     s.stream = m.tracks[t].stream;
-    raw.clear();
-    for (auto& v : raw_class) v.clear();
-    for (uint32_t k = count[t]; k < count[t + 1]; ++k) {
-      const uint32_t row = order[k];
+    SortedUnion all;
+    std::vector<SortedUnion> of_class(kKernelClassCount, SortedUnion(false));
+    for (auto it = first; it != last; ++it) {
+      const uint32_t row = *it;
       const uint32_t sl = g.slice[row];
       const Interval iv{m.slices.ts_ns[sl], m.slices.end_ns(sl)};
-      raw.push_back(iv);
-      if (row < cls.size()) raw_class[static_cast<int>(cls[row])].push_back(iv);
+      all.add(iv);
+      if (row < cls.size()) of_class[static_cast<int>(cls[row])].add(iv);
       if (s.device < 0) s.device = g.device_at(row);
       if (s.stream < 0) s.stream = g.stream_at(row);
     }
     s.ops = count[t + 1] - count[t];
-    IntervalSet set = IntervalSet::union_of(raw);
-    s.busy_ns = set.total();
+    s.busy_ns = all.total();
     int best = 0;
     for (int c = 0; c < kKernelClassCount; ++c) {
-      s.class_ns[c] = IntervalSet::union_of(raw_class[c]).total();
+      s.class_ns[c] = of_class[c].total();
       if (s.class_ns[c] > s.class_ns[best]) best = c;
     }
     s.main_class = static_cast<KernelClass>(best);
     r.streams.push_back(s);
-    busy.push_back(std::move(set));
+    busy.push_back(all.take());
   }
   // Busiest first; ties by track for determinism.
   std::vector<size_t> idx(r.streams.size());
@@ -89,7 +93,7 @@ StreamOverlapResult stream_overlaps(const TraceModel& m, const std::vector<Kerne
     for (size_t j = i + 1; j < n; ++j) {
       // Streams on different devices never share an SM: their overlap is not contention.
       if (r.streams[i].device != r.streams[j].device) continue;
-      const int64_t ov = sorted_busy[i].intersect(sorted_busy[j]).total();
+      const int64_t ov = sorted_busy[i].intersect_total(sorted_busy[j]);
       if (ov > 0) r.pairs.push_back({i, j, ov});
     }
   }

@@ -45,7 +45,7 @@ StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep
   if (steps.empty()) return r;
   const SliceTable& s = m.slices;
   constexpr int kBusy = kStepCategoryCount - 1;  // every category but Other has intervals
-  std::vector<Interval> raw[kBusy];
+  IntervalUnion raw[kBusy];                      // united as they come (intervals.h)
   const IntervalSet region_set = step_region(steps);
   const std::vector<Interval>& region = region_set.intervals();
   auto in_region = [&region](int64_t ts, int64_t end) {
@@ -61,7 +61,7 @@ StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep
     if (s.kind[sl] == EventKind::kMemcpy) c = StepCategory::kMemcpy;
     else if (s.kind[sl] == EventKind::kMemset) c = StepCategory::kMemset;
     else if (i < classes.size() && classes[i] == KernelClass::kCommunication) c = StepCategory::kCommunication;
-    raw[static_cast<int>(c)].push_back({s.ts_ns[sl], s.end_ns(sl)});
+    raw[static_cast<int>(c)].add({s.ts_ns[sl], s.end_ns(sl)});
   }
   // Names decided once per interned string: DataLoader roots and the ProfilerStep slices.
   std::vector<int8_t> name_class(m.strings.size(), -1);  // 0 plain, 1 dataloader, 2 profiler step
@@ -111,7 +111,7 @@ StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep
             covered = true;
             break;
           }
-      if (cat >= 0 && !covered) raw[cat].push_back({ts, end});
+      if (cat >= 0 && !covered) raw[cat].add({ts, end});
       open.push_back({end, cat});
     }
   }
@@ -119,7 +119,7 @@ StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep
   IntervalSet exclusive[kBusy];
   IntervalSet higher;
   for (int c = 0; c < kBusy; ++c) {
-    IntervalSet set = IntervalSet::union_of(std::move(raw[c]));
+    IntervalSet set = raw[c].take();
     exclusive[c] = set.subtract(higher);
     higher = higher.unite(set);
   }

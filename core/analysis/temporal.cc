@@ -9,7 +9,7 @@ namespace tw {
 GpuActivity gpu_activity(const TraceModel& m, const std::vector<KernelClass>& cls, const ActivityOptions& opt) {
   GpuActivity a;
   const GpuOpTable& g = m.gpu_ops;
-  std::vector<Interval> raw[kKernelClassCount];
+  IntervalUnion by_class[kKernelClassCount];  // united as they come (intervals.h)
   auto add = [&](uint32_t s, KernelClass c) {
     int64_t b = m.slices.ts_ns[s];
     int64_t e = m.slices.end_ns(s);
@@ -22,7 +22,7 @@ GpuActivity gpu_activity(const TraceModel& m, const std::vector<KernelClass>& cl
     a.first_ns = std::min(a.first_ns, b);
     a.last_end_ns = std::max(a.last_end_ns, e);
     ++a.ops;
-    raw[static_cast<int>(c)].push_back({b, e});
+    by_class[static_cast<int>(c)].add({b, e});
   };
   for (size_t row = 0; row < g.size() && row < cls.size(); ++row) {
     if (opt.kept && (row >= opt.kept->size() || !(*opt.kept)[row])) continue;
@@ -32,7 +32,7 @@ GpuActivity gpu_activity(const TraceModel& m, const std::vector<KernelClass>& cl
     if ((*opt.extra.slices)[i] < m.slices.size()) add((*opt.extra.slices)[i], (*opt.extra.classes)[i]);
   }
   for (int c = 0; c < kKernelClassCount; ++c) {
-    a.by_class[c] = IntervalSet::union_of(std::move(raw[c]));
+    a.by_class[c] = by_class[c].take();
     a.all = a.all.unite(a.by_class[c]);
   }
   return a;

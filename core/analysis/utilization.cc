@@ -38,9 +38,8 @@ UtilizationResult gpu_utilization(const TraceModel& m, size_t max_buckets) {
   const SliceTable& s = m.slices;
   const GpuOpTable& g = m.gpu_ops;
   if (g.size() == 0) return r;
-  std::map<int32_t, std::vector<Interval>> per_device;
-  std::vector<Interval> all;
-  all.reserve(g.size());
+  // United as they come (intervals.h): the ops are in few ascending runs (one per stream).
+  std::map<int32_t, IntervalUnion> per_device;
   r.begin_ns = INT64_MAX;
   r.end_ns = INT64_MIN;
   for (uint32_t i = 0; i < g.size(); ++i) {
@@ -48,25 +47,26 @@ UtilizationResult gpu_utilization(const TraceModel& m, size_t max_buckets) {
     Interval iv{s.ts_ns[sl], s.end_ns(sl)};
     r.begin_ns = std::min(r.begin_ns, iv.begin);
     r.end_ns = std::max(r.end_ns, iv.end);
-    per_device[g.device_at(i)].push_back(iv);
-    all.push_back(iv);
+    per_device[g.device_at(i)].add(iv);
   }
   if (max_buckets == 0) max_buckets = 1;
   int64_t span = r.end_ns - r.begin_ns;
   r.bucket_ns =
       std::max<int64_t>(1, (span + static_cast<int64_t>(max_buckets) - 1) / static_cast<int64_t>(max_buckets));
   r.buckets = span > 0 ? static_cast<size_t>((span + r.bucket_ns - 1) / r.bucket_ns) : 0;
+  IntervalUnion all;  // of the devices' unions, when there are several
   for (auto& [dev, ivs] : per_device) {
     DeviceUtilization d;
     d.device = dev;
-    IntervalSet set = IntervalSet::union_of(std::move(ivs));
+    IntervalSet set = ivs.take();
+    if (per_device.size() > 1)
+      for (const Interval& iv : set.intervals()) all.add(iv);
     d.busy_ns = set.total();
     d.busy = bucketize(set, r.begin_ns, r.end_ns, r.bucket_ns, r.buckets);
     r.devices.push_back(std::move(d));
   }
-  r.all = r.devices.size() == 1
-              ? r.devices[0].busy
-              : bucketize(IntervalSet::union_of(std::move(all)), r.begin_ns, r.end_ns, r.bucket_ns, r.buckets);
+  r.all =
+      r.devices.size() == 1 ? r.devices[0].busy : bucketize(all.take(), r.begin_ns, r.end_ns, r.bucket_ns, r.buckets);
   return r;
 }
 

@@ -144,20 +144,21 @@ void TimelineIndex::build_overlap() {
   std::sort(devices.begin(), devices.end());
   devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
   for (int32_t dev : devices) {
-    std::vector<Interval> comm, comp;
+    IntervalUnion comm, comp;  // united as they come (intervals.h)
+    bool any_comm = false;
     for (size_t r = 0; r < g.size(); ++r) {
       if (g.device_at(r) != dev || m_.slices.kind[g.slice[r]] != EventKind::kKernel) continue;
       uint32_t s = g.slice[r];
       Interval iv{m_.slices.ts_ns[s], m_.slices.end_ns(s)};
       auto k = static_cast<KernelClass>(gpu_class_[r]);
-      if (k == KernelClass::kCommunication) comm.push_back(iv);
-      else if (k == KernelClass::kComputation) comp.push_back(iv);
+      if (k == KernelClass::kCommunication) comm.add(iv), any_comm = true;
+      else if (k == KernelClass::kComputation) comp.add(iv);
     }
-    if (comm.empty()) continue;  // the lane is about communication
+    if (!any_comm) continue;  // the lane is about communication
     OverlapLane lane;
     lane.device = dev;
-    IntervalSet c = IntervalSet::union_of(std::move(comm));
-    lane.rows[0] = IntervalSet::union_of(std::move(comp));
+    IntervalSet c = comm.take();
+    lane.rows[0] = comp.take();
     lane.rows[1] = c.intersect(lane.rows[0]);
     lane.rows[2] = c.subtract(lane.rows[0]);
     for (int k = 0; k < 3; ++k) {
