@@ -28,6 +28,17 @@ void add_stream(std::vector<StreamTime>& v, int32_t device, int64_t stream, int6
   v.push_back({device, stream, ns});
 }
 
+// True when the two ascending lists have an element in common (nested annotations share their ops).
+bool share_any(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i] == b[j]) return true;
+    if (a[i] < b[j]) ++i;
+    else ++j;
+  }
+  return false;
+}
+
 }  // namespace
 
 AnnotationsResult annotation_stats(const TraceModel& m) {
@@ -161,20 +172,15 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
   std::vector<IntervalSet> unions(r.rows.size());
   for (uint32_t k : top) {
     std::sort(op_ids[k].begin(), op_ids[k].end());  // for the nesting checks below
-    std::vector<Interval> spans;
-    spans.reserve(op_ids[k].size());
-    for (uint32_t li : op_ids[k])
-      spans.push_back({s.ts_ns[m.launches[li].gpu_slice], s.end_ns(m.launches[li].gpu_slice)});
-    unions[k] = IntervalSet::union_of(std::move(spans));
+    IntervalUnion spans;                            // launches in GPU-op order: a few ascending runs (intervals.h)
+    for (uint32_t li : op_ids[k]) spans.add({s.ts_ns[m.launches[li].gpu_slice], s.end_ns(m.launches[li].gpu_slice)});
+    unions[k] = spans.take();
   }
   for (size_t x = 0; x < top.size(); ++x)
     for (size_t y = x + 1; y < top.size(); ++y) {
       const uint32_t a = top[x], b = top[y];
-      std::vector<uint32_t> shared;
-      std::set_intersection(op_ids[a].begin(), op_ids[a].end(), op_ids[b].begin(), op_ids[b].end(),
-                            std::back_inserter(shared));
-      if (!shared.empty()) continue;
-      const int64_t ov = unions[a].intersect(unions[b]).total();
+      if (share_any(op_ids[a], op_ids[b])) continue;
+      const int64_t ov = unions[a].intersect_total(unions[b]);
       if (ov > 0) r.overlaps.push_back({r.rows[a].name, r.rows[b].name, ov, unions[a].total(), unions[b].total()});
     }
   std::sort(r.overlaps.begin(), r.overlaps.end(), [](const AnnotationOverlap& a, const AnnotationOverlap& b) {
