@@ -219,9 +219,10 @@ namespace {
 
 // The indices of the `top` longest delays, longest first (then by index): a bounded heap, so
 // O(n log top) time and O(top) memory.
-std::vector<uint32_t> worst_delays(const std::vector<LaunchRecord>& records, size_t top) {
-  auto worse = [&records](uint32_t a, uint32_t b) {
-    if (records[a].delay_ns != records[b].delay_ns) return records[a].delay_ns > records[b].delay_ns;
+std::vector<uint32_t> worst_delays(const SliceTable& s, const std::vector<LaunchRecord>& records, size_t top) {
+  auto worse = [&](uint32_t a, uint32_t b) {
+    const int64_t da = records[a].delay_ns(s), db = records[b].delay_ns(s);
+    if (da != db) return da > db;
     return a < b;
   };
   std::vector<uint32_t> heap;  // the `top` worst so far; heap.front() is the least bad of them
@@ -245,18 +246,14 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
   std::vector<uint32_t> short_slot(m.strings.size(), UINT32_MAX);
   each_launch(m, opt, [&](uint32_t link) {
     const LaunchLink& l = m.launches[link];
-    LaunchRecord rec;
-    rec.launch_slice = l.launch_slice;
-    rec.gpu_slice = l.gpu_slice;
-    rec.cpu_ns = s.dur_at(l.launch_slice);
-    rec.gpu_ns = s.dur_at(l.gpu_slice);
-    rec.delay_ns = s.ts_ns[l.gpu_slice] - s.end_ns(l.launch_slice);
-    if (rec.delay_ns < 0) r.negative_delays++;
-    if (rec.delay_ns > opt.delay_outlier_ns) r.delay_outliers++;
-    if (rec.cpu_ns > opt.runtime_outlier_ns) r.runtime_outliers++;
-    if (rec.gpu_ns < rec.cpu_ns) {
+    const LaunchRecord rec{l.launch_slice, l.gpu_slice};
+    const int64_t delay = rec.delay_ns(s), cpu = rec.cpu_ns(s), gpu = rec.gpu_ns(s);
+    if (delay < 0) r.negative_delays++;
+    if (delay > opt.delay_outlier_ns) r.delay_outliers++;
+    if (cpu > opt.runtime_outlier_ns) r.runtime_outliers++;
+    if (gpu < cpu) {
       r.short_ops++;
-      r.short_ops_gpu_ns += rec.gpu_ns;
+      r.short_ops_gpu_ns += gpu;
       uint32_t& slot = short_slot[s.name[l.gpu_slice]];
       if (slot == UINT32_MAX) {
         slot = static_cast<uint32_t>(r.short_op_names.size());
@@ -264,20 +261,20 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
       }
       r.short_op_names[slot].second++;
     }
-    r.launch_cpu_ns += rec.cpu_ns;
-    r.launched_gpu_ns += rec.gpu_ns;
+    r.launch_cpu_ns += cpu;
+    r.launched_gpu_ns += gpu;
     r.records.push_back(rec);
   });
   r.count = r.records.size();
   // One buffer serves both distributions, one after the other: the summary's peak memory is set
   // here on traces with millions of launches.
   std::vector<int64_t> values(r.records.size());
-  for (size_t i = 0; i < values.size(); ++i) values[i] = r.records[i].clipped_delay_ns();
+  for (size_t i = 0; i < values.size(); ++i) values[i] = r.records[i].clipped_delay_ns(s);
   r.delay = distribution(values);
-  for (size_t i = 0; i < values.size(); ++i) values[i] = r.records[i].cpu_ns;
+  for (size_t i = 0; i < values.size(); ++i) values[i] = r.records[i].cpu_ns(s);
   r.cpu = distribution(values);
   std::vector<int64_t>().swap(values);
-  r.worst_delays = worst_delays(r.records, opt.top);
+  r.worst_delays = worst_delays(s, r.records, opt.top);
   std::sort(r.short_op_names.begin(), r.short_op_names.end(), [](const auto& a, const auto& b) {
     if (a.second != b.second) return a.second > b.second;
     return a.first < b.first;

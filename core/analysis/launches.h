@@ -11,6 +11,7 @@
 //    (device/stream/event synchronize, blocking cudaMemcpy / hipMemcpy), with their blocked time and
 //    the operators they were called from.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,13 +37,16 @@ struct LaunchOptions {
 // window's launch calls are a few runs of this order).
 std::vector<uint32_t> launch_order(const TraceModel& m);
 
+// One launch: its runtime call and GPU op. What is measured of it is read from their slices, so a
+// record costs 8 bytes (the summary holds one per launch until the launches section is written).
 struct LaunchRecord {
   uint32_t launch_slice = 0;
   uint32_t gpu_slice = 0;
-  int64_t cpu_ns = 0;    // runtime call duration
-  int64_t gpu_ns = 0;    // GPU op duration
-  int64_t delay_ns = 0;  // raw: may be negative
-  int64_t clipped_delay_ns() const { return delay_ns > 0 ? delay_ns : 0; }
+  int64_t cpu_ns(const SliceTable& s) const { return s.dur_at(launch_slice); }  // runtime call duration
+  int64_t gpu_ns(const SliceTable& s) const { return s.dur_at(gpu_slice); }     // GPU op duration
+  // From the call's end to the op's start; raw: may be negative.
+  int64_t delay_ns(const SliceTable& s) const { return s.ts_ns[gpu_slice] - s.end_ns(launch_slice); }
+  int64_t clipped_delay_ns(const SliceTable& s) const { return std::max<int64_t>(delay_ns(s), 0); }
 };
 
 struct Distribution {

@@ -144,11 +144,11 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
   for (uint32_t t = 0; t < m.tracks.size(); ++t) {
     const Track& tr = m.tracks[t];
     if (tr.kind != TrackKind::kGpuStream) continue;
-    std::vector<Interval> ops;
+    IntervalUnion ops;  // a track's slices are in start order: one run (intervals.h)
     for (uint32_t i = tr.slice_begin; i < tr.slice_end && i < s.size(); ++i)
       if (s.kind[i] == EventKind::kKernel || s.kind[i] == EventKind::kMemcpy || s.kind[i] == EventKind::kMemset)
-        ops.push_back({s.ts_ns[i], s.end_ns(i)});
-    const IntervalSet busy = IntervalSet::union_of(std::move(ops));
+        ops.add({s.ts_ns[i], s.end_ns(i)});
+    const IntervalSet busy = ops.take();
     for (uint32_t i = tr.slice_begin; i < tr.slice_end && i < s.size(); ++i) {
       if (s.kind[i] != EventKind::kGpuUserAnnotation) continue;
       const StringId n = s.name[i];

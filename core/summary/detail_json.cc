@@ -156,9 +156,9 @@ json launches_json(const TraceModel& m, const LaunchesResult& r, const LaunchOpt
          {"correlation", s.correlation_at(l.gpu_slice) == kNoId ? json(nullptr) : json(s.correlation_at(l.gpu_slice))},
          {"launch_end_ns", s.end_ns(l.launch_slice)},
          {"gpu_start_ns", s.ts_ns[l.gpu_slice]},
-         {"delay_ns", l.delay_ns},
-         {"cpu_ns", l.cpu_ns},
-         {"gpu_ns", l.gpu_ns}});
+         {"delay_ns", l.delay_ns(s)},
+         {"cpu_ns", l.cpu_ns(s)},
+         {"gpu_ns", l.gpu_ns(s)}});
   }
   json short_names = json::array();
   for (const auto& [name, n] : r.short_op_names) short_names.push_back({{"name", model_str(m, name)}, {"count", n}});

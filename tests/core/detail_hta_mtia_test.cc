@@ -110,10 +110,10 @@ TEST_CASE("detail: mtia_rank_0 kernel launch stats for correlation 423 match HTA
     if (m.slices.correlation_at(l.gpu_slice) == 423) rec = &l;
   REQUIRE(rec);
   // HTA: cpu_duration 435.200, gpu_duration 124.768, launch_delay 0 (delta 2.0, us).
-  CHECK(rec->cpu_ns == 435200);
-  CHECK(rec->gpu_ns == 124768);
-  CHECK(rec->clipped_delay_ns() == 0);
-  CHECK(rec->delay_ns < 0);  // the op started before its launch call returned
+  CHECK(rec->cpu_ns(m.slices) == 435200);
+  CHECK(rec->gpu_ns(m.slices) == 124768);
+  CHECK(rec->clipped_delay_ns(m.slices) == 0);
+  CHECK(rec->delay_ns(m.slices) < 0);  // the op started before its launch call returned
 }
 
 }  // namespace
