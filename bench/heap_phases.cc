@@ -4,18 +4,18 @@
 // heap follows the same allocations, so the phase that sets this peak sets the page's too.
 // Then the summary's steps one by one, each from the state before it (what it holds at its peak
 // over what was live when it started, and what it keeps): which of them to make lighter.
-// The last column is the size of one heap that never shrinks, as a wasm heap: glibc's main arena,
-// with mmap and trimming turned off (mallopt), so that every block comes from it and a freed one is
-// only reused. It shows what the live bytes cannot: a temporary that fits in no hole grows the heap.
+// The last column is the wasm memory those allocations would need in the page: they go through
+// Emscripten's own allocator over a heap that never shrinks, grown as our wasm link grows it
+// (bench/wasm_heap.cc). It shows what the live bytes cannot: a temporary that fits in no hole left
+// by the ones before it grows the heap, for good.
 //   build/native/tw_heap_phases FILE      (plain or gzip; make bench builds it)
-#include <malloc.h>
-
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
 #include <string>
 
+#include "bench/wasm_heap.h"
 #include "cli/file_reader.h"
 
 #include "core/analysis/launches.h"
@@ -32,17 +32,17 @@ size_t g_live = 0, g_peak = 0;
 }  // namespace
 
 void* operator new(size_t n) {
-  void* p = std::malloc(n ? n : 1);
+  void* p = tw::wasm_heap::allocate(n ? n : 1);
   if (!p) throw std::bad_alloc();
-  g_live += malloc_usable_size(p);
+  g_live += tw::wasm_heap::usable_size(p);
   if (g_live > g_peak) g_peak = g_live;
   return p;
 }
 void* operator new[](size_t n) { return operator new(n); }
 void operator delete(void* p) noexcept {
   if (!p) return;
-  g_live -= malloc_usable_size(p);
-  std::free(p);
+  g_live -= tw::wasm_heap::usable_size(p);
+  tw::wasm_heap::release(p);
 }
 void operator delete[](void* p) noexcept { operator delete(p); }
 void operator delete(void* p, size_t) noexcept { operator delete(p); }
@@ -57,10 +57,10 @@ void row(const char* what) {
   const double mb = 1e6;
   std::printf("| %-24s | %9.1f | %9.1f | %+10.1f | %+9.1f | %9.1f |\n", what, g_live / mb, g_peak / mb,
               (double(g_peak) - double(g_start)) / mb, (double(g_live) - double(g_start)) / mb,
-              double(mallinfo2().arena) / mb);
+              double(wasm_heap::memory_bytes()) / mb);
 }
 void header(const char* what) {
-  std::printf("| %-24s |  live     |  peak     |  peak over |  kept     |  one heap |\n", what);
+  std::printf("| %-24s |  live     |  peak     |  peak over |  kept     | wasm heap |\n", what);
   std::printf("|--------------------------|-----------|-----------|------------|-----------|-----------|\n");
 }
 
@@ -133,8 +133,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: tw_heap_phases FILE\n");
     return 2;
   }
-  mallopt(M_MMAP_MAX, 0);  // one heap, as wasm's (see the top)
-  mallopt(M_TRIM_THRESHOLD, INT_MAX);
-  mallopt(M_TOP_PAD, 0);
   return tw::run(argv[1]);
 }

@@ -116,7 +116,7 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
     }
     const uint32_t track = s.track[l.launch_slice];
     if (!rows.empty()) attribute(li, rows, false);
-    else if (track < m.tracks.size())
+    else if (track < m.tracks.size() && spans_by_process.count(m.tracks[track].process))
       orphans_by_process[m.tracks[track].process].push_back({s.ts_ns[l.launch_slice], li, track});
   }
   // One sweep per process over its annotation spans and orphan launches, both in time order: the
@@ -139,6 +139,7 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
       if (!rows.empty()) attribute(o.launch, rows, true);
     }
   }
+  orphans_by_process = {}, spans_by_process = {};  // freed before the GPU spans are united
 
   // GPU side: busy time of each stream inside its gpu_user_annotation spans, by name.
   for (uint32_t t = 0; t < m.tracks.size(); ++t) {
@@ -169,20 +170,30 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
   std::vector<uint32_t> top;
   for (uint32_t k : order)
     if (r.rows[k].gpu_ops > 0 && !r.rows[k].module && top.size() < kOverlapNames) top.push_back(k);
-  std::vector<IntervalSet> unions(r.rows.size());
-  for (uint32_t k : top) {
-    std::sort(op_ids[k].begin(), op_ids[k].end());  // for the nesting checks below
-    IntervalUnion spans;                            // launches in GPU-op order: a few ascending runs (intervals.h)
-    for (uint32_t li : op_ids[k]) spans.add({s.ts_ns[m.launches[li].gpu_slice], s.end_ns(m.launches[li].gpu_slice)});
-    unions[k] = spans.take();
-  }
+  // The pairs that share no op first, then the GPU spans of only the names in one: a name nested in
+  // every other one needs none. Each name's launches are dropped once its spans are united.
+  for (uint32_t k : top) std::sort(op_ids[k].begin(), op_ids[k].end());
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  std::vector<uint8_t> in_pair(r.rows.size(), 0);
   for (size_t x = 0; x < top.size(); ++x)
-    for (size_t y = x + 1; y < top.size(); ++y) {
-      const uint32_t a = top[x], b = top[y];
-      if (share_any(op_ids[a], op_ids[b])) continue;
-      const int64_t ov = unions[a].intersect_total(unions[b]);
-      if (ov > 0) r.overlaps.push_back({r.rows[a].name, r.rows[b].name, ov, unions[a].total(), unions[b].total()});
+    for (size_t y = x + 1; y < top.size(); ++y)
+      if (!share_any(op_ids[top[x]], op_ids[top[y]])) {
+        pairs.emplace_back(top[x], top[y]);
+        in_pair[top[x]] = in_pair[top[y]] = 1;
+      }
+  std::vector<IntervalSet> unions(r.rows.size());
+  for (uint32_t k = 0; k < r.rows.size(); ++k) {
+    if (in_pair[k]) {
+      IntervalUnion spans;  // launches in GPU-op order: a few ascending runs (intervals.h)
+      for (uint32_t li : op_ids[k]) spans.add({s.ts_ns[m.launches[li].gpu_slice], s.end_ns(m.launches[li].gpu_slice)});
+      unions[k] = spans.take();
     }
+    std::vector<uint32_t>().swap(op_ids[k]);
+  }
+  for (const auto& [a, b] : pairs) {
+    const int64_t ov = unions[a].intersect_total(unions[b]);
+    if (ov > 0) r.overlaps.push_back({r.rows[a].name, r.rows[b].name, ov, unions[a].total(), unions[b].total()});
+  }
   std::sort(r.overlaps.begin(), r.overlaps.end(), [](const AnnotationOverlap& a, const AnnotationOverlap& b) {
     if (a.overlap_ns != b.overlap_ns) return a.overlap_ns > b.overlap_ns;
     return a.a != b.a ? a.a < b.a : a.b < b.b;
