@@ -1,8 +1,8 @@
 // A trace that needs more memory than the browser gives the analyzer: "Out of memory" in plain words,
 // and the other files load. The browser here would grow the heap to 4 GB, so a copy of the site
 // caps it: its trace worker's script starts with a WebAssembly.Memory.grow that refuses to go past
-// 24 MB (enough for the warm-up and a small trace, not for an 87 MB one), as a browser short of
-// memory refuses.
+// 18 MB, as a browser short of memory refuses: the warm-up and the small trace fit in the 16 MB the
+// heap starts with, the 87 MB one needs 24 (a smaller model may one day fit it: then lower the cap).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { serve } from '../../web/serve.mjs';
 
 const BIG = trace('hta/tests/data/mtia_trace_single_rank/mtia_rank_0.json.gz'); // 87 MB inflated
 const GOOD = trace('hta/tests/data/trace_filter/sampled_rank-1.json.gz');
-const kCapMB = 24;
+const kCapMB = 18;
 
 const cap = `{ const grow = WebAssembly.Memory.prototype.grow;
   WebAssembly.Memory.prototype.grow = function (pages) {
