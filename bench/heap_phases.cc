@@ -9,9 +9,7 @@
 // (bench/wasm_heap.cc). It shows what the live bytes cannot: a temporary that fits in no hole left
 // by the ones before it grows the heap, for good.
 //   build/native/tw_heap_phases FILE      (plain or gzip; make bench builds it)
-#include <climits>
 #include <cstdio>
-#include <cstdlib>
 #include <new>
 #include <string>
 

@@ -73,9 +73,9 @@ void SortedUnion::close() {
   open_ = false;
 }
 
-IntervalSet SortedUnion::take() {
+IntervalSet SortedUnion::take(bool fit) {
   if (open_) close();
-  v_.shrink_to_fit();
+  if (fit) v_.shrink_to_fit();
   IntervalSet s;
   s.v_ = std::move(v_);
   v_.clear();
@@ -90,7 +90,7 @@ void IntervalUnion::add(const Interval& iv) {
 }
 
 void IntervalUnion::close_run() {
-  IntervalSet run = run_.take();
+  IntervalSet run = run_.take(/*fit=*/false);
   run_ = SortedUnion();
   last_begin_ = INT64_MIN;
   if (!run.empty()) stack_.push_back(std::move(run));
@@ -112,6 +112,7 @@ IntervalSet IntervalUnion::take() {
   }
   IntervalSet s = stack_.empty() ? IntervalSet() : std::move(stack_.back());
   stack_.clear();
+  s.v_.shrink_to_fit();  // the runs and merges were left unfitted: one fit, of the result
   return s;
 }
 

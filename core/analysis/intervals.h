@@ -18,6 +18,8 @@ class IntervalSet {
  public:
   IntervalSet() = default;
   // Builds the union of arbitrary (possibly overlapping, unsorted) intervals; empty ones are dropped.
+  // For a few intervals gathered in any order (step windows); the model's rows go through
+  // SortedUnion or IntervalUnion, which hold no copy of them.
   static IntervalSet union_of(std::vector<Interval> raw);
 
   const std::vector<Interval>& intervals() const { return v_; }
@@ -38,6 +40,7 @@ class IntervalSet {
 
  private:
   friend class SortedUnion;
+  friend class IntervalUnion;
   std::vector<Interval> v_;
 };
 
@@ -48,7 +51,9 @@ class SortedUnion {
   explicit SortedUnion(bool keep = true) : keep_(keep) {}
   void add(const Interval& iv);  // iv.begin >= the begin of every interval added before it
   int64_t total() const { return closed_ + (open_ ? cur_.length() : 0); }
-  IntervalSet take();  // the union (empty when keep = false), its storage fitted to it
+  // The union (empty when keep = false), its storage fitted to it unless the caller merges it
+  // straight away (fit = false: the fit would be a copy thrown away).
+  IntervalSet take(bool fit = true);
 
  private:
   void close();
@@ -67,7 +72,7 @@ class SortedUnion {
 class IntervalUnion {
  public:
   void add(const Interval& iv);
-  IntervalSet take();  // the union of everything added
+  IntervalSet take();  // the union of everything added, its storage fitted to it
 
  private:
   void close_run();

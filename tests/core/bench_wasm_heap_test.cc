@@ -1,0 +1,73 @@
+// The wasm heap emulator of tw_heap_phases (bench/wasm_heap.cc): its memory starts at Emscripten's
+// initial size, grows in 64 KiB pages by the link flags' geometric step (5%, at most 32 MB past the
+// request), covers what was allocated, and never shrinks; freed blocks are reused as dlmalloc
+// reuses them. One process-wide heap: this file is its only user in tw_tests.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "bench/wasm_heap.h"
+
+namespace {
+
+constexpr size_t kPage = 64 * 1024;
+constexpr size_t kMiB = size_t(1) << 20;
+
+size_t pages_up(size_t n) { return (n + kPage - 1) / kPage * kPage; }
+
+// Small blocks until the memory grows once; returns the memory before that growth.
+size_t grow_once_by_small_blocks(std::vector<void*>& held) {
+  const size_t before = tw::wasm_heap::memory_bytes();
+  while (tw::wasm_heap::memory_bytes() == before) held.push_back(tw::wasm_heap::allocate(64 * 1024));
+  return before;
+}
+
+}  // namespace
+
+TEST_CASE("the emulated wasm heap grows as Emscripten grows the page's memory") {
+  namespace wh = tw::wasm_heap;
+  std::vector<void*> held;
+  held.push_back(wh::allocate(16));
+  // Emulated at all: the Makefile installs the emscripten package, whose dlmalloc it compiles.
+  REQUIRE(wh::memory_bytes() > 0);
+  CHECK(wh::memory_bytes() == 16 * kMiB);  // INITIAL_MEMORY
+
+  // A request just past the memory grows it by the step: 5% of it, in whole pages.
+  size_t before = grow_once_by_small_blocks(held);
+  CHECK(wh::memory_bytes() == pages_up(before + before * 50 / 1000));
+  before = grow_once_by_small_blocks(held);
+  CHECK(wh::memory_bytes() == pages_up(before + before * 50 / 1000));
+
+  // A request past the step gets what it asked for, no more than a page of rounding beyond the
+  // allocator's own bookkeeping.
+  before = wh::memory_bytes();
+  void* big = wh::allocate(200 * kMiB);
+  REQUIRE(big != nullptr);
+  CHECK(wh::usable_size(big) >= 200 * kMiB);
+  CHECK(wh::memory_bytes() >= before + 200 * kMiB - before / 20);
+  CHECK(wh::memory_bytes() <= before + 200 * kMiB + kPage);
+  CHECK(wh::memory_bytes() % kPage == 0);
+
+  // Freed and asked for again: the same hole, no growth; a wasm memory never shrinks.
+  const size_t grown = wh::memory_bytes();
+  wh::release(big);
+  CHECK(wh::memory_bytes() == grown);
+  big = wh::allocate(200 * kMiB);
+  CHECK(wh::memory_bytes() == grown);
+
+  // Past 640 MB 5% is more than 32 MB: the step stops at the cap past the request.
+  void* huge = wh::allocate(1024 * kMiB);  // reserved address space only: its pages are never touched
+  REQUIRE(huge != nullptr);
+  before = grow_once_by_small_blocks(held);
+  CHECK(before > 640 * kMiB);
+  CHECK(wh::memory_bytes() < pages_up(before + before * 50 / 1000));
+  CHECK(wh::memory_bytes() > before + 32 * kMiB);
+  CHECK(wh::memory_bytes() <= before + 32 * kMiB + 2 * kPage + 64 * 1024);
+
+  wh::release(huge);
+  wh::release(big);
+  for (void* p : held) wh::release(p);
+  CHECK(wh::memory_bytes() >= before);
+}
