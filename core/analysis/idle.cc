@@ -136,7 +136,7 @@ IdleOrder idle_order(const TraceModel& m, const IdleOptions& opt) {
   for (uint32_t i = 0; i < g.size(); ++i) {
     if (opt.keep && (i >= opt.keep->size() || !(*opt.keep)[i])) continue;
     // HTA only sees ops whose args name a stream (its "stream" column is -1 otherwise).
-    if (opt.hta_compat && m.tracks[s.track[g.slice[i]]].stream < 0) continue;
+    if (opt.hta_compat && m.tracks[s.track_at(g.slice[i])].stream < 0) continue;
     o.rows.push_back(i);
   }
   // Rows are in (track, start) order, so this is a merge of a few runs; the order is total.

@@ -29,14 +29,14 @@ StreamOverlapResult stream_overlaps(const TraceModel& m, const std::vector<Kerne
   std::vector<uint32_t> count(m.tracks.size() + 1, 0);
   for (size_t row = 0; row < g.size(); ++row) {
     if (kept && (row >= kept->size() || !(*kept)[row])) continue;
-    ++count[m.slices.track[g.slice[row]] + 1];
+    ++count[m.slices.track_at(g.slice[row]) + 1];
   }
   for (size_t t = 1; t < count.size(); ++t) count[t] += count[t - 1];
   std::vector<uint32_t> order(count.back());
   std::vector<uint32_t> fill(count.begin(), count.end() - 1);
   for (size_t row = 0; row < g.size(); ++row) {
     if (kept && (row >= kept->size() || !(*kept)[row])) continue;
-    order[fill[m.slices.track[g.slice[row]]]++] = static_cast<uint32_t>(row);
+    order[fill[m.slices.track_at(g.slice[row])]++] = static_cast<uint32_t>(row);
   }
   // A stream's ops are united as they come, in start order (the model's are: GPU ops follow the
   // slices, sorted by track and start), holding only the unions: no copy of every op's interval.

@@ -41,7 +41,7 @@ std::vector<ProfilerStep> find_steps(const TraceModel& m, bool gpu) {
     if (name >= numbers.size() || numbers[name] < 0) continue;
     const bool is_gpu = s.kind[i] == EventKind::kGpuUserAnnotation;
     if (is_gpu != gpu) continue;
-    if (!gpu && m.tracks[s.track[i]].kind == TrackKind::kGpuStream) continue;
+    if (!gpu && m.tracks[s.track_at(i)].kind == TrackKind::kGpuStream) continue;
     steps.push_back({numbers[name], s.ts_ns[i], s.end_ns(i), i});
   }
   std::sort(steps.begin(), steps.end(), [](const ProfilerStep& a, const ProfilerStep& b) {

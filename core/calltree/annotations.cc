@@ -88,7 +88,7 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
   std::vector<std::vector<uint32_t>> op_ids(r.rows.size());
   auto attribute = [&](uint32_t li, const std::vector<uint32_t>& rows, bool other_thread) {
     const LaunchLink& l = m.launches[li];
-    const uint32_t gpu_track = s.track[l.gpu_slice];
+    const uint32_t gpu_track = s.track_at(l.gpu_slice);
     const Track* gt = gpu_track < m.tracks.size() ? &m.tracks[gpu_track] : nullptr;
     for (uint32_t row : rows) {
       AnnotationStat& a = r.rows[row];
@@ -114,7 +114,7 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
       const uint32_t row = annotation_row(p);
       if (row != UINT32_MAX && std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
     }
-    const uint32_t track = s.track[l.launch_slice];
+    const uint32_t track = s.track_at(l.launch_slice);
     if (!rows.empty()) attribute(li, rows, false);
     else if (track < m.tracks.size() && spans_by_process.count(m.tracks[track].process))
       orphans_by_process[m.tracks[track].process].push_back({s.ts_ns[l.launch_slice], li, track});

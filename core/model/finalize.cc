@@ -39,6 +39,11 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
   // explicitly, so there is one total order.
   TrackBuckets buckets = bucket_by_track(s.size(), m.tracks.size(), [&s](uint32_t i) { return s.track[i]; });
   std::vector<uint32_t> order = std::move(buckets.order);
+  // From here a row's track is the group it falls in: the column (4 bytes a row) is freed before
+  // the sort's scratch is allocated, and track_at reads the groups' starts.
+  s.track_start.resize(buckets.bounds.size());
+  for (size_t t = 0; t < buckets.bounds.size(); ++t) s.track_start[t] = static_cast<uint32_t>(buckets.bounds[t]);
+  std::vector<uint32_t>().swap(s.track);
   // Each track's bucket on its own: fewer merge passes than over all runs at once (a bucket's own
   // runs only), and the comparison needs no track.
   sort_runs_each(order, buckets.bounds, [&s](uint32_t a, uint32_t b) {
@@ -46,7 +51,7 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
     if (s.dur_at(a) != s.dur_at(b)) return s.dur_at(a) > s.dur_at(b);
     return a < b;
   });
-  permute_columns(order, s.ts_ns, s.dur.codes, s.track, s.name, s.cat.codes, s.kind, s.flags, s.correlation.codes,
+  permute_columns(order, s.ts_ns, s.dur.codes, s.name, s.cat.codes, s.kind, s.flags, s.correlation.codes,
                   s.external_id.codes, s.src.codes);
   s.dur.renumber(order), s.cat.renumber(order), s.correlation.renumber(order), s.external_id.renumber(order),
       s.src.renumber(order);
@@ -67,20 +72,20 @@ void assign_depths(TraceModel& m, ImportStats& stats) {
     uint32_t slice;
   };
   std::vector<Row> rows;
-  size_t i = 0;
-  while (i < s.size()) {
-    uint32_t track = s.track[i];
+  for (size_t track = 0; track < m.tracks.size(); ++track) {
+    const uint32_t begin = s.track_start[track], end = s.track_start[track + 1];
+    if (begin == end) continue;
     Track& t = m.tracks[track];
-    t.slice_begin = static_cast<uint32_t>(i);
+    t.slice_begin = begin;
     rows.clear();
-    for (; i < s.size() && s.track[i] == track; ++i) {
-      int64_t ts = s.ts_ns[i], end = s.end_ns(i);
+    for (size_t i = begin; i < end; ++i) {
+      const int64_t ts = s.ts_ns[i], slice_end = s.end_ns(i);
       // Close rows whose slice ended before this one starts. Rows below the top stay open even if
       // an overlapping slice on top outlives them: rows only ever get deeper, never collide.
       while (!rows.empty() && rows.back().end <= ts) rows.pop_back();
       if (!rows.empty()) {
         s.parent[i] = rows.back().slice;
-        if (end > rows.back().end) {
+        if (slice_end > rows.back().end) {
           s.flags[i] |= kSliceOverlapping;
           stats.problem("overlapping_slices", s.src_offset_at(i));
         }
@@ -88,9 +93,9 @@ void assign_depths(TraceModel& m, ImportStats& stats) {
       size_t depth = rows.size();
       s.depth[i] = static_cast<uint16_t>(std::min<size_t>(depth, 65535));
       if (depth + 1 > t.max_depth) t.max_depth = static_cast<uint32_t>(depth + 1);
-      rows.push_back({end, static_cast<uint32_t>(i)});
+      rows.push_back({slice_end, static_cast<uint32_t>(i)});
     }
-    t.slice_end = static_cast<uint32_t>(i);
+    t.slice_end = end;
   }
 }
 
@@ -147,7 +152,7 @@ void link_launches(TraceModel& m) {
 // order by files) is then mostly one ascending run. A slice has at most one op: no ties.
 void sort_gpu_ops(GpuOpTable& o, const SliceTable& s, size_t n_tracks, const std::vector<uint32_t>& new_index) {
   for (uint32_t& x : o.slice) x = new_index[x];
-  TrackBuckets buckets = bucket_by_track(o.size(), n_tracks, [&](uint32_t row) { return s.track[o.slice[row]]; });
+  TrackBuckets buckets = bucket_by_track(o.size(), n_tracks, [&](uint32_t row) { return s.track_at(o.slice[row]); });
   std::vector<uint32_t> order = std::move(buckets.order);
   sort_runs_each(order, buckets.bounds, [&o](uint32_t x, uint32_t y) { return o.slice[x] < o.slice[y]; });
   permute_columns(order, o.slice, o.config);

@@ -1,5 +1,7 @@
 #include "core/model/trace_model.h"
 
+#include <algorithm>
+
 #include "core/model/side_rows.h"
 
 namespace tw {
@@ -23,6 +25,11 @@ void SliceTable::shrink_to_fit() {
   for_each_column([](auto& c) { c.shrink_to_fit(); });
 }
 
+uint32_t SliceTable::track_at(size_t i) const {
+  const auto after = std::upper_bound(track_start.begin(), track_start.end(), static_cast<uint32_t>(i));
+  return static_cast<uint32_t>(after - track_start.begin() - 1);
+}
+
 void GpuOpTable::shrink_to_fit() {
   for_each_column([](auto& c) { c.shrink_to_fit(); });
 }
@@ -31,8 +38,8 @@ void GpuOpTable::reserve(size_t n) {
   for_each_row_column([n](auto& c) { c.reserve(n); });
 }
 
-int64_t GpuOpTable::bytes_at(uint32_t row) const {
-  const size_t k = find_side_row(bytes_op, row);
+int64_t GpuOpTable::bytes_at(size_t row) const {
+  const size_t k = find_side_row(bytes_op, static_cast<uint32_t>(row));
   return k < bytes_op.size() ? bytes_value[k] : -1;
 }
 

@@ -78,17 +78,21 @@ enum : uint8_t {
 struct SliceTable {
   std::vector<int64_t> ts_ns;
   CompactIntColumn dur;  // in ns (read with dur_at): below 4.29 s but for a few long spans
+  // Each row's track while the import fills the table; finish() sorts the rows by track and then
+  // keeps only where each track's rows start (track_start): read a row's track with track_at.
   std::vector<uint32_t> track;
   std::vector<StringId> name;
   CategoryColumn cat;  // one byte a row (read with cat.at)
   std::vector<EventKind> kind;
   std::vector<uint8_t> flags;
-  std::vector<uint16_t> depth;   // nesting row on its track; by finish()
-  std::vector<uint32_t> parent;  // the slice this one is nested in (one row up), kNoParent; by finish()
-  CompactIntColumn correlation;  // Kineto "correlation" (read with correlation_at)
-  CompactIntColumn external_id;  // Kineto "External id" (external_id_at)
-  SourceColumn src;              // the event object's byte range in the input (src_offset_at, src_length_at)
+  std::vector<uint16_t> depth;        // nesting row on its track; by finish()
+  std::vector<uint32_t> parent;       // the slice this one is nested in (one row up), kNoParent; by finish()
+  CompactIntColumn correlation;       // Kineto "correlation" (read with correlation_at)
+  CompactIntColumn external_id;       // Kineto "External id" (external_id_at)
+  SourceColumn src;                   // the event object's byte range in the input (src_offset_at, src_length_at)
+  std::vector<uint32_t> track_start;  // by finish(): track t's rows are [track_start[t], track_start[t + 1])
   size_t size() const { return ts_ns.size(); }
+  uint32_t track_at(size_t i) const;  // after finish(): a binary search of track_start
   int64_t dur_at(size_t i) const { return dur.at(i); }
   int64_t end_ns(size_t i) const { return ts_ns[i] + dur_at(i); }
   int64_t correlation_at(size_t i) const { return correlation.at(i); }  // kNoId when absent
@@ -98,8 +102,8 @@ struct SliceTable {
   void reserve(size_t n);  // the import's columns
   void shrink_to_fit();    // every column
 
-  // f(column) for each per-row column the import reserves and fills (all but depth and parent,
-  // which only finish() fills: the import and a part's transfer do not carry them); for the
+  // f(column) for each per-row column the import reserves and fills (all but depth, parent and
+  // track_start, which only finish() fills: the import and a part's transfer do not carry them); for the
   // side tables of the ids that do not fit their column (their own sizes); then for every column:
   // the one list reserve, shrink_to_fit, memory_bytes and the part codec go through.
   template <class F>
@@ -112,11 +116,11 @@ struct SliceTable {
   }
   template <class F>
   void for_each_column(F&& f) {
-    import_columns(*this, f), f(depth), f(parent), side_columns(*this, f);
+    import_columns(*this, f), f(depth), f(parent), f(track_start), side_columns(*this, f);
   }
   template <class F>
   void for_each_column(F&& f) const {
-    import_columns(*this, f), f(depth), f(parent), side_columns(*this, f);
+    import_columns(*this, f), f(depth), f(parent), f(track_start), side_columns(*this, f);
   }
 
  private:
@@ -147,7 +151,7 @@ struct GpuOpTable {
   int32_t device_at(size_t row) const { return configs.device[config[row]]; }
   int64_t stream_at(size_t row) const { return configs.stream[config[row]]; }
   GpuConfig config_at(size_t row) const { return configs.at(config[row]); }
-  int64_t bytes_at(uint32_t row) const;  // -1 when the op has none: a binary search of the side table
+  int64_t bytes_at(size_t row) const;  // -1 when the op has none: a binary search of the side table
   void push_back(uint32_t slice_row, uint32_t config_row, int64_t bytes);
   void reserve(size_t n);  // the per-row columns
   void shrink_to_fit();    // every column

@@ -24,7 +24,7 @@ nlohmann::json slice_ref(const TimelineIndex& index, uint32_t id) {
   if (id >= s.size()) return nullptr;
   return {{"id", id},
           {"name", str(m, s.name[id])},
-          {"lane", index.lane_of_model_track(s.track[id])},
+          {"lane", index.lane_of_model_track(s.track_at(id))},
           {"depth", s.depth[id]},
           {"startNs", static_cast<double>(s.ts_ns[id] - index.origin_ns())},
           {"durNs", static_cast<double>(s.dur_at(id))}};
@@ -76,7 +76,7 @@ nlohmann::json event_details(const TimelineIndex& index, uint32_t id) {
   uint8_t f = s.flags[id];
   j["unclosed"] = (f & kSliceUnclosed) != 0;
   j["overlapping"] = (f & kSliceOverlapping) != 0;
-  uint32_t lane = index.lane_of_model_track(s.track[id]);
+  uint32_t lane = index.lane_of_model_track(s.track_at(id));
   j["laneName"] = lane < index.tracks().size() ? index.tracks()[lane].name : std::string();
   uint32_t row = index.gpu_op_row(id);
   if (row != UINT32_MAX) j["gpu"] = gpu_fields(m, row);

@@ -27,7 +27,7 @@ void SearchState::run(const TimelineIndex& index, const std::vector<uint32_t>& n
   for (uint32_t i = 0; i < s.size(); ++i) {
     if (!names_[s.name[i]]) continue;
     by_track_.push_back(i);
-    ++track_offset_[s.track[i] + 1];
+    ++track_offset_[s.track_at(i) + 1];
   }
   for (size_t t = 0; t < m.tracks.size(); ++t) track_offset_[t + 1] += track_offset_[t];
   all_ = by_track_;
@@ -94,7 +94,7 @@ nlohmann::json search_page(const TimelineIndex& index, const SearchState& search
     uint32_t id = search.match(k);
     matches.push_back({{"id", id},
                        {"name", std::string(m.strings.get(s.name[id]))},
-                       {"lane", index.lane_of_model_track(s.track[id])},
+                       {"lane", index.lane_of_model_track(s.track_at(id))},
                        {"depth", s.depth[id]},
                        {"startNs", static_cast<double>(s.ts_ns[id] - index.origin_ns())},
                        {"durNs", static_cast<double>(s.dur_at(id))}});

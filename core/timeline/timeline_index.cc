@@ -30,11 +30,16 @@ void TimelineIndex::build_rows() {
   }
   first_row_[m_.tracks.size()] = rows;
   row_offset_.assign(rows + 1, 0);
-  for (size_t i = 0; i < s.size(); ++i) ++row_offset_[first_row_[s.track[i]] + s.depth[i] + 1];
+  // Each track's rows in turn (the slices are grouped by track): no search for a row's track.
+  auto each_slice = [&](auto&& f) {
+    for (uint32_t t = 0; t < m_.tracks.size(); ++t)
+      for (uint32_t i = s.track_start[t]; i < s.track_start[t + 1]; ++i) f(first_row_[t] + s.depth[i], i);
+  };
+  each_slice([&](uint32_t row, uint32_t) { ++row_offset_[row + 1]; });
   for (uint32_t r = 0; r < rows; ++r) row_offset_[r + 1] += row_offset_[r];
   row_ids_.assign(s.size(), 0);
   std::vector<uint32_t> fill(row_offset_.begin(), row_offset_.end() - 1);
-  for (uint32_t i = 0; i < s.size(); ++i) row_ids_[fill[first_row_[s.track[i]] + s.depth[i]]++] = i;
+  each_slice([&](uint32_t row, uint32_t i) { row_ids_[fill[row]++] = i; });
   row_longest_.resize(rows);
   for (uint32_t r = 0; r < rows; ++r) {
     const uint32_t* ids = row_ids_.data() + row_offset_[r];
@@ -89,7 +94,7 @@ SliceClass TimelineIndex::slice_class(uint32_t slice) const {
 int64_t TimelineIndex::self_ns(uint32_t slice) const {
   const SliceTable& s = m_.slices;
   int64_t ts = s.ts_ns[slice], end = s.end_ns(slice);
-  Row child = row(s.track[slice], s.depth[slice] + 1u);
+  Row child = row(s.track_at(slice), s.depth[slice] + 1u);
   int64_t children = 0;
   if (child.size) {
     // Children start inside [ts, end); a row is in time order.

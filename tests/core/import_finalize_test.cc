@@ -153,3 +153,44 @@ TEST_CASE("v1 flows: ids far apart (no counting by id) pair per id") {
 TEST_CASE("v1 flows: dense ids pair per id") {
   check_twenty_flows([](int k) -> uint64_t { return 1000 + uint64_t(k); });
 }
+
+TEST_CASE("after finish() a slice's track is read from where each track's rows start") {
+  // Three threads' events interleaved in the file, and a named thread with no slices (an empty
+  // track between the others): the rows come out grouped by track, the column is freed, and
+  // track_at finds every row's track, the empty one's range included.
+  const std::string text = R"({"traceEvents": [
+    {"ph": "M", "name": "thread_name", "pid": 1, "tid": 2, "args": {"name": "idle"}},
+    {"ph": "X", "name": "t3", "pid": 1, "tid": 3, "ts": 5, "dur": 1},
+    {"ph": "X", "name": "t1", "pid": 1, "tid": 1, "ts": 4, "dur": 3},
+    {"ph": "X", "name": "t3", "pid": 1, "tid": 3, "ts": 1, "dur": 1},
+    {"ph": "X", "name": "t1", "pid": 1, "tid": 1, "ts": 5, "dur": 1},
+    {"ph": "X", "name": "t4", "pid": 1, "tid": 4, "ts": 2, "dur": 9},
+    {"ph": "X", "name": "t1", "pid": 1, "tid": 1, "ts": 1, "dur": 1}
+  ]})";
+  ImporterPtr imp = import_all_ways(text);
+  TraceModel& m = imp->model();
+  const SliceTable& s = m.slices;
+  REQUIRE(s.size() == 6);
+  CHECK(s.track.empty());
+  REQUIRE(s.track_start.size() == m.tracks.size() + 1);
+  CHECK(s.track_start.front() == 0);
+  CHECK(s.track_start.back() == s.size());
+  size_t empty_tracks = 0;
+  for (uint32_t t = 0; t < m.tracks.size(); ++t) {
+    const uint32_t begin = s.track_start[t], end = s.track_start[t + 1];
+    CHECK(begin <= end);
+    if (begin == end) {
+      ++empty_tracks;
+      CHECK(m.tracks[t].slice_begin == m.tracks[t].slice_end);
+      continue;
+    }
+    CHECK(m.tracks[t].slice_begin == begin);
+    CHECK(m.tracks[t].slice_end == end);
+    for (uint32_t i = begin; i < end; ++i) {
+      CHECK(s.track_at(i) == t);
+      CHECK(name_of_slice(m, i) == "t" + std::to_string(m.tracks[t].tid));
+      if (i > begin) CHECK(s.ts_ns[i - 1] <= s.ts_ns[i]);
+    }
+  }
+  CHECK(empty_tracks >= 1);
+}

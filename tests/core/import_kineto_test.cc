@@ -168,12 +168,12 @@ TEST_CASE("kineto: a small trace imports with kinds, GPU op columns, launches an
   for (size_t r = 1; r < m.gpu_ops.size(); ++r) CHECK(m.gpu_ops.slice[r - 1] < m.gpu_ops.slice[r]);
 
   // GPU stream tracks carry device and stream; the CPU thread stays a thread track.
-  const tw::Track& stream7 = m.tracks[m.slices.track[gemm]];
+  const tw::Track& stream7 = m.tracks[m.slices.track_at(gemm)];
   CHECK(stream7.kind == tw::TrackKind::kGpuStream);
   CHECK(stream7.device == 0);
   CHECK(stream7.stream == 7);
   CHECK(m.strings.get(stream7.name) == "stream 7 ");
-  CHECK(m.tracks[m.slices.track[slice_named(m, "aten::mm")]].kind == tw::TrackKind::kThread);
+  CHECK(m.tracks[m.slices.track_at(slice_named(m, "aten::mm"))].kind == tw::TrackKind::kThread);
 
   // Launch links: runtime and driver calls -> GPU ops, by correlation id.
   std::vector<std::string> launches;
@@ -255,7 +255,7 @@ TEST_CASE("kineto: overlapping X events on one track are kept on deeper rows, ne
   // Rows never collide: no two slices on the same row overlap in time.
   for (size_t i = 0; i < m.slices.size(); ++i)
     for (size_t j = i + 1; j < m.slices.size(); ++j)
-      if (m.slices.depth[i] == m.slices.depth[j] && m.slices.track[i] == m.slices.track[j])
+      if (m.slices.depth[i] == m.slices.depth[j] && m.slices.track_at(i) == m.slices.track_at(j))
         CHECK((m.slices.end_ns(i) <= m.slices.ts_ns[j] || m.slices.end_ns(j) <= m.slices.ts_ns[i]));
   CHECK(m.tracks[0].max_depth == 4);
 }

@@ -70,7 +70,7 @@ TEST_CASE("phases: B/E are matched per thread; unmatched ones are counted, never
   CHECK(m.slices.dur_at(inner) == 1000);
   CHECK(m.slices.depth[inner] == 1);
   CHECK(m.slices.dur_at(t2) == 3000);
-  CHECK(m.slices.track[outer] != m.slices.track[t2]);
+  CHECK(m.slices.track_at(outer) != m.slices.track_at(t2));
   CHECK((m.slices.flags[outer] & tw::kSliceFromBE) != 0);
   int open = slice_named(m, "never-ends");
   REQUIRE(open >= 0);
@@ -161,7 +161,7 @@ TEST_CASE("phases: M metadata names and sorts processes and threads") {
   CHECK(p.has_sort_index);
   CHECK(p.sort_index == -3);
   REQUIRE(m.slices.size() == 1);
-  const tw::Track& t = m.tracks[m.slices.track[0]];
+  const tw::Track& t = m.tracks[m.slices.track_at(0)];
   CHECK(t.tid == 51);  // "51" as a string and 51 as a number are one thread
   CHECK(m.strings.get(t.name) == "main thread");
   CHECK(t.has_sort_index);
@@ -267,7 +267,7 @@ TEST_CASE("phases: async b/e/n on async tracks; unmatched ones counted") {
   CHECK(problem_count(*imp, "unmatched_async_end") == 1);
   CHECK(problem_count(*imp, "unclosed_async_begin") == 1);
   REQUIRE(m.slices.size() == 3);
-  for (size_t i = 0; i < m.slices.size(); ++i) CHECK(m.tracks[m.slices.track[i]].kind == tw::TrackKind::kAsync);
+  for (size_t i = 0; i < m.slices.size(); ++i) CHECK(m.tracks[m.slices.track_at(i)].kind == tw::TrackKind::kAsync);
   int req = slice_named(m, "request");
   CHECK(m.slices.dur_at(req) == 4000);
   CHECK(m.slices.dur_at(req + 1) == 8000);

@@ -108,8 +108,8 @@ TEST_CASE("ids: pid/tid as numbers or strings") {
     {"ph":"X","name":"f","pid":18446744073709551616,"tid":1.5,"ts":6,"dur":1}])");
   tw::TraceModel& m = imp->model();
   REQUIRE(m.slices.size() == 6);
-  auto track_of = [&](const char* name) { return m.tracks[m.slices.track[slice_named(m, name)]]; };
-  CHECK(m.slices.track[slice_named(m, "a")] == m.slices.track[slice_named(m, "b")]);  // "1" == 1
+  auto track_of = [&](const char* name) { return m.tracks[m.slices.track_at(slice_named(m, name))]; };
+  CHECK(m.slices.track_at(slice_named(m, "a")) == m.slices.track_at(slice_named(m, "b")));  // "1" == 1
   tw::Track c = track_of("c");
   CHECK(m.strings.get(c.tid_label) == "CrBrowserMain");
   CHECK(m.strings.get(m.processes[c.process].pid_label) == "Renderer");

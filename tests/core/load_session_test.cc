@@ -131,6 +131,6 @@ TEST_CASE("timeline session: the lane of each model track, as the flame graph ma
   // A slice's lane in its details is its model track's.
   for (double id : {0.0, 1.0, 100.0}) {
     const nlohmann::json d = nlohmann::json::parse(s.timeline().event_json(id));
-    CHECK(d["lane"] == (*lanes)[m.slices.track[static_cast<size_t>(id)]]);
+    CHECK(d["lane"] == (*lanes)[m.slices.track_at(static_cast<size_t>(id))]);
   }
 }

@@ -51,7 +51,7 @@ size_t check_all_orders(const TraceModel& m) {
   const SliceTable& s = m.slices;
   for (uint32_t i = 0; i < s.size(); ++i)
     for (int64_t ts : {s.ts_ns[i] - 1, s.ts_ns[i], s.ts_ns[i] + 1, s.end_ns(i) - 1, s.end_ns(i), s.end_ns(i) + 1})
-      qs.push_back({s.track[i], ts});
+      qs.push_back({s.track_at(i), ts});
   for (uint32_t t = 0; t <= m.tracks.size(); ++t) qs.push_back({t, INT64_MIN / 4});  // incl. a missing track
   std::mt19937 rng(7);
   for (int pass = 0; pass < 3; ++pass) {
