@@ -1,6 +1,7 @@
 // Where a load's memory peaks: the heap the core holds after each phase of a native import of FILE
 // (import, finish(), the summary) and the highest it reached during it, counted exactly by this
-// program's own operator new/delete (every table the core allocates goes through them). The wasm
+// program's own operator new/delete and malloc/realloc/free (the core's tables go through the
+// first, PodBuffer through the second, as both go through one allocator in wasm). The wasm
 // heap follows the same allocations, so the phase that sets this peak sets the page's too.
 // Then the summary's steps one by one, each from the state before it (what it holds at its peak
 // over what was live when it started, and what it keeps): which of them to make lighter.
@@ -9,7 +10,10 @@
 // (bench/wasm_heap.cc). It shows what the live bytes cannot: a temporary that fits in no hole left
 // by the ones before it grows the heap, for good.
 //   build/native/tw_heap_phases FILE      (plain or gzip; make bench builds it)
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <new>
 #include <string>
 
@@ -45,6 +49,38 @@ void operator delete(void* p) noexcept {
 void operator delete[](void* p) noexcept { operator delete(p); }
 void operator delete(void* p, size_t) noexcept { operator delete(p); }
 void operator delete[](void* p, size_t) noexcept { operator delete(p); }
+
+// The C allocator too, counted the same way. A block this heap did not hand out (the C library's
+// own aligned ones) goes back to the C library's allocator.
+extern "C" {
+void __libc_free(void*);
+void* __libc_realloc(void*, size_t);
+void* malloc(size_t n) {
+  void* p = tw::wasm_heap::allocate(n ? n : 1);
+  if (p) g_live += tw::wasm_heap::usable_size(p), g_peak = std::max(g_peak, g_live);
+  return p;
+}
+void* calloc(size_t count, size_t size) {
+  if (size && count > SIZE_MAX / size) return nullptr;
+  void* p = malloc(count * size);
+  if (p) std::memset(p, 0, count * size);
+  return p;
+}
+void free(void* p) {
+  if (!p) return;
+  if (!tw::wasm_heap::owns(p)) return __libc_free(p);
+  g_live -= tw::wasm_heap::usable_size(p);
+  tw::wasm_heap::release(p);
+}
+void* realloc(void* p, size_t n) {
+  if (!p) return malloc(n);
+  if (!tw::wasm_heap::owns(p)) return __libc_realloc(p, n);
+  const size_t before = tw::wasm_heap::usable_size(p);
+  void* q = tw::wasm_heap::reallocate(p, n ? n : 1);
+  if (q) g_live = g_live - before + tw::wasm_heap::usable_size(q), g_peak = std::max(g_peak, g_live);
+  return q;
+}
+}
 
 namespace tw {
 namespace {

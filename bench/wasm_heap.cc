@@ -61,6 +61,8 @@ namespace tw::wasm_heap {
 void* allocate(size_t n) { return dlmalloc(n); }
 void release(void* p) { dlfree(p); }
 size_t usable_size(void* p) { return dlmalloc_usable_size(p); }
+void* reallocate(void* p, size_t n) { return dlrealloc(p, n); }
+bool owns(void* p) { return g_base && static_cast<char*>(p) >= g_base && static_cast<char*>(p) < g_base + kReserve; }
 size_t memory_bytes() { return g_memory; }
 }  // namespace tw::wasm_heap
 
@@ -68,10 +70,18 @@ size_t memory_bytes() { return g_memory; }
 
 #include <malloc.h>
 
+extern "C" {
+void* __libc_malloc(size_t);
+void __libc_free(void*);
+void* __libc_realloc(void*, size_t);
+}
+
 namespace tw::wasm_heap {
-void* allocate(size_t n) { return std::malloc(n); }
-void release(void* p) { std::free(p); }
+void* allocate(size_t n) { return __libc_malloc(n); }
+void release(void* p) { __libc_free(p); }
 size_t usable_size(void* p) { return malloc_usable_size(p); }
+void* reallocate(void* p, size_t n) { return __libc_realloc(p, n); }
+bool owns(void*) { return true; }
 size_t memory_bytes() { return 0; }
 }  // namespace tw::wasm_heap
 

@@ -4,11 +4,14 @@
 
 namespace tw::wasm_heap {
 
-// Always available; without Emscripten's dlmalloc source at build time, the C library's malloc
-// stands in and memory_bytes() is 0 (nothing emulated).
+// Always available; without Emscripten's dlmalloc source at build time, the C library's own
+// allocator stands in (its __libc_ entry points: tw_heap_phases replaces malloc itself) and
+// memory_bytes() is 0 (nothing emulated).
 void* allocate(size_t n);
 void release(void* p);
 size_t usable_size(void* p);
-size_t memory_bytes();  // the wasm memory's size now: it only grows, as a wasm memory does
+void* reallocate(void* p, size_t n);  // in place where the block can shrink or grow into free space
+bool owns(void* p);                   // handed out here (always, without the emulation)
+size_t memory_bytes();                // the wasm memory's size now: it only grows, as a wasm memory does
 
 }  // namespace tw::wasm_heap

@@ -136,9 +136,14 @@ void sort_runs_into(T* v, size_t n, Less less, std::vector<T>& buf) {
 }  // namespace detail
 
 template <class T, class Less>
-void sort_runs(std::vector<T>& v, Less less) {
+void sort_runs(T* v, size_t n, Less less) {
   std::vector<T> buf;
-  detail::sort_runs_into(v.data(), v.size(), less, buf);
+  detail::sort_runs_into(v, n, less, buf);
+}
+
+template <class T, class Less>
+void sort_runs(std::vector<T>& v, Less less) {
+  sort_runs(v.data(), v.size(), less);
 }
 
 // The same for each of the ranges [v + bounds[k], v + bounds[k + 1]) of v (bounds ascending, the

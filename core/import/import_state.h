@@ -115,7 +115,7 @@ class ImportState : public EventSplitterSink {
   ImportStats stats;
   EventSplitter splitter;
   // The v1 flow endpoints until finish() pairs them (a part's travel with its table rows).
-  const std::vector<FlowPoint>& flow_points() const { return links_.flows_v1.points; }
+  const PodBuffer<FlowPoint>& flow_points() const { return links_.flows_v1.points; }
 
  private:
   // Rows of the tables a later part's rows are appended to in place (open_part): the four of the

@@ -71,57 +71,64 @@ struct Tally {
 // Files do not list flow events in time order (Kineto writes a kernel's "f" before its launch's
 // "s"), so endpoints are paired after the last event: per (id, cat, name), in time order.
 PendingFlows pair_flows_v1(FlowPoints& v1, ImportStats& stats) {
-  std::vector<FlowPoint>& pts = v1.points;
+  PodBuffer<FlowPoint>& pts = v1.points;
   // FlowPointLess is a total order (the input offset last), so any sort gives one result. In input
   // order the ids mostly rise (a file lists launches, then kernels, each in id order): a few runs,
   // and neighbours out of place, which sort_runs settles and merges.
-  sort_runs(pts, FlowPointLess{v1.keys.data()});
+  sort_runs(pts.data(), pts.size(), FlowPointLess{v1.keys.data()});
   Tally without_end, without_start;
   PendingFlows out;
-  // One pass to count the flows, so that they are reserved once and exactly, one to pair them.
-  for (const bool count_only : {true, false}) {
-    size_t n_flows = 0;
-    const FlowPoint* open = nullptr;
-    for (const FlowPoint& p : pts) {
-      if (open && (open->id != p.id || open->key != p.key)) {
-        if (!count_only) without_end.add(open->offset());
-        open = nullptr;
-      }
-      if (p.order() == 0) {
-        if (open && !count_only) without_end.add(open->offset());
-        open = &p;
-        continue;
-      }
-      if (!open) {
-        if (!count_only) without_start.add(p.offset());
-        continue;
-      }
-      ++n_flows;
-      if (!count_only)
-        out.flows.push_back(PendingFlow{open->ts_ns, p.ts_ns, open->bits, p.bits, open->track, p.track, p.key});
-      open = p.order() == 1 ? &p : nullptr;
+  // The points in a flow are written over the front of the block as they pair: `kept` never
+  // passes the point being read (a chain's head is written when its first flow closes, after the
+  // points before it), and the open point is held by value, its slot possibly written over.
+  size_t kept = 0;
+  FlowPoint open{};
+  bool has_open = false, open_kept = false;
+  for (size_t i = 0; i < pts.size(); ++i) {
+    const FlowPoint p = pts[i];
+    if (has_open && (open.id != p.id || open.key != p.key)) {
+      without_end.add(open.offset());
+      has_open = false;
     }
-    if (count_only) out.flows.reserve(n_flows);
-    else if (open) without_end.add(open->offset());
+    if (p.order() == 0) {
+      if (has_open) without_end.add(open.offset());
+      open = p, has_open = true, open_kept = false;
+      continue;
+    }
+    if (!has_open) {
+      without_start.add(p.offset());
+      continue;
+    }
+    if (!open_kept) pts[kept++] = open;
+    pts[kept++] = p;
+    ++out.flows;
+    has_open = p.order() == 1;
+    open = p, open_kept = true;
   }
+  if (has_open) without_end.add(open.offset());
   stats.problem("flow_without_end", without_end.count, without_end.first);
   stats.problem("flow_without_start", without_start.count, without_start.first);
+  pts.shrink_to(kept);  // in place: the tail goes back to the heap for the slices' sort
+  out.points = std::move(pts);
   out.keys = std::move(v1.keys);
-  v1 = FlowPoints();  // frees the points
+  v1 = FlowPoints();
   return out;
 }
 
 void bind_flows_v1(TraceModel& m, PendingFlows& v1, size_t v2_marks, ImportStats& stats) {
-  m.flows.reserve(m.flows.size() + v1.flows.size() + v2_marks);
+  m.flows.reserve(m.flows.size() + v1.flows + v2_marks);
   // Flows come by id, which per track mostly rises with time: each track's cursor moves a few
   // slices per endpoint.
   std::vector<FlowCursor> cursors = flow_cursors(m);
   Tally unbound;
-  for (const PendingFlow& f : v1.flows) {
-    const uint32_t from = bind_flow_point(m, cursors, f.from_track, f.from_ts, f.from_bits & 1);
-    const uint32_t to = bind_flow_point(m, cursors, f.to_track, f.to_ts, f.to_bits & 1);
-    if (from == UINT32_MAX || to == UINT32_MAX) unbound.add((from == UINT32_MAX ? f.from_bits : f.to_bits) >> 3);
-    const uint64_t key = v1.keys[f.key];
+  const PodBuffer<FlowPoint>& pts = v1.points;
+  for (size_t i = 1; i < pts.size(); ++i) {
+    if (pts[i].order() == 0) continue;  // a chain's head: no flow ends here
+    const FlowPoint &a = pts[i - 1], &b = pts[i];
+    const uint32_t from = bind_flow_point(m, cursors, a.track, a.ts_ns, a.enclosing());
+    const uint32_t to = bind_flow_point(m, cursors, b.track, b.ts_ns, b.enclosing());
+    if (from == UINT32_MAX || to == UINT32_MAX) unbound.add((from == UINT32_MAX ? a : b).offset());
+    const uint64_t key = v1.keys[b.key];
     m.flows.push_back(Flow{from, to, static_cast<StringId>(key >> 32), static_cast<StringId>(key & 0xffffffffu)});
   }
   stats.problem("flow_unbound", unbound.count, unbound.first);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/base/pod_buffer.h"
 #include "core/model/import_stats.h"
 #include "core/model/trace_model.h"
 
@@ -40,8 +41,8 @@ struct FlowPointLess {
 };
 
 struct FlowPoints {
-  std::vector<FlowPoint> points;  // in input order (points are only ever appended)
-  std::vector<uint64_t> keys;     // (cat << 32) | name, by key index
+  PodBuffer<FlowPoint> points;  // in input order (points are only ever appended)
+  std::vector<uint64_t> keys;   // (cat << 32) | name, by key index
   std::unordered_map<uint64_t, uint32_t> key_index;
 
   void add(uint64_t id, StringId cat, StringId name, uint32_t track, int64_t ts, uint8_t order, bool enclosing,
@@ -51,18 +52,15 @@ struct FlowPoints {
   void reserve(size_t n) { points.reserve(n); }
 };
 
-// A v1 flow paired by pair_flows_v1, its two endpoints not bound to slices yet (48 bytes a flow,
-// where every endpoint, paired or not, took 32).
-struct PendingFlow {
-  int64_t from_ts, to_ts;
-  uint64_t from_bits, to_bits;  // FlowPoint::bits of each end
-  uint32_t from_track, to_track;
-  uint32_t key;  // index into PendingFlows::keys
-};
-
+// The v1 flows paired by pair_flows_v1, their endpoints not bound to slices yet: the endpoints that
+// are in a flow, compacted in place into the front of the endpoints' own block, which then gives
+// its tail back (no second block beside it). Each chain of flows on one (id, cat, name) is its
+// points in pairing order, its head the only one with order 0 (s): a point with order t or f is the
+// end of a flow from the point before it.
 struct PendingFlows {
-  std::vector<PendingFlow> flows;  // in pairing order: the order of m.flows
-  std::vector<uint64_t> keys;      // FlowPoints::keys
+  PodBuffer<FlowPoint> points;
+  size_t flows = 0;            // points that end a flow
+  std::vector<uint64_t> keys;  // FlowPoints::keys
 };
 
 // Flow v2: slices carrying bind_id with flow_out / flow_in (indices before sorting).

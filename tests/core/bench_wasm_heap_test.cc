@@ -1,7 +1,7 @@
 // The wasm heap emulator of tw_heap_phases (bench/wasm_heap.cc): its memory starts at Emscripten's
 // initial size, grows in 64 KiB pages by the link flags' geometric step (5%, at most 32 MB past the
 // request), covers what was allocated, and never shrinks; freed blocks are reused as dlmalloc
-// reuses them. One process-wide heap: this file is its only user in tw_tests.
+// reuses them, and a block shrunk in place gives its tail back. One process-wide heap: this file is its only user in tw_tests.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -57,6 +57,18 @@ TEST_CASE("the emulated wasm heap grows as Emscripten grows the page's memory") 
   big = wh::allocate(200 * kMiB);
   CHECK(wh::memory_bytes() == grown);
 
+  // Shrunk in place (PodBuffer::shrink_to): the block stays, and its tail takes the next request.
+  void* block = wh::allocate(100 * kMiB);
+  const size_t with_block = wh::memory_bytes();
+  CHECK(with_block > grown);
+  CHECK(wh::owns(block));
+  int local = 0;
+  CHECK_FALSE(wh::owns(&local));
+  CHECK(wh::reallocate(block, 10 * kMiB) == block);
+  void* in_tail = wh::allocate(80 * kMiB);
+  CHECK(wh::memory_bytes() == with_block);
+  wh::release(in_tail);
+
   // Past 640 MB 5% is more than 32 MB: the step stops at the cap past the request.
   void* huge = wh::allocate(1024 * kMiB);  // reserved address space only: its pages are never touched
   REQUIRE(huge != nullptr);
@@ -67,6 +79,7 @@ TEST_CASE("the emulated wasm heap grows as Emscripten grows the page's memory") 
   CHECK(wh::memory_bytes() <= before + 32 * kMiB + 2 * kPage + 64 * 1024);
 
   wh::release(huge);
+  wh::release(block);
   wh::release(big);
   for (void* p : held) wh::release(p);
   CHECK(wh::memory_bytes() >= before);

@@ -301,7 +301,7 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
   const CollectiveTable& coll = part.state().model.gpu_ops.collectives;
   const CompactIntColumn& ids = part.state().model.slices.correlation;
   const CategoryColumn& cats = part.state().model.slices.cat;
-  const std::vector<FlowPoint>& points = part.state().flow_points();
+  const PodBuffer<FlowPoint>& points = part.state().flow_points();
   const GpuOpTable& ops = part.state().model.gpu_ops;
   REQUIRE(coll.size() > 0);
   REQUIRE(ops.bytes_op.size() > 0);

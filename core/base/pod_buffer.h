@@ -1,0 +1,104 @@
+// A growable array of trivially copyable values over malloc / realloc: what std::vector cannot do,
+// it gives memory back in place. shrink_to(n) keeps the block and frees its tail (dlmalloc, the wasm
+// heap's allocator, and glibc both split a shrunk block), where vector's shrink_to_fit copies into
+// a new block while the old one is still held. For a large temporary whose size drops in place
+// (the v1 flow endpoints, compacted into their pairs: core/model/flows.cc).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace tw {
+
+template <class T>
+class PodBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "PodBuffer moves its values as bytes");
+
+ public:
+  using value_type = T;
+  PodBuffer() = default;
+  PodBuffer(const PodBuffer& o) { *this = o; }
+  PodBuffer(PodBuffer&& o) noexcept { swap(o); }
+  PodBuffer& operator=(const PodBuffer& o) {
+    if (this != &o) {
+      resize(0);
+      reserve(o.size_);
+      if (o.size_) std::memcpy(data_, o.data_, o.size_ * sizeof(T));
+      size_ = o.size_;
+    }
+    return *this;
+  }
+  PodBuffer& operator=(PodBuffer&& o) noexcept {
+    PodBuffer(std::move(o)).swap(*this);
+    return *this;
+  }
+  ~PodBuffer() { std::free(data_); }
+  void swap(PodBuffer& o) noexcept {
+    std::swap(data_, o.data_), std::swap(size_, o.size_), std::swap(capacity_, o.capacity_);
+  }
+
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  bool empty() const { return size_ == 0; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+
+  void reserve(size_t n) {
+    if (n > capacity_) set_capacity(n);
+  }
+  void push_back(const T& v) {
+    if (size_ == capacity_) set_capacity(capacity_ ? 2 * capacity_ : 16);
+    data_[size_++] = v;
+  }
+  // New values are zero bytes (a vector's value-initialised ones, for the types held here).
+  void resize(size_t n) {
+    reserve(n);
+    if (n > size_) std::memset(static_cast<void*>(data_ + size_), 0, (n - size_) * sizeof(T));
+    size_ = n;
+  }
+  void clear() { size_ = 0; }
+  // Keeps the first n values and gives the rest of the block back, in place.
+  void shrink_to(size_t n) {
+    if (n < size_) size_ = n;
+    if (size_ < capacity_) set_capacity(size_);
+  }
+  void shrink_to_fit() { shrink_to(size_); }
+
+ private:
+  void set_capacity(size_t n) {
+    if (n == 0) {
+      std::free(data_);
+      data_ = nullptr, capacity_ = 0;
+      return;
+    }
+    void* p = n > SIZE_MAX / sizeof(T) ? nullptr : std::realloc(static_cast<void*>(data_), n * sizeof(T));
+    if (!p) out_of_memory();
+    data_ = static_cast<T*>(p), capacity_ = n;
+  }
+
+  // As operator new fails: through the new handler (the wasm module's marks the module out of
+  // memory and aborts: wasm/bindings.cc), then bad_alloc, or abort() where there are no exceptions.
+  [[noreturn]] static void out_of_memory() {
+    if (std::new_handler handler = std::get_new_handler()) handler();
+#if defined(__cpp_exceptions)
+    throw std::bad_alloc();
+#else
+    std::abort();
+#endif
+  }
+
+  T* data_ = nullptr;
+  size_t size_ = 0, capacity_ = 0;
+};
+
+}  // namespace tw
