@@ -10,11 +10,12 @@ std::vector<std::pair<uint32_t, uint32_t>> gpu_rows_starting_in(const TraceModel
   if (!window) return {{0u, n}};
   std::vector<std::pair<uint32_t, uint32_t>> out;
   const std::vector<int64_t>& ts = m.slices.ts_ns;
-  for (const Track& t : m.tracks) {
-    if (t.slice_begin >= t.slice_end) continue;
+  for (size_t t = 0; t < m.tracks.size(); ++t) {
+    const SliceTable::Rows rows = m.slices.rows_of(t);
+    if (rows.empty()) continue;
     // This track's rows, then the part of them that starts inside the window.
-    auto first = std::lower_bound(slice.begin(), slice.end(), t.slice_begin);
-    auto last = std::lower_bound(first, slice.end(), t.slice_end);
+    auto first = std::lower_bound(slice.begin(), slice.end(), rows.begin);
+    auto last = std::lower_bound(first, slice.end(), rows.end);
     auto b = std::lower_bound(first, last, window->begin, [&ts](uint32_t s, int64_t x) { return ts[s] < x; });
     auto e = std::lower_bound(b, last, window->end, [&ts](uint32_t s, int64_t x) { return ts[s] < x; });
     if (b != e) out.emplace_back(static_cast<uint32_t>(b - slice.begin()), static_cast<uint32_t>(e - slice.begin()));
@@ -28,10 +29,11 @@ std::vector<std::pair<uint32_t, uint32_t>> slice_rows_starting_in(const TraceMod
   if (!window) return {{0u, static_cast<uint32_t>(m.slices.size())}};
   std::vector<std::pair<uint32_t, uint32_t>> out;
   const std::vector<int64_t>& ts = m.slices.ts_ns;
-  for (const Track& t : m.tracks) {
-    if (t.slice_begin >= t.slice_end || t.slice_end > ts.size()) continue;
-    auto b = std::lower_bound(ts.begin() + t.slice_begin, ts.begin() + t.slice_end, window->begin);
-    auto e = std::lower_bound(b, ts.begin() + t.slice_end, window->end);
+  for (size_t t = 0; t < m.tracks.size(); ++t) {
+    const SliceTable::Rows rows = m.slices.rows_of(t);
+    if (rows.empty()) continue;
+    auto b = std::lower_bound(ts.begin() + rows.begin, ts.begin() + rows.end, window->begin);
+    auto e = std::lower_bound(b, ts.begin() + rows.end, window->end);
     if (b != e) out.emplace_back(static_cast<uint32_t>(b - ts.begin()), static_cast<uint32_t>(e - ts.begin()));
   }
   std::sort(out.begin(), out.end());  // as for gpu rows: ascending whatever the track order

@@ -25,28 +25,16 @@ StreamOverlapResult stream_overlaps(const TraceModel& m, const std::vector<Kerne
                                     const std::vector<uint8_t>* kept, size_t max_streams) {
   StreamOverlapResult r;
   const GpuOpTable& g = m.gpu_ops;
-  // Group op rows by track without per-op allocation: counting sort on the track index.
-  std::vector<uint32_t> count(m.tracks.size() + 1, 0);
-  for (size_t row = 0; row < g.size(); ++row) {
-    if (kept && (row >= kept->size() || !(*kept)[row])) continue;
-    ++count[m.slices.track_at(g.slice[row]) + 1];
-  }
-  for (size_t t = 1; t < count.size(); ++t) count[t] += count[t - 1];
-  std::vector<uint32_t> order(count.back());
-  std::vector<uint32_t> fill(count.begin(), count.end() - 1);
-  for (size_t row = 0; row < g.size(); ++row) {
-    if (kept && (row >= kept->size() || !(*kept)[row])) continue;
-    order[fill[m.slices.track_at(g.slice[row])]++] = static_cast<uint32_t>(row);
-  }
-  // A stream's ops are united as they come, in start order (the model's are: GPU ops follow the
-  // slices, sorted by track and start), holding only the unions: no copy of every op's interval.
-  auto start = [&](uint32_t row) { return m.slices.ts_ns[g.slice[row]]; };
+  // After finish() the ops are in slice order (sort_gpu_ops), so a track's ops are one range of rows,
+  // found from its slices' rows, and in start order: a stream's ops are united as they come, holding
+  // only the unions (no copy of every op's interval).
+  const std::vector<uint32_t>& slice = g.slice;
   std::vector<IntervalSet> busy;
   for (uint32_t t = 0; t < m.tracks.size(); ++t) {
-    if (count[t + 1] == count[t]) continue;
-    const auto first = order.begin() + count[t], last = order.begin() + count[t + 1];
-    if (!std::is_sorted(first, last, [&](uint32_t x, uint32_t y) { return start(x) < start(y); }))
-      std::stable_sort(first, last, [&](uint32_t x, uint32_t y) { return start(x) < start(y); });
+    const SliceTable::Rows rows = m.slices.rows_of(t);
+    const auto first = std::lower_bound(slice.begin(), slice.end(), rows.begin);
+    const auto last = std::lower_bound(first, slice.end(), rows.end);
+    if (first == last) continue;
     StreamActivity s;
     s.track = t;
     s.device = m.tracks[t].device;
@@ -54,15 +42,17 @@ StreamOverlapResult stream_overlaps(const TraceModel& m, const std::vector<Kerne
     SortedUnion all;
     std::vector<SortedUnion> of_class(kKernelClassCount, SortedUnion(false));
     for (auto it = first; it != last; ++it) {
-      const uint32_t row = *it;
-      const uint32_t sl = g.slice[row];
+      const size_t row = static_cast<size_t>(it - slice.begin());
+      if (kept && (row >= kept->size() || !(*kept)[row])) continue;
+      const uint32_t sl = *it;
       const Interval iv{m.slices.ts_ns[sl], m.slices.end_ns(sl)};
       all.add(iv);
       if (row < cls.size()) of_class[static_cast<int>(cls[row])].add(iv);
       if (s.device < 0) s.device = g.device_at(row);
       if (s.stream < 0) s.stream = g.stream_at(row);
+      ++s.ops;
     }
-    s.ops = count[t + 1] - count[t];
+    if (s.ops == 0) continue;
     s.busy_ns = all.total();
     int best = 0;
     for (int c = 0; c < kKernelClassCount; ++c) {

@@ -82,11 +82,12 @@ StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep
   std::vector<Open> open;
   // A category's union is the union of all its slices; skipping the covered ones and the ones outside
   // the step region only saves work. Slices start in order on a track, so the region is walked once.
-  for (const Track& t : m.tracks) {
-    if (t.kind != TrackKind::kThread) continue;
+  for (size_t t = 0; t < m.tracks.size(); ++t) {
+    if (m.tracks[t].kind != TrackKind::kThread) continue;
     open.clear();
     size_t next_region = 0;
-    for (uint32_t i = t.slice_begin; i < t.slice_end; ++i) {
+    const SliceTable::Rows rows = s.rows_of(t);
+    for (uint32_t i = rows.begin; i < rows.end; ++i) {
       int64_t ts = s.ts_ns[i], end = s.end_ns(i);
       while (next_region < region.size() && region[next_region].end <= ts) ++next_region;
       if (next_region == region.size()) break;

@@ -19,7 +19,6 @@ class PodBuffer {
   static_assert(std::is_trivially_copyable_v<T>, "PodBuffer moves its values as bytes");
 
  public:
-  using value_type = T;
   PodBuffer() = default;
   PodBuffer(const PodBuffer& o) { *this = o; }
   PodBuffer(PodBuffer&& o) noexcept { swap(o); }
@@ -66,13 +65,11 @@ class PodBuffer {
     if (n > size_) std::memset(static_cast<void*>(data_ + size_), 0, (n - size_) * sizeof(T));
     size_ = n;
   }
-  void clear() { size_ = 0; }
   // Keeps the first n values and gives the rest of the block back, in place.
   void shrink_to(size_t n) {
     if (n < size_) size_ = n;
     if (size_ < capacity_) set_capacity(size_);
   }
-  void shrink_to_fit() { shrink_to(size_); }
 
  private:
   void set_capacity(size_t n) {

@@ -71,7 +71,8 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
   for (uint32_t t = 0; t < m.tracks.size(); ++t) {
     const Track& tr = m.tracks[t];
     if (tr.kind != TrackKind::kThread) continue;
-    for (uint32_t i = tr.slice_begin; i < tr.slice_end && i < s.size(); ++i) {
+    const auto [begin, end] = s.rows_of(t);
+    for (uint32_t i = begin; i < end; ++i) {
       const uint32_t row = annotation_row(i);
       if (row == UINT32_MAX) continue;
       r.rows[row].count++;
@@ -145,12 +146,13 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
   for (uint32_t t = 0; t < m.tracks.size(); ++t) {
     const Track& tr = m.tracks[t];
     if (tr.kind != TrackKind::kGpuStream) continue;
+    const auto [begin, end] = s.rows_of(t);
     IntervalUnion ops;  // a track's slices are in start order: one run (intervals.h)
-    for (uint32_t i = tr.slice_begin; i < tr.slice_end && i < s.size(); ++i)
+    for (uint32_t i = begin; i < end; ++i)
       if (s.kind[i] == EventKind::kKernel || s.kind[i] == EventKind::kMemcpy || s.kind[i] == EventKind::kMemset)
         ops.add({s.ts_ns[i], s.end_ns(i)});
     const IntervalSet busy = ops.take();
-    for (uint32_t i = tr.slice_begin; i < tr.slice_end && i < s.size(); ++i) {
+    for (uint32_t i = begin; i < end; ++i) {
       if (s.kind[i] != EventKind::kGpuUserAnnotation) continue;
       const StringId n = s.name[i];
       const uint32_t row = n < row_of_name.size() ? row_of_name[n] : UINT32_MAX;

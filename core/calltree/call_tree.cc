@@ -83,7 +83,7 @@ CallTree build_call_tree(const TraceModel& m, const Interval* range) {
   std::vector<uint32_t> node_of;  // per slice of the current track (offset by its first slice)
   for (uint32_t track = 0; track < m.tracks.size(); ++track) {
     const Track& tr = m.tracks[track];
-    const uint32_t first = tr.slice_begin, last = std::min<uint32_t>(tr.slice_end, static_cast<uint32_t>(s.size()));
+    const auto [first, last] = s.rows_of(track);
     if (first >= last) continue;
     if (tr.kind != TrackKind::kThread) {
       while (next_launch < launched.size() && launched[next_launch].first < last) {

@@ -66,7 +66,6 @@ void assign_depths(TraceModel& m, ImportStats& stats) {
   SliceTable& s = m.slices;
   s.depth.assign(s.size(), 0);
   s.parent.assign(s.size(), kNoParent);
-  for (Track& t : m.tracks) t.slice_begin = t.slice_end = 0;
   struct Row {
     int64_t end;  // of the slice open on this row
     uint32_t slice;
@@ -76,7 +75,6 @@ void assign_depths(TraceModel& m, ImportStats& stats) {
     const uint32_t begin = s.track_start[track], end = s.track_start[track + 1];
     if (begin == end) continue;
     Track& t = m.tracks[track];
-    t.slice_begin = begin;
     rows.clear();
     for (size_t i = begin; i < end; ++i) {
       const int64_t ts = s.ts_ns[i], slice_end = s.end_ns(i);
@@ -95,7 +93,6 @@ void assign_depths(TraceModel& m, ImportStats& stats) {
       if (depth + 1 > t.max_depth) t.max_depth = static_cast<uint32_t>(depth + 1);
       rows.push_back({slice_end, static_cast<uint32_t>(i)});
     }
-    t.slice_end = end;
   }
 }
 

@@ -38,7 +38,10 @@ uint32_t next_slice(const TraceModel& m, FlowCursor& c, int64_t ts) {
 std::vector<FlowCursor> flow_cursors(const TraceModel& m) {
   std::vector<FlowCursor> cursors;
   cursors.reserve(m.tracks.size());
-  for (const Track& t : m.tracks) cursors.push_back(FlowCursor{t.slice_begin, t.slice_end, t.slice_begin});
+  for (size_t t = 0; t < m.tracks.size(); ++t) {
+    const SliceTable::Rows r = m.slices.rows_of(t);
+    cursors.push_back(FlowCursor{r.begin, r.end, r.begin});
+  }
   return cursors;
 }
 

@@ -56,9 +56,7 @@ struct Track {
   int32_t device = -1;
   int64_t stream = -1;
   uint32_t max_depth = 0;
-  // Slices of this track occupy [slice_begin, slice_end) of the sorted slice table.
-  uint32_t slice_begin = 0;
-  uint32_t slice_end = 0;
+  // Its slices after finish(): SliceTable::rows_of(track).
 };
 
 // Slice flags.
@@ -93,6 +91,15 @@ struct SliceTable {
   std::vector<uint32_t> track_start;  // by finish(): track t's rows are [track_start[t], track_start[t + 1])
   size_t size() const { return ts_ns.size(); }
   uint32_t track_at(size_t i) const;  // after finish(): a binary search of track_start
+  // After finish(): track t's rows, in start order (empty before finish() and for a track without slices).
+  struct Rows {
+    uint32_t begin, end;
+    bool empty() const { return begin == end; }
+    uint32_t size() const { return end - begin; }
+  };
+  Rows rows_of(size_t t) const {
+    return t + 1 < track_start.size() ? Rows{track_start[t], track_start[t + 1]} : Rows{0, 0};
+  }
   int64_t dur_at(size_t i) const { return dur.at(i); }
   int64_t end_ns(size_t i) const { return ts_ns[i] + dur_at(i); }
   int64_t correlation_at(size_t i) const { return correlation.at(i); }  // kNoId when absent

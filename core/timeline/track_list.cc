@@ -79,8 +79,7 @@ void TimelineIndex::build_tracks() {
   // (By process in one array each: a map of vectors made a million allocations for a million processes.)
   ByProcess tracks_of(m.processes.size()), counters_of(m.processes.size());
   for (uint32_t t = 0; t < m.tracks.size(); ++t)
-    if (m.tracks[t].slice_end > m.tracks[t].slice_begin || instants_.track_has_instants(t))
-      tracks_of.add(m.tracks[t].process, t);
+    if (!m.slices.rows_of(t).empty() || instants_.track_has_instants(t)) tracks_of.add(m.tracks[t].process, t);
   for (uint32_t c = 0; c < m.counters.size(); ++c)
     if (!series_[c].ts_ns.empty()) counters_of.add(m.counters[c].process, c);
   tracks_of.group();

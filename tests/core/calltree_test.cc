@@ -218,8 +218,8 @@ TEST_CASE("call tree on every test trace: root totals and attributed GPU time ad
     for (const CallNode& n : t.nodes) {
       if (n.parent != kNoNode) continue;
       int64_t top = 0;
-      const Track& tr = m.tracks[n.track];
-      for (uint32_t i = tr.slice_begin; i < tr.slice_end; ++i)
+      const auto [begin, end] = m.slices.rows_of(n.track);
+      for (uint32_t i = begin; i < end; ++i)
         if (m.slices.parent[i] == kNoParent) top += m.slices.dur_at(i);
       CHECK_MESSAGE(n.total_ns == top, rel);
       gpu_tree += n.gpu_ns;

@@ -75,11 +75,13 @@ inline std::string fingerprint(TraceImporter& imp) {
   for (const Process& p : m.processes)
     line("process " + num(p.pid) + " " + str_of(m, p.pid_label) + " " + str_of(m, p.name) + " " + str_of(m, p.labels) +
          " sort " + num(p.has_sort_index) + "/" + num(p.sort_index));
-  for (const Track& t : m.tracks)
+  for (size_t ti = 0; ti < m.tracks.size(); ++ti) {
+    const Track& t = m.tracks[ti];
     line("track kind " + num(int(t.kind)) + " proc " + num(t.process) + " tid " + num(t.tid) + " " +
          str_of(m, t.tid_label) + " " + str_of(m, t.name) + " sort " + num(t.has_sort_index) + "/" + num(t.sort_index) +
          " dev " + num(t.device) + " stream " + num(t.stream) + " depth " + num(t.max_depth) + " rows [" +
-         num(t.slice_begin) + "," + num(t.slice_end) + ")");
+         num(m.slices.rows_of(ti).begin) + "," + num(m.slices.rows_of(ti).end) + ")");
+  }
   const SliceTable& s = m.slices;
   for (size_t i = 0; i < s.size(); ++i)
     line("slice " + num(s.track_at(i)) + " " + num(s.ts_ns[i]) + "+" + num(s.dur_at(i)) + " " + str_of(m, s.name[i]) +

@@ -22,8 +22,7 @@ namespace {
 uint32_t reference_bind(const TraceModel& m, uint32_t track, int64_t ts, bool enclosing) {
   if (track >= m.tracks.size()) return UINT32_MAX;
   const SliceTable& s = m.slices;
-  const Track& t = m.tracks[track];
-  auto begin = s.ts_ns.begin() + t.slice_begin, end = s.ts_ns.begin() + t.slice_end;
+  auto begin = s.ts_ns.begin() + s.rows_of(track).begin, end = s.ts_ns.begin() + s.rows_of(track).end;
   if (!enclosing) {
     auto it = std::lower_bound(begin, end, ts);
     return it == end ? UINT32_MAX : static_cast<uint32_t>(it - s.ts_ns.begin());

@@ -18,9 +18,10 @@ size_t check_parents(const TraceModel& m) {
   const SliceTable& s = m.slices;
   REQUIRE(s.parent.size() == s.size());
   size_t with_parent = 0, wrong = 0;
-  for (const Track& t : m.tracks) {
+  for (size_t t = 0; t < m.tracks.size(); ++t) {
     std::vector<uint32_t> last_at_depth;  // the last slice seen on this track at each depth
-    for (uint32_t i = t.slice_begin; i < t.slice_end; ++i) {
+    const auto [begin, end] = s.rows_of(t);
+    for (uint32_t i = begin; i < end; ++i) {
       const uint16_t d = s.depth[i];
       const uint32_t expected = d == 0 || d > last_at_depth.size() ? kNoParent : last_at_depth[d - 1];
       bool ok = s.parent[i] == expected;
