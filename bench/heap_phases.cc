@@ -148,13 +148,15 @@ int run(const char* path) {
   aopt.kept = ctx.kept;
   aopt.extra = ctx.extra();
   begin();
-  const GpuActivity act = gpu_activity(m, ctx.classes, aopt);
+  GpuActivity act = gpu_activity(m, ctx.classes, aopt);
   row("gpu_activity");
   begin();
   const TemporalBreakdown whole = temporal_breakdown(act);
   row("temporal");
+  const bool any_activity = act.any;
+  act = GpuActivity();  // as add_analysis_sections does before the detail sections
   begin();
-  add_detail_sections(file, ctx, early, act.any ? &whole : nullptr);
+  add_detail_sections(file, ctx, early, any_activity ? &whole : nullptr);
   row("detail sections");
   return 0;
 }

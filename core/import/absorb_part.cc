@@ -52,6 +52,8 @@ void ImportState::add_orphan_end(uint32_t track, uint64_t off) {
 bool ImportState::absorbable(const ImportState& later) const {
   if (later_part_ || input_ended_ || stats.fatal || part_open_) return false;
   if (!later.later_part_ || later.part_conflict_ || later.stats.fatal) return false;
+  // Both parts' lanes fit the limit, so no endpoint is skipped for the lanes absorbing adds.
+  if (links_.flows_v1.lanes.size() + later.links_.flows_v1.lanes.size() > FlowPoint::kLaneLimit) return false;
   // The later part started in the state this input ends in, so the rest was split the same way.
   return splitter.offset() == later.growth_.begin && splitter.between_events() &&
          splitter.is_object_form() == later.splitter.is_object_form();
@@ -316,22 +318,20 @@ void ImportState::absorb_other_tables(ImportState& later, const PartMaps& maps) 
     cs.value.insert(cs.value.end(), lc.value.begin(), lc.value.end());
   }
 
-  // v1 flow points: (cat, name) keys are found again here, in the later part's order of first use.
+  // v1 flow points: (cat, name) keys and lanes are found again here, in the later part's order of
+  // first use (absorbable() made sure the lanes fit).
   const FlowPoints& lf = later.links_.flows_v1;
   FlowPoints& f = links_.flows_v1;
   std::vector<uint32_t> key_map(lf.keys.size());
-  for (size_t k = 0; k < lf.keys.size(); ++k) {
-    uint64_t pair =
-        (uint64_t(str(static_cast<StringId>(lf.keys[k] >> 32))) << 32) | str(static_cast<StringId>(lf.keys[k]));
-    auto [it, added] = f.key_index.try_emplace(pair, static_cast<uint32_t>(f.keys.size()));
-    if (added) f.keys.push_back(pair);
-    key_map[k] = it->second;
-  }
+  for (size_t k = 0; k < lf.keys.size(); ++k)
+    key_map[k] = f.key_of(str(static_cast<StringId>(lf.keys[k] >> 32)), str(static_cast<StringId>(lf.keys[k])));
+  std::vector<uint32_t> lane_map(lf.lanes.size());
+  for (size_t l = 0; l < lf.lanes.size(); ++l)
+    lane_map[l] = f.lane_of(key_map[lf.lanes[l].key], maps.tracks[lf.lanes[l].track]);
   for (size_t i = open_base_.flow_points; i < f.points.size(); ++i) {
     FlowPoint& pt = f.points[i];
     pt.id = maps.id(pt.id);
-    pt.key = key_map[pt.key];
-    pt.track = maps.tracks[pt.track];
+    pt.set_lane(lane_map[pt.lane()]);
   }
 }
 

@@ -456,8 +456,13 @@ void ImportState::on_flow_v1(uint64_t off) {
   StringId name = model.strings.intern(ev_.name);
   growth_.before_append(links_.flows_v1, links_.flows_v1.points);
   uint8_t order = ev_.ph[0] == 's' ? 0 : ev_.ph[0] == 't' ? 1 : 2;
-  links_.flows_v1.add(id_bits(ev_.id, model.strings), cat, name, track, ev_.ts_ns, order,
-                      !(ev_.ph[0] == 'f' && ev_.bp != "e"), off);
+  if (!links_.flows_v1.add(id_bits(ev_.id, model.strings), cat, name, track, ev_.ts_ns, order,
+                           !(ev_.ph[0] == 'f' && ev_.bp != "e"), off)) {
+    // Which endpoints are past the lane limit depends on every lane before them: a part's own count
+    // does not know that, so the part is refused and read again by the state before it.
+    part_conflict_ = part_conflict_ || later_part_;
+    stats.problem("flow_endpoint_skipped", off);
+  }
   note_time(ev_.ts_ns);
 }
 

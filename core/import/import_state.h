@@ -190,7 +190,7 @@ class ImportState : public EventSplitterSink {
   bool input_ended_ = false;
   // A later part's own state (begin_later_part); see absorb().
   bool later_part_ = false;
-  bool part_conflict_ = false;  // an async end without its begin: absorb() refuses the part
+  bool part_conflict_ = false;  // an async end without its begin, a flow endpoint skipped: absorb() refuses the part
   std::vector<OrphanEnd> orphan_ends_;
   std::vector<LaterValue> later_values_;
   // Which metadata fields this state's M events set (bits below), so a later part's values

@@ -17,7 +17,7 @@ namespace tw {
 namespace {
 
 // Changes whenever the layout below or of any struct copied as bytes does.
-constexpr uint64_t kPartFormat = 0x7477'7061'7274'0008ULL ^ (uint64_t(sizeof(Process)) << 40) ^
+constexpr uint64_t kPartFormat = 0x7477'7061'7274'0009ULL ^ (uint64_t(sizeof(Process)) << 40) ^
                                  (uint64_t(sizeof(Track)) << 32) ^ (uint64_t(sizeof(OpenSlice)) << 24) ^
                                  (uint64_t(sizeof(FlowPoint)) << 16) ^ (uint64_t(sizeof(OrphanEnd)) << 8);
 
@@ -82,6 +82,7 @@ std::vector<uint8_t> ImportState::encode_part_header() const {
   w.put_vec(keys), w.put_vec(is_async);
   w.put_vec(orphan_ends_);
   w.put_vec(links_.flows_v1.keys);
+  w.put_vec(links_.flows_v1.lanes);
   w.put<uint64_t>(open_b_.size());
   for (const auto& stack : open_b_) put_open(w, stack);
   w.put<uint64_t>(open_async_.size());
@@ -138,7 +139,13 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
   r.get_vec(orphan_ends_);
   r.get_vec(links_.flows_v1.keys);
   for (uint32_t k = 0; k < links_.flows_v1.keys.size(); ++k)
-    links_.flows_v1.key_index.emplace(links_.flows_v1.keys[k], k);
+    if (!links_.flows_v1.key_index.emplace(links_.flows_v1.keys[k], k).second) r.fail();
+  r.get_vec(links_.flows_v1.lanes);
+  if (links_.flows_v1.lanes.size() > FlowPoint::kLaneLimit) r.fail();
+  for (uint32_t l = 0; l < links_.flows_v1.lanes.size() && r.ok(); ++l) {
+    const FlowLane& lane = links_.flows_v1.lanes[l];
+    if (!links_.flows_v1.lane_index.emplace((uint64_t(lane.key) << 32) | lane.track, l).second) r.fail();
+  }
   r.get_count(count, 8);
   if (count != n_tracks) r.fail();
   open_b_.resize(r.ok() ? n_tracks : 0);
@@ -283,9 +290,10 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
   for (size_t i = 1; i < orphans.size(); ++i) ok = ok && orphans[i - 1].slice < orphans[i].slice;
   const FlowPoints& f = later.links_.flows_v1;
   for (uint64_t key : f.keys) strings_ok(static_cast<StringId>(key >> 32)), strings_ok(static_cast<StringId>(key));
+  for (const FlowLane& lane : f.lanes) ok = ok && lane.key < f.keys.size() && lane.track < n_tracks;
   for (size_t i = open_base_.flow_points; i < links_.flows_v1.size(); ++i) {
     const FlowPoint& pt = links_.flows_v1.points[i];
-    ok = ok && pt.key < f.keys.size() && pt.track < n_tracks, id_ok(pt.id);
+    ok = ok && pt.lane() < f.lanes.size(), id_ok(pt.id);
   }
   for (const FlowV2Mark& mk : later.links_.flows_v2) ok = ok && mk.slice < n_slices && mk.bind_id < n_str;
   auto open_ok = [&](const std::vector<OpenSlice>& stack) {

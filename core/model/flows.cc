@@ -52,12 +52,29 @@ uint32_t bind_flow_point(const TraceModel& m, std::vector<FlowCursor>& cursors, 
   return enclosing ? enclosing_slice(m, c, ts) : next_slice(m, c, ts);
 }
 
-void FlowPoints::add(uint64_t id, StringId cat, StringId name, uint32_t track, int64_t ts, uint8_t order,
-                     bool enclosing, uint64_t offset) {
-  uint64_t pair = (uint64_t(cat) << 32) | name;
+uint32_t FlowPoints::key_of(StringId cat, StringId name) {
+  const uint64_t pair = (uint64_t(cat) << 32) | name;
   auto [it, added] = key_index.try_emplace(pair, static_cast<uint32_t>(keys.size()));
   if (added) keys.push_back(pair);
-  points.push_back(FlowPoint{id, it->second, track, ts, offset << 3 | uint64_t(order) << 1 | uint64_t(enclosing)});
+  return it->second;
+}
+
+uint32_t FlowPoints::lane_of(uint32_t key, uint32_t track) {
+  const uint64_t pair = (uint64_t(key) << 32) | track;
+  if (auto it = lane_index.find(pair); it != lane_index.end()) return it->second;
+  if (lanes.size() >= FlowPoint::kLaneLimit) return FlowPoint::kLaneLimit;
+  lane_index.emplace(pair, static_cast<uint32_t>(lanes.size()));
+  lanes.push_back(FlowLane{key, track});
+  return static_cast<uint32_t>(lanes.size() - 1);
+}
+
+bool FlowPoints::add(uint64_t id, StringId cat, StringId name, uint32_t track, int64_t ts, uint8_t order,
+                     bool enclosing, uint64_t offset) {
+  if (offset >= FlowPoint::kOffsetLimit) return false;
+  const uint32_t lane = lane_of(key_of(cat, name), track);
+  if (lane == FlowPoint::kLaneLimit) return false;
+  points.push_back(FlowPoint{id, ts, FlowPoint::bits_of(offset, lane, order, enclosing)});
+  return true;
 }
 
 namespace {
@@ -78,7 +95,9 @@ PendingFlows pair_flows_v1(FlowPoints& v1, ImportStats& stats) {
   // FlowPointLess is a total order (the input offset last), so any sort gives one result. In input
   // order the ids mostly rise (a file lists launches, then kernels, each in id order): a few runs,
   // and neighbours out of place, which sort_runs settles and merges.
-  sort_runs(pts.data(), pts.size(), FlowPointLess{v1.keys.data()});
+  std::vector<uint64_t> lane_keys(v1.lanes.size());
+  for (size_t l = 0; l < lane_keys.size(); ++l) lane_keys[l] = v1.keys[v1.lanes[l].key];
+  sort_runs(pts.data(), pts.size(), FlowPointLess{lane_keys.data()});
   Tally without_end, without_start;
   PendingFlows out;
   // The points in a flow are written over the front of the block as they pair: `kept` never
@@ -89,7 +108,7 @@ PendingFlows pair_flows_v1(FlowPoints& v1, ImportStats& stats) {
   bool has_open = false, open_kept = false;
   for (size_t i = 0; i < pts.size(); ++i) {
     const FlowPoint p = pts[i];
-    if (has_open && (open.id != p.id || open.key != p.key)) {
+    if (has_open && (open.id != p.id || v1.lanes[open.lane()].key != v1.lanes[p.lane()].key)) {
       without_end.add(open.offset());
       has_open = false;
     }
@@ -114,6 +133,7 @@ PendingFlows pair_flows_v1(FlowPoints& v1, ImportStats& stats) {
   pts.shrink_to(kept);  // in place: the tail goes back to the heap for the slices' sort
   out.points = std::move(pts);
   out.keys = std::move(v1.keys);
+  out.lanes = std::move(v1.lanes);
   v1 = FlowPoints();
   return out;
 }
@@ -128,10 +148,11 @@ void bind_flows_v1(TraceModel& m, PendingFlows& v1, size_t v2_marks, ImportStats
   for (size_t i = 1; i < pts.size(); ++i) {
     if (pts[i].order() == 0) continue;  // a chain's head: no flow ends here
     const FlowPoint &a = pts[i - 1], &b = pts[i];
-    const uint32_t from = bind_flow_point(m, cursors, a.track, a.ts_ns, a.enclosing());
-    const uint32_t to = bind_flow_point(m, cursors, b.track, b.ts_ns, b.enclosing());
+    const FlowLane &la = v1.lanes[a.lane()], &lb = v1.lanes[b.lane()];
+    const uint32_t from = bind_flow_point(m, cursors, la.track, a.ts_ns, a.enclosing());
+    const uint32_t to = bind_flow_point(m, cursors, lb.track, b.ts_ns, b.enclosing());
     if (from == UINT32_MAX || to == UINT32_MAX) unbound.add((from == UINT32_MAX ? a : b).offset());
-    const uint64_t key = v1.keys[b.key];
+    const uint64_t key = v1.keys[lb.key];
     m.flows.push_back(Flow{from, to, static_cast<StringId>(key >> 32), static_cast<StringId>(key & 0xffffffffu)});
   }
   stats.problem("flow_unbound", unbound.count, unbound.first);

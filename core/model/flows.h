@@ -13,27 +13,42 @@
 
 namespace tw {
 
-// One v1 flow event, 32 bytes (a 1 GB Kineto trace holds ~1.5 M of them until finish()).
+// One v1 flow event, 24 bytes: a 1 GB Kineto trace holds ~1.6 M of them until finish(), and with
+// the model they set the import's peak. Its (cat, name) and track are one lane (FlowPoints::lanes),
+// packed with the input offset: an endpoint past 1 TiB into the input, or on a 2^21st lane (a
+// hostile file: Kineto's have a few per thread), is not kept but counted (flow_endpoint_skipped).
 struct FlowPoint {
-  uint64_t id;     // the id (number, or 1 << 63 | interned text)
-  uint32_t key;    // index into FlowPoints::keys: the (cat, name) pair
-  uint32_t track;  // the event's track
+  static constexpr int kLaneBits = 21;
+  static constexpr uint32_t kLaneLimit = uint32_t(1) << kLaneBits;
+  static constexpr uint64_t kOffsetLimit = uint64_t(1) << (64 - 3 - kLaneBits);
+  uint64_t id;  // the id (number, or 1 << 63 | interned text)
   int64_t ts_ns;
-  uint64_t bits;  // input offset << 3 | order (s = 0, t = 1, f = 2) << 1 | enclosing
-  uint64_t offset() const { return bits >> 3; }
+  uint64_t bits;  // input offset << 24 | lane << 3 | order (s = 0, t = 1, f = 2) << 1 | enclosing
+  static uint64_t bits_of(uint64_t offset, uint32_t lane, uint32_t order, bool enclosing) {
+    return offset << (3 + kLaneBits) | uint64_t(lane) << 3 | uint64_t(order) << 1 | uint64_t(enclosing);
+  }
+  uint64_t offset() const { return bits >> (3 + kLaneBits); }
+  uint32_t lane() const { return static_cast<uint32_t>(bits >> 3) & (kLaneLimit - 1); }
+  void set_lane(uint32_t lane) { bits = (bits & ~(uint64_t(kLaneLimit - 1) << 3)) | uint64_t(lane) << 3; }
   uint32_t order() const { return static_cast<uint32_t>(bits >> 1) & 3; }
   // Binds to the enclosing slice on its track, or for a terminating endpoint without bp="e" to the
   // next slice that starts at or after ts (trace-event spec).
   bool enclosing() const { return bits & 1; }
 };
 
+// A lane: the (cat, name) pair of FlowPoints::keys and the track its endpoints are on.
+struct FlowLane {
+  uint32_t key, track;
+};
+
 // The order points are paired in: per (id, cat, name), by time. The s/t/f order and then the input
 // offset make it total (no two events share an offset).
 struct FlowPointLess {
-  const uint64_t* keys;  // FlowPoints::keys
+  const uint64_t* lane_keys;  // per lane, its (cat, name) pair as FlowPoints::keys holds it
   bool operator()(const FlowPoint& a, const FlowPoint& b) const {
     if (a.id != b.id) return a.id < b.id;
-    if (a.key != b.key) return keys[a.key] < keys[b.key];
+    const uint64_t ka = lane_keys[a.lane()], kb = lane_keys[b.lane()];
+    if (ka != kb) return ka < kb;
     if (a.ts_ns != b.ts_ns) return a.ts_ns < b.ts_ns;
     if (a.order() != b.order()) return a.order() < b.order();
     return a.offset() < b.offset();
@@ -44,9 +59,15 @@ struct FlowPoints {
   PodBuffer<FlowPoint> points;  // in input order (points are only ever appended)
   std::vector<uint64_t> keys;   // (cat << 32) | name, by key index
   std::unordered_map<uint64_t, uint32_t> key_index;
+  std::vector<FlowLane> lanes;                        // by lane index
+  std::unordered_map<uint64_t, uint32_t> lane_index;  // key << 32 | track
 
-  void add(uint64_t id, StringId cat, StringId name, uint32_t track, int64_t ts, uint8_t order, bool enclosing,
+  // False when the point is not kept (past the offset or lane limit: FlowPoint).
+  bool add(uint64_t id, StringId cat, StringId name, uint32_t track, int64_t ts, uint8_t order, bool enclosing,
            uint64_t offset);
+  uint32_t key_of(StringId cat, StringId name);
+  // The lane's index, or kLaneLimit when there is no room for a new one.
+  uint32_t lane_of(uint32_t key, uint32_t track);
   size_t size() const { return points.size(); }
   size_t capacity() const { return points.capacity(); }
   void reserve(size_t n) { points.reserve(n); }
@@ -59,8 +80,9 @@ struct FlowPoints {
 // end of a flow from the point before it.
 struct PendingFlows {
   PodBuffer<FlowPoint> points;
-  size_t flows = 0;            // points that end a flow
-  std::vector<uint64_t> keys;  // FlowPoints::keys
+  size_t flows = 0;             // points that end a flow
+  std::vector<uint64_t> keys;   // FlowPoints::keys
+  std::vector<FlowLane> lanes;  // FlowPoints::lanes
 };
 
 // Flow v2: slices carrying bind_id with flow_out / flow_in (indices before sorting).

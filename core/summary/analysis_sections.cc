@@ -132,7 +132,7 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
   ActivityOptions aopt;
   aopt.kept = kept;
   aopt.extra = ctx.extra();
-  const GpuActivity act = gpu_activity(m, cls, aopt);
+  GpuActivity act = gpu_activity(m, cls, aopt);
 
   json mode = {{"name", hta ? "hta_compat" : "default"}, {"kernel_rules", rules.name}};
   if (hta) {
@@ -191,8 +191,11 @@ void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions
   }
   file["steps"] = sj;
   file["steps_source"] = steps.empty() ? json(nullptr) : json(gpu_steps ? "gpu_user_annotation" : "cpu");
-  // idle, kernels, collectives, ..., the verdict (detail_sections.h)
-  add_detail_sections(file, ctx, early, act.any ? &whole : nullptr);
+  // idle, kernels, collectives, ..., the verdict (detail_sections.h), without the activity's
+  // interval sets: in wasm the heap never shrinks, and the detail sections' temporaries set its peak.
+  const bool any_activity = act.any;
+  act = GpuActivity();
+  add_detail_sections(file, ctx, early, any_activity ? &whole : nullptr);
 }
 
 }  // namespace tw

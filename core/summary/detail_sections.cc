@@ -136,12 +136,16 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
   const std::vector<uint8_t>* kept = ctx.kept;
   const bool any_gpu = m.gpu_ops.size() > 0;
 
+  // First the two passes with the largest temporaries (annotations: every annotation's GPU spans;
+  // utilization: every device's busy intervals), before the tables the later sections keep are
+  // built beside them: in wasm the heap never shrinks, and the summary's peak is the sum.
+  file["annotations"] = annotations_json(m, annotation_stats(m));
+  const UtilizationResult util = gpu_utilization(m, kMaxChartPoints);
   // The two tables that need the kernel classes only.
   const KernelsResult kernels = kernel_stats(m, cls, kept, nullptr, ctx.extra());
   const CommComputeSets comm_sets = comm_compute_sets(m, cls, kept);
   const CollectivesResult coll = collective_stats(m, cls, kept, comm_sets);
   file["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
-  file["annotations"] = annotations_json(m, annotation_stats(m));
   file["by_name"] = by_name_json(by_short_name(m, kernels, early.ops, ctx.steps, kept, ctx.extra()));
   file["collectives"] = coll.count ? collectives_json(coll) : json(nullptr);
 
@@ -152,7 +156,6 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
   const IdleResult idle = idle_breakdown(m, iopt);
   const std::vector<DeviceIdle> device_idles = device_idle(m, ctx.idle_order, iopt);
   const StepBreakdown sb = step_breakdown(m, ctx.steps, cls);
-  const UtilizationResult util = gpu_utilization(m, kMaxChartPoints);
   const StreamOverlapResult& streams = ctx.streams;
 
   file["idle"] = any_gpu ? idle_json(idle, &device_idles) : json(nullptr);

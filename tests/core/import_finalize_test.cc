@@ -2,7 +2,8 @@
 // moved as two halves) must equal a plain gather for every column type the model uses, and leave
 // the inverse permutation behind; v1 flows whose (cat, name) pairs are first seen in an order unlike
 // their string ids still pair per key and in time order, as do endpoints listed out of time order
-// (many under one id, dense ids, ids far apart).
+// (many under one id, dense ids, ids far apart); an endpoint past its packed fields' limits is
+// refused, not wrapped.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/flows.h"
 #include "core/model/permute.h"
 #include "core/model/trace_model.h"
 #include "tests/core/import_test_util.h"
@@ -192,4 +194,35 @@ TEST_CASE("after finish() a slice's track is read from where each track's rows s
     }
   }
   CHECK(empty_tracks >= 1);
+}
+
+// A flow endpoint packs its lane ((cat, name) and track) and its input offset beside its time: one
+// past either limit is not kept (the importer counts it as flow_endpoint_skipped), and neither
+// limit costs a kept endpoint anything: every field reads back as it was given.
+TEST_CASE("v1 flow endpoints: fields read back, and the lane and offset limits refuse, not wrap") {
+  FlowPoints f;
+  CHECK(f.add(uint64_t(1) << 63 | 5, 3, 4, 77, -123456789, 2, false, FlowPoint::kOffsetLimit - 1));
+  REQUIRE(f.points.size() == 1);
+  const FlowPoint p = f.points[0];
+  CHECK(p.id == (uint64_t(1) << 63 | 5));
+  CHECK(p.ts_ns == -123456789);
+  CHECK(p.offset() == FlowPoint::kOffsetLimit - 1);
+  CHECK(p.order() == 2);
+  CHECK_FALSE(p.enclosing());
+  REQUIRE(p.lane() < f.lanes.size());
+  CHECK(f.lanes[p.lane()].track == 77);
+  CHECK(f.keys[f.lanes[p.lane()].key] == (uint64_t(3) << 32 | 4));
+  CHECK_FALSE(f.add(1, 3, 4, 77, 0, 0, true, FlowPoint::kOffsetLimit));
+  // Fill every lane: the last one still takes points, a new one is refused, an old one is not.
+  const uint32_t key = f.key_of(3, 4);
+  for (uint32_t track = 0; f.lanes.size() < FlowPoint::kLaneLimit; ++track) f.lane_of(key, 1000 + track);
+  CHECK(f.lane_of(key, 1000 + FlowPoint::kLaneLimit) == FlowPoint::kLaneLimit);
+  CHECK(f.add(2, 3, 4, 1000 + FlowPoint::kLaneLimit - 2, 10, 1, true, 99));
+  CHECK(f.points[f.points.size() - 1].lane() == FlowPoint::kLaneLimit - 1);
+  CHECK(f.points[f.points.size() - 1].enclosing());
+  CHECK(f.points[f.points.size() - 1].order() == 1);
+  CHECK_FALSE(f.add(3, 3, 4, 1, 10, 0, true, 100));   // a new lane
+  CHECK_FALSE(f.add(3, 5, 6, 77, 10, 0, true, 100));  // a new key: a new lane too
+  CHECK(f.add(3, 3, 4, 77, 10, 0, true, 100));
+  CHECK(f.points.size() == 3);
 }

@@ -331,8 +331,13 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
       [&](Bytes&, Columns& c) { std::memset(c[column_of(ids.codes)].data(), 0xff, 4); },
       // A category code past the part's own categories (category_column.h).
       [&](Bytes&, Columns& c) { std::memset(c[column_of(cats.codes)].data() + 3, 200, 1); },
-      // A v1 flow point on a track the part does not have (the points go straight to the tables' end).
-      [&](Bytes&, Columns& c) { std::memset(c[column_of(points)].data() + offsetof(FlowPoint, track), 0x7f, 4); },
+      // A v1 flow point on a lane the part does not have (the points go straight to the tables' end).
+      [&](Bytes&, Columns& c) {
+        FlowPoint p;
+        std::memcpy(&p, c[column_of(points)].data(), sizeof p);
+        p.set_lane(FlowPoint::kLaneLimit - 1);
+        std::memcpy(c[column_of(points)].data(), &p, sizeof p);
+      },
       // A GPU op's config past the part's own configs (gpu_config_table.h), or its bytes keyed by an
       // op the part does not have.
       [&](Bytes&, Columns& c) { std::memset(c[column_of(ops.config)].data() + 4 * (ops.size() - 1), 0x7f, 4); },

@@ -18,6 +18,9 @@ const kKnown: Record<string, { text: string; edge?: boolean }> = {
   unclosed_async_begin: { text: 'async begins without their end', edge: true },
   unmatched_async_end: { text: 'async ends without their begin', edge: true },
   flow_unbound: { text: 'flow points that no slice encloses (not drawn)' },
+  flow_endpoint_skipped: {
+    text: 'flow events beyond 2 million (thread, flow name) pairs or 1 TiB into the file (not loaded)',
+  },
   truncated_event: { text: 'event cut off where the file ends (not loaded)' },
   invalid_utf8: { text: 'events with invalid UTF-8 text (repaired with "?")' },
   overlapping_slices: { text: 'slices that overlap another on their thread without nesting (drawn a row lower)' },
