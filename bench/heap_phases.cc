@@ -10,12 +10,23 @@
 // (bench/wasm_heap.cc). It shows what the live bytes cannot: a temporary that fits in no hole left
 // by the ones before it grows the heap, for good.
 //   build/native/tw_heap_phases FILE      (plain or gzip; make bench builds it)
+//   build/native/tw_heap_phases --parts FILE   (plain: the trace worker of a load in two parts)
+#include <fcntl.h>
+#include <malloc.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "bench/wasm_heap.h"
 #include "cli/file_reader.h"
@@ -24,16 +35,31 @@
 #include "core/analysis/memory.h"
 #include "core/analysis/operators.h"
 #include "core/analysis/temporal.h"
+#include "core/import/import_parts.h"
+#include "core/import/import_state.h"
+#include "core/load_session.h"
 #include "core/session.h"
 #include "core/summary/analysis_context.h"
 #include "core/summary/detail_json.h"
 #include "core/summary/detail_sections.h"
 
+extern "C" {
+void* __libc_malloc(size_t);
+void __libc_free(void*);
+void* __libc_realloc(void*, size_t);
+}
+
 namespace {
 size_t g_live = 0, g_peak = 0;
+// While set, blocks come from the C library, uncounted: a part worker's own heap (--parts).
+bool g_elsewhere = false;
 }  // namespace
 
 void* operator new(size_t n) {
+  if (g_elsewhere) {
+    if (void* p = __libc_malloc(n ? n : 1)) return p;
+    throw std::bad_alloc();
+  }
   void* p = tw::wasm_heap::allocate(n ? n : 1);
   if (!p) throw std::bad_alloc();
   g_live += tw::wasm_heap::usable_size(p);
@@ -43,6 +69,7 @@ void* operator new(size_t n) {
 void* operator new[](size_t n) { return operator new(n); }
 void operator delete(void* p) noexcept {
   if (!p) return;
+  if (!tw::wasm_heap::owns(p)) return __libc_free(p);
   g_live -= tw::wasm_heap::usable_size(p);
   tw::wasm_heap::release(p);
 }
@@ -53,9 +80,8 @@ void operator delete[](void* p, size_t) noexcept { operator delete(p); }
 // The C allocator too, counted the same way. A block this heap did not hand out (the C library's
 // own aligned ones) goes back to the C library's allocator.
 extern "C" {
-void __libc_free(void*);
-void* __libc_realloc(void*, size_t);
 void* malloc(size_t n) {
+  if (g_elsewhere) return __libc_malloc(n);
   void* p = tw::wasm_heap::allocate(n ? n : 1);
   if (p) g_live += tw::wasm_heap::usable_size(p), g_peak = std::max(g_peak, g_live);
   return p;
@@ -96,6 +122,85 @@ void row(const char* what) {
 void header(const char* what) {
   std::printf("| %-24s |  live     |  peak     |  peak over |  kept     | wasm heap |\n", what);
   std::printf("|--------------------------|-----------|-----------|------------|-----------|-----------|\n");
+}
+
+// Pushes [begin, end) of the mapped file as the page does: 4 MB copies into the session's input buffer.
+void push_range(LoadSession& s, const char* data, size_t begin, size_t end) {
+  constexpr size_t kBatch = size_t(4) << 20;
+  for (size_t at = begin; at < end; at += kBatch) {
+    const size_t n = std::min(kBatch, end - at);
+    std::memcpy(s.input_buffer(n), data + at, n);
+    s.push_input(n);
+  }
+}
+
+// A plain FILE in two parts as the page loads it (web/load/parts): the later part imported in a
+// heap of its own (the C library's, uncounted: a part worker's), then its header and columns copied
+// into the trace worker's session, which imported the first part, and absorbed. The rows show the
+// trace worker's heap; the part worker's is printed after them.
+int run_parts(const char* path) {
+  const int fd = open(path, O_RDONLY);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    std::fprintf(stderr, "tw_heap_phases: cannot open %s\n", path);
+    return 1;
+  }
+  const size_t size = static_cast<size_t>(st.st_size);
+  const char* data = static_cast<const char*>(mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0));
+  close(fd);
+  if (data == MAP_FAILED) return 1;
+  g_elsewhere = true;
+  const std::string_view head(data, std::min<size_t>(size, 64));
+  const std::vector<uint64_t> starts = part_starts(size, 2, size_t(1) << 20, [&](uint64_t at, size_t n) {
+    return std::string(data + at, std::min<size_t>(n, size - std::min<size_t>(at, size)));
+  });
+  if (starts.size() != 1) {
+    std::fprintf(stderr, "tw_heap_phases: %s cannot be cut in two parts\n", path);
+    return 1;
+  }
+  auto later = std::make_unique<LoadSession>("part");
+  later->set_size_hint(size - starts[0]);
+  later->session().importer().begin_later_part(starts[0], starts_as_object(head));
+  push_range(*later, data, starts[0], size);
+  later->session().importer().end_input();
+  const std::span<const uint8_t> part_header = later->part_header();
+  const std::vector<std::pair<const void*, size_t>> columns = later->part_columns();
+  const size_t part_rss = [] {
+    struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+  }();
+  g_elsewhere = false;
+
+  header("phase (MB)");
+  begin();
+  LoadSession s("trace");
+  s.set_size_hint(size);
+  push_range(s, data, 0, starts[0]);
+  row("own part (import)");
+  begin();
+  std::memcpy(s.part_buffer(part_header.size()), part_header.data(), part_header.size());
+  const std::vector<size_t> sizes = s.load_part(part_header.size());
+  bool ok = sizes.size() == columns.size();
+  for (size_t i = 0; ok && i < sizes.size(); ++i) {
+    ok = sizes[i] == columns[i].second;
+    if (ok && sizes[i]) std::memcpy(s.part_column_address(i), columns[i].first, sizes[i]);
+  }
+  ok = ok && s.absorb_part();
+  if (!ok) {
+    std::fprintf(stderr, "tw_heap_phases: the later part was refused\n");
+    return 1;
+  }
+  row("absorb the later part");
+  later.reset();
+  begin();
+  s.finish();
+  row("finish()");
+  begin();
+  const size_t summary_bytes = s.session().summary_json(SummaryOptions{}).size();
+  row("summary (whole)");
+  std::printf("\n%zu bytes of summary; the part worker's heap held %.1f MB of blocks (the C library's)\n",
+              summary_bytes, double(part_rss) / 1e6);
+  return 0;
 }
 
 int run(const char* path) {
@@ -165,8 +270,9 @@ int run(const char* path) {
 }  // namespace tw
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--parts") == 0) return tw::run_parts(argv[2]);
   if (argc != 2) {
-    std::fprintf(stderr, "usage: tw_heap_phases FILE\n");
+    std::fprintf(stderr, "usage: tw_heap_phases [--parts] FILE\n");
     return 2;
   }
   return tw::run(argv[1]);

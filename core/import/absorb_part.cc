@@ -14,8 +14,19 @@ namespace tw {
 struct ImportState::PartMaps {
   std::vector<StringId> strings;
   std::vector<uint32_t> processes, tracks;
-  std::vector<uint32_t> slices;  // UINT32_MAX: a row dropped (an E that no B was open for)
-  bool dropped_slices = false;
+  // Part slice row -> row here (UINT32_MAX: dropped, an E that no B was open for): the rows keep
+  // their order from `base` on, less the dropped ones before them. Only those are listed: a row per
+  // part slice (4 B each) was the absorb's largest temporary, and drops are rare.
+  struct SliceRows {
+    uint32_t base = 0;
+    std::vector<uint32_t> dropped;  // part rows, ascending
+    uint32_t operator[](uint32_t i) const {
+      if (dropped.empty()) return base + i;
+      const auto it = std::lower_bound(dropped.begin(), dropped.end(), i);
+      if (it != dropped.end() && *it == i) return UINT32_MAX;
+      return base + i - static_cast<uint32_t>(it - dropped.begin());
+    }
+  } slices;
 
   // An id as id_bits() made it, its string (if it is one) renumbered.
   uint64_t id(uint64_t bits) const {
@@ -196,7 +207,7 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
     const OrphanEnd* end;
   };
   std::vector<Pair> pairs;
-  maps.slices.resize(n);
+  maps.slices.base = static_cast<uint32_t>(base);
   uint32_t next = static_cast<uint32_t>(base);
   size_t o = 0;
   for (uint32_t i = 0; i < n; ++i) {
@@ -205,19 +216,22 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
       auto& stack = open_b_[maps.tracks[e.track]];
       if (stack.empty()) {
         stats.problem("unmatched_end", e.offset);
-        maps.slices[i] = UINT32_MAX;
-        maps.dropped_slices = true;
+        maps.slices.dropped.push_back(i);
         continue;
       }
       pairs.push_back(Pair{next, stack.back(), &e});
       stack.pop_back();
     }
-    maps.slices[i] = next++;
+    ++next;
   }
-  if (maps.dropped_slices) {  // rows move down over the dropped ones (never up: in place is safe)
+  const std::vector<uint32_t>& dropped = maps.slices.dropped;
+  if (!dropped.empty()) {  // rows move down over the dropped ones (never up: in place is safe)
     s.for_each_import_column([&](auto& column) {
-      for (size_t i = 0; i < n; ++i)
-        if (maps.slices[i] != UINT32_MAX) column[maps.slices[i]] = column[base + i];
+      size_t d = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (d < dropped.size() && dropped[d] == i) ++d;
+        else column[base + i - d] = column[base + i];
+      }
       column.resize(next);
     });
   }
@@ -242,7 +256,8 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
   }
   remap_tail(s.track, base, [&](uint32_t t) { return maps.tracks[t]; });
   remap_tail(s.name, base, [&](StringId x) { return maps.str(x); });
-  s.cat.recode_part(later.model.slices.cat, maps.slices, [&](StringId x) { return maps.str(x); });
+  s.cat.recode_part(
+      later.model.slices.cat, n, [&](uint32_t i) { return maps.slices[i]; }, [&](StringId x) { return maps.str(x); });
   // Each pair as on_end() makes it; its flow v2 marks go where on_end() would have added them.
   std::vector<FlowV2Mark> marks;
   marks.reserve(later.links_.flows_v2.size() + 2 * pairs.size());

@@ -33,11 +33,11 @@ struct CategoryColumn {
   // its values and side table) reads back with ids below `strings`: a damaged part may carry
   // anything, so it is checked before it is read.
   bool part_fits(const CategoryColumn& part, size_t first, size_t strings) const;
-  // The rows from `first` on, holding `part`'s codes (part_fits), recoded into this column's with
-  // each id renamed by `rename`; part row i is at row_of[i] here (UINT32_MAX: a row dropped, the
-  // rows kept in order, the first at `first`).
-  template <class Rename>
-  void recode_part(const CategoryColumn& part, const std::vector<uint32_t>& row_of, Rename rename);
+  // The rows holding `part`'s codes (part_fits), recoded into this column's with each id renamed by
+  // `rename`; the part's n rows, part row i at row_of(i) here (UINT32_MAX: a row dropped; the rows
+  // kept in order).
+  template <class RowOf, class Rename>
+  void recode_part(const CategoryColumn& part, size_t n, RowOf row_of, Rename rename);
 
   // f(column) for the dictionary and the side table (the codes are the table's own row column).
   template <class F>
@@ -54,15 +54,15 @@ struct CategoryColumn {
   StringId escaped_at(size_t row) const;
 };
 
-template <class Rename>
-void CategoryColumn::recode_part(const CategoryColumn& part, const std::vector<uint32_t>& row_of, Rename rename) {
+template <class RowOf, class Rename>
+void CategoryColumn::recode_part(const CategoryColumn& part, size_t n, RowOf row_of, Rename rename) {
   std::vector<uint8_t> code_map(part.values.size());
   std::vector<StringId> renamed(part.values.size());
   for (size_t c = 0; c < part.values.size(); ++c)
     renamed[c] = rename(part.values[c]), code_map[c] = code_of(renamed[c]);
   size_t k = 0;  // the part's next escaped row
-  for (uint32_t i = 0; i < row_of.size(); ++i) {
-    const uint32_t row = row_of[i];
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t row = row_of(i);
     const bool part_escaped = k < part.escaped_rows.size() && part.escaped_rows[k] == i;
     const StringId escaped_id = part_escaped ? part.escaped_ids[k++] : 0;
     if (row == UINT32_MAX) continue;

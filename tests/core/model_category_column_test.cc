@@ -144,7 +144,9 @@ TEST_CASE("categories: set, renumber and a part's recoding keep the side table t
   const size_t first = here.size();
   here.codes.insert(here.codes.end(), {part.codes[0], part.codes[2], part.codes[3]});  // the dropped row moved out
   const uint32_t f = static_cast<uint32_t>(first);
-  here.recode_part(part, {f, UINT32_MAX, f + 1, f + 2}, [](StringId id) { return id + 1000; });
+  const std::vector<uint32_t> row_of = {f, UINT32_MAX, f + 1, f + 2};
+  here.recode_part(
+      part, row_of.size(), [&](uint32_t i) { return row_of[i]; }, [](StringId id) { return id + 1000; });
   CHECK(here.at(first) == 1001);      // took the last slot
   CHECK(here.at(first + 1) == 1004);  // escaped in the part, no room here
   CHECK(here.at(first + 2) == 1003);  // no room here
