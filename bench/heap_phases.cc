@@ -215,6 +215,14 @@ int run(const char* path) {
     return 1;
   }
   row("import (and reading)");
+  {  // the growth margin (growth_plan.h) is part of the import's peak
+    ImportState& st = s.importer().state();
+    const SliceTable& t = st.model.slices;
+    std::fprintf(stderr, "import's end: %zu slices in room for %zu (+%.1f%%), %zu flow endpoints in room for %zu\n",
+                 t.size(), t.ts_ns.capacity(),
+                 t.size() ? 100.0 * (double(t.ts_ns.capacity()) / double(t.size()) - 1) : 0.0, st.flow_points().size(),
+                 st.flow_points().capacity());
+  }
   begin();
   s.finish();
   if (s.failed()) {
