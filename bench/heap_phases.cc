@@ -163,6 +163,12 @@ int run_parts(const char* path) {
   later->session().importer().begin_later_part(starts[0], starts_as_object(head));
   push_range(*later, data, starts[0], size);
   later->session().importer().end_input();
+  {
+    ImportState& st = later->session().importer().state();
+    const SliceTable& t = st.model.slices;
+    std::fprintf(stderr, "the later part's end: %zu slices in room for %zu, %zu flow endpoints in room for %zu\n",
+                 t.size(), t.ts_ns.capacity(), st.flow_points().size(), st.flow_points().capacity());
+  }
   const std::span<const uint8_t> part_header = later->part_header();
   const std::vector<std::pair<const void*, size_t>> columns = later->part_columns();
   const size_t part_rss = [] {
