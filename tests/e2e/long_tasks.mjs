@@ -8,7 +8,8 @@ export const kLongTaskMs = 50;
 
 // Starts watching `page` (its observer first, so it must be on the page already or be installed
 // here); returns stop(), which resolves to the long tasks since the start:
-// [{ start, ms, cpuMs }] (page time, wall ms, the trace task's CPU ms; cpuMs null if not found).
+// [{ start, ms, cpuMs, within }] (page time, wall ms, the trace task's CPU ms, null if not found, and
+// what ran inside it, heaviest first).
 export async function watchLongTasks(page) {
   await page.evaluate(() => {
     if (window.__longTasks) return;
@@ -44,13 +45,33 @@ export async function watchLongTasks(page) {
       ([a, b]) => window.__longTasks.filter((x) => x.start >= a && x.start < b),
       [since, until]
     );
-    return long.map((x) => ({ ...x, cpuMs: cpuOf(events, x) }));
+    return long.map((x) => {
+      const task = taskOf(events, x);
+      const cpuMs = task && typeof task.tdur === 'number' ? task.tdur / 1000 : null;
+      return { ...x, cpuMs, within: task ? heaviestWithin(events, task) : [] };
+    });
   };
 }
 
-// The thread CPU ms of the main-thread task under long task `x` (page time), from the trace: page
-// time maps to trace time through the mark made at the start.
-function cpuOf(events, x) {
+// What ran inside a main-thread task, heaviest first (CPU ms where the trace has it): printed with
+// a failing test's long task, so that a rare one says what it was.
+function heaviestWithin(events, task) {
+  const end = task.ts + task.dur;
+  return events
+    .filter((e) => e !== task && e.pid === task.pid && e.tid === task.tid && e.ph === 'X')
+    .filter((e) => e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end && (e.dur ?? 0) >= 5000)
+    .sort((a, b) => (b.tdur ?? b.dur) - (a.tdur ?? a.dur))
+    .slice(0, 6)
+    .map((e) => {
+      const d = e.args?.data ?? {};
+      const what = d.functionName || d.url || d.type || '';
+      return `${e.name}${what ? ` ${what}` : ''} ${((e.tdur ?? e.dur) / 1000).toFixed(1)} ms`;
+    });
+}
+
+// The main-thread task under long task `x` (page time), from the trace: page time maps to trace
+// time through the mark made at the start.
+function taskOf(events, x) {
   const mark = events.find((e) => e.name === 'tw-long-tasks-from' && e.cat === 'blink.user_timing');
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   if (!mark || !main) return null;
@@ -69,7 +90,7 @@ function cpuOf(events, x) {
       best = e;
     }
   }
-  return best && typeof best.tdur === 'number' ? best.tdur / 1000 : null;
+  return best;
 }
 
 // The long tasks that ran long on the CPU too (or whose task the trace did not show).
