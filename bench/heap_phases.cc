@@ -124,6 +124,15 @@ void header(const char* what) {
   std::printf("|--------------------------|-----------|-----------|------------|-----------|-----------|\n");
 }
 
+// The import's growth margin (growth_plan.h), part of its peak: rows against the room reserved.
+void print_room(const char* when, ImportState& st) {
+  const SliceTable& t = st.model.slices;
+  const auto margin = [](size_t n, size_t room) { return n ? 100.0 * (double(room) / double(n) - 1) : 0.0; };
+  std::fprintf(stderr, "%s: %zu slices in room for %zu (+%.1f%%), %zu flow endpoints in room for %zu (+%.1f%%)\n", when,
+               t.size(), t.ts_ns.capacity(), margin(t.size(), t.ts_ns.capacity()), st.flow_points().size(),
+               st.flow_points().capacity(), margin(st.flow_points().size(), st.flow_points().capacity()));
+}
+
 // Pushes [begin, end) of the mapped file as the page does: 4 MB copies into the session's input buffer.
 void push_range(LoadSession& s, const char* data, size_t begin, size_t end) {
   constexpr size_t kBatch = size_t(4) << 20;
@@ -163,12 +172,7 @@ int run_parts(const char* path) {
   later->session().importer().begin_later_part(starts[0], starts_as_object(head));
   push_range(*later, data, starts[0], size);
   later->session().importer().end_input();
-  {
-    ImportState& st = later->session().importer().state();
-    const SliceTable& t = st.model.slices;
-    std::fprintf(stderr, "the later part's end: %zu slices in room for %zu, %zu flow endpoints in room for %zu\n",
-                 t.size(), t.ts_ns.capacity(), st.flow_points().size(), st.flow_points().capacity());
-  }
+  print_room("the later part's end", later->session().importer().state());
   const std::span<const uint8_t> part_header = later->part_header();
   const std::vector<std::pair<const void*, size_t>> columns = later->part_columns();
   const size_t part_rss = [] {
@@ -221,14 +225,7 @@ int run(const char* path) {
     return 1;
   }
   row("import (and reading)");
-  {  // the growth margin (growth_plan.h) is part of the import's peak
-    ImportState& st = s.importer().state();
-    const SliceTable& t = st.model.slices;
-    std::fprintf(stderr, "import's end: %zu slices in room for %zu (+%.1f%%), %zu flow endpoints in room for %zu\n",
-                 t.size(), t.ts_ns.capacity(),
-                 t.size() ? 100.0 * (double(t.ts_ns.capacity()) / double(t.size()) - 1) : 0.0, st.flow_points().size(),
-                 st.flow_points().capacity());
-  }
+  print_room("import's end", s.importer().state());
   begin();
   s.finish();
   if (s.failed()) {
