@@ -83,15 +83,15 @@ ByShortName by_short_name(const TraceModel& m, const KernelsResult& kernels, con
     for (const auto& [first, last] : gpu_rows_starting_in(m, &w))
       for (uint32_t i = first; i < last; ++i)
         if (!keep || (i < keep->size() && (*keep)[i]))
-          k.at(k.slot(s.name[g.slice[i]])).steps_ns[c] += s.dur_at(g.slice[i]);
+          k.at(k.slot(s.name.at(g.slice[i]))).steps_ns[c] += s.dur_at(g.slice[i]);
     for (size_t e = 0; e < extra.size(); ++e) {
       const uint32_t x = (*extra.slices)[e];
       if (x < s.size() && s.ts_ns[x] >= w.begin && s.ts_ns[x] < w.end)
-        k.at(k.slot(s.name[x])).steps_ns[c] += s.dur_at(x);
+        k.at(k.slot(s.name.at(x))).steps_ns[c] += s.dur_at(x);
     }
     for (const auto& [first, last] : slice_rows_starting_in(m, &w))
       for (uint32_t i = first; i < last; ++i)
-        if (s.kind[i] == EventKind::kCpuOp) o.at(o.slot(s.name[i])).steps_ns[c] += s.dur_at(i);
+        if (s.kind_at(i) == EventKind::kCpuOp) o.at(o.slot(s.name.at(i))).steps_ns[c] += s.dur_at(i);
   }
   r.kernels = k.sorted();
   r.operators = o.sorted();

@@ -99,10 +99,10 @@ CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& cla
       if (keep && (i >= keep->size() || !(*keep)[i])) continue;
       uint32_t sl = g.slice[i];
       const CollectiveArgs a = g.collective_args(i);
-      uint64_t key = (uint64_t(a.collective) << 32) | s.name[sl];
+      uint64_t key = (uint64_t(a.collective) << 32) | s.name.at(sl);
       uint32_t slot = slot_of.find(key);
       if (slot == FlatIdMap::kNone) {
-        std::string type = collective_type(m.strings.get(a.collective), m.strings.get(s.name[sl]));
+        std::string type = collective_type(m.strings.get(a.collective), m.strings.get(s.name.at(sl)));
         auto [t, fresh] = slot_of_type.emplace(type, static_cast<uint32_t>(r.by_type.size()));
         if (fresh) {
           r.by_type.push_back(CollectiveStat{});

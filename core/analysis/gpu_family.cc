@@ -117,7 +117,7 @@ const DeviceInfo* busiest_device(const TraceModel& m) {
   if (devs.empty()) return nullptr;
   std::vector<std::pair<int32_t, uint64_t>> ops;  // device -> kernels (a handful of devices)
   for (size_t row = 0; row < m.gpu_ops.size(); ++row) {
-    if (m.slices.kind[m.gpu_ops.slice[row]] != EventKind::kKernel) continue;
+    if (m.slices.kind_at(m.gpu_ops.slice[row]) != EventKind::kKernel) continue;
     const int32_t dev = m.gpu_ops.device_at(row);
     auto it = std::find_if(ops.begin(), ops.end(), [dev](const auto& p) { return p.first == dev; });
     if (it == ops.end()) ops.emplace_back(dev, 1);

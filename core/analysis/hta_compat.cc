@@ -21,7 +21,7 @@ bool keep_all(uint32_t) { return true; }
 
 void add_extra(const TraceModel& m, uint32_t i, HtaSelection& sel) {
   sel.extra_slices.push_back(i);
-  if (m.slices.kind[i] == EventKind::kCudaSync) ++sel.sync_events;
+  if (m.slices.kind_at(i) == EventKind::kCudaSync) ++sel.sync_events;
 }
 
 // The rows `keep` accepts that count as GPU work: GPU ops into sel.kept, the others (cuda_sync
@@ -65,7 +65,7 @@ void select_by_launch(const TraceModel& m, const HtaRows& rows, HtaSelection& se
     if (!rows.row(i) || rows.kernel_side(i)) continue;
     first_ts = any_cpu ? std::min(first_ts, s.ts_ns[i]) : s.ts_ns[i];
     any_cpu = true;
-    if (!rows.step_name(s.name[i])) continue;
+    if (!rows.step_name(s.name.at(i))) continue;
     last_step_ts = any_step ? std::max(last_step_ts, s.ts_ns[i]) : s.ts_ns[i];
     any_step = true;
   }
@@ -91,12 +91,12 @@ void select_by_launch(const TraceModel& m, const HtaRows& rows, HtaSelection& se
 void select_mtia(const TraceModel& m, const HtaRows& rows, HtaSelection& sel) {
   const SliceTable& s = m.slices;
   auto is_cpu = [&](uint32_t i) {
-    const EventKind k = s.kind[i];
+    const EventKind k = s.kind_at(i);
     return k == EventKind::kCpuOp || k == EventKind::kUserAnnotation || k == EventKind::kCudaRuntime;
   };
   std::vector<std::pair<int64_t, int64_t>> steps;
   for (uint32_t i = 0; i < s.size(); ++i) {
-    if (rows.row(i) && is_cpu(i) && rows.step_name(s.name[i])) steps.push_back({s.ts_ns[i], s.end_ns(i)});
+    if (rows.row(i) && is_cpu(i) && rows.step_name(s.name.at(i))) steps.push_back({s.ts_ns[i], s.end_ns(i)});
   }
   sel.mtia = true;
   if (steps.empty()) return;  // HTA finds nothing to keep
@@ -111,7 +111,7 @@ void select_mtia(const TraceModel& m, const HtaRows& rows, HtaSelection& sel) {
   std::vector<uint8_t> is_op(s.size(), 0);
   for (uint32_t i : m.gpu_ops.slice) is_op[i] = 1;
   auto memory_in_step = [&](uint32_t i) {
-    const std::string_view name = m.strings.get(s.name[i]);
+    const std::string_view name = m.strings.get(s.name.at(i));
     if (name.rfind("dma", 0) != 0 && name.rfind("Memcpy", 0) != 0 && name.rfind("Memset", 0) != 0) return false;
     // Inside some step [ts, ts + dur] (steps are few: a linear scan is fine).
     for (const auto& st : steps)

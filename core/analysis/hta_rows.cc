@@ -17,7 +17,7 @@ HtaRows::HtaRows(const TraceModel& m) : s_(m.slices) {
   std::vector<uint8_t> seen(m.strings.size(), 0);
   for (uint32_t i = 0; i < s_.size(); ++i) {
     if (!row(i)) continue;
-    for (StringId id : {s_.name[i], s_.cat.at(i)}) {
+    for (StringId id : {s_.name.at(i), s_.cat.at(i)}) {
       if (!is_step_[id] || seen[id]) continue;
       seen[id] = 1;
       ++step_names_;

@@ -33,7 +33,7 @@ class HtaRows {
   // takes every other row.
   bool kernel_side(uint32_t i) const {
     if ((s_.flags[i] & kSliceStreamArgNonNeg) && correlation(i) >= 0) return true;
-    return s_.name[i] != 0 && (s_.name[i] == event_sync_ || s_.name[i] == context_sync_);
+    return s_.name.at(i) != 0 && (s_.name.at(i) == event_sync_ || s_.name.at(i) == context_sync_);
   }
   // HTA's profiler step names: ^ProfilerStep#\d (parse_profiler_step_name).
   bool step_name(StringId id) const { return id < is_step_.size() && is_step_[id]; }

@@ -205,8 +205,8 @@ class Classifier {
       : m_(m), rules_(rules), compiled_(compile(rules, bad)), memo_(m.strings.size() * 6, kUnset) {}
 
   KernelClass operator()(uint32_t slice, bool coll) {
-    const StringId name = m_.slices.name[slice];
-    const uint8_t kind = kind_bit(m_.slices.kind[slice]);
+    const StringId name = m_.slices.name.at(slice);
+    const uint8_t kind = kind_bit(m_.slices.kind_at(slice));
     const size_t slot = size_t(name) * 6 + (kind == kRuleKernel ? 0 : kind == kRuleMemcpy ? 1 : 2) + (coll ? 3 : 0);
     if (slot >= memo_.size()) return rules_.fallback;  // names always come from the pool
     if (memo_[slot] == kUnset) {
@@ -290,7 +290,7 @@ std::vector<MemoryOpKind> memory_op_kinds(const TraceModel& m) {
   std::vector<MemoryOpKind> out(g.size());
   for (size_t row = 0; row < g.size(); ++row) {
     const uint32_t s = g.slice[row];
-    out[row] = memory_op_kind(m.slices.kind[s], m.strings.get(m.slices.name[s]));
+    out[row] = memory_op_kind(m.slices.kind_at(s), m.strings.get(m.slices.name.at(s)));
   }
   return out;
 }

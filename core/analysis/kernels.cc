@@ -33,7 +33,7 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
     }
   };
   each_selected([&](uint32_t i, KernelClass c) {
-    StringId n = s.name[i];
+    StringId n = s.name.at(i);
     if (slot[n] == UINT32_MAX) {
       slot[n] = static_cast<uint32_t>(first_slice.size());
       first_slice.push_back(i);
@@ -48,7 +48,7 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
   std::vector<size_t> fill(offset.begin(), offset.end() - 1);
   each_selected([&](uint32_t i, KernelClass c) {
     int64_t d = s.dur_at(i);
-    durs[fill[slot[s.name[i]]]++] = d;
+    durs[fill[slot[s.name.at(i)]]++] = d;
     r.class_ns[static_cast<int>(c)] += d;
   });
   r.by_name.reserve(count.size());
@@ -56,8 +56,8 @@ KernelsResult kernel_stats(const TraceModel& m, const std::vector<KernelClass>& 
     int64_t* b = durs.data() + offset[k];
     size_t n = count[k];
     KernelStat st;
-    st.name = s.name[first_slice[k]];
-    st.kind = s.kind[first_slice[k]];
+    st.name = s.name.at(first_slice[k]);
+    st.kind = s.kind_at(first_slice[k]);
     st.cls = first_class[k];
     st.count = n;
     for (size_t j = 0; j < n; ++j) st.total_ns += b[j];

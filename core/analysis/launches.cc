@@ -105,9 +105,9 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
   uint64_t count[4] = {0, 0, 0, 0};
   int64_t blocked[4] = {0, 0, 0, 0};
   auto visit = [&](uint32_t i) {
-    if (s.kind[i] != EventKind::kCudaRuntime && s.kind[i] != EventKind::kCudaDriver) return;
-    int8_t& known = kind_of_name[s.name[i]];
-    if (known == kUnknownKind) known = static_cast<int8_t>(host_sync_kind(m.strings.get(s.name[i])));
+    if (s.kind_at(i) != EventKind::kCudaRuntime && s.kind_at(i) != EventKind::kCudaDriver) return;
+    int8_t& known = kind_of_name[s.name.at(i)];
+    if (known == kUnknownKind) known = static_cast<int8_t>(host_sync_kind(m.strings.get(s.name.at(i))));
     const int k = known;
     if (k < 0) return;
     count[k]++;
@@ -115,12 +115,12 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
     // The call site: the innermost operator around the call, else the innermost slice of any kind.
     uint32_t site = parents[i];
     for (uint32_t p = parents[i]; p != kNoParent; p = parents[p]) {
-      if (s.kind[p] == EventKind::kCpuOp) {
+      if (s.kind_at(p) == EventKind::kCpuOp) {
         site = p;
         break;
       }
     }
-    r.sync_calls.push_back(SyncCall{s.ts_ns[i], s.dur_at(i), i, site == kNoParent ? 0 : s.name[site]});
+    r.sync_calls.push_back(SyncCall{s.ts_ns[i], s.dur_at(i), i, site == kNoParent ? 0 : s.name.at(site)});
   };
   for (const auto& [first, last] : slice_rows_starting_in(m, opt.window))
     for (uint32_t i = first; i < last; ++i) visit(i);
@@ -254,10 +254,10 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
     if (gpu < cpu) {
       r.short_ops++;
       r.short_ops_gpu_ns += gpu;
-      uint32_t& slot = short_slot[s.name[l.gpu_slice]];
+      uint32_t& slot = short_slot[s.name.at(l.gpu_slice)];
       if (slot == UINT32_MAX) {
         slot = static_cast<uint32_t>(r.short_op_names.size());
-        r.short_op_names.emplace_back(s.name[l.gpu_slice], 0);
+        r.short_op_names.emplace_back(s.name.at(l.gpu_slice), 0);
       }
       r.short_op_names[slot].second++;
     }

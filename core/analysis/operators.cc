@@ -62,7 +62,7 @@ LaunchOperators launch_operators(const TraceModel& m) {
   for (size_t li = 0; li < m.launches.size(); ++li) {
     const uint32_t launch = m.launches[li].launch_slice;
     uint32_t p = s.parent[launch];
-    while (p != kNoParent && s.kind[p] != EventKind::kCpuOp) p = s.parent[p];
+    while (p != kNoParent && s.kind_at(p) != EventKind::kCpuOp) p = s.parent[p];
     r.op[li] = p;
     if (p == kNoParent && s.external_id_at(launch) != kNoId)
       orphans.push_back({s.external_id_at(launch), static_cast<uint32_t>(li)});
@@ -78,7 +78,7 @@ LaunchOperators launch_operators(const TraceModel& m) {
   const int64_t* end = begin + ids.size();
   const int64_t* at = begin;
   for (uint32_t i = 0; i < s.size(); ++i) {
-    if (s.kind[i] != EventKind::kCpuOp) continue;
+    if (s.kind_at(i) != EventKind::kCpuOp) continue;
     const int64_t id = s.external_id_at(i);
     if (id == kNoId) continue;
     at = partition_from(begin, end, at, [id](int64_t x) { return x < id; });
@@ -110,20 +110,23 @@ OperatorsResult operator_stats(const TraceModel& m, const Interval* window, cons
     if (is_module[n] < 0) is_module[n] = m.strings.get(n).substr(0, kModulePrefix.size()) == kModulePrefix;
     return is_module[n] == 1;
   };
-  auto is_module_slice = [&](uint32_t i) { return s.kind[i] == EventKind::kPythonFunction && module_name(s.name[i]); };
+  auto is_module_slice = [&](uint32_t i) {
+    return s.kind_at(i) == EventKind::kPythonFunction && module_name(s.name.at(i));
+  };
 
   // A window (one per step) visits only the slices that start in it, in table order (gpu_rows.h).
   for (const auto& [first, last] : slice_rows_starting_in(m, window))
     for (uint32_t i = first; i < last; ++i) {
-      if (s.kind[i] == EventKind::kCpuOp) {
-        OperatorStat& o = ops.at(s.name[i]);
+      if (s.kind_at(i) == EventKind::kCpuOp) {
+        OperatorStat& o = ops.at(s.name.at(i));
         o.calls++;
         o.total_ns += s.dur_at(i);
         o.self_ns += s.dur_at(i);
         uint32_t p = parents[i];
-        if (p != kNoParent && s.kind[p] == EventKind::kCpuOp && in_window(p)) ops.at(s.name[p]).self_ns -= s.dur_at(i);
+        if (p != kNoParent && s.kind_at(p) == EventKind::kCpuOp && in_window(p))
+          ops.at(s.name.at(p)).self_ns -= s.dur_at(i);
       } else if (is_module_slice(i)) {
-        OperatorStat& o = modules.at(s.name[i]);
+        OperatorStat& o = modules.at(s.name.at(i));
         o.calls++;
         o.total_ns += s.dur_at(i);
         o.self_ns += s.dur_at(i);
@@ -133,7 +136,7 @@ OperatorsResult operator_stats(const TraceModel& m, const Interval* window, cons
         o.min_depth = std::min(o.min_depth, depth);
         for (uint32_t p = parents[i]; p != kNoParent; p = parents[p]) {
           if (is_module_slice(p)) {
-            if (in_window(p)) modules.at(s.name[p]).self_ns -= s.dur_at(i);
+            if (in_window(p)) modules.at(s.name.at(p)).self_ns -= s.dur_at(i);
             break;
           }
         }
@@ -146,8 +149,8 @@ OperatorsResult operator_stats(const TraceModel& m, const Interval* window, cons
   auto add_to_enclosing = [&](uint32_t from, int64_t ns) {
     for (uint32_t q = from; q != kNoParent; q = parents[q]) {
       if (!in_window(q)) break;  // slices start no later than their parents: the rest are outside too
-      if (s.kind[q] == EventKind::kCpuOp) ops.at(s.name[q]).device_total_ns += ns;
-      else if (is_module_slice(q)) modules.at(s.name[q]).device_total_ns += ns;
+      if (s.kind_at(q) == EventKind::kCpuOp) ops.at(s.name.at(q)).device_total_ns += ns;
+      else if (is_module_slice(q)) modules.at(s.name.at(q)).device_total_ns += ns;
     }
   };
   uint32_t walk_from = kNoParent;  // the pending walk: its start and the GPU time it carries
@@ -162,12 +165,12 @@ OperatorsResult operator_stats(const TraceModel& m, const Interval* window, cons
     if (p != kNoParent && !in_window(p)) p = kNoParent;  // its operator is not a row of this window
     if (p != kNoParent) {
       r.launches_attributed++;
-      OperatorStat& o = ops.at(s.name[p]);
+      OperatorStat& o = ops.at(s.name.at(p));
       o.device_self_ns += dur;
       o.gpu_ops++;
-      uint64_t key = (uint64_t(s.name[p]) << 32) | s.name[l.gpu_slice];
+      uint64_t key = (uint64_t(s.name.at(p)) << 32) | s.name.at(l.gpu_slice);
       const uint32_t slot = pair_slot.emplace(key, static_cast<uint32_t>(r.op_kernels.size()), &inserted);
-      if (inserted) r.op_kernels.push_back(OperatorKernel{s.name[p], s.name[l.gpu_slice], 0, 0, 0, 0});
+      if (inserted) r.op_kernels.push_back(OperatorKernel{s.name.at(p), s.name.at(l.gpu_slice), 0, 0, 0, 0});
       OperatorKernel& ok = r.op_kernels[slot];
       ok.count++;
       ok.gpu_ns += dur;

@@ -58,8 +58,8 @@ StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep
     uint32_t sl = g.slice[i];
     if (!in_region(s.ts_ns[sl], s.end_ns(sl))) continue;
     StepCategory c = StepCategory::kKernel;
-    if (s.kind[sl] == EventKind::kMemcpy) c = StepCategory::kMemcpy;
-    else if (s.kind[sl] == EventKind::kMemset) c = StepCategory::kMemset;
+    if (s.kind_at(sl) == EventKind::kMemcpy) c = StepCategory::kMemcpy;
+    else if (s.kind_at(sl) == EventKind::kMemset) c = StepCategory::kMemset;
     else if (i < classes.size() && classes[i] == KernelClass::kCommunication) c = StepCategory::kCommunication;
     raw[static_cast<int>(c)].add({s.ts_ns[sl], s.end_ns(sl)});
   }
@@ -93,13 +93,13 @@ StepBreakdown step_breakdown(const TraceModel& m, const std::vector<ProfilerStep
       if (next_region == region.size()) break;
       if (region[next_region].begin >= end) continue;
       while (!open.empty() && open.back().end <= ts) open.pop_back();
-      EventKind k = s.kind[i];
+      EventKind k = s.kind_at(i);
       int8_t cat = -1;
       if (k == EventKind::kKernel || k == EventKind::kMemcpy || k == EventKind::kMemset ||
           k == EventKind::kGpuUserAnnotation || k == EventKind::kCudaSync) {
         cat = -1;  // GPU-side rows that landed on a thread track
       } else {
-        int nc = classify_name(s.name[i]);
+        int nc = classify_name(s.name.at(i));
         if (nc != 2)
           cat = static_cast<int8_t>(k == EventKind::kCudaRuntime || k == EventKind::kCudaDriver ? StepCategory::kRuntime
                                     : nc == 1 ? StepCategory::kDataLoader

@@ -37,9 +37,9 @@ std::vector<ProfilerStep> find_steps(const TraceModel& m, bool gpu) {
   const SliceTable& s = m.slices;
   std::vector<ProfilerStep> steps;
   for (uint32_t i = 0; i < s.size(); ++i) {
-    const StringId name = s.name[i];
+    const StringId name = s.name.at(i);
     if (name >= numbers.size() || numbers[name] < 0) continue;
-    const bool is_gpu = s.kind[i] == EventKind::kGpuUserAnnotation;
+    const bool is_gpu = s.kind_at(i) == EventKind::kGpuUserAnnotation;
     if (is_gpu != gpu) continue;
     if (!gpu && m.tracks[s.track_at(i)].kind == TrackKind::kGpuStream) continue;
     steps.push_back({numbers[name], s.ts_ns[i], s.end_ns(i), i});

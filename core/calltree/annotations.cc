@@ -47,12 +47,12 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
   std::vector<uint32_t> row_of_name(m.strings.size(), UINT32_MAX);
   std::vector<int8_t> kind_of_name(m.strings.size(), -1);  // 0 none, 1 annotation, 2 module
   auto annotation_row = [&](uint32_t i) -> uint32_t {
-    const StringId n = s.name[i];
-    if (s.kind[i] != EventKind::kUserAnnotation && s.kind[i] != EventKind::kPythonFunction) return UINT32_MAX;
+    const StringId n = s.name.at(i);
+    if (s.kind_at(i) != EventKind::kUserAnnotation && s.kind_at(i) != EventKind::kPythonFunction) return UINT32_MAX;
     if (kind_of_name[n] < 0) {
       const std::string_view text = m.strings.get(n);
       int64_t step = 0;
-      if (s.kind[i] == EventKind::kUserAnnotation) kind_of_name[n] = parse_profiler_step_name(text, &step) ? 0 : 1;
+      if (s.kind_at(i) == EventKind::kUserAnnotation) kind_of_name[n] = parse_profiler_step_name(text, &step) ? 0 : 1;
       else kind_of_name[n] = text.substr(0, kModulePrefix.size()) == kModulePrefix ? 2 : 0;
     }
     // A name written both as an annotation and as a module frame is one row, either way.
@@ -149,12 +149,13 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
     const auto [begin, end] = s.rows_of(t);
     IntervalUnion ops;  // a track's slices are in start order: one run (intervals.h)
     for (uint32_t i = begin; i < end; ++i)
-      if (s.kind[i] == EventKind::kKernel || s.kind[i] == EventKind::kMemcpy || s.kind[i] == EventKind::kMemset)
+      if (s.kind_at(i) == EventKind::kKernel || s.kind_at(i) == EventKind::kMemcpy ||
+          s.kind_at(i) == EventKind::kMemset)
         ops.add({s.ts_ns[i], s.end_ns(i)});
     const IntervalSet busy = ops.take();
     for (uint32_t i = begin; i < end; ++i) {
-      if (s.kind[i] != EventKind::kGpuUserAnnotation) continue;
-      const StringId n = s.name[i];
+      if (s.kind_at(i) != EventKind::kGpuUserAnnotation) continue;
+      const StringId n = s.name.at(i);
       const uint32_t row = n < row_of_name.size() ? row_of_name[n] : UINT32_MAX;
       if (row == UINT32_MAX) continue;  // no CPU annotation of that name (or a ProfilerStep)
       add_stream(r.rows[row].gpu_side, tr.device, tr.stream, busy.total_within(s.ts_ns[i], s.end_ns(i)));

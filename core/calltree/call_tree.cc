@@ -108,7 +108,7 @@ CallTree build_call_tree(const TraceModel& m, const Interval* range) {
       if (inside) {
         const uint32_t p = s.parent[i];
         const uint32_t parent_node = p != kNoParent && p >= first && p < i ? node_of[p - first] : root;
-        node = children.find_or_add(t, parent_node == kNoNode ? root : parent_node, s.name[i], track);
+        node = children.find_or_add(t, parent_node == kNoNode ? root : parent_node, s.name.at(i), track);
         node_of[i - first] = node;
         CallNode& n = t.nodes[node];
         n.count++;

@@ -52,7 +52,7 @@ void ImportState::add_orphan_end(uint32_t track, uint64_t off) {
   s.track.push_back(track);
   s.name.push_back(0);
   s.cat.push_back(0);
-  s.kind.push_back(EventKind::kOther);
+  kind_of(0);
   s.flags.push_back(kSliceFromBE);
   s.correlation.push_back(kNoId);
   s.external_id.push_back(kNoId);
@@ -254,10 +254,13 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
     s.src.escaped_offsets.push_back(part_src.escaped_offsets[k]),
         s.src.escaped_lengths.push_back(part_src.escaped_lengths[k]);
   }
-  remap_tail(s.track, base, [&](uint32_t t) { return maps.tracks[t]; });
-  remap_tail(s.name, base, [&](StringId x) { return maps.str(x); });
-  s.cat.recode_part(
-      later.model.slices.cat, n, [&](uint32_t i) { return maps.slices[i]; }, [&](StringId x) { return maps.str(x); });
+  const auto row_of = [&](uint32_t i) { return maps.slices[i]; };
+  const auto str = [&](StringId x) { return maps.str(x); };
+  s.track.recode_part(later.model.slices.track, n, row_of, [&](uint32_t t) { return maps.tracks[t]; });
+  s.name.recode_part(later.model.slices.name, n, row_of, str);
+  s.cat.recode_part(later.model.slices.cat, n, row_of, str);
+  for (StringId c : later.model.slices.cat.values) kind_of(str(c));
+  for (StringId c : later.model.slices.cat.escaped_ids) kind_of(str(c));
   // Each pair as on_end() makes it; its flow v2 marks go where on_end() would have added them.
   std::vector<FlowV2Mark> marks;
   marks.reserve(later.links_.flows_v2.size() + 2 * pairs.size());
@@ -284,8 +287,8 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
       dur = 0;
     }
     uint32_t r = pr.row;
-    s.ts_ns[r] = b.ts_ns, s.name[r] = b.name, s.kind[r] = b.kind;
-    s.cat.set(r, b.cat);
+    s.ts_ns[r] = b.ts_ns;
+    s.name.set(r, b.name), s.cat.set(r, b.cat), kind_of(b.cat);
     s.dur.set(r, dur), s.correlation.set(r, b.correlation), s.external_id.set(r, b.external_id);
     s.src.set(r, b.src_offset, b.src_length);
     note_time(b.ts_ns);

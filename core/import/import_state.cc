@@ -138,15 +138,13 @@ void ImportState::handle_event(uint64_t off, uint32_t len) {
 }
 
 EventKind ImportState::kind_of(StringId cat) {
-  if (cat < kind_known_.size() && kind_known_[cat]) return kind_by_cat_[cat];
-  if (cat >= kind_by_cat_.size()) {
-    kind_by_cat_.resize(cat + 1, EventKind::kOther);
-    kind_known_.resize(cat + 1, false);
-  }
-  EventKind k = kineto_kind_from_category(model.strings.get(cat));
-  kind_by_cat_[cat] = k;
+  std::vector<EventKind>& kinds = model.slices.cat_kinds;
+  if (cat < kind_known_.size() && kind_known_[cat]) return kinds[cat];
+  if (cat >= kinds.size()) kinds.resize(size_t(cat) + 1, EventKind::kOther);
+  if (cat >= kind_known_.size()) kind_known_.resize(size_t(cat) + 1, false);
+  kinds[cat] = kineto_kind_from_category(model.strings.get(cat));
   kind_known_[cat] = true;
-  return k;
+  return kinds[cat];
 }
 
 uint32_t ImportState::process_for(const RawId& pid) {
@@ -224,7 +222,7 @@ uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringI
   s.track.push_back(track);
   s.name.push_back(name);
   s.cat.push_back(cat);
-  s.kind.push_back(kind);
+  kind_of(cat);  // the row's kind is its category's
   s.flags.push_back(flags);
   s.correlation.push_back(corr);
   s.external_id.push_back(ext);

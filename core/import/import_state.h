@@ -175,9 +175,8 @@ class ImportState : public EventSplitterSink {
   std::vector<std::vector<OpenSlice>> open_b_;  // per track
   std::unordered_map<IdKey, std::vector<OpenSlice>, IdKeyHash> open_async_;
   std::unordered_map<IdKey, uint32_t, IdKeyHash> counter_series_;
-  GpuConfigIndex gpu_configs_;  // of model.gpu_ops.configs
-  std::vector<EventKind> kind_by_cat_;
-  std::vector<bool> kind_known_;  // kind_by_cat_[cat] is computed
+  GpuConfigIndex gpu_configs_;    // of model.gpu_ops.configs
+  std::vector<bool> kind_known_;  // model.slices.cat_kinds[cat] is computed
   int64_t last_pid_ = 0;          // one-entry caches of process_for / thread_track
   uint32_t last_pid_index_ = UINT32_MAX;
   IdKey last_thread_{0, 0};

@@ -87,7 +87,7 @@ RankRecord rank_record(const TraceModel& m, const KernelRules& rules, const json
     const CollectiveArgs a = g.collective_args(static_cast<uint32_t>(i));
     CollectiveCall c;
     c.group = m.strings.get(a.pg_name);
-    c.op = collective_type(m.strings.get(a.collective), m.strings.get(s.name[sl]));
+    c.op = collective_type(m.strings.get(a.collective), m.strings.get(s.name.at(sl)));
     c.dtype = m.strings.get(a.dtype);
     c.seq = a.seq;
     c.nelems = std::max(a.in_nelems, a.out_nelems);

@@ -37,13 +37,13 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
   // Bucketed by track first, so each track's rows are a few ascending runs, which sort_runs merges
   // in O(n log runs) (a track already in order is only checked). File order breaks ties
   // explicitly, so there is one total order.
-  TrackBuckets buckets = bucket_by_track(s.size(), m.tracks.size(), [&s](uint32_t i) { return s.track[i]; });
+  TrackBuckets buckets = bucket_by_track(s.size(), m.tracks.size(), [&s](uint32_t i) { return s.track.at(i); });
   std::vector<uint32_t> order = std::move(buckets.order);
   // From here a row's track is the group it falls in: the column (4 bytes a row) is freed before
   // the sort's scratch is allocated, and track_at reads the groups' starts.
   s.track_start.resize(buckets.bounds.size());
   for (size_t t = 0; t < buckets.bounds.size(); ++t) s.track_start[t] = static_cast<uint32_t>(buckets.bounds[t]);
-  std::vector<uint32_t>().swap(s.track);
+  s.track.release();
   // Each track's bucket on its own: fewer merge passes than over all runs at once (a bucket's own
   // runs only), and the comparison needs no track.
   sort_runs_each(order, buckets.bounds, [&s](uint32_t a, uint32_t b) {
@@ -51,10 +51,10 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
     if (s.dur_at(a) != s.dur_at(b)) return s.dur_at(a) > s.dur_at(b);
     return a < b;
   });
-  permute_columns(order, s.ts_ns, s.dur.codes, s.name, s.cat.codes, s.kind, s.flags, s.correlation.codes,
+  permute_columns(order, s.ts_ns, s.dur.codes, s.name.codes, s.cat.codes, s.flags, s.correlation.codes,
                   s.external_id.codes, s.src.codes);
-  s.dur.renumber(order), s.cat.renumber(order), s.correlation.renumber(order), s.external_id.renumber(order),
-      s.src.renumber(order);
+  s.dur.renumber(order), s.name.renumber(order), s.cat.renumber(order), s.correlation.renumber(order),
+      s.external_id.renumber(order), s.src.renumber(order);
   return order;  // now the new index of each old row
 }
 
@@ -130,7 +130,7 @@ void link_launches(TraceModel& m) {
   const Op* prev = begin;
   size_t linked = 0;
   for (uint32_t i = 0; i < s.size() && linked < ops.size(); ++i) {
-    const EventKind k = s.kind[i];
+    const EventKind k = s.kind_at(i);
     if (k != EventKind::kCudaRuntime && k != EventKind::kCudaDriver) continue;
     const int64_t corr = s.correlation_at(i);
     if (corr == kNoId) continue;

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "core/base/string_pool.h"
-#include "core/model/category_column.h"
 #include "core/model/collective_table.h"
 #include "core/model/compact_int_column.h"
+#include "core/model/dict_column.h"
 #include "core/model/gpu_config_table.h"
 #include "core/model/source_column.h"
 
@@ -78,10 +78,12 @@ struct SliceTable {
   CompactIntColumn dur;  // in ns (read with dur_at): below 4.29 s but for a few long spans
   // Each row's track while the import fills the table; finish() sorts the rows by track and then
   // keeps only where each track's rows start (track_start): read a row's track with track_at.
-  std::vector<uint32_t> track;
-  std::vector<StringId> name;
+  IdColumn track;      // two bytes a row (read with track.at)
+  IdColumn name;       // two bytes a row (read with name.at)
   CategoryColumn cat;  // one byte a row (read with cat.at)
-  std::vector<EventKind> kind;
+  // A slice's kind is its category's (kineto_kind_from_category), so it is kept once per category
+  // id (a string id), not once a row: set by the import for every category a row has.
+  std::vector<EventKind> cat_kinds;
   std::vector<uint8_t> flags;
   std::vector<uint16_t> depth;        // nesting row on its track; by finish()
   std::vector<uint32_t> parent;       // the slice this one is nested in (one row up), kNoParent; by finish()
@@ -100,6 +102,10 @@ struct SliceTable {
   Rows rows_of(size_t t) const {
     return t + 1 < track_start.size() ? Rows{track_start[t], track_start[t + 1]} : Rows{0, 0};
   }
+  EventKind kind_at(size_t i) const {
+    const StringId c = cat.at(i);
+    return c < cat_kinds.size() ? cat_kinds[c] : EventKind::kOther;
+  }
   int64_t dur_at(size_t i) const { return dur.at(i); }
   int64_t end_ns(size_t i) const { return ts_ns[i] + dur_at(i); }
   int64_t correlation_at(size_t i) const { return correlation.at(i); }  // kNoId when absent
@@ -111,7 +117,8 @@ struct SliceTable {
 
   // f(column) for each per-row column the import reserves and fills (all but depth, parent and
   // track_start, which only finish() fills: the import and a part's transfer do not carry them); for the
-  // side tables of the ids that do not fit their column (their own sizes); then for every column:
+  // side tables of the ids that do not fit their column (their own sizes); then for every column
+  // (cat_kinds too, which the absorbing state derives anew from the part's categories):
   // the one list reserve, shrink_to_fit, memory_bytes and the part codec go through.
   template <class F>
   void for_each_import_column(F&& f) {
@@ -123,23 +130,24 @@ struct SliceTable {
   }
   template <class F>
   void for_each_column(F&& f) {
-    import_columns(*this, f), f(depth), f(parent), f(track_start), side_columns(*this, f);
+    import_columns(*this, f), f(depth), f(parent), f(track_start), f(cat_kinds), side_columns(*this, f);
   }
   template <class F>
   void for_each_column(F&& f) const {
-    import_columns(*this, f), f(depth), f(parent), f(track_start), side_columns(*this, f);
+    import_columns(*this, f), f(depth), f(parent), f(track_start), f(cat_kinds), side_columns(*this, f);
   }
 
  private:
   template <class Table, class F>
   static void import_columns(Table& t, F& f) {
-    f(t.ts_ns), f(t.dur.codes), f(t.track), f(t.name), f(t.cat.codes), f(t.kind), f(t.flags), f(t.correlation.codes),
+    f(t.ts_ns), f(t.dur.codes), f(t.track.codes), f(t.name.codes), f(t.cat.codes), f(t.flags), f(t.correlation.codes),
         f(t.external_id.codes), f(t.src.codes);
   }
   template <class Table, class F>
   static void side_columns(Table& t, F& f) {
-    t.dur.for_each_side_column(f), t.cat.for_each_side_column(f), t.correlation.for_each_side_column(f),
-        t.external_id.for_each_side_column(f), t.src.for_each_side_column(f);
+    t.dur.for_each_side_column(f), t.track.for_each_side_column(f), t.name.for_each_side_column(f),
+        t.cat.for_each_side_column(f), t.correlation.for_each_side_column(f), t.external_id.for_each_side_column(f),
+        t.src.for_each_side_column(f);
   }
 };
 

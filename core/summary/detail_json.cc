@@ -151,8 +151,8 @@ json launches_json(const TraceModel& m, const LaunchesResult& r, const LaunchOpt
   for (uint32_t i : r.worst_delays) {
     const LaunchRecord& l = r.records[i];
     worst.push_back(
-        {{"kernel", model_str(m, s.name[l.gpu_slice])},
-         {"launch", model_str(m, s.name[l.launch_slice])},
+        {{"kernel", model_str(m, s.name.at(l.gpu_slice))},
+         {"launch", model_str(m, s.name.at(l.launch_slice))},
          {"correlation", s.correlation_at(l.gpu_slice) == kNoId ? json(nullptr) : json(s.correlation_at(l.gpu_slice))},
          {"launch_end_ns", s.end_ns(l.launch_slice)},
          {"gpu_start_ns", s.ts_ns[l.gpu_slice]},
@@ -174,7 +174,7 @@ json launches_json(const TraceModel& m, const LaunchesResult& r, const LaunchOpt
                      {"blocked_ns", x.blocked_ns}});
   json longest = json::array();
   for (uint32_t i : r.longest_syncs)
-    longest.push_back({{"name", model_str(m, s.name[i])},
+    longest.push_back({{"name", model_str(m, s.name.at(i))},
                        {"begin_ns", s.ts_ns[i]},
                        {"end_ns", s.end_ns(i)},
                        {"duration_ns", s.dur_at(i)}});

@@ -27,7 +27,7 @@ nlohmann::json area_aggregate(const TimelineIndex& index, const std::vector<uint
           std::partition_point(row.ids, row.ids + row.size, [&s, a](uint32_t id) { return s.end_ns(id) <= a; });
       for (; p != row.ids + row.size && s.ts_ns[*p] < b; ++p) {
         // Zero-length slices at the edge still count when they sit inside [a, b).
-        Acc& acc = by_name[s.name[*p]];
+        Acc& acc = by_name[s.name.at(*p)];
         ++acc.count;
         acc.total += s.dur_at(*p);
         acc.self += index.self_ns(*p);

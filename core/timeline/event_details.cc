@@ -23,7 +23,7 @@ nlohmann::json slice_ref(const TimelineIndex& index, uint32_t id) {
   const SliceTable& s = m.slices;
   if (id >= s.size()) return nullptr;
   return {{"id", id},
-          {"name", str(m, s.name[id])},
+          {"name", str(m, s.name.at(id))},
           {"lane", index.lane_of_model_track(s.track_at(id))},
           {"depth", s.depth[id]},
           {"startNs", static_cast<double>(s.ts_ns[id] - index.origin_ns())},
@@ -65,7 +65,7 @@ nlohmann::json event_details(const TimelineIndex& index, uint32_t id) {
                                  "memory", "annotation", "sync",   "comm_hidden", "comm_exposed"};
   nlohmann::json j = slice_ref(index, id);
   j["cat"] = str(m, s.cat.at(id));
-  j["kind"] = event_kind_name(s.kind[id]);
+  j["kind"] = event_kind_name(s.kind_at(id));
   j["class"] = kClass[static_cast<int>(index.slice_class(id))];
   j["startAbsNs"] = std::to_string(s.ts_ns[id]);
   j["selfNs"] = static_cast<double>(index.self_ns(id));

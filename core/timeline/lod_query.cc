@@ -103,12 +103,12 @@ void slice_lane(const TimelineIndex& index, uint32_t model_track, int64_t a, int
           out.start_ns.push_back(static_cast<double>(t - index.origin_ns()));
           out.dur_ns.push_back(static_cast<double>(s.end_ns(ids[last]) - t));
           out.depth.push_back(static_cast<uint16_t>(d));
-          out.name.push_back(s.name[sid]);
+          out.name.push_back(s.name.at(sid));
           out.cls.push_back(static_cast<uint8_t>(index.slice_class(sid)));
           out.id.push_back(sid);
           out.count.push_back(n);
           uint8_t f = n > 1 ? kItemMerged : 0;
-          if (search && search->name_matches(s.name[sid])) f |= kItemMatch;
+          if (search && search->name_matches(s.name.at(sid))) f |= kItemMatch;
           out.flags.push_back(f);
         });
   }

@@ -25,7 +25,7 @@ void SearchState::run(const TimelineIndex& index, const std::vector<uint32_t>& n
   const SliceTable& s = m.slices;
   track_offset_.assign(m.tracks.size() + 1, 0);
   for (uint32_t i = 0; i < s.size(); ++i) {
-    if (!names_[s.name[i]]) continue;
+    if (!names_[s.name.at(i)]) continue;
     by_track_.push_back(i);
     ++track_offset_[s.track_at(i) + 1];
   }
@@ -93,7 +93,7 @@ nlohmann::json search_page(const TimelineIndex& index, const SearchState& search
   for (size_t k = offset; k < end; ++k) {
     uint32_t id = search.match(k);
     matches.push_back({{"id", id},
-                       {"name", std::string(m.strings.get(s.name[id]))},
+                       {"name", std::string(m.strings.get(s.name.at(id)))},
                        {"lane", index.lane_of_model_track(s.track_at(id))},
                        {"depth", s.depth[id]},
                        {"startNs", static_cast<double>(s.ts_ns[id] - index.origin_ns())},

@@ -70,7 +70,7 @@ uint32_t TimelineIndex::gpu_op_row(uint32_t slice) const {
 }
 
 SliceClass TimelineIndex::slice_class(uint32_t slice) const {
-  switch (m_.slices.kind[slice]) {
+  switch (m_.slices.kind_at(slice)) {
     case EventKind::kKernel:
     case EventKind::kMemcpy:
     case EventKind::kMemset: {
@@ -152,7 +152,7 @@ void TimelineIndex::build_overlap() {
     IntervalUnion comm, comp;  // united as they come (intervals.h)
     bool any_comm = false;
     for (size_t r = 0; r < g.size(); ++r) {
-      if (g.device_at(r) != dev || m_.slices.kind[g.slice[r]] != EventKind::kKernel) continue;
+      if (g.device_at(r) != dev || m_.slices.kind_at(g.slice[r]) != EventKind::kKernel) continue;
       uint32_t s = g.slice[r];
       Interval iv{m_.slices.ts_ns[s], m_.slices.end_ns(s)};
       auto k = static_cast<KernelClass>(gpu_class_[r]);

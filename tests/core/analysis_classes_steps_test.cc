@@ -48,7 +48,7 @@ TEST_CASE("kernel classes: defaults recognise communication, memory and computat
   const TraceModel& m = imp->model();
   REQUIRE(m.gpu_ops.size() == 10);
   auto cls = classify_gpu_ops(m, default_rules());
-  auto name_of = [&](size_t row) { return std::string(m.strings.get(m.slices.name[m.gpu_ops.slice[row]])); };
+  auto name_of = [&](size_t row) { return std::string(m.strings.get(m.slices.name.at(m.gpu_ops.slice[row]))); };
   for (size_t r = 0; r < m.gpu_ops.size(); ++r) {
     const std::string n = name_of(r);
     KernelClass want = KernelClass::kCommunication;
@@ -155,7 +155,7 @@ TEST_CASE("profiler steps: CPU and GPU variants, dedup, HTA selection") {
   CHECK(sel.cutoff_ns == 200000);
   int kept = 0;
   for (size_t r = 0; r < m.gpu_ops.size(); ++r) {
-    const std::string name(m.strings.get(m.slices.name[m.gpu_ops.slice[r]]));
+    const std::string name(m.strings.get(m.slices.name.at(m.gpu_ops.slice[r])));
     const bool want = name == "a" || name == "b";
     INFO(name);
     CHECK(bool(sel.kept[r]) == want);

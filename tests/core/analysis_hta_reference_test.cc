@@ -139,7 +139,7 @@ TEST_CASE("default mode: DeepSeek DeepEP kernels are communication and their ove
   const std::vector<KernelClass> cls = classify_gpu_ops(m, default_rules());
   int deepep = 0;
   for (size_t row = 0; row < cls.size(); ++row) {
-    const std::string_view name = m.strings.get(m.slices.name[m.gpu_ops.slice[row]]);
+    const std::string_view name = m.strings.get(m.slices.name.at(m.gpu_ops.slice[row]));
     if (name.find("dpsk::ep::") != std::string_view::npos || name.find("deep_ep::") != std::string_view::npos) {
       ++deepep;
       CHECK(cls[row] == KernelClass::kCommunication);

@@ -37,11 +37,11 @@ LaunchOperators brute_force(const TraceModel& m) {
   const SliceTable& s = m.slices;
   std::map<int64_t, uint32_t> first_op;
   for (uint32_t i = 0; i < s.size(); ++i)
-    if (s.kind[i] == EventKind::kCpuOp && s.external_id_at(i) != kNoId) first_op.emplace(s.external_id_at(i), i);
+    if (s.kind_at(i) == EventKind::kCpuOp && s.external_id_at(i) != kNoId) first_op.emplace(s.external_id_at(i), i);
   LaunchOperators r;
   for (const LaunchLink& l : m.launches) {
     uint32_t p = s.parent[l.launch_slice];
-    while (p != kNoParent && s.kind[p] != EventKind::kCpuOp) p = s.parent[p];
+    while (p != kNoParent && s.kind_at(p) != EventKind::kCpuOp) p = s.parent[p];
     uint8_t by_external = 0;
     const auto it = first_op.find(s.external_id_at(l.launch_slice));
     if (p == kNoParent && s.external_id_at(l.launch_slice) != kNoId && it != first_op.end())
@@ -64,7 +64,7 @@ TEST_CASE("launch operators: a launch under no operator goes to the first operat
   REQUIRE(m.launches.size() == 4);
   const LaunchOperators r = launch_operators(m);
   auto op_name = [&](size_t li) {
-    return r.op[li] == kNoParent ? std::string("-") : std::string(m.strings.get(m.slices.name[r.op[li]]));
+    return r.op[li] == kNoParent ? std::string("-") : std::string(m.strings.get(m.slices.name.at(r.op[li])));
   };
   // m.launches is in GPU op order: correlations 1, 2, 3, 4.
   CHECK(op_name(0) == "aten::relu");

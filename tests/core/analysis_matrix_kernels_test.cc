@@ -330,7 +330,7 @@ TEST_CASE("matrix kernels: the GEMMs of real Hopper and MI250 traces") {
     CHECK(gpu_vendor(*d) == r.vendor);
     std::set<std::string> gemms;
     for (size_t row = 0; row < m.gpu_ops.size(); ++row) {
-      const std::string_view name = m.strings.get(m.slices.name[m.gpu_ops.slice[row]]);
+      const std::string_view name = m.strings.get(m.slices.name.at(m.gpu_ops.slice[row]));
       const MatrixKernel k = matrix_kernel(name, r.vendor);
       if (k.op == MatrixOp::kNone) continue;
       gemms.insert(std::string(name));

@@ -200,9 +200,9 @@ std::vector<KernelClass> reference_classes(const TraceModel& m, const KernelRule
   std::vector<KernelClass> out;
   for (uint32_t row = 0; row < m.gpu_ops.size(); ++row) {
     const uint32_t sl = m.gpu_ops.slice[row];
-    const EventKind k = m.slices.kind[sl];
+    const EventKind k = m.slices.kind_at(sl);
     const uint8_t bit = k == EventKind::kMemcpy ? kRuleMemcpy : k == EventKind::kMemset ? kRuleMemset : kRuleKernel;
-    std::string name(m.strings.get(m.slices.name[sl]));
+    std::string name(m.strings.get(m.slices.name.at(sl)));
     KernelClass cls = rules.fallback;
     for (size_t i = 0; i < rules.rules.size(); ++i) {
       const KernelRule& r = rules.rules[i];

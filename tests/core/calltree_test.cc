@@ -269,7 +269,8 @@ TEST_CASE("annotations: GPU time inside the GPU-side mirror (gpu_user_annotation
     // Busy time inside the mirror spans: at most their length, and here every op the CPU side launched.
     int64_t spans = 0;
     for (uint32_t i = 0; i < m.slices.size(); ++i)
-      if (m.slices.kind[i] == EventKind::kGpuUserAnnotation && m.slices.name[i] == a.name) spans += m.slices.dur_at(i);
+      if (m.slices.kind_at(i) == EventKind::kGpuUserAnnotation && m.slices.name.at(i) == a.name)
+        spans += m.slices.dur_at(i);
     CHECK(a.gpu_side[0].ns > 0);
     CHECK(a.gpu_side[0].ns <= spans);
     CHECK(a.gpu_ns > 0);

@@ -115,7 +115,7 @@ TEST_CASE("detail sample: launches, queue length and host syncs") {
   CHECK(r.launched_gpu_ns == 71 * kUs);
   CHECK(!r.launch_bound);
   REQUIRE(r.worst_delays.size() == 5);
-  CHECK(s.name(s.m.slices.name[r.records[r.worst_delays[0]].gpu_slice]) == "softmax_kernel");
+  CHECK(s.name(s.m.slices.name.at(r.records[r.worst_delays[0]].gpu_slice)) == "softmax_kernel");
   REQUIRE(r.queues.size() == 1);
   const StreamQueue& q = r.queues[0];
   CHECK(q.stream == 7);
@@ -150,7 +150,7 @@ TEST_CASE("detail sample: launches, queue length and host syncs") {
     CHECK(kept.records[kept.worst_delays[i]].delay_ns(s.m.slices) ==
           whole.records[whole.worst_delays[i]].delay_ns(s.m.slices));
   }
-  CHECK(s.name(s.m.slices.name[kept.records[kept.worst_delays[0]].gpu_slice]) == "softmax_kernel");
+  CHECK(s.name(s.m.slices.name.at(kept.records[kept.worst_delays[0]].gpu_slice)) == "softmax_kernel");
   REQUIRE(kept.queues.size() == 1);
   CHECK(kept.queues[0].series.empty());
   CHECK(kept.queues[0].max_length == 2);

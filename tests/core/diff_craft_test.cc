@@ -107,7 +107,7 @@ Loaded load(const std::string& text) {
   const TraceModel& m = l.importer->model();
   l.steps = find_profiler_steps(m);
   for (uint32_t row : m.gpu_ops.slice) {
-    const bool top = m.strings.get(m.slices.name[row]).find(kTopKernel) != std::string_view::npos;
+    const bool top = m.strings.get(m.slices.name.at(row)).find(kTopKernel) != std::string_view::npos;
     (top ? l.top_total : l.other_total) += m.slices.dur_at(row);
     l.top_count += top;
   }
@@ -151,7 +151,7 @@ TEST_CASE("diff craft: resnet50 with dgrad_engine 20 % slower: its total +20 %, 
     const ProfilerStep &b = base().steps[s], &c = slow.steps[s];
     int64_t inside = 0, before = 0;
     for (uint32_t row : m.gpu_ops.slice) {
-      if (m.strings.get(m.slices.name[row]).find(kTopKernel) == std::string_view::npos) continue;
+      if (m.strings.get(m.slices.name.at(row)).find(kTopKernel) == std::string_view::npos) continue;
       const int64_t end = m.slices.end_ns(row), extra = scale_ppm(m.slices.dur_at(row), 200000);
       inside += end > b.begin_ns && end <= b.end_ns ? extra : 0;
       before += end <= b.begin_ns ? extra : 0;

@@ -53,7 +53,7 @@ void query_everything(Session& s) {
   REQUIRE(match_names(m.strings, NameQuery{"a"}, &ids, &error));
   search.run(index, ids);
   size_t expected = 0;
-  for (size_t i = 0; i < m.slices.size(); ++i) expected += contains_folded(m.strings.get(m.slices.name[i]), 'a');
+  for (size_t i = 0; i < m.slices.size(); ++i) expected += contains_folded(m.strings.get(m.slices.name.at(i)), 'a');
   CHECK(search.count() == expected);
 
   for (auto [t0, t1] :

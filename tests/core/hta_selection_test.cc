@@ -122,7 +122,7 @@ TEST_CASE("hta-compat: events with a stream arg other than -1 are GPU work, as H
   }));
   const TraceModel& m = imp->model();
   for (uint32_t i = 0; i < m.slices.size(); ++i) {
-    const std::string name(m.strings.get(m.slices.name[i]));
+    const std::string name(m.strings.get(m.slices.name.at(i)));
     CAPTURE(name);
     const uint8_t f = m.slices.flags[i];
     const bool any = name == "triton_poi_fused_0" || name == "op_numstr" || name == "op_minus2" || name == "op_float";

@@ -173,7 +173,7 @@ TEST_CASE("after finish() a slice's track is read from where each track's rows s
   TraceModel& m = imp->model();
   const SliceTable& s = m.slices;
   REQUIRE(s.size() == 6);
-  CHECK(s.track.empty());
+  CHECK((s.track.codes.empty() && s.track.values.empty()));
   REQUIRE(s.track_start.size() == m.tracks.size() + 1);
   CHECK(s.track_start.front() == 0);
   CHECK(s.track_start.back() == s.size());

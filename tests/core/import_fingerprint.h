@@ -84,10 +84,10 @@ inline std::string fingerprint(TraceImporter& imp) {
   }
   const SliceTable& s = m.slices;
   for (size_t i = 0; i < s.size(); ++i)
-    line("slice " + num(s.track_at(i)) + " " + num(s.ts_ns[i]) + "+" + num(s.dur_at(i)) + " " + str_of(m, s.name[i]) +
-         " " + str_of(m, s.cat.at(i)) + " kind " + num(int(s.kind[i])) + " flags " + num(int(s.flags[i])) + " depth " +
-         num(s.depth[i]) + " corr " + num(s.correlation_at(i)) + " ext " + num(s.external_id_at(i)) + " src " +
-         num(s.src_offset_at(i)) + ":" + num(s.src_length_at(i)));
+    line("slice " + num(s.track_at(i)) + " " + num(s.ts_ns[i]) + "+" + num(s.dur_at(i)) + " " +
+         str_of(m, s.name.at(i)) + " " + str_of(m, s.cat.at(i)) + " kind " + num(int(s.kind_at(i))) + " flags " +
+         num(int(s.flags[i])) + " depth " + num(s.depth[i]) + " corr " + num(s.correlation_at(i)) + " ext " +
+         num(s.external_id_at(i)) + " src " + num(s.src_offset_at(i)) + ":" + num(s.src_length_at(i)));
   const GpuOpTable& g = m.gpu_ops;
   for (uint32_t i = 0; i < g.size(); ++i) {
     const CollectiveArgs c = g.collective_args(i);

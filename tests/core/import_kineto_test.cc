@@ -114,16 +114,16 @@ TEST_CASE("kineto: a small trace imports with kinds, GPU op columns, launches an
 
   // Kinds from categories.
   using K = tw::EventKind;
-  CHECK(m.slices.kind[slice_named(m, "ProfilerStep#7")] == K::kUserAnnotation);
-  CHECK(m.slices.kind[slice_named(m, "aten::mm")] == K::kCpuOp);
-  CHECK(m.slices.kind[slice_named(m, "cudaLaunchKernel")] == K::kCudaRuntime);
-  CHECK(m.slices.kind[slice_named(m, "cuLaunchKernel")] == K::kCudaDriver);
-  CHECK(m.slices.kind[slice_named(m, "sm90_gemm")] == K::kKernel);
-  CHECK(m.slices.kind[slice_named(m, "Memcpy HtoD (Pinned -> Device)")] == K::kMemcpy);
-  CHECK(m.slices.kind[slice_named(m, "Memset (Device)")] == K::kMemset);
-  CHECK(m.slices.kind[slice_named(m, "nccl:all_reduce")] == K::kGpuUserAnnotation);
-  CHECK(m.slices.kind[slice_named(m, "torch/nn/modules/module.py(1501): _call_impl")] == K::kPythonFunction);
-  CHECK(m.slices.kind[slice_named(m, "cudaStreamSynchronize")] == K::kCudaSync);
+  CHECK(m.slices.kind_at(slice_named(m, "ProfilerStep#7")) == K::kUserAnnotation);
+  CHECK(m.slices.kind_at(slice_named(m, "aten::mm")) == K::kCpuOp);
+  CHECK(m.slices.kind_at(slice_named(m, "cudaLaunchKernel")) == K::kCudaRuntime);
+  CHECK(m.slices.kind_at(slice_named(m, "cuLaunchKernel")) == K::kCudaDriver);
+  CHECK(m.slices.kind_at(slice_named(m, "sm90_gemm")) == K::kKernel);
+  CHECK(m.slices.kind_at(slice_named(m, "Memcpy HtoD (Pinned -> Device)")) == K::kMemcpy);
+  CHECK(m.slices.kind_at(slice_named(m, "Memset (Device)")) == K::kMemset);
+  CHECK(m.slices.kind_at(slice_named(m, "nccl:all_reduce")) == K::kGpuUserAnnotation);
+  CHECK(m.slices.kind_at(slice_named(m, "torch/nn/modules/module.py(1501): _call_impl")) == K::kPythonFunction);
+  CHECK(m.slices.kind_at(slice_named(m, "cudaStreamSynchronize")) == K::kCudaSync);
 
   // Correlation and External id columns.
   int gemm = slice_named(m, "sm90_gemm");
@@ -225,7 +225,7 @@ TEST_CASE("kineto: ProfilerStep#N annotations are user_annotation slices that en
     {"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":150,"dur":5}])");
   tw::TraceModel& m = imp->model();
   int s1 = slice_named(m, "ProfilerStep#1"), s2 = slice_named(m, "ProfilerStep#2");
-  CHECK(m.slices.kind[s1] == tw::EventKind::kUserAnnotation);
+  CHECK(m.slices.kind_at(s1) == tw::EventKind::kUserAnnotation);
   CHECK(m.slices.depth[s1] == 0);
   CHECK(m.slices.depth[s2] == 0);  // back to back: ends are exclusive
   CHECK(m.slices.depth[slice_named(m, "aten::add")] == 1);

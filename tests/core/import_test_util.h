@@ -53,12 +53,12 @@ inline int slice_named(TraceModel& m, std::string_view name) {
   StringId id = m.strings.find(name);
   if (id == 0 && !name.empty()) return -1;
   for (size_t i = 0; i < m.slices.size(); ++i)
-    if (m.slices.name[i] == id) return static_cast<int>(i);
+    if (m.slices.name.at(i) == id) return static_cast<int>(i);
   return -1;
 }
 
 inline std::string name_of_slice(TraceModel& m, uint32_t slice) {
-  return slice < m.slices.size() ? std::string(m.strings.get(m.slices.name[slice])) : "<none>";
+  return slice < m.slices.size() ? std::string(m.strings.get(m.slices.name.at(slice))) : "<none>";
 }
 
 // The source text of an event, re-read from its byte range (how full args are retrieved).

@@ -80,7 +80,7 @@ void check_ops(TraceModel& m) {
   REQUIRE(g.size() == kOps);
   std::set<int> seen;
   for (uint32_t r = 0; r < g.size(); ++r) {
-    const std::string name(m.strings.get(m.slices.name[g.slice[r]]));
+    const std::string name(m.strings.get(m.slices.name.at(g.slice[r])));
     const int i = std::stoi(name.substr(2));
     CAPTURE(name);
     seen.insert(i);

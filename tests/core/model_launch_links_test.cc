@@ -17,7 +17,8 @@ std::vector<LaunchLink> brute_force(const TraceModel& m) {
   const SliceTable& s = m.slices;
   std::map<int64_t, uint32_t> first_launch;
   for (uint32_t i = 0; i < s.size(); ++i)
-    if ((s.kind[i] == EventKind::kCudaRuntime || s.kind[i] == EventKind::kCudaDriver) && s.correlation_at(i) != kNoId)
+    if ((s.kind_at(i) == EventKind::kCudaRuntime || s.kind_at(i) == EventKind::kCudaDriver) &&
+        s.correlation_at(i) != kNoId)
       first_launch.emplace(s.correlation_at(i), i);
   std::vector<LaunchLink> links;
   for (uint32_t row = 0; row < m.gpu_ops.size(); ++row) {

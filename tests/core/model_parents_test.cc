@@ -67,7 +67,7 @@ TEST_CASE("parents with overlapping, equal and zero-length slices") {
   CHECK(check_parents(m) == 5);  // b in a, d in c, z in d; q in p, r in p
   auto named = [&m](const char* n) {
     for (uint32_t i = 0; i < m.slices.size(); ++i)
-      if (m.strings.get(m.slices.name[i]) == n) return i;
+      if (m.strings.get(m.slices.name.at(i)) == n) return i;
     return kNoParent;
   };
   CHECK(m.slices.parent[named("b")] == named("a"));

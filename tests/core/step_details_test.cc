@@ -82,8 +82,8 @@ void check_steps(const char* rel, bool hta) {
     int64_t blocked = 0;
     for (const LaunchLink& l : m.launches) launches += in(m.slices.ts_ns[l.launch_slice], b, e);
     for (uint32_t s = 0; s < m.slices.size(); ++s) {
-      if (m.slices.kind[s] != EventKind::kCudaRuntime && m.slices.kind[s] != EventKind::kCudaDriver) continue;
-      if (in(m.slices.ts_ns[s], b, e) && host_sync_kind(m.strings.get(m.slices.name[s])) >= 0)
+      if (m.slices.kind_at(s) != EventKind::kCudaRuntime && m.slices.kind_at(s) != EventKind::kCudaDriver) continue;
+      if (in(m.slices.ts_ns[s], b, e) && host_sync_kind(m.strings.get(m.slices.name.at(s))) >= 0)
         ++syncs, blocked += m.slices.dur_at(s);
     }
     CHECK(d["launches"]["count"] == launches);

@@ -229,7 +229,7 @@ TEST_CASE("step windows: windows that partition a real trace add up to the whole
         const int64_t ts = m.slices.ts_ns[l.launch_slice];
         if (ts < w.begin || ts >= w.end) continue;
         uint32_t p = parents[l.launch_slice];
-        while (p != kNoParent && m.slices.kind[p] != EventKind::kCpuOp) p = parents[p];
+        while (p != kNoParent && m.slices.kind_at(p) != EventKind::kCpuOp) p = parents[p];
         if (p != kNoParent && m.slices.ts_ns[p] >= w.begin) brute_device_self += m.slices.dur_at(l.gpu_slice);
       }
       if (r.launches_by_external_id == 0) CHECK(device_self == brute_device_self);

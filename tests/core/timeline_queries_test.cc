@@ -68,7 +68,7 @@ TEST_CASE("timeline real trace: tracks, overlap lane, details, args, search, agg
 
   uint32_t kernel = UINT32_MAX;
   for (uint32_t i = 0; i < m.slices.size(); ++i)
-    if (m.slices.ts_ns[i] == 1740461679471346000 && m.slices.kind[i] == EventKind::kKernel) kernel = i;
+    if (m.slices.ts_ns[i] == 1740461679471346000 && m.slices.kind_at(i) == EventKind::kKernel) kernel = i;
   REQUIRE(kernel != UINT32_MAX);
 
   SUBCASE("details: the kernel, its launch, and every arg re-read from the file's bytes") {

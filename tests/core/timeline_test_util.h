@@ -44,8 +44,11 @@ struct ModelBuilder {
     s.dur.push_back(dur);
     s.track.push_back(track);
     s.name.push_back(m.strings.intern(name));
-    s.cat.push_back(0);
-    s.kind.push_back(kind);
+    // A slice's kind is its category's: one category per kind, "" for kOther.
+    const StringId cat = kind == EventKind::kOther ? 0 : m.strings.intern("kind " + std::to_string(int(kind)));
+    s.cat.push_back(cat);
+    if (cat >= s.cat_kinds.size()) s.cat_kinds.resize(size_t(cat) + 1, EventKind::kOther);
+    s.cat_kinds[cat] = kind;
     s.flags.push_back(0);
     s.depth.push_back(0);
     s.correlation.push_back(correlation);
@@ -74,7 +77,7 @@ struct ModelBuilder {
 inline uint32_t find_slice(const TraceModel& m, const std::string& name) {
   StringId id = m.strings.find(name);
   for (uint32_t i = 0; i < m.slices.size(); ++i)
-    if (m.slices.name[i] == id && id) return i;
+    if (m.slices.name.at(i) == id && id) return i;
   return UINT32_MAX;
 }
 

@@ -1,11 +1,12 @@
-// The slices' category column (category_column.h): one byte a row for the first 255 distinct
-// categories, any further one kept exactly in a side table, through sorting, B/E pairs closed in a
-// later part, and a part's transfer, whose column is checked before it is read.
+// The slices' dictionary-coded columns (dict_column.h): the category in one byte a row for the first
+// 255 distinct ones, the name and the import's track in two for the first 65535; any further one
+// kept exactly in a side table, through sorting, B/E pairs closed in a later part, and a part's
+// transfer, whose columns are checked before they are read.
 #include <doctest/doctest.h>
 
 #include <string>
 
-#include "core/model/category_column.h"
+#include "core/model/dict_column.h"
 #include "core/model/permute.h"
 #include "tests/core/import_parts_check.h"
 #include "tests/core/import_test_util.h"
@@ -152,4 +153,110 @@ TEST_CASE("categories: set, renumber and a part's recoding keep the side table t
   CHECK(here.at(first + 2) == 1003);  // no room here
   CHECK(here.escaped_rows == std::vector<uint32_t>{f + 1, f + 2});
   CHECK(here.part_fits(here, 0, 2000));
+}
+
+namespace {
+
+constexpr int kWide = IdColumn::kEscaped + 40;  // more names and tracks than two bytes code
+
+// kWide events, each with its own name on its own thread, written backwards in time, between a B
+// that opens first and its E that comes last: whole, the E's row is added once the dictionary is
+// full; in parts, the row is a placeholder named when the E's part is absorbed.
+std::string wide_trace() {
+  std::string t = R"({"traceEvents": [
+  {"ph": "B", "name": "pair", "pid": 1, "tid": 99999999, "ts": 0})";
+  for (int k = 0; k < kWide; ++k)
+    t += ",\n{\"ph\":\"X\",\"name\":\"n" + std::to_string(k) + "\",\"pid\":1,\"tid\":" + std::to_string(k) +
+         ",\"ts\":" + std::to_string(1000000 - k) + ",\"dur\":1}";
+  t += R"(,
+  {"ph": "E", "pid": 1, "tid": 99999999, "ts": 2000000}
+]})";
+  return t;
+}
+
+void check_wide(TraceModel& m) {
+  const SliceTable& s = m.slices;
+  REQUIRE(s.size() == size_t(kWide) + 1);
+  size_t named = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const std::string name(m.strings.get(s.name.at(i)));
+    const int64_t tid = m.tracks[s.track_at(i)].tid;
+    if (name == "pair") {
+      CHECK(tid == 99999999);
+      CHECK(s.dur_at(i) == 2000000000);
+      continue;
+    }
+    REQUIRE(name.size() > 1);
+    CHECK(name == "n" + std::to_string(tid));
+    ++named;
+  }
+  CHECK(named == size_t(kWide));
+  CHECK(s.name.values.size() == IdColumn::kEscaped);
+  CHECK(s.name.escaped_rows.size() >= size_t(kWide) + 1 - IdColumn::kEscaped);
+  CHECK(s.name.part_fits(s.name, 0, m.strings.size()));
+}
+
+}  // namespace
+
+TEST_CASE("names and tracks: two bytes a row, more than 65535 of them read back whole and in parts") {
+  const std::string text = wide_trace();
+  ImporterPtr whole = import_whole(text);
+  check_wide(whole->model());
+  const std::string expected = fingerprint(*whole);
+  const std::vector<uint64_t> starts = element_starts(text);
+  // Cuts before the dictionaries fill, where they fill, after, and just before the E.
+  for (size_t a : {size_t(100), size_t(IdColumn::kEscaped) - 3, size_t(IdColumn::kEscaped) + 20, starts.size() - 1}) {
+    CAPTURE(a);
+    PartsImport r = import_in_parts(text, {starts[a]}, static_cast<uint32_t>(a), size_t(1) << 20, a % 2 == 1);
+    CHECK(r.absorbed == 1);
+    check_wide(r.importer->model());
+    CHECK(fingerprint(*r.importer) == expected);
+  }
+}
+
+TEST_CASE("IdColumn: the first 65535 ids in two bytes, the rest escaped, a part recoded and checked") {
+  IdColumn c;
+  for (uint32_t id = 0; id < IdColumn::kEscaped; ++id) c.push_back(id * 3);  // fills the dictionary
+  c.push_back(1);                                                            // no room
+  c.push_back(3000);                                                         // found
+  CHECK(c.values.size() == IdColumn::kEscaped);
+  CHECK(c.codes[IdColumn::kEscaped] == IdColumn::kEscaped);
+  CHECK(c.codes[IdColumn::kEscaped + 1] == 1000);
+  CHECK(c.escaped_rows == std::vector<uint32_t>{IdColumn::kEscaped});
+  CHECK(c.at(IdColumn::kEscaped) == 1);
+  CHECK(c.at(7) == 21);
+  c.set(7, 5);  // fitting -> escaped
+  CHECK(c.at(7) == 5);
+  CHECK(c.escaped_rows == std::vector<uint32_t>{7, IdColumn::kEscaped});
+  CHECK(c.part_fits(c, 0, 3 * IdColumn::kEscaped));
+  CHECK_FALSE(c.part_fits(c, 0, 3 * IdColumn::kEscaped - 3));  // an id beyond the limit
+
+  // A copy (as a part read from its bytes holds) finds its codes without its lookup index.
+  IdColumn copy;
+  copy.values = c.values;
+  copy.push_back(21);
+  copy.push_back(2);
+  CHECK(copy.codes[0] == 7);
+  CHECK(copy.codes[1] == IdColumn::kEscaped);
+
+  // Part rows recoded: its dictionary's ids renamed into this column's.
+  IdColumn part, here;
+  for (uint32_t id : {10u, 11u, 10u}) part.push_back(id);
+  here.push_back(500);
+  here.codes.insert(here.codes.end(), part.codes.begin(), part.codes.end());
+  here.recode_part(
+      part, 3, [](uint32_t i) { return i + 1; }, [](uint32_t id) { return id + 490; });
+  CHECK(here.at(0) == 500);
+  CHECK(here.at(1) == 500);
+  CHECK(here.at(2) == 501);
+  CHECK(here.at(3) == 500);
+  CHECK(here.values.size() == 2);
+  // The part's codes as they came, checked against its dictionary: one past its two ids is refused.
+  IdColumn received;
+  received.push_back(500);
+  received.codes.insert(received.codes.end(), part.codes.begin(), part.codes.end());
+  CHECK(received.part_fits(part, 1, 1000));
+  received.codes[2] = 2;
+  CHECK_FALSE(received.part_fits(part, 1, 1000));
+  CHECK(here.part_fits(here, 0, 1000));
 }
