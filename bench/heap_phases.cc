@@ -261,7 +261,7 @@ int run(const char* path) {
   const AnalysisContext ctx = make_analysis_context(m, opts);
   row("analysis context");
   ActivityOptions aopt;
-  aopt.kept = ctx.kept;
+  aopt.kept = ctx.kept();
   aopt.extra = ctx.extra();
   begin();
   GpuActivity act = gpu_activity(m, ctx.classes, aopt);

@@ -12,6 +12,7 @@
 #include "cli/input_check.h"
 #include "cli/load_trace.h"
 #include "cli/trace_paths.h"
+#include "cli/two_threads.h"
 #include "core/diff/diff_json.h"
 #include "core/diff/diff_markdown.h"
 #include "core/session.h"
@@ -147,6 +148,7 @@ int diff_command(int argc, char** argv) {
   }
   if (sides.size() != 2) return usage();
   SideInput base, cand;
+  use_threads(summary, jobs);
   if (!side_document(sides[0], summary, jobs, base) || !side_document(sides[1], summary, jobs, cand)) return 1;
   const DiffText d = diff_summaries(base.text, cand.text, options, base.label, cand.label);
   if (!d.usage_error.empty()) {

@@ -22,6 +22,7 @@
 #include "cli/merge_command.h"
 #include "cli/parts_reader.h"
 #include "cli/trace_paths.h"
+#include "cli/two_threads.h"
 #include "core/session.h"
 #include "core/summary/digest.h"
 #include "core/summary/summary_rules.h"
@@ -101,6 +102,7 @@ int main(int argc, char** argv) {
     }
   }
   if (files.empty()) return usage();
+  tw::use_threads(opts, jobs);
   if (cmd == "merge") return tw::merge_command(files, digest);
   if (digest && cmd != "summarize") return usage();
   if (!opts.kernel_rules_json.empty()) {

@@ -13,7 +13,6 @@ AnalysisContext make_analysis_context(const TraceModel& m, const SummaryOptions&
   c.memory_kinds = memory_op_kinds(m);
   if (opts.hta_compat) {
     c.selection = hta_select_gpu_ops(m);
-    c.kept = &c.selection.kept;
     c.extra_classes = classify_slices(m, c.rules, c.selection.extra_slices);
   }
   c.steps = find_profiler_steps(m);
@@ -21,10 +20,10 @@ AnalysisContext make_analysis_context(const TraceModel& m, const SummaryOptions&
     c.steps = find_gpu_profiler_steps(m);
     c.gpu_steps = !c.steps.empty();
   }
-  c.streams = stream_overlaps(m, c.classes, c.kept);
+  c.streams = stream_overlaps(m, c.classes, c.kept());
   IdleOptions idle;
   idle.hta_compat = opts.hta_compat;
-  idle.keep = c.kept;
+  idle.keep = c.kept();
   c.idle_order = idle_order(m, idle);
   return c;
 }

@@ -19,11 +19,12 @@ struct AnalysisContext {
   const TraceModel* model = nullptr;
   const SummaryOptions* opts = nullptr;
   KernelRules rules;
-  std::vector<KernelClass> classes;            // one per model.gpu_ops row
-  std::vector<MemoryOpKind> memory_kinds;      // one per model.gpu_ops row
-  HtaSelection selection;                      // filled in --hta-compat mode only
-  const std::vector<uint8_t>* kept = nullptr;  // &selection.kept in --hta-compat mode, else null
-  std::vector<KernelClass> extra_classes;      // one per selection.extra_slices
+  std::vector<KernelClass> classes;        // one per model.gpu_ops row
+  std::vector<MemoryOpKind> memory_kinds;  // one per model.gpu_ops row
+  HtaSelection selection;                  // filled in --hta-compat mode only
+  // &selection.kept in --hta-compat mode, else null (a method, not a member: the context moves).
+  const std::vector<uint8_t>* kept() const { return opts && opts->hta_compat ? &selection.kept : nullptr; }
+  std::vector<KernelClass> extra_classes;  // one per selection.extra_slices
   // The slices besides the GPU ops that HTA counts as GPU work (none in the default mode).
   ExtraWork extra() const { return {&selection.extra_slices, &extra_classes}; }
   std::vector<ProfilerStep> steps;

@@ -1,6 +1,7 @@
 #include "core/summary/analysis_sections.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/analysis/hta_compat.h"
 #include "core/analysis/kernel_classes.h"
@@ -121,18 +122,32 @@ json stream_overlap_json(const StreamOverlapResult& r) {
 
 void add_analysis_sections(json& file, const TraceModel& m, const SummaryOptions& opts) {
   const bool hta = opts.hta_compat;
-  // The tables that need no context first (the recommendations use them too).
-  EarlyDetails early = early_details(m);
-  add_early_sections(file, m, early);
-  const AnalysisContext ctx = make_analysis_context(m, opts);
+  // The tables that need no context (the recommendations use them too), beside the context and the
+  // GPU activity, which need none of them. One after the other, the early tables come first and
+  // drop their bulk before the context is built.
+  EarlyDetails early;
+  json early_sections = json::object();
+  std::optional<AnalysisContext> context;
+  ActivityOptions aopt;
+  GpuActivity act;
+  run_both(
+      opts,
+      [&] {
+        early = early_details(m);
+        add_early_sections(early_sections, m, early);
+      },
+      [&] {
+        context.emplace(make_analysis_context(m, opts));
+        aopt.kept = context->kept();
+        aopt.extra = context->extra();
+        act = gpu_activity(m, context->classes, aopt);
+      });
+  for (auto& [key, value] : early_sections.items()) file[key] = std::move(value);
+  const AnalysisContext& ctx = *context;
   const KernelRules& rules = ctx.rules;
   const std::vector<KernelClass>& cls = ctx.classes;
   const HtaSelection& sel = ctx.selection;
-  const std::vector<uint8_t>* kept = ctx.kept;
-  ActivityOptions aopt;
-  aopt.kept = kept;
-  aopt.extra = ctx.extra();
-  GpuActivity act = gpu_activity(m, cls, aopt);
+  const std::vector<uint8_t>* kept = ctx.kept();
 
   json mode = {{"name", hta ? "hta_compat" : "default"}, {"kernel_rules", rules.name}};
   if (hta) {

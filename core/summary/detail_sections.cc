@@ -133,29 +133,46 @@ void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDeta
   const TraceModel& m = *ctx.model;
   const bool hta = ctx.opts->hta_compat;
   const std::vector<KernelClass>& cls = ctx.classes;
-  const std::vector<uint8_t>* kept = ctx.kept;
+  const std::vector<uint8_t>* kept = ctx.kept();
   const bool any_gpu = m.gpu_ops.size() > 0;
 
   // First the two passes with the largest temporaries (annotations: every annotation's GPU spans;
   // utilization: every device's busy intervals), before the tables the later sections keep are
-  // built beside them: in wasm the heap never shrinks, and the summary's peak is the sum.
-  file["annotations"] = annotations_json(m, annotation_stats(m));
-  const UtilizationResult util = gpu_utilization(m, kMaxChartPoints);
-  // The two tables that need the kernel classes only.
-  const KernelsResult kernels = kernel_stats(m, cls, kept, nullptr, ctx.extra());
-  const CommComputeSets comm_sets = comm_compute_sets(m, cls, kept);
-  const CollectivesResult coll = collective_stats(m, cls, kept, comm_sets);
-  file["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
-  file["by_name"] = by_name_json(by_short_name(m, kernels, early.ops, ctx.steps, kept, ctx.extra()));
-  file["collectives"] = coll.count ? collectives_json(coll) : json(nullptr);
-
+  // built beside them: in wasm the heap never shrinks, and the summary's peak is the sum. The two
+  // need the model only, so the CLI runs them beside the tables that need the context.
+  json annotations;
+  UtilizationResult util;
+  KernelsResult kernels;
+  CommComputeSets comm_sets;
+  CollectivesResult coll;
+  json tables = json::object();
   IdleOptions iopt;
   iopt.hta_compat = hta;
   iopt.keep = kept;
   iopt.order = &ctx.idle_order;
-  const IdleResult idle = idle_breakdown(m, iopt);
-  const std::vector<DeviceIdle> device_idles = device_idle(m, ctx.idle_order, iopt);
-  const StepBreakdown sb = step_breakdown(m, ctx.steps, cls);
+  IdleResult idle;
+  std::vector<DeviceIdle> device_idles;
+  StepBreakdown sb;
+  run_both(
+      *ctx.opts,
+      [&] {
+        annotations = annotations_json(m, annotation_stats(m));
+        util = gpu_utilization(m, kMaxChartPoints);
+      },
+      [&] {
+        // The two tables that need the kernel classes only.
+        kernels = kernel_stats(m, cls, kept, nullptr, ctx.extra());
+        comm_sets = comm_compute_sets(m, cls, kept);
+        coll = collective_stats(m, cls, kept, comm_sets);
+        tables["kernels"] = any_gpu ? kernels_json(m, kernels, kTopRows) : json(nullptr);
+        tables["by_name"] = by_name_json(by_short_name(m, kernels, early.ops, ctx.steps, kept, ctx.extra()));
+        tables["collectives"] = coll.count ? collectives_json(coll) : json(nullptr);
+        idle = idle_breakdown(m, iopt);
+        device_idles = device_idle(m, ctx.idle_order, iopt);
+        sb = step_breakdown(m, ctx.steps, cls);
+      });
+  file["annotations"] = std::move(annotations);
+  for (auto& [key, value] : tables.items()) file[key] = std::move(value);
   const StreamOverlapResult& streams = ctx.streams;
 
   file["idle"] = any_gpu ? idle_json(idle, &device_idles) : json(nullptr);
@@ -211,7 +228,7 @@ void add_detail_sections(json& file, const TraceModel& m, const SummaryOptions& 
   add_early_sections(file, m, early);
   const AnalysisContext ctx = make_analysis_context(m, opts);
   ActivityOptions aopt;
-  aopt.kept = ctx.kept;  // the activity add_analysis_sections measures, HTA's extra rows included
+  aopt.kept = ctx.kept();  // the activity add_analysis_sections measures, HTA's extra rows included
   aopt.extra = ctx.extra();
   const GpuActivity act = gpu_activity(m, ctx.classes, aopt);
   const TemporalBreakdown t = act.any ? temporal_breakdown(act) : TemporalBreakdown{};

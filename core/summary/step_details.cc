@@ -43,7 +43,7 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const CommComput
   // Idle needs every stream's ops in order: one pass serves all windows.
   IdleOptions iopt;
   iopt.hta_compat = ctx.opts->hta_compat;
-  iopt.keep = ctx.kept;
+  iopt.keep = ctx.kept();
   iopt.longest_gaps = kStepTopRows;
   iopt.order = &ctx.idle_order;
   std::vector<IdleResult> idle;
@@ -66,7 +66,7 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const CommComput
     if (present.gpu) {
       bound_streams(idle[i]);
       d["idle"] = idle_json(idle[i]);
-      d["kernels"] = kernels_json(m, kernel_stats(m, ctx.classes, ctx.kept, &w, ctx.extra()), kStepTopKernels);
+      d["kernels"] = kernels_json(m, kernel_stats(m, ctx.classes, ctx.kept(), &w, ctx.extra()), kStepTopKernels);
     } else {
       d["idle"] = nullptr;
       d["kernels"] = nullptr;
@@ -74,7 +74,7 @@ std::vector<json> step_details_json(const AnalysisContext& ctx, const CommComput
     lopt.window = &w;
     d["launches"] = present.launches ? launches_json(m, launch_stats(m, lopt), lopt) : json(nullptr);
     d["collectives"] =
-        present.collectives ? collectives_json(collective_stats(m, ctx.classes, ctx.kept, sets, &w)) : json(nullptr);
+        present.collectives ? collectives_json(collective_stats(m, ctx.classes, ctx.kept(), sets, &w)) : json(nullptr);
     d["memory"] = present.memory ? memory_json(memory_usage(m, 1, &w, &mem_order), false) : json(nullptr);
     // CPU operators are always a section (like the whole trace's): operators that start in the step.
     d["operators"] = operators_json(m, operator_stats(m, &w, &launch_ops), kStepTopOperators);

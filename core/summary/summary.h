@@ -4,6 +4,7 @@
 // native and the wasm builds produce the same bytes.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,21 @@ struct SummaryOptions {
   bool hta_compat = false;  // compute analyses with HTA's exact rules
   // User kernel-classification rules as JSON (see kernel_rules_from_json); empty = built-in rules.
   std::string kernel_rules_json;
+  // Runs two independent parts of a summary, each of which reads the model and writes only its own
+  // results: the CLI runs them on two threads. Unset, they run one after the other in the order
+  // given, the order that keeps the peak of a wasm heap (which never shrinks) low.
+  std::function<void(const std::function<void()>&, const std::function<void()>&)> both;
 };
+
+// a() and b() through opts.both, or one after the other.
+inline void run_both(const SummaryOptions& opts, const std::function<void()>& a, const std::function<void()>& b) {
+  if (opts.both) {
+    opts.both(a, b);
+  } else {
+    a();
+    b();
+  }
+}
 
 struct FileInput {
   std::string name;

@@ -60,6 +60,19 @@ test('several files (ranks) give one document with one entry each, in order', ()
   assert.equal(run('summarize', rank0, rank1).out, r.out);
 });
 
+test('the summary is the same whether its two parts run on two threads (--jobs 2) or one after the other', () => {
+  const nccl = dataPath('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
+  for (const file of [deepseek, rank0, nccl]) {
+    for (const mode of [[], ['--hta-compat']]) {
+      const one = run('summarize', '--jobs', '1', ...mode, file);
+      const two = run('summarize', '--jobs', '2', ...mode, file);
+      assert.equal(one.code, 0, `${file} ${mode}`);
+      assert.ok(one.out.includes('"verdict"'), 'a whole summary');
+      assert.equal(two.out, one.out, `${file} ${mode}`);
+    }
+  }
+});
+
 test('--hta-compat changes the mode and DeepEP kernels stop being communication', () => {
   const def = JSON.parse(run('summarize', deepseek).out).files[0];
   const hta = JSON.parse(run('summarize', '--hta-compat', deepseek).out).files[0];
