@@ -212,8 +212,8 @@ uint32_t ImportState::async_track(uint32_t process, StringId name) {
   return idx;
 }
 
-uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringId name, StringId cat, EventKind kind,
-                                uint8_t flags, int64_t corr, int64_t ext, uint64_t off, uint32_t len) {
+uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringId name, StringId cat, uint8_t flags,
+                                int64_t corr, int64_t ext, uint64_t off, uint32_t len) {
   SliceTable& s = model.slices;
   growth_.before_append(s, s.ts_ns);
   uint32_t idx = static_cast<uint32_t>(s.size());
@@ -255,7 +255,7 @@ void ImportState::on_complete(uint64_t off, uint32_t len) {
   EventKind kind = kind_of(cat);
   KinetoIds ids = read_kineto_ids(ev_);
   flags |= stream_arg_flags(ev_);
-  uint32_t slice = add_slice(track, ev_.ts_ns, dur, model.strings.intern(ev_.name), cat, kind, flags, ids.correlation,
+  uint32_t slice = add_slice(track, ev_.ts_ns, dur, model.strings.intern(ev_.name), cat, flags, ids.correlation,
                              ids.external_id, off, len);
   if (ids.overflow) stats.problem("integer_beyond_int64", off);
   if (is_gpu_kind(kind)) add_gpu_op(slice, track);
@@ -297,8 +297,8 @@ void ImportState::on_begin(uint64_t off, uint32_t len) {
   uint32_t track = thread_track(process_for(ev_.pid), ev_.tid);
   StringId cat = model.strings.intern(ev_.cat);
   KinetoIds ids = read_kineto_ids(ev_);
-  open_b_[track].push_back(OpenSlice{ev_.ts_ns, model.strings.intern(ev_.name), cat, kind_of(cat), ids.correlation,
-                                     ids.external_id, off, len});
+  open_b_[track].push_back(
+      OpenSlice{ev_.ts_ns, model.strings.intern(ev_.name), cat, ids.correlation, ids.external_id, off, len});
   if (ev_.bind_id.present && (ev_.flow_in || ev_.flow_out)) {
     OpenSlice& b = open_b_[track].back();
     b.bind_id = model.strings.intern(ev_.bind_id.text);
@@ -324,7 +324,7 @@ void ImportState::on_end(uint64_t off) {
     stats.problem("negative_dur", off);
     dur = 0;
   }
-  uint32_t slice = add_slice(track, b.ts_ns, dur, b.name, b.cat, b.kind, kSliceFromBE, b.correlation, b.external_id,
+  uint32_t slice = add_slice(track, b.ts_ns, dur, b.name, b.cat, kSliceFromBE, b.correlation, b.external_id,
                              b.src_offset, b.src_length);
   note_flow_v2(slice, b);
 }
@@ -473,7 +473,7 @@ void ImportState::on_async(uint64_t off, uint32_t len) {
   char ph = ev_.ph[0];
   note_time(ev_.ts_ns);
   if (ph == 'b') {
-    open_async_[key].push_back(OpenSlice{ev_.ts_ns, name, cat, kind_of(cat), kNoId, kNoId, off, len});
+    open_async_[key].push_back(OpenSlice{ev_.ts_ns, name, cat, kNoId, kNoId, off, len});
     return;
   }
   if (ph == 'n') {
@@ -503,7 +503,7 @@ void ImportState::on_async(uint64_t off, uint32_t len) {
     stats.problem("negative_dur", off);
     dur = 0;
   }
-  add_slice(async_track(process, b.name), b.ts_ns, dur, b.name, b.cat, b.kind, kSliceFromBE, kNoId, kNoId, b.src_offset,
+  add_slice(async_track(process, b.name), b.ts_ns, dur, b.name, b.cat, kSliceFromBE, kNoId, kNoId, b.src_offset,
             b.src_length);
 }
 
@@ -531,7 +531,7 @@ void ImportState::finish() {
     for (const OpenSlice& b : open_b_[t]) {
       stats.problem("unclosed_begin", b.src_offset);
       uint32_t slice =
-          add_slice(t, b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name, b.cat, b.kind,
+          add_slice(t, b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name, b.cat,
                     kSliceFromBE | kSliceUnclosed, b.correlation, b.external_id, b.src_offset, b.src_length);
       note_flow_v2(slice, b);
     }
@@ -552,7 +552,7 @@ void ImportState::finish() {
     const OpenSlice& b = *u.b;
     stats.problem("unclosed_async_begin", b.src_offset);
     add_slice(async_track(u.process, b.name), b.ts_ns, std::max<int64_t>(0, model.max_ts_ns - b.ts_ns), b.name, b.cat,
-              b.kind, kSliceFromBE | kSliceUnclosed, kNoId, kNoId, b.src_offset, b.src_length);
+              kSliceFromBE | kSliceUnclosed, kNoId, kNoId, b.src_offset, b.src_length);
   }
   open_async_.clear();
   finalize_model(model, links_, stats);

@@ -58,7 +58,6 @@ struct LaterValue {
 struct OpenSlice {
   int64_t ts_ns;
   StringId name, cat;
-  EventKind kind;
   int64_t correlation, external_id;
   uint64_t src_offset;
   uint32_t src_length;
@@ -160,8 +159,8 @@ class ImportState : public EventSplitterSink {
   uint32_t thread_track(uint32_t process, const RawId& tid);
   uint32_t async_track(uint32_t process, StringId name);
   EventKind kind_of(StringId cat);
-  uint32_t add_slice(uint32_t track, int64_t ts, int64_t dur, StringId name, StringId cat, EventKind kind,
-                     uint8_t flags, int64_t corr, int64_t ext, uint64_t off, uint32_t len);
+  uint32_t add_slice(uint32_t track, int64_t ts, int64_t dur, StringId name, StringId cat, uint8_t flags, int64_t corr,
+                     int64_t ext, uint64_t off, uint32_t len);
   void note_time(int64_t ts);
   bool require_ts(uint64_t off);
 
