@@ -52,7 +52,6 @@ void ImportState::add_orphan_end(uint32_t track, uint64_t off) {
   s.track.push_back(track);
   s.name.push_back(0);
   s.cat.push_back(0);
-  kind_of(0);
   s.flags.push_back(kSliceFromBE);
   s.correlation.push_back(kNoId);
   s.external_id.push_back(kNoId);
@@ -259,8 +258,6 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
   s.track.recode_part(later.model.slices.track, n, row_of, [&](uint32_t t) { return maps.tracks[t]; });
   s.name.recode_part(later.model.slices.name, n, row_of, str);
   s.cat.recode_part(later.model.slices.cat, n, row_of, str);
-  for (StringId c : later.model.slices.cat.values) kind_of(str(c));
-  for (StringId c : later.model.slices.cat.escaped_ids) kind_of(str(c));
   // Each pair as on_end() makes it; its flow v2 marks go where on_end() would have added them.
   std::vector<FlowV2Mark> marks;
   marks.reserve(later.links_.flows_v2.size() + 2 * pairs.size());
@@ -288,7 +285,7 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
     }
     uint32_t r = pr.row;
     s.ts_ns[r] = b.ts_ns;
-    s.name.set(r, b.name), s.cat.set(r, b.cat), kind_of(b.cat);
+    s.name.set(r, b.name), s.cat.set(r, b.cat);
     s.dur.set(r, dur), s.correlation.set(r, b.correlation), s.external_id.set(r, b.external_id);
     s.src.set(r, b.src_offset, b.src_length);
     note_time(b.ts_ns);

@@ -222,7 +222,6 @@ uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringI
   s.track.push_back(track);
   s.name.push_back(name);
   s.cat.push_back(cat);
-  kind_of(cat);  // the row's kind is its category's
   s.flags.push_back(flags);
   s.correlation.push_back(corr);
   s.external_id.push_back(ext);
@@ -555,6 +554,10 @@ void ImportState::finish() {
               kSliceFromBE | kSliceUnclosed, kNoId, kNoId, b.src_offset, b.src_length);
   }
   open_async_.clear();
+  // A row's kind is its category's (SliceTable::cat_kinds): each category the rows have, once,
+  // whether a row came from this state's events or from an absorbed part.
+  for (StringId c : model.slices.cat.values) kind_of(c);
+  for (StringId c : model.slices.cat.escaped_ids) kind_of(c);
   finalize_model(model, links_, stats);
 }
 

@@ -118,7 +118,7 @@ struct SliceTable {
   // f(column) for each per-row column the import reserves and fills (all but depth, parent and
   // track_start, which only finish() fills: the import and a part's transfer do not carry them); for the
   // side tables of the ids that do not fit their column (their own sizes); then for every column
-  // (cat_kinds too, which the absorbing state derives anew from the part's categories):
+  // (cat_kinds too, which finish() derives from the categories the rows have: a part does not carry it):
   // the one list reserve, shrink_to_fit, memory_bytes and the part codec go through.
   template <class F>
   void for_each_import_column(F&& f) {
