@@ -53,8 +53,7 @@ void ImportState::add_orphan_end(uint32_t track, uint64_t off) {
   s.name.push_back(0);
   s.cat.push_back(0);
   s.flags.push_back(kSliceFromBE);
-  s.correlation.push_back(kNoId);
-  s.external_id.push_back(kNoId);
+  s.ids.push_back(kNoId, kNoId);
   s.src.push_back(off, 0);
   orphan_ends_.push_back(OrphanEnd{row, track, ev_.ts_ns, off, links_.flows_v2.size()});
 }
@@ -243,8 +242,7 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
     }
   };
   append_escaped(s.dur, later.model.slices.dur);
-  append_escaped(s.correlation, later.model.slices.correlation);
-  append_escaped(s.external_id, later.model.slices.external_id);
+  s.ids.append_part_sides(later.model.slices.ids, [&](uint32_t r) { return maps.slices[r]; });
   const SourceColumn& part_src = later.model.slices.src;
   for (size_t k = 0; k < part_src.escaped_rows.size(); ++k) {
     const uint32_t r = maps.slices[part_src.escaped_rows[k]];
@@ -286,7 +284,7 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
     uint32_t r = pr.row;
     s.ts_ns[r] = b.ts_ns;
     s.name.set(r, b.name), s.cat.set(r, b.cat);
-    s.dur.set(r, dur), s.correlation.set(r, b.correlation), s.external_id.set(r, b.external_id);
+    s.dur.set(r, dur), s.ids.set(r, b.correlation, b.external_id);
     s.src.set(r, b.src_offset, b.src_length);
     note_time(b.ts_ns);
     note_time(b.ts_ns + dur);

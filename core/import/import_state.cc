@@ -216,6 +216,8 @@ uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringI
                                 int64_t corr, int64_t ext, uint64_t off, uint32_t len) {
   SliceTable& s = model.slices;
   growth_.before_append(s, s.ts_ns);
+  if (s.ids.second_rows.size() == s.ids.second_rows.capacity())
+    s.ids.reserve_second(growth_.target(s.ids.second_rows.size()));
   uint32_t idx = static_cast<uint32_t>(s.size());
   s.ts_ns.push_back(ts);
   s.dur.push_back(dur);
@@ -223,8 +225,7 @@ uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringI
   s.name.push_back(name);
   s.cat.push_back(cat);
   s.flags.push_back(flags);
-  s.correlation.push_back(corr);
-  s.external_id.push_back(ext);
+  s.ids.push_back(corr, ext);
   s.src.push_back(off, len);
   note_time(ts);
   note_time(ts + dur);

@@ -17,7 +17,7 @@ namespace tw {
 namespace {
 
 // Changes whenever the layout below or of any struct copied as bytes does.
-constexpr uint64_t kPartFormat = 0x7477'7061'7274'000aULL ^ (uint64_t(sizeof(Process)) << 40) ^
+constexpr uint64_t kPartFormat = 0x7477'7061'7274'000bULL ^ (uint64_t(sizeof(Process)) << 40) ^
                                  (uint64_t(sizeof(Track)) << 32) ^ (uint64_t(sizeof(OpenSlice)) << 24) ^
                                  (uint64_t(sizeof(FlowPoint)) << 16) ^ (uint64_t(sizeof(OrphanEnd)) << 8);
 
@@ -258,9 +258,7 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
   ok = ok && s.track.part_fits(m.slices.track, open_base_.slices, n_tracks) &&
        s.name.part_fits(m.slices.name, open_base_.slices, n_str) &&
        s.cat.part_fits(m.slices.cat, open_base_.slices, n_str) && s.dur.escapes_fit(m.slices.dur, open_base_.slices) &&
-       s.correlation.escapes_fit(m.slices.correlation, open_base_.slices) &&
-       s.external_id.escapes_fit(m.slices.external_id, open_base_.slices) &&
-       s.src.escapes_fit(m.slices.src, open_base_.slices);
+       s.ids.escapes_fit(m.slices.ids, open_base_.slices) && s.src.escapes_fit(m.slices.src, open_base_.slices);
   all_below(model.gpu_ops.slice, open_base_.gpu_ops, n_slices);
   const GpuOpTable& g = m.gpu_ops;
   all_below(model.gpu_ops.config, open_base_.gpu_ops, g.configs.size());

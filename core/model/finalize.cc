@@ -51,10 +51,8 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
     if (s.dur_at(a) != s.dur_at(b)) return s.dur_at(a) > s.dur_at(b);
     return a < b;
   });
-  permute_columns(order, s.ts_ns, s.dur.codes, s.name.codes, s.cat.codes, s.flags, s.correlation.codes,
-                  s.external_id.codes, s.src.codes);
-  s.dur.renumber(order), s.name.renumber(order), s.cat.renumber(order), s.correlation.renumber(order),
-      s.external_id.renumber(order), s.src.renumber(order);
+  permute_columns(order, s.ts_ns, s.dur.codes, s.name.codes, s.cat.codes, s.flags, s.ids.codes, s.src.codes);
+  s.dur.renumber(order), s.name.renumber(order), s.cat.renumber(order), s.ids.renumber(order), s.src.renumber(order);
   return order;  // now the new index of each old row
 }
 

@@ -11,6 +11,7 @@
 #include "core/model/compact_int_column.h"
 #include "core/model/dict_column.h"
 #include "core/model/gpu_config_table.h"
+#include "core/model/id_pair_column.h"
 #include "core/model/source_column.h"
 
 namespace tw {
@@ -87,8 +88,7 @@ struct SliceTable {
   std::vector<uint8_t> flags;
   std::vector<uint16_t> depth;        // nesting row on its track; by finish()
   std::vector<uint32_t> parent;       // the slice this one is nested in (one row up), kNoParent; by finish()
-  CompactIntColumn correlation;       // Kineto "correlation" (read with correlation_at)
-  CompactIntColumn external_id;       // Kineto "External id" (external_id_at)
+  IdPairColumn ids;                   // Kineto "correlation" and "External id" (correlation_at, external_id_at)
   SourceColumn src;                   // the event object's byte range in the input (src_offset_at, src_length_at)
   std::vector<uint32_t> track_start;  // by finish(): track t's rows are [track_start[t], track_start[t + 1])
   size_t size() const { return ts_ns.size(); }
@@ -108,8 +108,8 @@ struct SliceTable {
   }
   int64_t dur_at(size_t i) const { return dur.at(i); }
   int64_t end_ns(size_t i) const { return ts_ns[i] + dur_at(i); }
-  int64_t correlation_at(size_t i) const { return correlation.at(i); }  // kNoId when absent
-  int64_t external_id_at(size_t i) const { return external_id.at(i); }  // kNoId when absent
+  int64_t correlation_at(size_t i) const { return ids.correlation_at(i); }  // kNoId when absent
+  int64_t external_id_at(size_t i) const { return ids.external_id_at(i); }  // kNoId when absent
   uint64_t src_offset_at(size_t i) const { return src.offset_at(i); }
   uint32_t src_length_at(size_t i) const { return src.length_at(i); }
   void reserve(size_t n);  // the import's columns
@@ -140,14 +140,13 @@ struct SliceTable {
  private:
   template <class Table, class F>
   static void import_columns(Table& t, F& f) {
-    f(t.ts_ns), f(t.dur.codes), f(t.track.codes), f(t.name.codes), f(t.cat.codes), f(t.flags), f(t.correlation.codes),
-        f(t.external_id.codes), f(t.src.codes);
+    f(t.ts_ns), f(t.dur.codes), f(t.track.codes), f(t.name.codes), f(t.cat.codes), f(t.flags), f(t.ids.codes),
+        f(t.src.codes);
   }
   template <class Table, class F>
   static void side_columns(Table& t, F& f) {
     t.dur.for_each_side_column(f), t.track.for_each_side_column(f), t.name.for_each_side_column(f),
-        t.cat.for_each_side_column(f), t.correlation.for_each_side_column(f), t.external_id.for_each_side_column(f),
-        t.src.for_each_side_column(f);
+        t.cat.for_each_side_column(f), t.ids.for_each_side_column(f), t.src.for_each_side_column(f);
   }
 };
 

@@ -299,7 +299,7 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
   using Bytes = std::vector<uint8_t>;
   using Columns = std::vector<Bytes>;
   const CollectiveTable& coll = part.state().model.gpu_ops.collectives;
-  const CompactIntColumn& ids = part.state().model.slices.correlation;
+  const IdPairColumn& ids = part.state().model.slices.ids;
   const CategoryColumn& cats = part.state().model.slices.cat;
   const PodBuffer<FlowPoint>& points = part.state().flow_points();
   const GpuOpTable& ops = part.state().model.gpu_ops;

@@ -1,5 +1,5 @@
 // Side tables of the model (side_rows.h): the collective args of the GPU ops that have any, the
-// Kineto ids and durations that do not fit 32 bits (compact_int_column.h) and the event sources that
+// Kineto id pairs (id_pair_column.h) and durations (compact_int_column.h) that do not fit 4 bytes and the event sources that
 // do not fit 8 bytes (source_column.h), read back per row after sorting and after a parts import. (The collective args' parts imports: import_parts_test.cc.)
 #include <doctest/doctest.h>
 
@@ -118,7 +118,16 @@ const char* const kIdTrace = R"({"traceEvents": [
   {"ph": "X", "name": "inside", "cat": "cpu_op", "pid": 1, "tid": 3, "ts": 3, "dur": 1, "args": {"External id": 1}},
   {"ph": "E", "pid": 1, "tid": 3, "ts": 9},
   {"ph": "B", "name": "unclosed", "cat": "cpu_op", "pid": 1, "tid": 4, "ts": 1, "args": {"External id": -3}},
-  {"ph": "X", "name": "int64_min", "cat": "cpu_op", "pid": 1, "tid": 4, "ts": 2, "dur": 1, "args": {"correlation": -9223372036854775808}}
+  {"ph": "X", "name": "int64_min", "cat": "cpu_op", "pid": 1, "tid": 4, "ts": 2, "dur": 1, "args": {"correlation": -9223372036854775808}},
+  {"ph": "X", "name": "same", "cat": "cpu_op", "pid": 1, "tid": 5, "ts": 9, "dur": 1, "args": {"correlation": 1073741821, "External id": 1073741821}},
+  {"ph": "X", "name": "same_reserved", "cat": "cpu_op", "pid": 1, "tid": 5, "ts": 8, "dur": 1, "args": {"correlation": 1073741822, "External id": 1073741822}},
+  {"ph": "X", "name": "differ_wide", "cat": "cpu_op", "pid": 1, "tid": 5, "ts": 7, "dur": 1, "args": {"correlation": 0, "External id": 4294967295}},
+  {"ph": "X", "name": "differ_over", "cat": "cpu_op", "pid": 1, "tid": 5, "ts": 6, "dur": 1, "args": {"correlation": 12, "External id": 4294967296}},
+  {"ph": "X", "name": "corr_only", "cat": "cpu_op", "pid": 1, "tid": 5, "ts": 5, "dur": 1, "args": {"correlation": 1073741821}},
+  {"ph": "X", "name": "ext_reserved", "cat": "cpu_op", "pid": 1, "tid": 5, "ts": 4, "dur": 1, "args": {"External id": 1073741822}},
+  {"ph": "B", "name": "pair_differ", "cat": "cpu_op", "pid": 1, "tid": 6, "ts": 2, "args": {"correlation": 5, "External id": 6}},
+  {"ph": "X", "name": "inside_differ", "cat": "cpu_op", "pid": 1, "tid": 6, "ts": 3, "dur": 1, "args": {"correlation": 7, "External id": 0}},
+  {"ph": "E", "pid": 1, "tid": 6, "ts": 9}
 ]})";
 
 struct Ids {
@@ -126,12 +135,26 @@ struct Ids {
   int64_t correlation, external_id;
 };
 const Ids kIds[] = {
-    {"launch_max", INT64_MAX, -5},     {"launch_fit", 4294967293, 0},
-    {"k_max", INT64_MAX, kNoId},       {"k_fit", 4294967293, kNoId},
-    {"codes", 4294967294, 4294967295}, {"wide", 4294967296, -INT64_MAX},
-    {"minus_one", -1, kNoId},          {"no_ids", kNoId, kNoId},
-    {"pair", -2, 8589934592},          {"inside", kNoId, 1},
-    {"unclosed", kNoId, -3},           {"int64_min", kNoId, kNoId},  // INT64_MIN is kNoId: read as no id, as before
+    {"launch_max", INT64_MAX, -5},
+    {"launch_fit", 4294967293, 0},
+    {"k_max", INT64_MAX, kNoId},
+    {"k_fit", 4294967293, kNoId},
+    {"codes", 4294967294, 4294967295},
+    {"wide", 4294967296, -INT64_MAX},
+    {"minus_one", -1, kNoId},
+    {"no_ids", kNoId, kNoId},
+    {"pair", -2, 8589934592},
+    {"inside", kNoId, 1},
+    {"unclosed", kNoId, -3},
+    {"int64_min", kNoId, kNoId},  // INT64_MIN is kNoId: read as no id, as before
+    {"same", 1073741821, 1073741821},
+    {"same_reserved", 1073741822, 1073741822},
+    {"differ_wide", 0, 4294967295},
+    {"differ_over", 12, 4294967296},
+    {"corr_only", 1073741821, kNoId},
+    {"ext_reserved", kNoId, 1073741822},
+    {"pair_differ", 5, 6},
+    {"inside_differ", 7, 0},
 };
 
 void check_ids(TraceModel& m) {
@@ -143,11 +166,11 @@ void check_ids(TraceModel& m) {
     CHECK(s.correlation_at(slice) == want.correlation);
     CHECK(s.external_id_at(slice) == want.external_id);
   }
-  // Only the ids that do not fit have a side row, and each side row is a row coded kEscaped.
-  CHECK(s.correlation.escaped_rows.size() == 6);
-  CHECK(s.external_id.escaped_rows.size() == 5);
-  CHECK(s.correlation.escapes_fit(s.correlation, 0));
-  CHECK(s.external_id.escapes_fit(s.external_id, 0));
+  // Only the pairs that do not fit have an escaped side row, only those whose ids differ a second
+  // id, and each side row is a row coded so.
+  CHECK(s.ids.escaped_rows.size() == 12);
+  CHECK(s.ids.second_rows.size() == 3);
+  CHECK(s.ids.escapes_fit(s.ids, 0));
   auto linked = [&m](const char* launch, const char* gpu) {
     for (const LaunchLink& l : m.launches)
       if (name_of_slice(m, l.launch_slice) == launch && name_of_slice(m, l.gpu_slice) == gpu) return true;
@@ -164,7 +187,7 @@ TEST_CASE("ids: any int64 and kNoId read back after sorting, whole and in parts"
   check_side_tables_all_ways(kIdTrace, check_ids);
 }
 
-TEST_CASE("ids: set and renumber keep the side table to the rows coded kEscaped") {
+TEST_CASE("compact ints: set and renumber keep the side table to the rows coded kEscaped") {
   CompactIntColumn c;
   for (int64_t id : {int64_t(7), kNoId, int64_t(-1), int64_t(CompactIntColumn::kEscaped), int64_t(3)}) c.push_back(id);
   CHECK(c.codes ==
@@ -195,6 +218,82 @@ TEST_CASE("ids: set and renumber keep the side table to the rows coded kEscaped"
   CHECK_FALSE(bad.escapes_fit(bad, 0));
   CHECK_FALSE(c.escapes_fit(CompactIntColumn{}, 2));  // row 4 is coded kEscaped, and no side row says so
   CHECK(c.escapes_fit(CompactIntColumn{}, 5));
+}
+
+TEST_CASE("id pairs: each shape reads back, and set and renumber keep both side tables to their rows") {
+  using C = IdPairColumn;
+  struct Pair {
+    int64_t correlation, external_id;
+  };
+  // Rows 0-7: neither, External id only, both equal, correlation only, both differ (two rows: the
+  // side table holds 8 bytes of them), an id at the reserved code, a negative one.
+  const std::vector<Pair> pairs = {
+      {kNoId, kNoId}, {kNoId, 9}, {4, 4}, {C::kAbsentId - 1, kNoId}, {3, 70}, {2, 0}, {kNoId, C::kAbsentId}, {-1, 2}};
+  C c;
+  for (const Pair& p : pairs) c.push_back(p.correlation, p.external_id);
+  for (size_t row = 0; row < pairs.size(); ++row) {
+    CAPTURE(row);
+    CHECK(c.correlation_at(row) == pairs[row].correlation);
+    CHECK(c.external_id_at(row) == pairs[row].external_id);
+  }
+  CHECK((c.codes[2] >> C::kShapeShift) == C::kSame);
+  CHECK((c.codes[3] >> C::kShapeShift) == C::kCorrelation);
+  CHECK(c.second_rows == std::vector<uint32_t>{4, 5});
+  CHECK(c.escaped_rows == std::vector<uint32_t>{6, 7});
+  CHECK(c.escapes_fit(c, 0));
+
+  std::vector<Pair> want = pairs;
+  auto set = [&](size_t row, Pair p) { c.set(row, p.correlation, p.external_id), want[row] = p; };
+  set(0, {8, 1});                 // none -> differ, before the other side rows
+  set(4, {3, kNoId});             // differ -> correlation only
+  set(6, {5, 6});                 // escaped -> differ
+  set(1, {kNoId, INT64_MAX});     // -> escaped
+  set(7, {1, int64_t(1) << 32});  // escaped -> escaped (an External id wider than the side table's)
+  CHECK(c.second_rows == std::vector<uint32_t>{0, 5, 6});
+  CHECK(c.second_ids == std::vector<uint32_t>{1, 0, 6});
+  CHECK(c.escaped_rows == std::vector<uint32_t>{1, 7});
+  CHECK(c.escapes_fit(c, 0));
+
+  // Old row -> new row, moving the kDiffer rows out of order: their ids go by rank, not by sort.
+  const std::vector<uint32_t> new_index = {7, 0, 1, 2, 3, 4, 5, 6};
+  std::vector<uint32_t> order = {1, 2, 3, 4, 5, 6, 7, 0};  // new row -> old row, the same permutation
+  permute_columns(order, c.codes);
+  c.renumber(new_index);
+  for (size_t old = 0; old < pairs.size(); ++old) {
+    CAPTURE(old);
+    CHECK(c.correlation_at(new_index[old]) == want[old].correlation);
+    CHECK(c.external_id_at(new_index[old]) == want[old].external_id);
+  }
+  CHECK(c.second_rows == std::vector<uint32_t>{4, 5, 7});
+  CHECK(c.escaped_rows == std::vector<uint32_t>{0, 6});
+  CHECK(c.escapes_fit(c, 0));
+
+  // More rows than one 64-row block of the rank count, permuted by reversal.
+  C big;
+  for (int64_t i = 0; i < 200; ++i) big.push_back(i, i % 3 ? i + 1 : i);
+  std::vector<uint32_t> reverse(200), rev_order(200);
+  for (uint32_t i = 0; i < 200; ++i) reverse[i] = 199 - i, rev_order[i] = 199 - i;
+  permute_columns(rev_order, big.codes);
+  big.renumber(reverse);
+  for (int64_t i = 0; i < 200; ++i) {
+    CAPTURE(i);
+    CHECK(big.correlation_at(199 - i) == i);
+    CHECK(big.external_id_at(199 - i) == (i % 3 ? i + 1 : i));
+  }
+  CHECK(big.escapes_fit(big, 0));
+
+  // A kDiffer code without its side row, or a side row on another code, does not fit.
+  C bad = c;
+  bad.codes[2] = C::kDiffer << C::kShapeShift | 1;
+  CHECK_FALSE(bad.escapes_fit(bad, 0));
+  bad = c;
+  bad.second_rows[0] = 3;
+  CHECK_FALSE(bad.escapes_fit(bad, 0));
+  bad = c;
+  bad.second_ids.pop_back();
+  CHECK_FALSE(bad.escapes_fit(bad, 0));
+  CHECK_FALSE(c.escapes_fit(C{}, 7));  // row 7 is coded kDiffer, and no side row says so
+  CHECK(c.escapes_fit(C{}, 8));
 }
 
 namespace {

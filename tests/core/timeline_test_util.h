@@ -51,8 +51,7 @@ struct ModelBuilder {
     s.cat_kinds[cat] = kind;
     s.flags.push_back(0);
     s.depth.push_back(0);
-    s.correlation.push_back(correlation);
-    s.external_id.push_back(kNoId);
+    s.ids.push_back(correlation, kNoId);
     s.src.push_back(0, 0);
     m.min_ts_ns = any ? std::min(m.min_ts_ns, ts) : ts;
     m.max_ts_ns = any ? std::max(m.max_ts_ns, ts) : ts;

@@ -1,0 +1,113 @@
+#include "core/model/id_pair_column.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "core/model/side_rows.h"
+
+namespace tw {
+
+namespace {
+
+bool fits_code(int64_t id) { return id >= 0 && id < IdPairColumn::kAbsentId; }
+
+uint32_t shaped(IdPairColumn::Shape shape, int64_t id) {
+  return uint32_t(shape) << IdPairColumn::kShapeShift | static_cast<uint32_t>(id);
+}
+
+bool is_differ(uint32_t code) {
+  return code >> IdPairColumn::kShapeShift == IdPairColumn::kDiffer && code != IdPairColumn::kEscaped;
+}
+
+}  // namespace
+
+uint32_t IdPairColumn::code_of(int64_t correlation, int64_t external_id, uint32_t& second) {
+  if (correlation == kNoId) {
+    if (external_id == kNoId) return shaped(kExternal, kAbsentId);
+    return fits_code(external_id) ? shaped(kExternal, external_id) : kEscaped;
+  }
+  if (!fits_code(correlation)) return kEscaped;
+  if (external_id == kNoId) return shaped(kCorrelation, correlation);
+  if (external_id == correlation) return shaped(kSame, correlation);
+  if (external_id < 0 || external_id > int64_t(UINT32_MAX)) return kEscaped;
+  second = static_cast<uint32_t>(external_id);
+  return shaped(kDiffer, correlation);
+}
+
+void IdPairColumn::push_back(int64_t correlation, int64_t external_id) {
+  uint32_t second = 0;
+  const uint32_t code = code_of(correlation, external_id, second);
+  const auto row = static_cast<uint32_t>(codes.size());
+  if (code == kEscaped)
+    escaped_rows.push_back(row), escaped_correlations.push_back(correlation),
+        escaped_external_ids.push_back(external_id);
+  else if (is_differ(code)) second_rows.push_back(row), second_ids.push_back(second);
+  codes.push_back(code);
+}
+
+void IdPairColumn::set(size_t row, int64_t correlation, int64_t external_id) {
+  uint32_t second = 0;
+  const uint32_t code = code_of(correlation, external_id, second);
+  const auto r = static_cast<uint32_t>(row);
+  set_side_row(second_rows, r, is_differ(code), std::tuple{second}, second_ids);
+  set_side_row(escaped_rows, r, code == kEscaped, std::tuple{correlation, external_id}, escaped_correlations,
+               escaped_external_ids);
+  codes[row] = code;
+}
+
+// The kDiffer rows may be a large share (a trace whose runtime calls and kernels have two ids), so
+// their side table is not sorted anew: each id goes to its row's rank among the kDiffer codes, which
+// are permuted already (the count of them before it: a prefix count per 64 rows and a short scan).
+void IdPairColumn::renumber(const std::vector<uint32_t>& new_index) {
+  renumber_side_rows(new_index, escaped_rows, escaped_correlations, escaped_external_ids);
+  for (uint32_t& r : second_rows) r = new_index[r];
+  if (std::is_sorted(second_rows.begin(), second_rows.end())) return;
+  std::vector<uint32_t> before((codes.size() >> 6) + 1, 0);
+  for (size_t b = 0, count = 0; b < before.size(); ++b) {
+    before[b] = static_cast<uint32_t>(count);
+    const size_t end = std::min(codes.size(), (b + 1) << 6);
+    for (size_t i = b << 6; i < end; ++i) count += is_differ(codes[i]);
+  }
+  std::vector<uint32_t> ids(second_ids.size());
+  for (size_t k = 0; k < second_rows.size(); ++k) {
+    const uint32_t r = second_rows[k];
+    size_t rank = before[r >> 6];
+    for (size_t i = r & ~uint32_t(63); i < r; ++i) rank += is_differ(codes[i]);
+    ids[rank] = second_ids[k];
+  }
+  second_ids.swap(ids);
+  size_t k = 0;
+  for (size_t i = 0; i < codes.size(); ++i)
+    if (is_differ(codes[i])) second_rows[k++] = static_cast<uint32_t>(i);
+}
+
+bool IdPairColumn::escapes_fit(const IdPairColumn& side, size_t first) const {
+  if (side.second_rows.size() != side.second_ids.size() ||
+      side.escaped_rows.size() != side.escaped_correlations.size() ||
+      side.escaped_rows.size() != side.escaped_external_ids.size())
+    return false;
+  if (!side_rows_fit(codes, kEscaped, side.escaped_rows, first)) return false;
+  // side_rows_fit for the kDiffer shape, which is a range of codes rather than one.
+  if (first > codes.size() || !side_rows_valid(side.second_rows, codes.size() - first)) return false;
+  for (uint32_t r : side.second_rows)
+    if (!is_differ(codes[first + r])) return false;
+  return static_cast<size_t>(std::count_if(codes.begin() + static_cast<ptrdiff_t>(first), codes.end(), is_differ)) ==
+         side.second_rows.size();
+}
+
+int64_t IdPairColumn::second_at(size_t row) const {
+  const size_t k = find_side_row(second_rows, static_cast<uint32_t>(row));
+  return k < second_ids.size() ? int64_t(second_ids[k]) : kNoId;  // kNoId: only for a table escapes_fit refuses
+}
+
+int64_t IdPairColumn::escaped_correlation(size_t row) const {
+  const size_t k = find_side_row(escaped_rows, static_cast<uint32_t>(row));
+  return k < escaped_correlations.size() ? escaped_correlations[k] : kNoId;
+}
+
+int64_t IdPairColumn::escaped_external_id(size_t row) const {
+  const size_t k = find_side_row(escaped_rows, static_cast<uint32_t>(row));
+  return k < escaped_external_ids.size() ? escaped_external_ids[k] : kNoId;
+}
+
+}  // namespace tw
