@@ -132,4 +132,49 @@ TEST_CASE("a communication-only trace: overlap 0 %, no computation") {
   CHECK(f["temporal"]["non_compute_ns"] == 10);
 }
 
+// The breakdown is one sweep over the class sets' boundaries; here it is checked against the set
+// algebra it replaces (unions, differences, clips), on random sets with shared and touching
+// boundaries and windows that cut intervals, start before the first or end after the last.
+TEST_CASE("temporal breakdown: the sweep gives what the set algebra gives, in any window") {
+  uint64_t seed = 12345;
+  auto next = [&seed](int64_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((seed >> 33) % static_cast<uint64_t>(n));
+  };
+  for (int round = 0; round < 200; ++round) {
+    GpuActivity a;
+    for (int c = 0; c < kKernelClassCount; ++c) {
+      std::vector<Interval> raw;
+      const int64_t count = next(12);
+      for (int64_t k = 0; k < count; ++k) {
+        const int64_t b = next(40) * 5;  // multiples of 5: boundaries shared between classes
+        raw.push_back({b, b + next(8) * 5});
+      }
+      a.by_class[c] = IntervalSet::union_of(raw);
+      a.all = a.all.unite(a.by_class[c]);
+    }
+    const int64_t begin = next(60) * 5 - 50, end = begin + next(60) * 5;
+    CAPTURE(round);
+    CAPTURE(begin);
+    CAPTURE(end);
+    const TemporalBreakdown t = temporal_breakdown_in(a, begin, end);
+    IntervalSet s[kKernelClassCount];
+    for (int c = 0; c < kKernelClassCount; ++c) s[c] = a.by_class[c].clip(begin, end);
+    const IntervalSet& comp = s[int(KernelClass::kComputation)];
+    const IntervalSet& comm = s[int(KernelClass::kCommunication)];
+    const IntervalSet& mem = s[int(KernelClass::kMemory)];
+    const IntervalSet& other = s[int(KernelClass::kOther)];
+    const IntervalSet comp_comm = comp.unite(comm);
+    CHECK(t.span_ns == end - begin);
+    CHECK(t.busy_ns == a.all.clip(begin, end).total());
+    for (int c = 0; c < kKernelClassCount; ++c) CHECK(t.class_ns[c] == s[c].total());
+    CHECK(t.compute_ns == comp.total());
+    CHECK(t.exposed_communication_ns == comm.subtract(comp).total());
+    CHECK(t.exposed_memory_ns == mem.subtract(comp_comm).total());
+    CHECK(t.exposed_other_ns == other.subtract(comp_comm.unite(mem)).total());
+    CHECK(t.compute_ns + t.exposed_communication_ns + t.exposed_memory_ns + t.exposed_other_ns + t.idle_ns ==
+          t.span_ns);
+  }
+}
+
 }  // namespace tw
