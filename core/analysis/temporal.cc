@@ -33,7 +33,6 @@ GpuActivity gpu_activity(const TraceModel& m, const std::vector<KernelClass>& cl
   }
   for (int c = 0; c < kKernelClassCount; ++c) {
     a.by_class[c] = by_class[c].take();
-    a.all = a.all.unite(a.by_class[c]);
   }
   return a;
 }
@@ -68,7 +67,7 @@ void coverage(const IntervalSet* sets, int64_t begin, int64_t end, int64_t (&by_
     for (int c = 0; c < kKernelClassCount; ++c) {
       if (at[c] >= v[c]->size()) continue;
       const Interval& iv = (*v[c])[at[c]];
-      if (inside[c] && iv.end == pos) inside[c] = false, ++at[c], mask &= ~(1u << c);
+      if (inside[c] && iv.end <= pos) inside[c] = false, ++at[c], mask &= ~(1u << c);
       // Entering the next interval: one starting here, or (in the first round) before `begin`.
       if (!inside[c] && at[c] < v[c]->size() && (*v[c])[at[c]].begin <= pos) inside[c] = true, mask |= 1u << c;
     }

@@ -22,7 +22,6 @@ struct GpuActivity {
   int64_t first_ns = 0;     // earliest start
   int64_t last_end_ns = 0;  // latest end
   size_t ops = 0;
-  IntervalSet all;
   IntervalSet by_class[kKernelClassCount];
   const IntervalSet& of(KernelClass c) const { return by_class[static_cast<int>(c)]; }
 };

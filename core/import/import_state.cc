@@ -216,7 +216,7 @@ uint32_t ImportState::add_slice(uint32_t track, int64_t ts, int64_t dur, StringI
                                 int64_t corr, int64_t ext, uint64_t off, uint32_t len) {
   SliceTable& s = model.slices;
   growth_.before_append(s, s.ts_ns);
-  if (s.ids.second_rows.size() == s.ids.second_rows.capacity())
+  if (s.ids.second_full() && IdPairColumn::needs_second(corr, ext))
     s.ids.reserve_second(growth_.target(s.ids.second_rows.size()));
   uint32_t idx = static_cast<uint32_t>(s.size());
   s.ts_ns.push_back(ts);

@@ -1,6 +1,6 @@
 // A column of int64 values in 4 bytes a row, for values that are nearly always small and
-// non-negative: the Kineto ids ("correlation", "External id", small counters) and slice durations
-// (below 4.29 s in ns but for a few long spans). A trace is untrusted input: any int64, and kNoId,
+// non-negative: slice durations (below 4.29 s in ns but for a few long spans; the Kineto ids have
+// their own pair column, id_pair_column.h). A trace is untrusted input: any int64, and kNoId,
 // must read back exactly. A value in [0, kAbsent) is its own code; kNoId is kAbsent; any other
 // (negative, 2^32 - 2 or more) is kEscaped, its value in a side table of (row, value) (side_rows.h).
 #pragma once

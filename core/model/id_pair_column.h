@@ -2,8 +2,9 @@
 // pair allows it. Most rows have one of them (a CPU op its External id, a runtime call or kernel of
 // some Kineto versions its correlation) or both equal (a runtime call and its kernel in most traces
 // here), so one id and the pair's shape tell both. The rows whose ids differ (a runtime call and its
-// kernel in others) keep the External id in a side table beside the code (8 bytes, as two columns
-// would have cost); a pair that does not fit (an id negative or from 2^30 - 2) is escaped whole.
+// kernel in others) keep the External id (up to 2^32 - 1) in a side table beside the code (8 bytes,
+// as two columns would have cost); any other pair (an id negative, a code's id from 2^30 - 2, a
+// differing External id from 2^32) is escaped whole.
 // A trace is untrusted input: any pair of int64 values, and kNoId, must read back exactly.
 #pragma once
 #include <cstddef>
@@ -60,9 +61,12 @@ struct IdPairColumn {
   bool escapes_fit(const IdPairColumn& side, size_t first) const;
   // Appends `part`'s side tables at the rows row_of(part row) gives (UINT32_MAX: a dropped row,
   // which has no ids), after its codes were appended the same way.
+  // The room it reserves leaves some for finish()'s few rows and the pairs closed across a cut,
+  // as the absorb does for the other columns, so neither doubles the table.
   template <class RowOf>
   void append_part_sides(const IdPairColumn& part, RowOf&& row_of) {
-    reserve_second(second_rows.size() + part.second_rows.size());
+    const size_t need = second_rows.size() + part.second_rows.size();
+    if (need > second_rows.capacity()) reserve_second(need + need / 256 + 1024);
     for (size_t k = 0; k < part.second_rows.size(); ++k)
       if (const uint32_t r = row_of(part.second_rows[k]); r != UINT32_MAX)
         second_rows.push_back(r), second_ids.push_back(part.second_ids[k]);
@@ -73,8 +77,15 @@ struct IdPairColumn {
   }
 
   // The kDiffer side table reserved for n rows: it may hold half the rows, so the import reserves
-  // it by its growth plan (growth_plan.h) rather than letting it double.
+  // it by its growth plan (growth_plan.h) rather than letting it double, when a pair that needs it
+  // finds it full.
   void reserve_second(size_t n) { second_rows.reserve(n), second_ids.reserve(n); }
+  bool second_full() const { return second_rows.size() == second_rows.capacity(); }
+  static bool needs_second(int64_t correlation, int64_t external_id) {
+    uint32_t second = 0;
+    const uint32_t code = code_of(correlation, external_id, second);
+    return code != kEscaped && code >> kShapeShift == kDiffer;
+  }
 
   // The code of a pair; `second` is set to the External id a kDiffer code leaves to the side table.
   static uint32_t code_of(int64_t correlation, int64_t external_id, uint32_t& second);

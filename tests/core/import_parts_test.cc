@@ -307,6 +307,12 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
   REQUIRE(ops.bytes_op.size() > 0);
   REQUIRE(cats.values.size() < 200);
   REQUIRE(points.size() > 0);
+  // The HTA trace's runtime calls and kernels have two differing ids: the side table is not empty.
+  REQUIRE(ids.second_rows.size() > 0);
+  size_t one_id_row = 0;  // a row with one id, or none
+  while (one_id_row < ids.size() && ids.codes[one_id_row] >> IdPairColumn::kShapeShift != IdPairColumn::kExternal)
+    ++one_id_row;
+  REQUIRE(one_id_row < ids.size());
   auto column_of = [&part](const auto& column) {  // its index in part_columns()
     const auto all = part.state().part_columns();
     size_t i = 0;
@@ -327,8 +333,14 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
       // Collective args keyed by a GPU op the part does not have, or naming a string it does not.
       [&](Bytes&, Columns& c) { std::memset(c[column_of(coll.op)].data(), 0x7f, 4); },
       [&](Bytes&, Columns& c) { std::memset(c[column_of(coll.dtype)].data(), 0x7f, 4); },
-      // An id coded as escaped (compact_int_column.h) with no escaped id for it.
+      // An id pair coded as escaped (id_pair_column.h) with no escaped ids for it; one coded as
+      // differing with no second id for it; a second id keyed by a row the part does not have.
       [&](Bytes&, Columns& c) { std::memset(c[column_of(ids.codes)].data(), 0xff, 4); },
+      [&](Bytes&, Columns& c) {
+        const uint32_t code = uint32_t(IdPairColumn::kDiffer) << IdPairColumn::kShapeShift | 5;
+        std::memcpy(c[column_of(ids.codes)].data() + 4 * one_id_row, &code, 4);
+      },
+      [&](Bytes&, Columns& c) { std::memset(c[column_of(ids.second_rows)].data(), 0x7f, 4); },
       // A category code past the part's own categories (category_column.h).
       [&](Bytes&, Columns& c) { std::memset(c[column_of(cats.codes)].data() + 3, 200, 1); },
       // A v1 flow point on a lane the part does not have (the points go straight to the tables' end).
