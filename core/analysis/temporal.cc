@@ -44,7 +44,7 @@ constexpr int kMasks = 1 << kKernelClassCount;
 // The time inside [begin, end) covered by exactly the classes of each mask (bit c: class c), in
 // one sweep over the class sets' boundaries: the exposed times are differences of sets whose
 // union, difference and clipped copies would each be a set as large as the inputs, built and
-// dropped (on the HTA-replicated 1 GB trace these were the summary's largest transient).
+// dropped while the GPU activity is held: a peak in the summary's memory (docs/performance.md).
 void coverage(const IntervalSet* sets, int64_t begin, int64_t end, int64_t (&by_mask)[kMasks]) {
   const std::vector<Interval>* v[kKernelClassCount];
   size_t at[kKernelClassCount];

@@ -15,10 +15,6 @@ uint32_t shaped(IdPairColumn::Shape shape, int64_t id) {
   return uint32_t(shape) << IdPairColumn::kShapeShift | static_cast<uint32_t>(id);
 }
 
-bool is_differ(uint32_t code) {
-  return code >> IdPairColumn::kShapeShift == IdPairColumn::kDiffer && code != IdPairColumn::kEscaped;
-}
-
 }  // namespace
 
 uint32_t IdPairColumn::code_of(int64_t correlation, int64_t external_id, uint32_t& second) {
@@ -86,13 +82,8 @@ bool IdPairColumn::escapes_fit(const IdPairColumn& side, size_t first) const {
       side.escaped_rows.size() != side.escaped_correlations.size() ||
       side.escaped_rows.size() != side.escaped_external_ids.size())
     return false;
-  if (!side_rows_fit(codes, kEscaped, side.escaped_rows, first)) return false;
-  // side_rows_fit for the kDiffer shape, which is a range of codes rather than one.
-  if (first > codes.size() || !side_rows_valid(side.second_rows, codes.size() - first)) return false;
-  for (uint32_t r : side.second_rows)
-    if (!is_differ(codes[first + r])) return false;
-  return static_cast<size_t>(std::count_if(codes.begin() + static_cast<ptrdiff_t>(first), codes.end(), is_differ)) ==
-         side.second_rows.size();
+  return side_rows_fit(codes, kEscaped, side.escaped_rows, first) &&
+         side_rows_fit_if(codes, is_differ, side.second_rows, first);
 }
 
 int64_t IdPairColumn::second_at(size_t row) const {

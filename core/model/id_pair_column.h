@@ -81,10 +81,10 @@ struct IdPairColumn {
   // finds it full.
   void reserve_second(size_t n) { second_rows.reserve(n), second_ids.reserve(n); }
   bool second_full() const { return second_rows.size() == second_rows.capacity(); }
+  static bool is_differ(uint32_t code) { return code >> kShapeShift == kDiffer && code != kEscaped; }
   static bool needs_second(int64_t correlation, int64_t external_id) {
     uint32_t second = 0;
-    const uint32_t code = code_of(correlation, external_id, second);
-    return code != kEscaped && code >> kShapeShift == kDiffer;
+    return is_differ(code_of(correlation, external_id, second));
   }
 
   // The code of a pair; `second` is set to the External id a kDiffer code leaves to the side table.

@@ -61,13 +61,19 @@ void set_side_row(std::vector<uint32_t>& rows, uint32_t row, bool escaped, const
 // True when `rows` (a part's side keys), each plus `first`, are exactly the rows from `first` on
 // coded `escaped` in `codes`: a part's side table is checked before it is read, since a damaged
 // part may carry anything.
-template <typename Code>
-bool side_rows_fit(const std::vector<Code>& codes, Code escaped, const std::vector<uint32_t>& rows, size_t first) {
+// (side_rows_fit_if: the rows whose code satisfies `keyed`, for a column with several such codes.)
+template <typename Code, typename Keyed>
+bool side_rows_fit_if(const std::vector<Code>& codes, Keyed keyed, const std::vector<uint32_t>& rows, size_t first) {
   if (first > codes.size() || !side_rows_valid(rows, codes.size() - first)) return false;
   for (uint32_t r : rows)
-    if (codes[first + r] != escaped) return false;
-  return static_cast<size_t>(std::count(codes.begin() + static_cast<ptrdiff_t>(first), codes.end(), escaped)) ==
+    if (!keyed(codes[first + r])) return false;
+  return static_cast<size_t>(std::count_if(codes.begin() + static_cast<ptrdiff_t>(first), codes.end(), keyed)) ==
          rows.size();
+}
+template <typename Code>
+bool side_rows_fit(const std::vector<Code>& codes, Code escaped, const std::vector<uint32_t>& rows, size_t first) {
+  return side_rows_fit_if(
+      codes, [escaped](Code c) { return c == escaped; }, rows, first);
 }
 
 }  // namespace tw
