@@ -39,63 +39,44 @@ Distribution distribution(std::vector<int64_t>& v) {
   return d;
 }
 
-// One stream's queue from its enqueue times (launch call starts) and dequeue times (op starts).
-StreamQueue queue_of(int32_t device, int64_t stream, std::vector<int64_t>& enq, std::vector<int64_t>& deq) {
-  StreamQueue q;
-  q.device = device;
-  q.stream = stream;
-  // A stream runs its work in launch order, and the records follow the ops in start order, so both
-  // lists are (nearly) sorted already.
-  auto less = [](int64_t a, int64_t b) { return a < b; };
-  sort_runs(enq, less);
-  sort_runs(deq, less);
-  q.series.reserve(enq.size() + deq.size());
-  int32_t len = 0;
-  double sum = 0, weighted = 0;
-  auto add = [&](int64_t ts, int32_t delta) {
-    len += delta;
-    q.series.push_back({ts, len});
-    q.max_length = std::max(q.max_length, len);
-    sum += len;
-  };
-  // Enqueues before dequeues at equal times, so the length never dips below zero.
-  size_t i = 0, j = 0;
-  while (i < enq.size() || j < deq.size()) {
-    if (j == deq.size() || (i < enq.size() && enq[i] <= deq[j])) add(enq[i++], +1);
-    else add(deq[j++], -1);
-  }
-  q.mean = q.series.empty() ? 0 : sum / static_cast<double>(q.series.size());
-  for (size_t k = 0; k + 1 < q.series.size(); ++k) {
-    int64_t d = q.series[k + 1].ts_ns - q.series[k].ts_ns;
-    weighted += static_cast<double>(d) * q.series[k].length;
-    if (q.series[k].length == q.max_length) q.time_at_max_ns += d;
-  }
-  int64_t span = q.series.empty() ? 0 : q.series.back().ts_ns - q.series.front().ts_ns;
-  q.time_weighted_mean = span > 0 ? weighted / static_cast<double>(span) : 0;
-  return q;
-}
-
-// Queues per (device, stream) of the launched op, in (device, stream) order.
-void build_queues(const TraceModel& m, const std::vector<LaunchRecord>& recs, LaunchesResult& r) {
+// Queues per (device, stream) of the launched op, in (device, stream) order. The times are
+// gathered into vectors reserved by a counting pass and each stream's are freed once its queue is
+// built: the summary's peak is set here on traces with millions of launches.
+template <class EachLaunch>
+void build_queues(const TraceModel& m, const LaunchOptions& opt, EachLaunch each_launch, LaunchesResult& r) {
+  using Key = std::pair<int32_t, int64_t>;
   struct Stream {
+    size_t launches = 0;
     std::vector<int64_t> enq, deq;
   };
-  std::map<std::pair<int32_t, int64_t>, Stream> streams;
-  Stream* cur = nullptr;
-  std::pair<int32_t, int64_t> cur_key;
-  GpuRowCursor cursor(m);
-  for (const LaunchRecord& l : recs) {
-    uint32_t row = cursor.row_of(l.gpu_slice);
-    if (row == UINT32_MAX) continue;
-    const std::pair<int32_t, int64_t> key{m.gpu_ops.device_at(row), m.gpu_ops.stream_at(row)};
-    if (!cur || key != cur_key) {  // records come stream by stream: the map is rarely consulted
-      cur = &streams[key];
-      cur_key = key;
-    }
-    cur->enq.push_back(m.slices.ts_ns[l.launch_slice]);
-    cur->deq.push_back(m.slices.ts_ns[l.gpu_slice]);
+  std::map<Key, Stream> streams;
+  auto each_stream_launch = [&](auto&& f) {
+    Stream* cur = nullptr;
+    Key cur_key;
+    GpuRowCursor cursor(m);
+    each_launch([&](uint32_t link) {
+      const LaunchLink& l = m.launches[link];
+      const uint32_t row = cursor.row_of(l.gpu_slice);
+      if (row == UINT32_MAX) return;
+      const Key key{m.gpu_ops.device_at(row), m.gpu_ops.stream_at(row)};
+      if (!cur || key != cur_key) {  // launches come stream by stream: the map is rarely consulted
+        cur = &streams[key];
+        cur_key = key;
+      }
+      f(*cur, l);
+    });
+  };
+  each_stream_launch([](Stream& st, const LaunchLink&) { st.launches++; });
+  for (auto& [key, st] : streams) st.enq.reserve(st.launches), st.deq.reserve(st.launches);
+  each_stream_launch([&m](Stream& st, const LaunchLink& l) {
+    st.enq.push_back(m.slices.ts_ns[l.launch_slice]);
+    st.deq.push_back(m.slices.ts_ns[l.gpu_slice]);
+  });
+  for (auto& [key, st] : streams) {
+    r.queues.push_back(queue_of(key.first, key.second, st.enq, st.deq, opt.queue_chart_points, opt.queue_changes));
+    std::vector<int64_t>().swap(st.enq);
+    std::vector<int64_t>().swap(st.deq);
   }
-  for (auto& [key, st] : streams) r.queues.push_back(queue_of(key.first, key.second, st.enq, st.deq));
 }
 
 void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r) {
@@ -208,43 +189,55 @@ int host_sync_kind(std::string_view n) {
   return -1;
 }
 
-int64_t queue_time_at_least(const StreamQueue& q, int32_t limit) {
-  int64_t t = 0;
-  for (size_t k = 0; k + 1 < q.series.size(); ++k)
-    if (q.series[k].length >= limit) t += q.series[k + 1].ts_ns - q.series[k].ts_ns;
-  return t;
-}
-
 namespace {
 
-// The indices of the `top` longest delays, longest first (then by index): a bounded heap, so
-// O(n log top) time and O(top) memory.
-std::vector<uint32_t> worst_delays(const SliceTable& s, const std::vector<LaunchRecord>& records, size_t top) {
-  auto worse = [&](uint32_t a, uint32_t b) {
-    const int64_t da = records[a].delay_ns(s), db = records[b].delay_ns(s);
-    if (da != db) return da > db;
-    return a < b;
-  };
-  std::vector<uint32_t> heap;  // the `top` worst so far; heap.front() is the least bad of them
-  heap.reserve(std::min(top, records.size()) + 1);
-  for (uint32_t i = 0; i < records.size() && top > 0; ++i) {
-    if (heap.size() == top && !worse(i, heap.front())) continue;
-    heap.push_back(i), std::push_heap(heap.begin(), heap.end(), worse);
-    if (heap.size() > top) std::pop_heap(heap.begin(), heap.end(), worse), heap.pop_back();
+// The `top` longest delays, longest first (then in visiting order): a bounded heap, so O(n log top)
+// time and O(top) memory. Fed in visiting order.
+class WorstDelays {
+ public:
+  WorstDelays(const SliceTable& s, size_t top) : s_(s), top_(top) {}
+  void add(uint32_t order, const LaunchRecord& rec) {
+    if (top_ == 0) return;
+    const Entry e{rec.delay_ns(s_), order, rec};
+    if (heap_.size() == top_ && !worse(e, heap_.front())) return;
+    heap_.push_back(e), std::push_heap(heap_.begin(), heap_.end(), worse);
+    if (heap_.size() > top_) std::pop_heap(heap_.begin(), heap_.end(), worse), heap_.pop_back();
   }
-  std::sort(heap.begin(), heap.end(), worse);
-  return heap;
-}
+  std::vector<LaunchRecord> take() {
+    std::sort(heap_.begin(), heap_.end(), worse);
+    std::vector<LaunchRecord> out;
+    out.reserve(heap_.size());
+    for (const Entry& e : heap_) out.push_back(e.rec);
+    return out;
+  }
+
+ private:
+  struct Entry {
+    int64_t delay;
+    uint32_t order;
+    LaunchRecord rec;
+  };
+  static bool worse(const Entry& a, const Entry& b) {
+    return a.delay != b.delay ? a.delay > b.delay : a.order < b.order;
+  }
+  const SliceTable& s_;
+  size_t top_;
+  std::vector<Entry> heap_;  // the `top` worst so far; heap_.front() is the least bad of them
+};
 
 }  // namespace
 
 LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
   LaunchesResult r;
   const SliceTable& s = m.slices;
-  if (!opt.window) r.records.reserve(m.launches.size());  // a window (one step) holds a small part: let it grow
+  auto visit = [&m, &opt](auto&& f) { each_launch(m, opt, f); };
   // Short ops counted per name through a dense StringId -> slot table (names are pool ids).
   std::vector<uint32_t> short_slot(m.strings.size(), UINT32_MAX);
-  each_launch(m, opt, [&](uint32_t link) {
+  WorstDelays worst(s, opt.top);
+  // One buffer serves both distributions, one after the other: no record per launch is kept.
+  std::vector<int64_t> values;
+  if (!opt.window) values.reserve(m.launches.size());  // a window (one step) holds a small part: let it grow
+  visit([&](uint32_t link) {
     const LaunchLink& l = m.launches[link];
     const LaunchRecord rec{l.launch_slice, l.gpu_slice};
     const int64_t delay = rec.delay_ns(s), cpu = rec.cpu_ns(s), gpu = rec.gpu_ns(s);
@@ -263,38 +256,25 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
     }
     r.launch_cpu_ns += cpu;
     r.launched_gpu_ns += gpu;
-    r.records.push_back(rec);
+    worst.add(static_cast<uint32_t>(values.size()), rec);
+    values.push_back(std::max<int64_t>(delay, 0));
   });
-  r.count = r.records.size();
-  // One buffer serves both distributions, one after the other: the summary's peak memory is set
-  // here on traces with millions of launches.
-  std::vector<int64_t> values(r.records.size());
-  for (size_t i = 0; i < values.size(); ++i) values[i] = r.records[i].clipped_delay_ns(s);
+  r.count = values.size();
   r.delay = distribution(values);
-  for (size_t i = 0; i < values.size(); ++i) values[i] = r.records[i].cpu_ns(s);
+  values.clear();
+  visit([&](uint32_t link) { values.push_back(s.dur_at(m.launches[link].launch_slice)); });
   r.cpu = distribution(values);
   std::vector<int64_t>().swap(values);
-  r.worst_delays = worst_delays(s, r.records, opt.top);
+  r.worst_delays = worst.take();
   std::sort(r.short_op_names.begin(), r.short_op_names.end(), [](const auto& a, const auto& b) {
     if (a.second != b.second) return a.second > b.second;
     return a.first < b.first;
   });
   if (r.short_op_names.size() > opt.top) r.short_op_names.resize(opt.top);
   r.launch_bound = r.count > 0 && r.short_ops * 2 >= r.count && r.launch_cpu_ns >= r.launched_gpu_ns;
-  if (opt.queues) build_queues(m, r.records, r);
+  if (opt.queues) build_queues(m, opt, visit, r);
   find_syncs(m, opt, r);
   return r;
-}
-
-void drop_bulk(LaunchesResult& r) {
-  std::vector<LaunchRecord> worst;
-  worst.reserve(r.worst_delays.size());
-  for (uint32_t& i : r.worst_delays) {
-    worst.push_back(r.records[i]);
-    i = static_cast<uint32_t>(worst.size() - 1);
-  }
-  r.records.swap(worst);
-  for (StreamQueue& q : r.queues) std::vector<QueuePoint>().swap(q.series);
 }
 
 }  // namespace tw

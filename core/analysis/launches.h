@@ -5,8 +5,7 @@
 //    chart: the launch costs more than the work).
 //  - launch-bound verdict: most launched ops are short AND the CPU spends at least as long in
 //    launch calls as the GPU spends running what they launched.
-//  - queue length per stream (HTA TraceCounters): +1 when a runtime call that has a GPU op starts,
-//    -1 when that op starts; a step function sampled at every change.
+//  - queue length per stream (HTA TraceCounters, queue_length.h).
 //  - host synchronisations: runtime calls that block the CPU until the GPU catches up
 //    (device/stream/event synchronize, blocking cudaMemcpy / hipMemcpy), with their blocked time and
 //    the operators they were called from.
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "core/analysis/intervals.h"
+#include "core/analysis/queue_length.h"
 #include "core/model/trace_model.h"
 
 namespace tw {
@@ -28,7 +28,9 @@ struct LaunchOptions {
   // Restricts to one window [begin, end) (a profiler step): the launches and host syncs whose
   // runtime call STARTS in it, each counted whole. Null = the whole trace.
   const Interval* window = nullptr;
-  bool queues = true;  // queue-length series per stream (whole-trace charts; per step they are not needed)
+  bool queues = true;                // queue length per stream (whole-trace charts; per step they are not needed)
+  size_t queue_chart_points = 1000;  // each queue's chart, at most
+  bool queue_changes = false;        // also keep each queue's every change (StreamQueue::series)
   // launch_order(m), when several windows are asked: a window then visits only its own launches.
   const std::vector<uint32_t>* launch_order = nullptr;
 };
@@ -37,8 +39,8 @@ struct LaunchOptions {
 // window's launch calls are a few runs of this order).
 std::vector<uint32_t> launch_order(const TraceModel& m);
 
-// One launch: its runtime call and GPU op. What is measured of it is read from their slices, so a
-// record costs 8 bytes (the summary holds one per launch until the launches section is written).
+// One launch: its runtime call and GPU op. What is measured of it is read from their slices (the
+// analysis walks model.launches in place and keeps records only of the worst delays).
 struct LaunchRecord {
   uint32_t launch_slice = 0;
   uint32_t gpu_slice = 0;
@@ -47,27 +49,13 @@ struct LaunchRecord {
   // From the call's end to the op's start; raw: may be negative.
   int64_t delay_ns(const SliceTable& s) const { return s.ts_ns[gpu_slice] - s.end_ns(launch_slice); }
   int64_t clipped_delay_ns(const SliceTable& s) const { return std::max<int64_t>(delay_ns(s), 0); }
+  bool operator==(const LaunchRecord&) const = default;
 };
 
 struct Distribution {
   uint64_t count = 0;
   int64_t min_ns = 0, p50_ns = 0, p90_ns = 0, p99_ns = 0, max_ns = 0;
   double mean_ns = 0;
-};
-
-struct QueuePoint {
-  int64_t ts_ns;
-  int32_t length;
-};
-
-struct StreamQueue {
-  int32_t device = -1;
-  int64_t stream = -1;
-  std::vector<QueuePoint> series;  // every change, in time order
-  int32_t max_length = 0;
-  double mean = 0;  // over change points, as HTA's describe()
-  double time_weighted_mean = 0;
-  int64_t time_at_max_ns = 0;  // time spent at max_length
 };
 
 struct SyncSite {
@@ -91,14 +79,13 @@ struct SyncKindStat {
 };
 
 struct LaunchesResult {
-  uint64_t count = 0;                 // launch links (the records', until drop_bulk)
-  std::vector<LaunchRecord> records;  // every launch link, in model.launches order
-  Distribution delay;                 // of clipped delays
+  uint64_t count = 0;  // launch links visited
+  Distribution delay;  // of clipped delays
   uint64_t negative_delays = 0;
-  uint64_t delay_outliers = 0;         // delay > delay_outlier_ns
-  uint64_t runtime_outliers = 0;       // cpu_ns > runtime_outlier_ns
-  std::vector<uint32_t> worst_delays;  // indices into records, longest delay first
-  Distribution cpu;                    // launch call durations
+  uint64_t delay_outliers = 0;             // delay > delay_outlier_ns
+  uint64_t runtime_outliers = 0;           // cpu_ns > runtime_outlier_ns
+  std::vector<LaunchRecord> worst_delays;  // at most `top`, longest delay first (then in model.launches order)
+  Distribution cpu;                        // launch call durations
   uint64_t short_ops = 0;
   int64_t short_ops_gpu_ns = 0;
   std::vector<std::pair<StringId, uint64_t>> short_op_names;  // most frequent first
@@ -116,15 +103,6 @@ struct LaunchesResult {
 
 // Host-sync call sites walk the model's slice parents (set by finish()).
 LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt = {});
-
-// Keeps what is read after the launches section is written (counts, distributions, syncs, the
-// worst delays' records, renumbered 0..) and frees a record per launch and the queue series: the
-// largest tables the summary would otherwise hold while its later sections peak.
-void drop_bulk(LaunchesResult& r);
-
-// HTA's get_time_spent_blocked_on_full_queue: time during which the queue length is >= limit
-// (each change point holds until the next one; the last holds for nothing).
-int64_t queue_time_at_least(const StreamQueue& q, int32_t limit);
 
 // The call sites of `calls`, most blocked first (then by name), at most `top` (launch_stats's
 // sync_sites; the host_syncs recommendation's for the syncs inside the steps).

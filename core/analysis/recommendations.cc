@@ -178,7 +178,7 @@ void launch_bound(const RecommendationInputs& in, std::vector<Recommendation>& o
                {"launched_gpu_ns", double(l->launched_gpu_ns)}};
   for (const auto& [name, n] : l->short_op_names) r.offenders.push_back(std::string(in.model->strings.get(name)));
   for (size_t i = 0; i < l->worst_delays.size() && i < 3; ++i) {
-    const LaunchRecord& rec = l->records[l->worst_delays[i]];
+    const LaunchRecord& rec = l->worst_delays[i];
     r.ranges.push_back({in.model->slices.end_ns(rec.launch_slice), in.model->slices.ts_ns[rec.gpu_slice]});
   }
   out.push_back(std::move(r));

@@ -109,35 +109,11 @@ json distribution_json(const Distribution& d) {
 }
 
 static json queue_json(const StreamQueue& q) {
-  // Chart series, drawn as steps: at most kMaxChartPoints points. Each time bucket gives its
-  // maximum (at the bucket's first change) and, when the queue ended the bucket at another length,
-  // that length at the bucket's last change: with the maximum alone, a queue that went 0 -> 1 -> 0
-  // within a bucket would stay at 1 until the next bucket, over idle stretches.
   json ts = json::array(), len = json::array();
-  if (!q.series.empty()) {
-    int64_t t0 = q.series.front().ts_ns, t1 = q.series.back().ts_ns;
-    int64_t width = std::max<int64_t>(1, (t1 - t0) / int64_t(kMaxChartPoints / 2) + 1);
-    size_t i = 0;
-    while (i < q.series.size()) {
-      const int64_t b = (q.series[i].ts_ns - t0) / width;
-      const int64_t first_ts = q.series[i].ts_ns;
-      int32_t most = q.series[i].length;
-      size_t last = i;
-      for (++i; i < q.series.size() && (q.series[i].ts_ns - t0) / width == b; ++i) {
-        most = std::max(most, q.series[i].length);
-        last = i;
-      }
-      ts.push_back(first_ts);
-      len.push_back(most);
-      if (q.series[last].length != most) {
-        ts.push_back(q.series[last].ts_ns);
-        len.push_back(q.series[last].length);
-      }
-    }
-  }
+  for (const QueuePoint& p : q.chart) ts.push_back(p.ts_ns), len.push_back(p.length);
   return {{"device", q.device},
           {"stream", q.stream},
-          {"changes", q.series.size()},
+          {"changes", q.changes},
           {"max", q.max_length},
           {"mean", round4(q.mean)},
           {"time_weighted_mean", round4(q.time_weighted_mean)},
@@ -148,8 +124,7 @@ static json queue_json(const StreamQueue& q) {
 json launches_json(const TraceModel& m, const LaunchesResult& r, const LaunchOptions& opt) {
   const SliceTable& s = m.slices;
   json worst = json::array();
-  for (uint32_t i : r.worst_delays) {
-    const LaunchRecord& l = r.records[i];
+  for (const LaunchRecord& l : r.worst_delays) {
     worst.push_back(
         {{"kernel", model_str(m, s.name.at(l.gpu_slice))},
          {"launch", model_str(m, s.name.at(l.launch_slice))},

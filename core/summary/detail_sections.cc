@@ -115,17 +115,17 @@ EarlyDetails early_details(const TraceModel& m) {
   EarlyDetails e;
   e.launch_ops = launch_operators(m);
   e.ops = operator_stats(m, nullptr, &e.launch_ops);
+  e.launch_options.queue_chart_points = kMaxChartPoints;
   e.launches = launch_stats(m, e.launch_options);
   e.memory = memory_usage(m, kMaxChartPoints);
   return e;
 }
 
-void add_early_sections(json& out, const TraceModel& m, EarlyDetails& e) {
+void add_early_sections(json& out, const TraceModel& m, const EarlyDetails& e) {
   out["operators"] = operators_json(m, e.ops, kTopRows);
   out["launches"] =
       m.launches.empty() && e.launches.sync_count == 0 ? json(nullptr) : launches_json(m, e.launches, e.launch_options);
   out["memory"] = e.memory.devices.empty() ? json(nullptr) : memory_json(e.memory, true);
-  drop_bulk(e.launches);
 }
 
 void add_detail_sections(json& file, const AnalysisContext& ctx, const EarlyDetails& early,

@@ -22,9 +22,9 @@ struct EarlyDetails {
   MemoryResult memory;
 };
 EarlyDetails early_details(const TraceModel& m);
-// Sets the "operators", "launches" and "memory" keys of `out`, then drops what only those sections
-// read (drop_bulk of the launches): the later sections and the recommendations use the rest.
-void add_early_sections(nlohmann::json& out, const TraceModel& m, EarlyDetails& early);
+// Sets the "operators", "launches" and "memory" keys of `out` (the later sections and the
+// recommendations read `early` too).
+void add_early_sections(nlohmann::json& out, const TraceModel& m, const EarlyDetails& early);
 
 // The other detail sections (the early ones must be in `file` already). `temporal` is the whole
 // trace's GPU breakdown as the "temporal" section holds it (null: no GPU work); the verdict reads it.

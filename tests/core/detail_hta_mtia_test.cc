@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/analysis/hta_compat.h"
 #include "core/analysis/idle.h"
@@ -79,7 +80,9 @@ TEST_CASE("detail: mtia_rank_0 idle in default mode counts only real gaps") {
 
 TEST_CASE("detail: mtia_rank_0 queue length statistics match HTA") {
   TraceModel& m = detail_test::data_trace(kMtia);
-  LaunchesResult r = launch_stats(m);
+  LaunchOptions every_change;
+  every_change.queue_changes = true;
+  LaunchesResult r = launch_stats(m, every_change);
   const StreamQueue* q102 = nullptr;
   std::vector<int64_t> streams;
   for (const StreamQueue& q : r.queues) {
@@ -90,6 +93,7 @@ TEST_CASE("detail: mtia_rank_0 queue length statistics match HTA") {
   REQUIRE(q102);
   // HTA: count 6, mean 0.5, std 0.547723, min 0, 25% 0, 50% 0.5, 75% 1, max 1.
   CHECK(q102->series.size() == 6);
+  CHECK(q102->changes == 6);
   CHECK(q102->mean == doctest::Approx(0.5));
   CHECK(q102->max_length == 1);
   double var = 0;
@@ -104,10 +108,9 @@ TEST_CASE("detail: mtia_rank_0 queue length statistics match HTA") {
 
 TEST_CASE("detail: mtia_rank_0 kernel launch stats for correlation 423 match HTA") {
   TraceModel& m = detail_test::data_trace(kMtia);
-  LaunchesResult r = launch_stats(m);
-  const LaunchRecord* rec = nullptr;
-  for (const LaunchRecord& l : r.records)
-    if (m.slices.correlation_at(l.gpu_slice) == 423) rec = &l;
+  std::optional<LaunchRecord> rec;
+  for (const LaunchLink& l : m.launches)
+    if (m.slices.correlation_at(l.gpu_slice) == 423) rec = LaunchRecord{l.launch_slice, l.gpu_slice};
   REQUIRE(rec);
   // HTA: cpu_duration 435.200, gpu_duration 124.768, launch_delay 0 (delta 2.0, us).
   CHECK(rec->cpu_ns(m.slices) == 435200);

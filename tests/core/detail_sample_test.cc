@@ -104,8 +104,10 @@ TEST_CASE("detail sample: operators, self time, device time and op/kernel pairs"
 
 TEST_CASE("detail sample: launches, queue length and host syncs") {
   Sample s;
-  LaunchesResult r = launch_stats(s.m);
-  REQUIRE(r.records.size() == 5);
+  LaunchOptions every_change;
+  every_change.queue_changes = true;
+  LaunchesResult r = launch_stats(s.m, every_change);
+  REQUIRE(r.count == 5);
   CHECK(r.short_ops == 1);       // add_kernel: 2 us on the GPU, 5 us to launch
   CHECK(r.delay_outliers == 1);  // softmax waits 183 us
   CHECK(r.delay.max_ns == 183 * kUs);
@@ -115,11 +117,15 @@ TEST_CASE("detail sample: launches, queue length and host syncs") {
   CHECK(r.launched_gpu_ns == 71 * kUs);
   CHECK(!r.launch_bound);
   REQUIRE(r.worst_delays.size() == 5);
-  CHECK(s.name(s.m.slices.name.at(r.records[r.worst_delays[0]].gpu_slice)) == "softmax_kernel");
+  CHECK(s.name(s.m.slices.name.at(r.worst_delays[0].gpu_slice)) == "softmax_kernel");
+  CHECK(r.worst_delays[0].delay_ns(s.m.slices) == 183 * kUs);
+  for (size_t i = 1; i < r.worst_delays.size(); ++i)
+    CHECK(r.worst_delays[i - 1].delay_ns(s.m.slices) >= r.worst_delays[i].delay_ns(s.m.slices));
   REQUIRE(r.queues.size() == 1);
   const StreamQueue& q = r.queues[0];
   CHECK(q.stream == 7);
   CHECK(q.series.size() == 10);
+  CHECK(q.changes == 10);
   CHECK(q.max_length == 2);
   CHECK(q.time_at_max_ns == 6 * kUs);
   CHECK(queue_time_at_least(q, 1) == (20 + 15 + 180 + 33) * kUs);
@@ -133,103 +139,30 @@ TEST_CASE("detail sample: launches, queue length and host syncs") {
   CHECK(s.m.slices.ts_ns[r.longest_syncs[0]] == 400 * kUs);
   CHECK(host_sync_kind("cudaMemcpy") == 3);
   CHECK(host_sync_kind("cudaMemcpyAsync") == -1);
+  CHECK(host_sync_kind("hipDeviceSynchronize") == 0);
 
-  // What the summary keeps once the section is written: the same counts and worst delays (2 of
-  // the 5 here), no record per launch, no queue series.
+  // What the summary asks for: the `top` worst delays only, and of each queue its chart and
+  // statistics without its every change; the rest as with every record.
   LaunchOptions top2;
   top2.top = 2;
-  LaunchesResult kept = launch_stats(s.m, top2);
-  const LaunchesResult whole = kept;
-  REQUIRE(whole.worst_delays.size() == 2);
-  drop_bulk(kept);
+  const LaunchesResult kept = launch_stats(s.m, top2);
   CHECK(kept.count == 5);
   REQUIRE(kept.worst_delays.size() == 2);
-  CHECK(kept.records.size() == 2);
-  for (size_t i = 0; i < 2; ++i) {
-    CHECK(kept.records[kept.worst_delays[i]].gpu_slice == whole.records[whole.worst_delays[i]].gpu_slice);
-    CHECK(kept.records[kept.worst_delays[i]].delay_ns(s.m.slices) ==
-          whole.records[whole.worst_delays[i]].delay_ns(s.m.slices));
-  }
-  CHECK(s.name(s.m.slices.name.at(kept.records[kept.worst_delays[0]].gpu_slice)) == "softmax_kernel");
+  CHECK(kept.worst_delays[0] == r.worst_delays[0]);
+  CHECK(kept.worst_delays[1] == r.worst_delays[1]);
   REQUIRE(kept.queues.size() == 1);
   CHECK(kept.queues[0].series.empty());
+  CHECK(kept.queues[0].changes == 10);
   CHECK(kept.queues[0].max_length == 2);
-  CHECK(kept.sync_calls.size() == whole.sync_calls.size());
-  CHECK(host_sync_kind("hipDeviceSynchronize") == 0);
-}
-
-TEST_CASE("detail sample: memory peaks and share") {
-  Sample s;
-  MemoryResult r = memory_usage(s.m);
-  REQUIRE(r.devices.size() == 1);
-  const DeviceMemory& d = r.devices[0];
-  CHECK(d.device == 0);
-  CHECK(d.samples == 3);
-  CHECK(d.peak_allocated == 5000);
-  CHECK(d.peak_allocated_ts_ns == 50 * kUs);
-  CHECK(d.peak_reserved == 8000);
-  CHECK(d.final_allocated == 3000);
-  CHECK(d.total_global_mem == 10000);
-  CHECK(d.peak_reserved_share == doctest::Approx(0.8));
-  CHECK(d.series.size() == 3);
-  CHECK(memory_usage(s.m, 1).devices[0].series.size() == 1);
-  CHECK(memory_usage(s.m, 1).devices[0].series[0].allocated == 5000);
-}
-
-TEST_CASE("detail sample: collectives, sizes and NCCL bandwidths") {
-  Sample s;
-  CollectivesResult r = collective_stats(s.m, s.cls);
-  REQUIRE(r.by_type.size() == 1);
-  const CollectiveStat& c = r.by_type[0];
-  CHECK(c.type == "allreduce");
-  CHECK(c.count == 1);
-  CHECK(c.bytes == 4000000);
-  CHECK(c.exposed_ns == 100 * kUs);
-  CHECK(c.algbw_gbps == doctest::Approx(40.0));
-  CHECK(c.busbw_gbps == doctest::Approx(60.0));  // 2 (n-1) / n with n = 4
-  CHECK(r.exposed_ns == 100 * kUs);
-  CHECK(collective_type("", "ncclDevKernel_AllGather_RING_LL") == "allgather");
-  CHECK(collective_type("", "void dpsk::ep::internode::combine<false, 8>(int4*)") == "combine");
-  CHECK(collective_type("_reduce_scatter_base", "x") == "reducescatter");
-  CHECK(dtype_size_bytes("BFloat16") == 2);
-  CHECK(dtype_size_bytes("c10::Half") == 2);
-  CHECK(dtype_size_bytes("Long") == 8);
-  CHECK(bus_factor("allgather", 8) == doctest::Approx(7.0 / 8));
-}
-
-TEST_CASE("detail sample: step breakdown with TensorBoard priorities") {
-  Sample s;
-  StepBreakdown r = step_breakdown(s.m, find_profiler_steps(s.m), s.cls);
-  REQUIRE(r.steps.size() == 1);
-  const StepTimes& t = r.steps[0];
-  auto ns = [&](StepCategory c) { return t.category_ns[static_cast<int>(c)]; };
-  CHECK(ns(StepCategory::kKernel) == 67 * kUs);
-  CHECK(ns(StepCategory::kMemcpy) == 4 * kUs);
-  CHECK(ns(StepCategory::kMemset) == 0);
-  CHECK(ns(StepCategory::kCommunication) == 100 * kUs);
-  CHECK(ns(StepCategory::kRuntime) == 67 * kUs);
-  CHECK(ns(StepCategory::kDataLoader) == 60 * kUs);
-  CHECK(ns(StepCategory::kCpuExec) == 37 * kUs);
-  CHECK(ns(StepCategory::kOther) == 665 * kUs);
-  CHECK(r.mean_ns == 1000 * kUs);
-  CHECK(r.max_ns == 1000 * kUs);
-}
-
-TEST_CASE("detail sample: utilisation buckets add up to the busy time") {
-  Sample s;
-  UtilizationResult r = gpu_utilization(s.m, 4);
-  CHECK(r.begin_ns == 40 * kUs);
-  CHECK(r.end_ns == 434 * kUs);
-  CHECK(r.buckets == 4);
-  REQUIRE(r.devices.size() == 1);
-  CHECK(r.devices[0].busy_ns == 171 * kUs);
-  double busy = 0;
-  for (size_t k = 0; k < r.buckets; ++k) {
-    int64_t w = std::min(r.end_ns, r.begin_ns + int64_t(k + 1) * r.bucket_ns) - (r.begin_ns + int64_t(k) * r.bucket_ns);
-    busy += r.all[k] * double(w);
+  CHECK(kept.queues[0].time_at_max_ns == q.time_at_max_ns);
+  CHECK(kept.queues[0].time_weighted_mean == q.time_weighted_mean);
+  // Ten changes, far fewer than the chart's room: the chart is every change.
+  REQUIRE(kept.queues[0].chart.size() == q.series.size());
+  for (size_t i = 0; i < q.series.size(); ++i) {
+    CHECK(kept.queues[0].chart[i].ts_ns == q.series[i].ts_ns);
+    CHECK(kept.queues[0].chart[i].length == q.series[i].length);
   }
-  CHECK(busy == doctest::Approx(171.0 * kUs).epsilon(1e-6));
-  CHECK(gpu_utilization(s.m).buckets <= 1000);
+  CHECK(kept.sync_calls.size() == r.sync_calls.size());
 }
 
 }  // namespace
@@ -240,20 +173,20 @@ namespace tw {
 TEST_CASE("detail json: a queue's chart series ends each bucket at the length the queue ended it at") {
   // 1000 pulses 0 -> 1 -> 0, two per chart bucket: the chart must come back to 0 after each bucket
   // (with the bucket maximum alone it would draw a queue of 1 the whole time).
-  LaunchesResult r;
-  StreamQueue q;
-  q.device = 0;
-  q.stream = 7;
+  std::vector<int64_t> enq, deq;
   for (int64_t i = 0; i < 1000; ++i) {
-    q.series.push_back({i * 3000, 1});
-    q.series.push_back({i * 3000 + 1000, 0});
+    enq.push_back(i * 3000);
+    deq.push_back(i * 3000 + 1000);
   }
-  q.max_length = 1;
-  r.queues.push_back(q);
+  LaunchesResult r;
+  r.queues.push_back(queue_of(0, 7, enq, deq, kMaxChartPoints, false));
+  CHECK(r.queues[0].max_length == 1);
+  CHECK(r.queues[0].changes == 2000);
   TraceModel m;
   const nlohmann::json j = launches_json(m, r, LaunchOptions{});
   const nlohmann::json& ts = j["queues"][0]["series"]["ts_ns"];
   const nlohmann::json& len = j["queues"][0]["series"]["max_length"];
+  CHECK(j["queues"][0]["changes"] == 2000);
   REQUIRE(ts.size() == len.size());
   CHECK(ts.size() <= kMaxChartPoints);
   CHECK(ts.size() >= 400);
