@@ -6,6 +6,24 @@
 
 namespace tw {
 
+namespace {
+
+// One interval given in start order, into the open one `cur` (SortedUnion's and UnionLengthBefore's
+// walk): it extends `cur` when it starts at or before its end; else `cur` is closed and it opens
+// the next. Empty intervals are dropped.
+template <class Close>
+void add_in_start_order(const Interval& iv, bool& open, Interval& cur, Close close) {
+  if (iv.end <= iv.begin) return;
+  if (open && iv.begin <= cur.end) {
+    cur.end = std::max(cur.end, iv.end);
+    return;
+  }
+  if (open) close();
+  cur = iv, open = true;
+}
+
+}  // namespace
+
 IntervalSet IntervalSet::union_of(std::vector<Interval> raw) {
   // Callers gather intervals track by track (each track already in start order): merge those runs.
   sort_runs(raw, [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
@@ -58,13 +76,7 @@ int64_t IntervalSet::intersect_total(const IntervalSet& o) const {
 }
 
 void SortedUnion::add(const Interval& iv) {
-  if (iv.end <= iv.begin) return;
-  if (open_ && iv.begin <= cur_.end) {
-    cur_.end = std::max(cur_.end, iv.end);
-    return;
-  }
-  if (open_) close();
-  cur_ = iv, open_ = true;
+  add_in_start_order(iv, open_, cur_, [this] { close(); });
 }
 
 void SortedUnion::close() {
@@ -80,6 +92,29 @@ IntervalSet SortedUnion::take(bool fit) {
   s.v_ = std::move(v_);
   v_.clear();
   return s;
+}
+
+UnionLengthBefore::UnionLengthBefore(std::vector<Query>& queries, std::vector<int64_t>& out)
+    : queries_(queries), out_(out) {
+  std::sort(queries_.begin(), queries_.end(),
+            [](const Query& a, const Query& b) { return a.ts != b.ts ? a.ts < b.ts : a.slot < b.slot; });
+}
+
+void UnionLengthBefore::add(const Interval& iv) {
+  add_in_start_order(iv, open_, cur_, [this] { close(); });
+}
+
+void UnionLengthBefore::close() {
+  // The queries before the closed interval's end: it covers the part of it before them.
+  for (; next_ < queries_.size() && queries_[next_].ts < cur_.end; ++next_)
+    out_[queries_[next_].slot] = closed_ + std::max<int64_t>(0, queries_[next_].ts - cur_.begin);
+  closed_ += cur_.length();
+  open_ = false;
+}
+
+void UnionLengthBefore::finish() {
+  if (open_) close();
+  for (; next_ < queries_.size(); ++next_) out_[queries_[next_].slot] = closed_;
 }
 
 void IntervalUnion::add(const Interval& iv) {

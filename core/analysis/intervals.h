@@ -64,6 +64,31 @@ class SortedUnion {
   std::vector<Interval> v_;
 };
 
+// The union's length before given times (queries), for intervals added in start order as
+// SortedUnion takes them, answered on the way: the busy time inside many spans of one stream, as
+// the difference at each span's two ends, without holding the stream's union (one interval per op
+// on a busy stream).
+class UnionLengthBefore {
+ public:
+  struct Query {
+    int64_t ts;
+    uint32_t slot;  // where the answer goes: out[slot]
+  };
+  // Sorts `queries`; out must have a slot for each.
+  UnionLengthBefore(std::vector<Query>& queries, std::vector<int64_t>& out);
+  void add(const Interval& iv);  // iv.begin >= the begin of every interval added before it
+  void finish();                 // answers the queries after the last interval
+
+ private:
+  void close();
+  std::vector<Query>& queries_;
+  std::vector<int64_t>& out_;
+  size_t next_ = 0;
+  int64_t closed_ = 0;  // the length of the union's intervals before the open one
+  bool open_ = false;
+  Interval cur_{0, 0};
+};
+
 // The union of intervals added in any order, built as they come: each ascending run is united on
 // the fly (SortedUnion) and the runs' unions are merged like a merge sort's run stack (each held
 // union at least twice the next), so it holds about the union, not every interval. The model's

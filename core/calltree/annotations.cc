@@ -143,23 +143,38 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
   orphans_by_process = {}, spans_by_process = {};  // freed before the GPU spans are united
 
   // GPU side: busy time of each stream inside its gpu_user_annotation spans, by name.
+  std::vector<uint32_t> spans;  // a stream's annotation slices with a row
+  std::vector<UnionLengthBefore::Query> queries;
+  std::vector<int64_t> busy_before;
   for (uint32_t t = 0; t < m.tracks.size(); ++t) {
     const Track& tr = m.tracks[t];
     if (tr.kind != TrackKind::kGpuStream) continue;
     const auto [begin, end] = s.rows_of(t);
-    IntervalUnion ops;  // a track's slices are in start order: one run (intervals.h)
-    for (uint32_t i = begin; i < end; ++i)
-      if (s.kind_at(i) == EventKind::kKernel || s.kind_at(i) == EventKind::kMemcpy ||
-          s.kind_at(i) == EventKind::kMemset)
-        ops.add({s.ts_ns[i], s.end_ns(i)});
-    const IntervalSet busy = ops.take();
+    spans.clear();
     for (uint32_t i = begin; i < end; ++i) {
       if (s.kind_at(i) != EventKind::kGpuUserAnnotation) continue;
       const StringId n = s.name.at(i);
-      const uint32_t row = n < row_of_name.size() ? row_of_name[n] : UINT32_MAX;
-      if (row == UINT32_MAX) continue;  // no CPU annotation of that name (or a ProfilerStep)
-      add_stream(r.rows[row].gpu_side, tr.device, tr.stream, busy.total_within(s.ts_ns[i], s.end_ns(i)));
+      // No CPU annotation of that name (or a ProfilerStep): no row.
+      if (n < row_of_name.size() && row_of_name[n] != UINT32_MAX) spans.push_back(i);
     }
+    if (spans.empty()) continue;
+    queries.clear();
+    for (uint32_t k = 0; k < spans.size(); ++k) {
+      queries.push_back({s.ts_ns[spans[k]], 2 * k});
+      queries.push_back({s.end_ns(spans[k]), 2 * k + 1});
+    }
+    // The stream's busy time before each span's two ends, its ops united as they come (a track's
+    // slices are in start order): the stream's busy intervals are never held.
+    busy_before.assign(queries.size(), 0);
+    UnionLengthBefore busy(queries, busy_before);
+    for (uint32_t i = begin; i < end; ++i)
+      if (s.kind_at(i) == EventKind::kKernel || s.kind_at(i) == EventKind::kMemcpy ||
+          s.kind_at(i) == EventKind::kMemset)
+        busy.add({s.ts_ns[i], s.end_ns(i)});
+    busy.finish();
+    for (uint32_t k = 0; k < spans.size(); ++k)
+      add_stream(r.rows[row_of_name[s.name.at(spans[k])]].gpu_side, tr.device, tr.stream,
+                 std::max<int64_t>(0, busy_before[2 * k + 1] - busy_before[2 * k]));
   }
 
   // Which annotation's GPU work runs under which: among the names with most GPU time, the pairs that

@@ -1,5 +1,5 @@
-// Interval sets (core/analysis/intervals.h): union_of, SortedUnion, IntervalUnion and
-// intersect_total against a brute-force union over a small time range, on inputs in random order,
+// Interval sets (core/analysis/intervals.h): union_of, SortedUnion, IntervalUnion, UnionLengthBefore
+// and intersect_total against a brute-force union over a small time range, on inputs in random order,
 // in ascending runs (as the model's tracks give them), descending, with empty and touching ones.
 #include <doctest/doctest.h>
 
@@ -77,4 +77,27 @@ TEST_CASE("intervals: IntervalUnion and SortedUnion give union_of's set, in any 
   }
   IntervalUnion none;
   CHECK(none.take().empty());
+}
+
+TEST_CASE("intervals: UnionLengthBefore answers the union's length before each time, as the set would") {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 400; ++round) {
+    const std::vector<Interval> v = random_intervals(rng, static_cast<int>(rng() % 300), round % 2 ? 1 : 4);
+    CAPTURE(round);
+    const IntervalSet set = IntervalSet::union_of(v);
+    // Times before, inside, at the ends of and after the intervals, some repeated.
+    std::vector<UnionLengthBefore::Query> queries;
+    std::vector<int64_t> times;
+    for (int k = 0, n = static_cast<int>(rng() % 60); k < n; ++k) {
+      int64_t t = int64_t(rng() % (kRange + 40)) - 20;
+      if (!v.empty() && rng() % 3 == 0) t = rng() % 2 ? v[rng() % v.size()].begin : v[rng() % v.size()].end;
+      queries.push_back({t, static_cast<uint32_t>(times.size())});
+      times.push_back(t);
+    }
+    std::vector<int64_t> out(times.size(), -1);
+    UnionLengthBefore before(queries, out);
+    for (const Interval& iv : v) before.add(iv);
+    before.finish();
+    for (size_t k = 0; k < times.size(); ++k) CHECK(out[k] == set.total_within(-1000, times[k]));
+  }
 }
