@@ -118,8 +118,9 @@ void find_syncs(const TraceModel& m, const LaunchOptions& opt, LaunchesResult& r
   for (const SyncCall& c : longest_syncs_of(r.sync_calls, opt.top)) r.longest_syncs.push_back(c.slice);
 }
 
-// Calls f(link) for the model.launches indices to visit, in model.launches order (records keep that
-// order and the worst delays break ties by it): all, or those whose launch call starts in the window.
+// Calls f(link) for the model.launches indices to visit, in model.launches order (the worst delays
+// break ties by it, and each pass must see the same order): all, or those whose launch call starts
+// in the window.
 template <class F>
 void each_launch(const TraceModel& m, const LaunchOptions& opt, F f) {
   const SliceTable& s = m.slices;
@@ -257,12 +258,15 @@ LaunchesResult launch_stats(const TraceModel& m, const LaunchOptions& opt) {
     r.launch_cpu_ns += cpu;
     r.launched_gpu_ns += gpu;
     worst.add(static_cast<uint32_t>(values.size()), rec);
-    values.push_back(std::max<int64_t>(delay, 0));
+    values.push_back(rec.clipped_delay_ns(s));
   });
   r.count = values.size();
   r.delay = distribution(values);
   values.clear();
-  visit([&](uint32_t link) { values.push_back(s.dur_at(m.launches[link].launch_slice)); });
+  visit([&](uint32_t link) {
+    const LaunchLink& l = m.launches[link];
+    values.push_back(LaunchRecord{l.launch_slice, l.gpu_slice}.cpu_ns(s));
+  });
   r.cpu = distribution(values);
   std::vector<int64_t>().swap(values);
   r.worst_delays = worst.take();

@@ -11,8 +11,9 @@ namespace {
 // The chart's time buckets, filled one change at a time (changes come in time order).
 class ChartBuilder {
  public:
+  // Two points a bucket at most: points / 2 buckets of equal width (a size under 2 counts as 2).
   ChartBuilder(int64_t t0, int64_t t1, size_t points, std::vector<QueuePoint>& out)
-      : t0_(t0), width_(std::max<int64_t>(1, (t1 - t0) / std::max<int64_t>(1, int64_t(points / 2)) + 1)), out_(out) {}
+      : t0_(t0), width_(std::max<int64_t>(1, (t1 - t0) / int64_t(std::max<size_t>(points, 2) / 2) + 1)), out_(out) {}
   void add(int64_t ts, int32_t len) {
     const int64_t b = (ts - t0_) / width_;
     if (open_ && b == bucket_) {

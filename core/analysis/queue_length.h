@@ -22,7 +22,7 @@ struct StreamQueue {
   double mean = 0;  // over change points, as HTA's describe()
   double time_weighted_mean = 0;
   int64_t time_at_max_ns = 0;  // time spent at max_length
-  // At most the chart size asked: per time bucket, the queue's maximum (at the bucket's first
+  // At most the chart size asked (2 at least): per time bucket, the queue's maximum (at the bucket's first
   // change) and, when the queue ended the bucket at another length, that length at its last change
   // (with the maximum alone, a queue that went 0 -> 1 -> 0 within a bucket would stay at 1 until the
   // next bucket, over idle stretches). Drawn as steps.

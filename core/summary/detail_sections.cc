@@ -115,7 +115,6 @@ EarlyDetails early_details(const TraceModel& m) {
   EarlyDetails e;
   e.launch_ops = launch_operators(m);
   e.ops = operator_stats(m, nullptr, &e.launch_ops);
-  e.launch_options.queue_chart_points = kMaxChartPoints;
   e.launches = launch_stats(m, e.launch_options);
   e.memory = memory_usage(m, kMaxChartPoints);
   return e;

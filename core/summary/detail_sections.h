@@ -9,6 +9,7 @@
 #include "core/analysis/operators.h"
 #include "core/analysis/temporal.h"
 #include "core/summary/analysis_context.h"
+#include "core/summary/detail_json.h"
 
 namespace tw {
 
@@ -17,7 +18,7 @@ namespace tw {
 struct EarlyDetails {
   LaunchOperators launch_ops;  // shared with the steps' operator tables
   OperatorsResult ops;
-  LaunchOptions launch_options;
+  LaunchOptions launch_options{.queue_chart_points = kMaxChartPoints};
   LaunchesResult launches;
   MemoryResult memory;
 };

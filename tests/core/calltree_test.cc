@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 
+#include "core/analysis/intervals.h"
 #include "core/calltree/annotations.h"
 #include "core/calltree/bottom_up.h"
 #include "core/calltree/call_tree.h"
@@ -274,6 +275,26 @@ TEST_CASE("annotations: GPU time inside the GPU-side mirror (gpu_user_annotation
     CHECK(a.gpu_side[0].ns > 0);
     CHECK(a.gpu_side[0].ns <= spans);
     CHECK(a.gpu_ns > 0);
+    // Exactly the stream's busy set (its ops united whole) inside each of the name's mirror spans.
+    const int32_t device = a.gpu_side[0].device;
+    const int64_t stream = a.gpu_side[0].stream;
+    int64_t expected = 0;
+    for (uint32_t t = 0; t < m.tracks.size(); ++t) {
+      if (m.tracks[t].kind != TrackKind::kGpuStream || m.tracks[t].device != device || m.tracks[t].stream != stream)
+        continue;
+      const auto [first, last] = m.slices.rows_of(t);
+      std::vector<Interval> ops;
+      for (uint32_t i = first; i < last; ++i) {
+        const EventKind k = m.slices.kind_at(i);
+        if (k == EventKind::kKernel || k == EventKind::kMemcpy || k == EventKind::kMemset)
+          ops.push_back({m.slices.ts_ns[i], m.slices.end_ns(i)});
+      }
+      const IntervalSet busy = IntervalSet::union_of(ops);
+      for (uint32_t i = first; i < last; ++i)
+        if (m.slices.kind_at(i) == EventKind::kGpuUserAnnotation && m.slices.name.at(i) == a.name)
+          expected += busy.total_within(m.slices.ts_ns[i], m.slices.end_ns(i));
+    }
+    CHECK(a.gpu_side[0].ns == expected);
   }
 }
 

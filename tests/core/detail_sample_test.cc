@@ -165,6 +165,80 @@ TEST_CASE("detail sample: launches, queue length and host syncs") {
   CHECK(kept.sync_calls.size() == r.sync_calls.size());
 }
 
+TEST_CASE("detail sample: memory peaks and share") {
+  Sample s;
+  MemoryResult r = memory_usage(s.m);
+  REQUIRE(r.devices.size() == 1);
+  const DeviceMemory& d = r.devices[0];
+  CHECK(d.device == 0);
+  CHECK(d.samples == 3);
+  CHECK(d.peak_allocated == 5000);
+  CHECK(d.peak_allocated_ts_ns == 50 * kUs);
+  CHECK(d.peak_reserved == 8000);
+  CHECK(d.final_allocated == 3000);
+  CHECK(d.total_global_mem == 10000);
+  CHECK(d.peak_reserved_share == doctest::Approx(0.8));
+  CHECK(d.series.size() == 3);
+  CHECK(memory_usage(s.m, 1).devices[0].series.size() == 1);
+  CHECK(memory_usage(s.m, 1).devices[0].series[0].allocated == 5000);
+}
+
+TEST_CASE("detail sample: collectives, sizes and NCCL bandwidths") {
+  Sample s;
+  CollectivesResult r = collective_stats(s.m, s.cls);
+  REQUIRE(r.by_type.size() == 1);
+  const CollectiveStat& c = r.by_type[0];
+  CHECK(c.type == "allreduce");
+  CHECK(c.count == 1);
+  CHECK(c.bytes == 4000000);
+  CHECK(c.exposed_ns == 100 * kUs);
+  CHECK(c.algbw_gbps == doctest::Approx(40.0));
+  CHECK(c.busbw_gbps == doctest::Approx(60.0));  // 2 (n-1) / n with n = 4
+  CHECK(r.exposed_ns == 100 * kUs);
+  CHECK(collective_type("", "ncclDevKernel_AllGather_RING_LL") == "allgather");
+  CHECK(collective_type("", "void dpsk::ep::internode::combine<false, 8>(int4*)") == "combine");
+  CHECK(collective_type("_reduce_scatter_base", "x") == "reducescatter");
+  CHECK(dtype_size_bytes("BFloat16") == 2);
+  CHECK(dtype_size_bytes("c10::Half") == 2);
+  CHECK(dtype_size_bytes("Long") == 8);
+  CHECK(bus_factor("allgather", 8) == doctest::Approx(7.0 / 8));
+}
+
+TEST_CASE("detail sample: step breakdown with TensorBoard priorities") {
+  Sample s;
+  StepBreakdown r = step_breakdown(s.m, find_profiler_steps(s.m), s.cls);
+  REQUIRE(r.steps.size() == 1);
+  const StepTimes& t = r.steps[0];
+  auto ns = [&](StepCategory c) { return t.category_ns[static_cast<int>(c)]; };
+  CHECK(ns(StepCategory::kKernel) == 67 * kUs);
+  CHECK(ns(StepCategory::kMemcpy) == 4 * kUs);
+  CHECK(ns(StepCategory::kMemset) == 0);
+  CHECK(ns(StepCategory::kCommunication) == 100 * kUs);
+  CHECK(ns(StepCategory::kRuntime) == 67 * kUs);
+  CHECK(ns(StepCategory::kDataLoader) == 60 * kUs);
+  CHECK(ns(StepCategory::kCpuExec) == 37 * kUs);
+  CHECK(ns(StepCategory::kOther) == 665 * kUs);
+  CHECK(r.mean_ns == 1000 * kUs);
+  CHECK(r.max_ns == 1000 * kUs);
+}
+
+TEST_CASE("detail sample: utilisation buckets add up to the busy time") {
+  Sample s;
+  UtilizationResult r = gpu_utilization(s.m, 4);
+  CHECK(r.begin_ns == 40 * kUs);
+  CHECK(r.end_ns == 434 * kUs);
+  CHECK(r.buckets == 4);
+  REQUIRE(r.devices.size() == 1);
+  CHECK(r.devices[0].busy_ns == 171 * kUs);
+  double busy = 0;
+  for (size_t k = 0; k < r.buckets; ++k) {
+    int64_t w = std::min(r.end_ns, r.begin_ns + int64_t(k + 1) * r.bucket_ns) - (r.begin_ns + int64_t(k) * r.bucket_ns);
+    busy += r.all[k] * double(w);
+  }
+  CHECK(busy == doctest::Approx(171.0 * kUs).epsilon(1e-6));
+  CHECK(gpu_utilization(s.m).buckets <= 1000);
+}
+
 }  // namespace
 }  // namespace tw
 
