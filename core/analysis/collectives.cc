@@ -65,6 +65,8 @@ double bus_factor(std::string_view type, int32_t n) {
 
 namespace {
 
+constexpr size_t kWorstExposed = 5;  // CollectivesResult::worst_exposed
+
 // Shared by the whole-trace and the windowed entry points: `window` null = every op.
 CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& classes, const std::vector<uint8_t>* keep,
                         const CommComputeSets& sets, const Interval* window) {
@@ -73,19 +75,21 @@ CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& cla
   const IntervalSet& comm_set = sets.communication;
   const SliceTable& s = m.slices;
   const GpuOpTable& g = m.gpu_ops;
-  // Clip before subtracting: a window costs O(log n + what is inside it).
-  IntervalSet exposed =
-      window ? comm_set.clip(window->begin, window->end).subtract(comp_set.clip(window->begin, window->end))
-             : comm_set.subtract(comp_set);
-  r.union_ns = window ? comm_set.total_within(window->begin, window->end) : comm_set.total();
-  r.exposed_ns = exposed.total();
-  r.worst_exposed = exposed.intervals();
+  // The exposed stretches (communication minus computation) are walked, not built: their total and
+  // the longest few are all that is read. Clipped first: a window costs O(log n + what is inside it).
   auto longer = [](const Interval& a, const Interval& b) {
     return a.length() != b.length() ? a.length() > b.length() : a.begin < b.begin;
   };
-  size_t keep_n = std::min<size_t>(5, r.worst_exposed.size());
-  std::partial_sort(r.worst_exposed.begin(), r.worst_exposed.begin() + keep_n, r.worst_exposed.end(), longer);
-  r.worst_exposed.resize(keep_n);
+  auto exposed = [&r, &longer](const Interval& iv) {
+    r.exposed_ns += iv.length();
+    if (r.worst_exposed.size() == kWorstExposed && !longer(iv, r.worst_exposed.back())) return;
+    r.worst_exposed.insert(std::upper_bound(r.worst_exposed.begin(), r.worst_exposed.end(), iv, longer), iv);
+    if (r.worst_exposed.size() > kWorstExposed) r.worst_exposed.pop_back();
+  };
+  if (window)
+    comm_set.clip(window->begin, window->end).each_difference(comp_set.clip(window->begin, window->end), exposed);
+  else comm_set.each_difference(comp_set, exposed);
+  r.union_ns = window ? comm_set.total_within(window->begin, window->end) : comm_set.total();
 
   // Type per (collective arg, kernel name) pair, computed once per distinct pair.
   FlatIdMap slot_of;  // (collective arg, kernel name) -> row of by_type
@@ -150,7 +154,11 @@ CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& cla
 
 CommComputeSets comm_compute_sets(const TraceModel& m, const std::vector<KernelClass>& classes,
                                   const std::vector<uint8_t>* keep) {
-  IntervalUnion compute, comm;  // united as they come (intervals.h)
+  size_t computes = 0, comms = 0;
+  for (uint32_t i = 0; i < m.gpu_ops.size() && i < classes.size(); ++i)
+    if (!keep || (i < keep->size() && (*keep)[i]))
+      computes += classes[i] == KernelClass::kComputation, comms += classes[i] == KernelClass::kCommunication;
+  IntervalUnion compute(computes), comm(comms);  // united as they come, in room for their ops (intervals.h)
   for (uint32_t i = 0; i < m.gpu_ops.size() && i < classes.size(); ++i) {
     if (keep && (i >= keep->size() || !(*keep)[i])) continue;
     uint32_t sl = m.gpu_ops.slice[i];

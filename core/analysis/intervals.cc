@@ -22,6 +22,11 @@ void add_in_start_order(const Interval& iv, bool& open, Interval& cur, Close clo
   cur = iv, open = true;
 }
 
+// Fitted to its size unless that wastes little: a fit is a copy, briefly beside the original.
+void fit_room(std::vector<Interval>& v) {
+  if (v.capacity() - v.size() > v.capacity() / 8) v.shrink_to_fit();
+}
+
 }  // namespace
 
 IntervalSet IntervalSet::union_of(std::vector<Interval> raw) {
@@ -87,7 +92,7 @@ void SortedUnion::close() {
 
 IntervalSet SortedUnion::take(bool fit) {
   if (open_) close();
-  if (fit) v_.shrink_to_fit();
+  if (fit) fit_room(v_);
   IntervalSet s;
   s.v_ = std::move(v_);
   v_.clear();
@@ -125,29 +130,57 @@ void IntervalUnion::add(const Interval& iv) {
 }
 
 void IntervalUnion::close_run() {
-  IntervalSet run = run_.take(/*fit=*/false);
-  run_ = SortedUnion();
+  IntervalSet run;
+  if (run_.open_) run_.close();
+  std::vector<Interval>& room = run_.v_;
+  if (room.size() <= room.capacity() / 4) {
+    // A run using little of the reserved room (a run grown by doubling fills half at least): it is
+    // copied out and the room kept for the next run.
+    run.v_.assign(room.begin(), room.end());
+    room.clear();
+    run_.closed_ = 0;
+  } else {
+    run = run_.take(/*fit=*/false);
+    run_ = SortedUnion();
+  }
   last_begin_ = INT64_MIN;
   if (!run.empty()) stack_.push_back(std::move(run));
   // Merged while the one below is not twice the top: O(log n) unions held, each interval merged
   // O(log n) times.
-  while (stack_.size() >= 2 && stack_[stack_.size() - 2].size() <= 2 * stack_.back().size()) {
-    IntervalSet merged = stack_[stack_.size() - 2].unite(stack_.back());
-    stack_.pop_back();
-    stack_.back() = std::move(merged);
+  while (stack_.size() >= 2 && stack_[stack_.size() - 2].size() <= 2 * stack_.back().size()) merge_top();
+}
+
+void IntervalUnion::merge_top() {
+  IntervalSet& below = stack_[stack_.size() - 2];
+  const size_t both = below.size() + stack_.back().size();
+  // The union is symmetric: merged into whichever has the room (the reserved one's, usually).
+  if (below.v_.capacity() < both && stack_.back().v_.capacity() >= both) std::swap(below, stack_.back());
+  std::vector<Interval>& a = below.v_;
+  const std::vector<Interval>& b = stack_.back().v_;
+  if (a.capacity() < a.size() + b.size()) {
+    below = below.unite(stack_.back());
+  } else {
+    // In the room below (the first run's, reserved for every interval): merged from the back, then
+    // coalesced, with no third block beside the two.
+    size_t i = a.size(), j = b.size(), k = i + j;
+    a.resize(k);
+    while (j > 0) a[--k] = (i > 0 && a[i - 1].begin > b[j - 1].begin) ? a[--i] : b[--j];
+    size_t w = 0;
+    for (size_t r = 0; r < a.size(); ++r) {
+      if (w > 0 && a[r].begin <= a[w - 1].end) a[w - 1].end = std::max(a[w - 1].end, a[r].end);
+      else a[w++] = a[r];
+    }
+    a.resize(w);
   }
+  stack_.pop_back();
 }
 
 IntervalSet IntervalUnion::take() {
   close_run();
-  while (stack_.size() >= 2) {
-    IntervalSet merged = stack_[stack_.size() - 2].unite(stack_.back());
-    stack_.pop_back();
-    stack_.back() = std::move(merged);
-  }
+  while (stack_.size() >= 2) merge_top();
   IntervalSet s = stack_.empty() ? IntervalSet() : std::move(stack_.back());
   stack_.clear();
-  s.v_.shrink_to_fit();  // the runs and merges were left unfitted: one fit, of the result
+  fit_room(s.v_);  // the runs and merges were left unfitted: one fit, of the result
   return s;
 }
 
@@ -168,18 +201,7 @@ IntervalSet IntervalSet::intersect(const IntervalSet& o) const {
 IntervalSet IntervalSet::subtract(const IntervalSet& o) const {
   IntervalSet s;
   s.v_.reserve(v_.size() + o.v_.size());  // an upper bound: each interval of o splits at most one
-  size_t j = 0;
-  for (Interval iv : v_) {
-    while (j < o.v_.size() && o.v_[j].end <= iv.begin) ++j;
-    size_t k = j;
-    int64_t cur = iv.begin;
-    while (k < o.v_.size() && o.v_[k].begin < iv.end) {
-      if (o.v_[k].begin > cur) s.v_.push_back({cur, o.v_[k].begin});
-      cur = std::max(cur, o.v_[k].end);
-      ++k;
-    }
-    if (cur < iv.end) s.v_.push_back({cur, iv.end});
-  }
+  each_difference(o, [&s](const Interval& iv) { s.v_.push_back(iv); });
   return s;
 }
 

@@ -40,6 +40,7 @@ StreamOverlapResult stream_overlaps(const TraceModel& m, const std::vector<Kerne
     s.device = m.tracks[t].device;
     s.stream = m.tracks[t].stream;
     SortedUnion all;
+    all.reserve(static_cast<size_t>(last - first));
     std::vector<SortedUnion> of_class(kKernelClassCount, SortedUnion(false));
     for (auto it = first; it != last; ++it) {
       const size_t row = static_cast<size_t>(it - slice.begin());

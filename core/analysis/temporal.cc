@@ -9,7 +9,13 @@ namespace tw {
 GpuActivity gpu_activity(const TraceModel& m, const std::vector<KernelClass>& cls, const ActivityOptions& opt) {
   GpuActivity a;
   const GpuOpTable& g = m.gpu_ops;
-  IntervalUnion by_class[kKernelClassCount];  // united as they come (intervals.h)
+  // United as they come (intervals.h), each class in room for all its ops.
+  size_t count[kKernelClassCount] = {};
+  for (size_t row = 0; row < g.size() && row < cls.size(); ++row)
+    if (!opt.kept || (row < opt.kept->size() && (*opt.kept)[row])) ++count[static_cast<int>(cls[row])];
+  for (size_t i = 0; i < opt.extra.size(); ++i) ++count[static_cast<int>((*opt.extra.classes)[i])];
+  std::vector<IntervalUnion> by_class;
+  for (int c = 0; c < kKernelClassCount; ++c) by_class.emplace_back(count[c]);
   auto add = [&](uint32_t s, KernelClass c) {
     int64_t b = m.slices.ts_ns[s];
     int64_t e = m.slices.end_ns(s);

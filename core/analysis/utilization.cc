@@ -39,7 +39,10 @@ UtilizationResult gpu_utilization(const TraceModel& m, size_t max_buckets) {
   const GpuOpTable& g = m.gpu_ops;
   if (g.size() == 0) return r;
   // United as they come (intervals.h): the ops are in few ascending runs (one per stream).
-  std::map<int32_t, IntervalUnion> per_device;
+  std::map<int32_t, size_t> ops_of;
+  for (uint32_t i = 0; i < g.size(); ++i) ++ops_of[g.device_at(i)];
+  std::map<int32_t, IntervalUnion> per_device;  // each in room for its device's ops
+  for (const auto& [dev, n] : ops_of) per_device.emplace(dev, IntervalUnion(n));
   r.begin_ns = INT64_MAX;
   r.end_ns = INT64_MIN;
   for (uint32_t i = 0; i < g.size(); ++i) {

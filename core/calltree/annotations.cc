@@ -202,7 +202,7 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
   std::vector<IntervalSet> unions(r.rows.size());
   for (uint32_t k = 0; k < r.rows.size(); ++k) {
     if (in_pair[k]) {
-      IntervalUnion spans;  // launches in GPU-op order: a few ascending runs (intervals.h)
+      IntervalUnion spans(op_ids[k].size());  // launches in GPU-op order: a few ascending runs (intervals.h)
       for (uint32_t li : op_ids[k]) spans.add({s.ts_ns[m.launches[li].gpu_slice], s.end_ns(m.launches[li].gpu_slice)});
       unions[k] = spans.take();
     }

@@ -62,6 +62,12 @@ TEST_CASE("intervals: IntervalUnion and SortedUnion give union_of's set, in any 
     for (const Interval& iv : v) u.add(iv);
     const IntervalSet got = u.take();
     CHECK(got.intervals() == expected);
+    // Told how many will come (the runs merged into the first run's room), or fewer than that.
+    for (size_t expect : {v.size(), v.size() / 3 + 1, v.size() + 50}) {
+      IntervalUnion told(expect);
+      for (const Interval& iv : v) told.add(iv);
+      CHECK(told.take().intervals() == expected);
+    }
     if (shape == 1 || shape == 4) {
       SortedUnion sorted, total_only(false);
       for (const Interval& iv : v) sorted.add(iv), total_only.add(iv);
@@ -74,6 +80,16 @@ TEST_CASE("intervals: IntervalUnion and SortedUnion give union_of's set, in any 
     const IntervalSet other = IntervalSet::union_of(random_intervals(rng, 1 + static_cast<int>(rng() % 100), 0));
     CHECK(got.intersect_total(other) == got.intersect(other).total());
     CHECK(other.intersect_total(got) == got.intersect(other).total());
+    // The difference, built and walked: the points of one set that the other lacks.
+    std::vector<Interval> lacking;
+    for (const Interval& iv : expected)
+      for (int64_t t = iv.begin; t < iv.end; ++t)
+        if (other.total_within(t, t + 1) == 0) lacking.push_back({t, t + 1});
+    const std::vector<Interval> want = brute_union(lacking);
+    CHECK(got.subtract(other).intervals() == want);
+    std::vector<Interval> walked;
+    got.each_difference(other, [&walked](const Interval& iv) { walked.push_back(iv); });
+    CHECK(walked == want);
   }
   IntervalUnion none;
   CHECK(none.take().empty());
