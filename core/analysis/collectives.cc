@@ -6,6 +6,7 @@
 
 #include "core/analysis/flat_id_map.h"
 #include "core/analysis/gpu_rows.h"
+#include "core/analysis/hta_compat.h"
 #include "core/analysis/intervals.h"
 
 namespace tw {
@@ -100,7 +101,7 @@ CollectivesResult stats(const TraceModel& m, const std::vector<KernelClass>& cla
   for (const auto& [first, last] : gpu_rows_starting_in(m, window)) {
     for (uint32_t i = first; i < last && i < classes.size(); ++i) {
       if (classes[i] != KernelClass::kCommunication) continue;
-      if (keep && (i >= keep->size() || !(*keep)[i])) continue;
+      if (!row_selected(keep, i)) continue;
       uint32_t sl = g.slice[i];
       const CollectiveArgs a = g.collective_args(i);
       uint64_t key = (uint64_t(a.collective) << 32) | s.name.at(sl);
@@ -156,11 +157,11 @@ CommComputeSets comm_compute_sets(const TraceModel& m, const std::vector<KernelC
                                   const std::vector<uint8_t>* keep) {
   size_t computes = 0, comms = 0;
   for (uint32_t i = 0; i < m.gpu_ops.size() && i < classes.size(); ++i)
-    if (!keep || (i < keep->size() && (*keep)[i]))
+    if (row_selected(keep, i))
       computes += classes[i] == KernelClass::kComputation, comms += classes[i] == KernelClass::kCommunication;
   IntervalUnion compute(computes), comm(comms);  // united as they come, in room for their ops (intervals.h)
   for (uint32_t i = 0; i < m.gpu_ops.size() && i < classes.size(); ++i) {
-    if (keep && (i >= keep->size() || !(*keep)[i])) continue;
+    if (!row_selected(keep, i)) continue;
     uint32_t sl = m.gpu_ops.slice[i];
     if (classes[i] == KernelClass::kComputation) compute.add({m.slices.ts_ns[sl], m.slices.end_ns(sl)});
     else if (classes[i] == KernelClass::kCommunication) comm.add({m.slices.ts_ns[sl], m.slices.end_ns(sl)});

@@ -42,6 +42,12 @@ HtaSelection hta_select_gpu_ops(const TraceModel& m);
 
 // HTA's default timestamp handling (without HTA_DISABLE_NS_ROUNDING): the start is rounded up and
 // the end down to whole microseconds. Used only to check HTA's own test-suite numbers.
+// Whether a GPU op row is analysed: every row without a selection (keep null), else the rows the
+// selection keeps (HtaSelection::kept).
+inline bool row_selected(const std::vector<uint8_t>* keep, size_t row) {
+  return !keep || (row < keep->size() && (*keep)[row]);
+}
+
 inline void hta_round_to_us(int64_t* begin_ns, int64_t* end_ns) {
   auto ceil_div = [](int64_t a) { return a >= 0 ? (a + 999) / 1000 : -((-a) / 1000); };
   auto floor_div = [](int64_t a) { return a >= 0 ? a / 1000 : -((-a + 999) / 1000); };

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/analysis/hta_compat.h"
+
 namespace tw {
 
 CommOverlap comm_compute_overlap(const GpuActivity& a) {
@@ -44,7 +46,7 @@ StreamOverlapResult stream_overlaps(const TraceModel& m, const std::vector<Kerne
     std::vector<SortedUnion> of_class(kKernelClassCount, SortedUnion(false));
     for (auto it = first; it != last; ++it) {
       const size_t row = static_cast<size_t>(it - slice.begin());
-      if (kept && (row >= kept->size() || !(*kept)[row])) continue;
+      if (!row_selected(kept, row)) continue;
       const uint32_t sl = *it;
       const Interval iv{m.slices.ts_ns[sl], m.slices.end_ns(sl)};
       all.add(iv);

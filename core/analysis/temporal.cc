@@ -12,7 +12,7 @@ GpuActivity gpu_activity(const TraceModel& m, const std::vector<KernelClass>& cl
   // United as they come (intervals.h), each class in room for all its ops.
   size_t count[kKernelClassCount] = {};
   for (size_t row = 0; row < g.size() && row < cls.size(); ++row)
-    if (!opt.kept || (row < opt.kept->size() && (*opt.kept)[row])) ++count[static_cast<int>(cls[row])];
+    if (row_selected(opt.kept, row)) ++count[static_cast<int>(cls[row])];
   for (size_t i = 0; i < opt.extra.size(); ++i) ++count[static_cast<int>((*opt.extra.classes)[i])];
   std::vector<IntervalUnion> by_class;
   for (int c = 0; c < kKernelClassCount; ++c) by_class.emplace_back(count[c]);
@@ -31,7 +31,7 @@ GpuActivity gpu_activity(const TraceModel& m, const std::vector<KernelClass>& cl
     by_class[static_cast<int>(c)].add({b, e});
   };
   for (size_t row = 0; row < g.size() && row < cls.size(); ++row) {
-    if (opt.kept && (row >= opt.kept->size() || !(*opt.kept)[row])) continue;
+    if (!row_selected(opt.kept, row)) continue;
     add(g.slice[row], cls[row]);
   }
   for (size_t i = 0; i < opt.extra.size(); ++i) {
