@@ -9,7 +9,7 @@ std::vector<std::pair<uint32_t, uint32_t>> gpu_rows_starting_in(const TraceModel
   const uint32_t n = static_cast<uint32_t>(slice.size());
   if (!window) return {{0u, n}};
   std::vector<std::pair<uint32_t, uint32_t>> out;
-  const std::vector<int64_t>& ts = m.slices.ts_ns;
+  const TimeColumn& ts = m.slices.ts_ns;
   for (size_t t = 0; t < m.tracks.size(); ++t) {
     const SliceTable::Rows rows = m.slices.rows_of(t);
     if (rows.empty()) continue;
@@ -28,7 +28,7 @@ std::vector<std::pair<uint32_t, uint32_t>> gpu_rows_starting_in(const TraceModel
 std::vector<std::pair<uint32_t, uint32_t>> slice_rows_starting_in(const TraceModel& m, const Interval* window) {
   if (!window) return {{0u, static_cast<uint32_t>(m.slices.size())}};
   std::vector<std::pair<uint32_t, uint32_t>> out;
-  const std::vector<int64_t>& ts = m.slices.ts_ns;
+  const TimeColumn& ts = m.slices.ts_ns;
   for (size_t t = 0; t < m.tracks.size(); ++t) {
     const SliceTable::Rows rows = m.slices.rows_of(t);
     if (rows.empty()) continue;

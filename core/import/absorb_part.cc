@@ -253,6 +253,7 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
   }
   const auto row_of = [&](uint32_t i) { return maps.slices[i]; };
   const auto str = [&](StringId x) { return maps.str(x); };
+  s.ts_ns.recode_part(later.model.slices.ts_ns, n, row_of);
   s.track.recode_part(later.model.slices.track, n, row_of, [&](uint32_t t) { return maps.tracks[t]; });
   s.name.recode_part(later.model.slices.name, n, row_of, str);
   s.cat.recode_part(later.model.slices.cat, n, row_of, str);
@@ -282,7 +283,7 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
       dur = 0;
     }
     uint32_t r = pr.row;
-    s.ts_ns[r] = b.ts_ns;
+    s.ts_ns.set(r, b.ts_ns);
     s.name.set(r, b.name), s.cat.set(r, b.cat);
     s.dur.set(r, dur), s.ids.set(r, b.correlation, b.external_id);
     s.src.set(r, b.src_offset, b.src_length);

@@ -255,7 +255,8 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
   };
   auto strings_ok = [&](StringId s) { ok = ok && s < n_str; };
   const SliceTable& s = model.slices;
-  ok = ok && s.track.part_fits(m.slices.track, open_base_.slices, n_tracks) &&
+  ok = ok && s.ts_ns.part_fits(m.slices.ts_ns, open_base_.slices) &&
+       s.track.part_fits(m.slices.track, open_base_.slices, n_tracks) &&
        s.name.part_fits(m.slices.name, open_base_.slices, n_str) &&
        s.cat.part_fits(m.slices.cat, open_base_.slices, n_str) && s.dur.escapes_fit(m.slices.dur, open_base_.slices) &&
        s.ids.escapes_fit(m.slices.ids, open_base_.slices) && s.src.escapes_fit(m.slices.src, open_base_.slices);

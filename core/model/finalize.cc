@@ -51,7 +51,8 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
     if (s.dur_at(a) != s.dur_at(b)) return s.dur_at(a) > s.dur_at(b);
     return a < b;
   });
-  permute_columns(order, s.ts_ns, s.dur.codes, s.name.codes, s.cat.codes, s.flags, s.ids.codes, s.src.codes);
+  permute_columns(order, s.dur.codes, s.name.codes, s.cat.codes, s.flags, s.ids.codes, s.src.codes);
+  s.ts_ns.permute(order);  // re-based on the new rows' blocks (its codes are relative to them)
   s.dur.renumber(order), s.name.renumber(order), s.cat.renumber(order), s.ids.renumber(order), s.src.renumber(order);
   return order;  // now the new index of each old row
 }
@@ -174,7 +175,7 @@ void finalize_model(TraceModel& m, PendingLinks& links, ImportStats& stats) {
   // margin of a planned growth (growth_plan.h) is kept: copying every column costs page faults of
   // the new blocks and the copy, and in wasm it lowers no peak.
   auto wasteful = [](const auto& column) { return column.capacity() - column.size() > column.size() / 8 + 4096; };
-  if (wasteful(m.slices.ts_ns)) m.slices.shrink_to_fit();
+  if (wasteful(m.slices.ts_ns.codes)) m.slices.shrink_to_fit();
   if (wasteful(m.gpu_ops.slice)) m.gpu_ops.shrink_to_fit();
 }
 

@@ -16,7 +16,7 @@ namespace {
 // only two zero-length slices at ts can tie, and then the later one is kept.
 uint32_t enclosing_slice(const TraceModel& m, FlowCursor& c, int64_t ts) {
   const SliceTable& s = m.slices;
-  const int64_t* t = s.ts_ns.data();
+  const TimeColumn::const_iterator t = s.ts_ns.begin();
   uint32_t k = uint32_t(partition_from(t + c.begin, t + c.end, t + c.hint, [ts](int64_t x) { return x <= ts; }) - t);
   c.hint = k;
   for (int steps = 0; k != c.begin && steps < 256; ++steps) {
@@ -27,7 +27,7 @@ uint32_t enclosing_slice(const TraceModel& m, FlowCursor& c, int64_t ts) {
 }
 
 uint32_t next_slice(const TraceModel& m, FlowCursor& c, int64_t ts) {
-  const int64_t* t = m.slices.ts_ns.data();
+  const TimeColumn::const_iterator t = m.slices.ts_ns.begin();
   uint32_t k = uint32_t(partition_from(t + c.begin, t + c.end, t + c.hint, [ts](int64_t x) { return x < ts; }) - t);
   c.hint = k;
   return k == c.end ? UINT32_MAX : k;

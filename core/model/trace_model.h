@@ -13,6 +13,7 @@
 #include "core/model/gpu_config_table.h"
 #include "core/model/id_pair_column.h"
 #include "core/model/source_column.h"
+#include "core/model/time_column.h"
 
 namespace tw {
 
@@ -75,7 +76,7 @@ enum : uint8_t {
 
 // Slices (X, matched B/E, async b/e), sorted by (track, ts, longer first) after import.
 struct SliceTable {
-  std::vector<int64_t> ts_ns;
+  TimeColumn ts_ns;      // in ns, 4 bytes a row (time_column.h)
   CompactIntColumn dur;  // in ns (read with dur_at): below 4.29 s but for a few long spans
   // Each row's track while the import fills the table; finish() sorts the rows by track and then
   // keeps only where each track's rows start (track_start): read a row's track with track_at.
@@ -140,13 +141,14 @@ struct SliceTable {
  private:
   template <class Table, class F>
   static void import_columns(Table& t, F& f) {
-    f(t.ts_ns), f(t.dur.codes), f(t.track.codes), f(t.name.codes), f(t.cat.codes), f(t.flags), f(t.ids.codes),
+    f(t.ts_ns.codes), f(t.dur.codes), f(t.track.codes), f(t.name.codes), f(t.cat.codes), f(t.flags), f(t.ids.codes),
         f(t.src.codes);
   }
   template <class Table, class F>
   static void side_columns(Table& t, F& f) {
-    t.dur.for_each_side_column(f), t.track.for_each_side_column(f), t.name.for_each_side_column(f),
-        t.cat.for_each_side_column(f), t.ids.for_each_side_column(f), t.src.for_each_side_column(f);
+    t.ts_ns.for_each_side_column(f), t.dur.for_each_side_column(f), t.track.for_each_side_column(f),
+        t.name.for_each_side_column(f), t.cat.for_each_side_column(f), t.ids.for_each_side_column(f),
+        t.src.for_each_side_column(f);
   }
 };
 
