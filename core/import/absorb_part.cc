@@ -199,12 +199,7 @@ void remap_tail(std::vector<T>& column, size_t from, F f) {
 void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
   SliceTable& s = model.slices;
   const size_t base = open_base_.slices, n = s.size() - base;
-  struct Pair {
-    uint32_t row;  // here
-    OpenSlice b;
-    const OrphanEnd* end;
-  };
-  std::vector<Pair> pairs;
+  std::vector<PairedEnd> pairs;
   maps.slices.base = static_cast<uint32_t>(base);
   uint32_t next = static_cast<uint32_t>(base);
   size_t o = 0;
@@ -217,7 +212,7 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
         maps.slices.dropped.push_back(i);
         continue;
       }
-      pairs.push_back(Pair{next, stack.back(), &e});
+      pairs.push_back(PairedEnd{next, stack.back(), &e});
       stack.pop_back();
     }
     ++next;
@@ -275,21 +270,35 @@ void ImportState::absorb_slices(ImportState& later, PartMaps& maps) {
   }
   marks_of_pairs_before(SIZE_MAX);
   links_.flows_v2.insert(links_.flows_v2.end(), marks.begin(), marks.end());
-  for (const Pair& pr : pairs) {
-    const OpenSlice& b = pr.b;
-    int64_t dur = pr.end->ts_ns - b.ts_ns;
+  set_paired_rows(pairs);
+}
+
+// Each placeholder row filled from its B, all rows of a column at once (set_rows: one pass over its
+// side table, where a set per row would be quadratic in a hostile file's pairs).
+void ImportState::set_paired_rows(const std::vector<PairedEnd>& pairs) {
+  SliceTable& s = model.slices;
+  const size_t n = pairs.size();
+  std::vector<uint32_t> rows(n), names(n), cats(n), lengths(n);
+  std::vector<int64_t> starts(n), durs(n), correlations(n), external_ids(n);
+  std::vector<uint64_t> offsets(n);
+  for (size_t i = 0; i < n; ++i) {
+    const OpenSlice& b = pairs[i].b;
+    int64_t dur = pairs[i].end->ts_ns - b.ts_ns;
     if (dur < 0) {
-      stats.problem("negative_dur", pr.end->offset);
+      stats.problem("negative_dur", pairs[i].end->offset);
       dur = 0;
     }
-    uint32_t r = pr.row;
-    s.ts_ns.set(r, b.ts_ns);
-    s.name.set(r, b.name), s.cat.set(r, b.cat);
-    s.dur.set(r, dur), s.ids.set(r, b.correlation, b.external_id);
-    s.src.set(r, b.src_offset, b.src_length);
+    rows[i] = pairs[i].row, starts[i] = b.ts_ns, durs[i] = dur;
+    names[i] = b.name, cats[i] = b.cat;
+    correlations[i] = b.correlation, external_ids[i] = b.external_id;
+    offsets[i] = b.src_offset, lengths[i] = b.src_length;
     note_time(b.ts_ns);
     note_time(b.ts_ns + dur);
   }
+  s.ts_ns.set_rows(rows, starts);
+  s.name.set_rows(rows, names), s.cat.set_rows(rows, cats);
+  s.dur.set_rows(rows, durs), s.ids.set_rows(rows, correlations, external_ids);
+  s.src.set_rows(rows, offsets, lengths);
 }
 
 // GPU ops, instants and v1 flow points are at the end of their tables (renumbered there), memory

@@ -66,6 +66,13 @@ struct OpenSlice {
   bool flow_in = false, flow_out = false;
 };
 
+// An orphan E paired at the absorb with the B open at the end of the earlier parts on its track.
+struct PairedEnd {
+  uint32_t row;  // the placeholder row, in the absorbing state
+  OpenSlice b;
+  const OrphanEnd* end;
+};
+
 class ImportState : public EventSplitterSink {
  public:
   ImportState();
@@ -132,6 +139,7 @@ class ImportState : public EventSplitterSink {
   void join_part(ImportState& later);
   void absorb_tracks(ImportState& later, PartMaps& maps);
   void absorb_slices(ImportState& later, PartMaps& maps);
+  void set_paired_rows(const std::vector<PairedEnd>& pairs);
   void absorb_other_tables(ImportState& later, const PartMaps& maps);
   void absorb_open_slices(ImportState& later, const PartMaps& maps);
   void absorb_stats(ImportState& later);

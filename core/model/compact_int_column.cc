@@ -12,10 +12,11 @@ void CompactIntColumn::push_back(int64_t id) {
   codes.push_back(code);
 }
 
-void CompactIntColumn::set(size_t row, int64_t id) {
-  const uint32_t code = code_of(id);
-  set_side_row(escaped_rows, static_cast<uint32_t>(row), code == kEscaped, std::tuple{id}, escaped_ids);
-  codes[row] = code;
+void CompactIntColumn::set_rows(const std::vector<uint32_t>& rows, const std::vector<int64_t>& ids) {
+  for (size_t i = 0; i < rows.size(); ++i) codes[rows[i]] = code_of(ids[i]);
+  set_side_rows(
+      escaped_rows, rows, [&](size_t i) { return codes[rows[i]] == kEscaped; },
+      [&](size_t i) { return std::tuple{ids[i]}; }, escaped_ids);
 }
 
 void CompactIntColumn::renumber(const std::vector<uint32_t>& new_index) {

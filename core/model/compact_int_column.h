@@ -26,7 +26,10 @@ struct CompactIntColumn {
     return c < kAbsent ? int64_t(c) : c == kAbsent ? kNoId : escaped_at(row);
   }
   void push_back(int64_t id);
-  void set(size_t row, int64_t id);
+  // Rows given new values (rows strictly ascending, value i at rows[i]), in one pass over the side
+  // table; set() one row.
+  void set_rows(const std::vector<uint32_t>& rows, const std::vector<int64_t>& ids);
+  void set(size_t row, int64_t id) { set_rows({static_cast<uint32_t>(row)}, {id}); }
   // Rows renumbered (old row -> new row) after the codes were permuted the same way.
   void renumber(const std::vector<uint32_t>& new_index);
   // True when `side`'s escaped rows, each plus `first`, are exactly the rows from `first` on coded

@@ -33,10 +33,11 @@ void DictColumn<Code>::push_back(uint32_t id) {
 }
 
 template <class Code>
-void DictColumn<Code>::set(size_t row, uint32_t id) {
-  const Code code = code_of(id);
-  set_side_row(escaped_rows, static_cast<uint32_t>(row), code == kEscaped, std::tuple{id}, escaped_ids);
-  codes[row] = code;
+void DictColumn<Code>::set_rows(const std::vector<uint32_t>& rows, const std::vector<uint32_t>& ids) {
+  for (size_t i = 0; i < rows.size(); ++i) codes[rows[i]] = code_of(ids[i]);
+  set_side_rows(
+      escaped_rows, rows, [&](size_t i) { return codes[rows[i]] == kEscaped; },
+      [&](size_t i) { return std::tuple{ids[i]}; }, escaped_ids);
 }
 
 template <class Code>

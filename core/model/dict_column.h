@@ -28,7 +28,10 @@ struct DictColumn {
     return c != kEscaped ? values[c] : escaped_at(row);
   }
   void push_back(uint32_t id);
-  void set(size_t row, uint32_t id);
+  // Rows given new values (rows strictly ascending, value i at rows[i]), in one pass over the side
+  // table; set() one row.
+  void set_rows(const std::vector<uint32_t>& rows, const std::vector<uint32_t>& ids);
+  void set(size_t row, uint32_t id) { set_rows({static_cast<uint32_t>(row)}, {id}); }
   // Rows renumbered (old row -> new row) after the codes were permuted the same way.
   void renumber(const std::vector<uint32_t>& new_index);
   // True when the rows from `first` on hold a part's codes that `part` (the part's own column:

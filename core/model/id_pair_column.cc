@@ -41,14 +41,20 @@ void IdPairColumn::push_back(int64_t correlation, int64_t external_id) {
   codes.push_back(code);
 }
 
-void IdPairColumn::set(size_t row, int64_t correlation, int64_t external_id) {
-  uint32_t second = 0;
-  const uint32_t code = code_of(correlation, external_id, second);
-  const auto r = static_cast<uint32_t>(row);
-  set_side_row(second_rows, r, is_differ(code), std::tuple{second}, second_ids);
-  set_side_row(escaped_rows, r, code == kEscaped, std::tuple{correlation, external_id}, escaped_correlations,
-               escaped_external_ids);
-  codes[row] = code;
+void IdPairColumn::set_rows(const std::vector<uint32_t>& rows, const std::vector<int64_t>& correlations,
+                            const std::vector<int64_t>& external_ids) {
+  std::vector<uint32_t> seconds(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) codes[rows[i]] = code_of(correlations[i], external_ids[i], seconds[i]);
+  const auto code = [&](size_t i) { return codes[rows[i]]; };
+  set_side_rows(
+      second_rows, rows, [&](size_t i) { return is_differ(code(i)); }, [&](size_t i) { return std::tuple{seconds[i]}; },
+      second_ids);
+  set_side_rows(
+      escaped_rows, rows, [&](size_t i) { return code(i) == kEscaped; },
+      [&](size_t i) {
+        return std::tuple{correlations[i], external_ids[i]};
+      },
+      escaped_correlations, escaped_external_ids);
 }
 
 // The kDiffer rows may be a large share (a trace whose runtime calls and kernels have two ids), so

@@ -53,7 +53,13 @@ struct IdPairColumn {
     }
   }
   void push_back(int64_t correlation, int64_t external_id);
-  void set(size_t row, int64_t correlation, int64_t external_id);
+  // Rows given new values (rows strictly ascending, value i at rows[i]), in one pass over the side
+  // table; set() one row.
+  void set_rows(const std::vector<uint32_t>& rows, const std::vector<int64_t>& correlations,
+                const std::vector<int64_t>& external_ids);
+  void set(size_t row, int64_t correlation, int64_t external_id) {
+    set_rows({static_cast<uint32_t>(row)}, {correlation}, {external_id});
+  }
   // Rows renumbered (old row -> new row) after the codes were permuted the same way.
   void renumber(const std::vector<uint32_t>& new_index);
   // True when `side`'s side tables, each row plus `first`, are exactly the rows from `first` on

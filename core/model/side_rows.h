@@ -38,24 +38,33 @@ inline bool side_rows_valid(const std::vector<uint32_t>& rows, size_t n_rows) {
   return true;
 }
 
-// A row's code set anew (the set() of a column whose codes escape to a side table): its side row
-// holds `values` (one per side column) when the new code is escaped, and is gone when it is not.
-template <typename... Col>
-void set_side_row(std::vector<uint32_t>& rows, uint32_t row, bool escaped, const std::tuple<Col...>& values,
-                  std::vector<Col>&... cols) {
-  const auto it = std::lower_bound(rows.begin(), rows.end(), row);
-  const size_t k = static_cast<size_t>(it - rows.begin());
-  const bool present = it != rows.end() && *it == row;
-  const auto at = [k](auto& col) { return col.begin() + static_cast<ptrdiff_t>(k); };
-  if (escaped && present) {
-    std::apply([&](const Col&... v) { ((cols[k] = v), ...); }, values);
-  } else if (escaped) {
-    rows.insert(it, row);
-    std::apply([&](const Col&... v) { (cols.insert(at(cols), v), ...); }, values);
-  } else if (present) {
-    rows.erase(it);
-    (cols.erase(at(cols)), ...);
+// Rows' codes set anew (the set() of a column whose codes escape to a side table), `set` strictly
+// ascending: row set[i]'s side row holds value(i) (a tuple, one value per side column) when
+// escaped(i), and is gone when not. One merge of the table from the first row set on: an insert
+// per row would move the rest of the table each time, and a hostile file can pair a million B's
+// open across a part's cut (absorb_part.cc).
+template <typename Escaped, typename Value, typename... Col>
+void set_side_rows(std::vector<uint32_t>& rows, const std::vector<uint32_t>& set, Escaped escaped, Value value,
+                   std::vector<Col>&... cols) {
+  if (set.empty()) return;
+  const auto from = static_cast<ptrdiff_t>(std::lower_bound(rows.begin(), rows.end(), set.front()) - rows.begin());
+  const std::vector<uint32_t> tail(rows.begin() + from, rows.end());
+  const std::tuple<std::vector<Col>...> tail_cols{std::vector<Col>(cols.begin() + from, cols.end())...};
+  rows.resize(static_cast<size_t>(from)), (cols.resize(static_cast<size_t>(from)), ...);
+  size_t t = 0;
+  const auto keep_tail = [&] {
+    rows.push_back(tail[t]);
+    std::apply([&](const std::vector<Col>&... tc) { (cols.push_back(tc[t]), ...); }, tail_cols);
+    ++t;
+  };
+  for (size_t i = 0; i < set.size(); ++i) {
+    while (t < tail.size() && tail[t] < set[i]) keep_tail();
+    if (t < tail.size() && tail[t] == set[i]) ++t;  // its old side row
+    if (!escaped(i)) continue;
+    rows.push_back(set[i]);
+    std::apply([&](const Col&... v) { (cols.push_back(v), ...); }, value(i));
   }
+  while (t < tail.size()) keep_tail();
 }
 
 // True when `rows` (a part's side keys), each plus `first`, are exactly the rows from `first` on

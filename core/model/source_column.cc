@@ -13,11 +13,15 @@ void SourceColumn::push_back(uint64_t offset, uint32_t length) {
   codes.push_back(code);
 }
 
-void SourceColumn::set(size_t row, uint64_t offset, uint32_t length) {
-  const uint64_t code = code_of(offset, length);
-  set_side_row(escaped_rows, static_cast<uint32_t>(row), code == kEscaped, std::tuple{offset, length}, escaped_offsets,
-               escaped_lengths);
-  codes[row] = code;
+void SourceColumn::set_rows(const std::vector<uint32_t>& rows, const std::vector<uint64_t>& offsets,
+                            const std::vector<uint32_t>& lengths) {
+  for (size_t i = 0; i < rows.size(); ++i) codes[rows[i]] = code_of(offsets[i], lengths[i]);
+  set_side_rows(
+      escaped_rows, rows, [&](size_t i) { return codes[rows[i]] == kEscaped; },
+      [&](size_t i) {
+        return std::tuple{offsets[i], lengths[i]};
+      },
+      escaped_offsets, escaped_lengths);
 }
 
 void SourceColumn::renumber(const std::vector<uint32_t>& new_index) {

@@ -31,7 +31,11 @@ struct SourceColumn {
     return c != kEscaped ? static_cast<uint32_t>(c & kLengthMask) : escaped_length(row);
   }
   void push_back(uint64_t offset, uint32_t length);
-  void set(size_t row, uint64_t offset, uint32_t length);
+  // Rows given new values (rows strictly ascending, value i at rows[i]), in one pass over the side
+  // table; set() one row.
+  void set_rows(const std::vector<uint32_t>& rows, const std::vector<uint64_t>& offsets,
+                const std::vector<uint32_t>& lengths);
+  void set(size_t row, uint64_t offset, uint32_t length) { set_rows({static_cast<uint32_t>(row)}, {offset}, {length}); }
   // Rows renumbered (old row -> new row) after the codes were permuted the same way.
   void renumber(const std::vector<uint32_t>& new_index);
   // True when `side`'s escaped rows, each plus `first`, are exactly the rows from `first` on coded

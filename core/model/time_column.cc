@@ -37,30 +37,37 @@ void TimeColumn::put(size_t row, int64_t t) {
 }
 
 void TimeColumn::rebase(size_t b0, size_t b1) {
-  const size_t k0 = static_cast<size_t>(
+  // In place: a block's new base fits at least the rows its old one did (the best window holds
+  // most), so its escapes never outnumber the old ones and the table is rewritten behind its reads.
+  size_t k = static_cast<size_t>(
       std::lower_bound(escaped_rows.begin(), escaped_rows.end(), static_cast<uint32_t>(b0 << kBlockBits)) -
       escaped_rows.begin());
-  const std::vector<uint32_t> rows(escaped_rows.begin() + static_cast<ptrdiff_t>(k0), escaped_rows.end());
-  const std::vector<int64_t> values(escaped_values.begin() + static_cast<ptrdiff_t>(k0), escaped_values.end());
-  escaped_rows.resize(k0), escaped_values.resize(k0);
-  std::vector<int64_t> times(kBlockRows), sorted(kBlockRows);
-  size_t k = 0;
-  for (size_t b = b0; b < b1 && k < rows.size(); ++b) {
+  size_t w = k;
+  std::vector<int64_t> times(2 * kBlockRows);  // a block's times, then the same sorted
+  int64_t* sorted = times.data() + kBlockRows;
+  for (size_t b = b0; b < b1 && k < escaped_rows.size(); ++b) {
     const size_t first = b << kBlockBits, n = std::min(kBlockRows, codes.size() - first);
-    if (rows[k] >= first + n) continue;  // no escapes: its base stays
+    if (escaped_rows[k] >= first + n) continue;  // no escapes: its base stays
+    const size_t k_first = k;
     for (size_t i = 0; i < n; ++i) {
       const uint32_t c = codes[first + i];
-      times[i] = c != kEscaped ? bases[b] + int64_t(c) : values[k++];
+      times[i] = c != kEscaped ? bases[b] + int64_t(c) : escaped_values[k++];
     }
-    std::copy(times.begin(), times.begin() + static_cast<ptrdiff_t>(n), sorted.begin());
-    bases[b] = best_base(sorted.data(), n);
+    std::copy(times.begin(), times.begin() + static_cast<ptrdiff_t>(n), sorted);
+    const int64_t base = best_base(sorted, n);
+    if (base == bases[b]) {  // its escapes are outliers: they stay as they are
+      for (size_t j = k_first; j < k; ++j, ++w)
+        escaped_rows[w] = escaped_rows[j], escaped_values[w] = escaped_values[j];
+      continue;
+    }
+    bases[b] = base;
     for (size_t i = 0; i < n; ++i) {
-      const uint32_t code = code_under(bases[b], times[i]);
-      if (code == kEscaped)
-        escaped_rows.push_back(static_cast<uint32_t>(first + i)), escaped_values.push_back(times[i]);
+      const uint32_t code = code_under(base, times[i]);
+      if (code == kEscaped) escaped_rows[w] = static_cast<uint32_t>(first + i), escaped_values[w++] = times[i];
       codes[first + i] = code;
     }
   }
+  escaped_rows.resize(w), escaped_values.resize(w);
 }
 
 void TimeColumn::push_back(int64_t t) {
@@ -68,29 +75,42 @@ void TimeColumn::push_back(int64_t t) {
   put(codes.size() - 1, t);
 }
 
-void TimeColumn::set(size_t row, int64_t t) {
-  const uint32_t code = code_under(bases[row >> kBlockBits], t);
-  set_side_row(escaped_rows, static_cast<uint32_t>(row), code == kEscaped, std::tuple{t}, escaped_values);
-  codes[row] = code;
+void TimeColumn::set_rows(const std::vector<uint32_t>& rows, const std::vector<int64_t>& times) {
+  if (rows.empty()) return;
+  for (size_t i = 0; i < rows.size(); ++i) codes[rows[i]] = code_under(bases[rows[i] >> kBlockBits], times[i]);
+  set_side_rows(
+      escaped_rows, rows, [&](size_t i) { return codes[rows[i]] == kEscaped; },
+      [&](size_t i) { return std::tuple{times[i]}; }, escaped_values);
+  // New times far from their block's (a B's, set on an E's placeholder row): re-based where they
+  // escape, from the first block set on to the end (which holds every side row from there).
+  rebase(rows.front() >> kBlockBits, bases.size());
 }
 
 void TimeColumn::permute(const std::vector<uint32_t>& where) {
   const size_t n = codes.size();
+  // The times in row order, the escaped ones by a cursor over the side table rather than a search
+  // each (a hostile file can escape most rows).
+  const auto for_each_time = [&](auto f) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t c = codes[i];
+      f(i, c != kEscaped ? bases[i >> kBlockBits] + int64_t(c) : k < escaped_values.size() ? escaped_values[k++] : 0);
+    }
+  };
   std::vector<int64_t> new_bases(blocks(n), INT64_MAX);
-  for (size_t i = 0; i < n; ++i) {
+  for_each_time([&](size_t i, int64_t t) {
     int64_t& base = new_bases[where[i] >> kBlockBits];
-    base = std::min(base, (*this)[i]);
-  }
+    base = std::min(base, t);
+  });
   // A block whose times span more than the code range (two tracks meet in it, or a sparse track)
   // escapes its latest ones here; rebase() then moves such a block's base to where most fit.
   std::vector<uint32_t> scratch(n);
   std::vector<std::pair<uint32_t, int64_t>> escaped;
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t t = (*this)[i];
+  for_each_time([&](size_t i, int64_t t) {
     const uint32_t row = where[i], code = code_under(new_bases[row >> kBlockBits], t);
     scratch[row] = code;
     if (code == kEscaped) escaped.emplace_back(row, t);
-  }
+  });
   std::sort(escaped.begin(), escaped.end());
   // Copied back rather than swapped: the codes keep their block (and its room), as the other
   // columns do under permute_columns.

@@ -34,7 +34,10 @@ struct TimeColumn {
     return c != kEscaped ? bases[row >> kBlockBits] + int64_t(c) : escaped_at(row);
   }
   void push_back(int64_t t);
-  void set(size_t row, int64_t t);
+  // Rows given new values (rows strictly ascending, value i at rows[i]), in one pass over the side
+  // table; set() one row.
+  void set_rows(const std::vector<uint32_t>& rows, const std::vector<int64_t>& times);
+  void set(size_t row, int64_t t) { set_rows({static_cast<uint32_t>(row)}, {t}); }
   void reserve(size_t rows) { codes.reserve(rows), bases.reserve(blocks(rows)); }
 
   // Rows reordered: afterwards row where[i] holds what row i held (permute_columns' inverse order),

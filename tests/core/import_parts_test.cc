@@ -41,6 +41,42 @@ TEST_CASE("parts: B/E pairs across the cut, nested, unmatched and backwards, wit
   CHECK(check_every_cut(text) > 0);
 }
 
+TEST_CASE("parts: many B's open across the cut, far from their E's, before a part of escaped values") {
+  // Each B's row is filled in at the absorb, in one pass over each column's side table
+  // (set_rows): its time, duration and ids escape there, and the later part's own escaped
+  // values lie behind the rows filled in.
+  std::string text = R"({"traceEvents": [)";
+  const int n = 3000;
+  for (int i = 0; i < n; ++i)
+    text += R"({"ph": "B", "name": "b)" + std::to_string(i % 40) + R"(", "pid": 1, "tid": 7, "ts": )" +
+            std::to_string(i) + R"(.5, "args": {"External id": )" + std::to_string(i % 3 ? i : int64_t(1) << 40 | i) +
+            "}},\n";
+  for (int i = 0; i < n; ++i)
+    text += R"({"ph": "E", "pid": 1, "tid": 7, "ts": )" + std::to_string(10'000'000 + i) + "},\n";
+  for (int i = 0; i < n; ++i)
+    text += R"({"ph": "X", "name": "x", "pid": 1, "tid": )" + std::to_string(8 + i % 2) + R"(, "ts": )" +
+            std::to_string(i % 2 ? 1 + i : 900'000'000'000 + i) + R"(, "dur": )" +
+            std::to_string(i % 2 ? 3 : 9'000'000'000'000) + R"(, "args": {"correlation": )" +
+            std::to_string(int64_t(1) << 41 | i) + "}},\n";
+  text += R"({"ph": "i", "name": "end", "pid": 1, "tid": 7, "ts": 1}]})";
+  const std::string expected = fingerprint(*import_whole(text));
+  const std::vector<uint64_t> starts = element_starts(text);
+  REQUIRE(starts.size() == size_t(3 * n + 1));
+  for (size_t a : {size_t(n), size_t(n + 1), size_t(n + n / 2), size_t(2 * n), size_t(2 * n + 7)}) {
+    for (bool bytes : {false, true}) {
+      CAPTURE(a);
+      CAPTURE(bytes);
+      PartsImport r = import_in_parts(text, {starts[a]}, static_cast<uint32_t>(a), size_t(1) << 20, bytes);
+      CHECK(r.absorbed == 1);
+      const std::string got = fingerprint(*r.importer);
+      CHECK_MESSAGE(got == expected, first_difference(expected, got));
+    }
+  }
+  PartsImport r3 = import_in_parts(text, {starts[n / 2], starts[n + 100]}, 3, size_t(1) << 20, true);
+  CHECK(r3.absorbed == 2);
+  CHECK(fingerprint(*r3.importer) == expected);
+}
+
 TEST_CASE("parts: metadata, counters, memory, instants, v1 flows and string ids in the later part") {
   std::string text = R"({"schemaVersion": 1, "traceEvents": [
   {"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "first"}},

@@ -3,6 +3,7 @@
 // do not fit 8 bytes (source_column.h), read back per row after sorting and after a parts import. (The collective args' parts imports: import_parts_test.cc.)
 #include <doctest/doctest.h>
 
+#include <random>
 #include <string>
 
 #include "core/model/side_rows.h"
@@ -218,6 +219,49 @@ TEST_CASE("compact ints: set and renumber keep the side table to the rows coded 
   CHECK_FALSE(bad.escapes_fit(bad, 0));
   CHECK_FALSE(c.escapes_fit(CompactIntColumn{}, 2));  // row 4 is coded kEscaped, and no side row says so
   CHECK(c.escapes_fit(CompactIntColumn{}, 5));
+}
+
+TEST_CASE("side rows: many rows set at once merge into the side tables as sets one at a time would") {
+  // set_rows (side_rows.h set_side_rows): random ascending rows, each escaping, fitting again or
+  // kept, against a plain vector; both side tables of an id pair, the rows set and the rows between.
+  std::mt19937_64 rng(5);
+  const auto any_id = [&]() -> int64_t {
+    switch (rng() % 5) {
+      case 0: return kNoId;
+      case 1: return int64_t(rng());                 // escapes
+      case 2: return int64_t(rng() % (1ull << 33));  // fits an id pair's second only sometimes
+      default: return int64_t(rng() % 1000);
+    }
+  };
+  const size_t n = 3000;
+  CompactIntColumn ints;
+  IdPairColumn pairs;
+  std::vector<int64_t> want_int(n), want_corr(n), want_ext(n);
+  for (size_t i = 0; i < n; ++i) {
+    want_int[i] = any_id(), want_corr[i] = any_id(), want_ext[i] = any_id();
+    ints.push_back(want_int[i]), pairs.push_back(want_corr[i], want_ext[i]);
+  }
+  for (int round = 0; round < 6; ++round) {
+    CAPTURE(round);
+    std::vector<uint32_t> rows;
+    std::vector<int64_t> ids, corrs, exts;
+    for (uint32_t r = static_cast<uint32_t>(rng() % 50); r < n; r += 1 + static_cast<uint32_t>(rng() % (round + 2))) {
+      rows.push_back(r), ids.push_back(any_id()), corrs.push_back(any_id()), exts.push_back(any_id());
+      want_int[r] = ids.back(), want_corr[r] = corrs.back(), want_ext[r] = exts.back();
+    }
+    ints.set_rows(rows, ids);
+    pairs.set_rows(rows, corrs, exts);
+    CHECK(ints.escapes_fit(ints, 0));
+    CHECK(pairs.escapes_fit(pairs, 0));
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; ++i)
+      wrong += ints.at(i) != want_int[i] || pairs.correlation_at(i) != want_corr[i] ||
+               pairs.external_id_at(i) != want_ext[i];
+    CHECK(wrong == 0);
+  }
+  CHECK(!ints.escaped_rows.empty());
+  CHECK(!pairs.second_rows.empty());
+  CHECK(!pairs.escaped_rows.empty());
 }
 
 TEST_CASE("id pairs: each shape reads back, and set and renumber keep both side tables to their rows") {
