@@ -4,6 +4,7 @@
 // a new block while the old one is still held. For a large temporary whose size drops in place
 // (the v1 flow endpoints, compacted into their pairs: core/model/flows.cc).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -70,6 +71,18 @@ class PodBuffer {
     if (n < size_) size_ = n;
     if (size_ < capacity_) set_capacity(size_);
   }
+  // The block as a buffer of n values of U, which the caller wrote as bytes over the front of this
+  // one's (never past the values it still had to read), the rest of it given back in place.
+  template <class U>
+  PodBuffer<U> reuse_as(size_t n) && {
+    PodBuffer<U> out;
+    out.data_ = reinterpret_cast<U*>(data_);
+    out.capacity_ = capacity_ * sizeof(T) / sizeof(U);
+    out.size_ = std::min(n, out.capacity_);
+    data_ = nullptr, size_ = capacity_ = 0;
+    out.shrink_to(out.size_);
+    return out;
+  }
 
  private:
   void set_capacity(size_t n) {
@@ -94,6 +107,8 @@ class PodBuffer {
 #endif
   }
 
+  template <class U>
+  friend class PodBuffer;
   T* data_ = nullptr;
   size_t size_ = 0, capacity_ = 0;
 };

@@ -353,8 +353,9 @@ void ImportState::absorb_other_tables(ImportState& later, const PartMaps& maps) 
     lane_map[l] = f.lane_of(key_map[lf.lanes[l].key], maps.tracks[lf.lanes[l].track]);
   for (size_t i = open_base_.flow_points; i < f.points.size(); ++i) {
     FlowPoint& pt = f.points[i];
-    pt.id = maps.id(pt.id);
+    pt.set_id(maps.id(pt.id()));
     pt.set_lane(lane_map[pt.lane()]);
+    pt.ts_code = f.times.code(pt.offset(), lf.times.at(pt));  // recoded against this state's MiB bases
   }
 }
 

@@ -83,6 +83,8 @@ std::vector<uint8_t> ImportState::encode_part_header() const {
   w.put_vec(orphan_ends_);
   w.put_vec(links_.flows_v1.keys);
   w.put_vec(links_.flows_v1.lanes);
+  w.put_vec(links_.flows_v1.times.bases), w.put_vec(links_.flows_v1.times.escaped_offsets);
+  w.put_vec(links_.flows_v1.times.escaped_ts);
   w.put<uint64_t>(open_b_.size());
   for (const auto& stack : open_b_) put_open(w, stack);
   w.put<uint64_t>(open_async_.size());
@@ -141,6 +143,8 @@ bool ImportState::decode_part_header(const uint8_t* p, size_t n) {
   for (uint32_t k = 0; k < links_.flows_v1.keys.size(); ++k)
     if (!links_.flows_v1.key_index.emplace(links_.flows_v1.keys[k], k).second) r.fail();
   r.get_vec(links_.flows_v1.lanes);
+  r.get_vec(links_.flows_v1.times.bases), r.get_vec(links_.flows_v1.times.escaped_offsets);
+  r.get_vec(links_.flows_v1.times.escaped_ts);
   if (links_.flows_v1.lanes.size() > FlowPoint::kLaneLimit) r.fail();
   for (uint32_t l = 0; l < links_.flows_v1.lanes.size() && r.ok(); ++l) {
     const FlowLane& lane = links_.flows_v1.lanes[l];
@@ -292,8 +296,13 @@ bool ImportState::part_is_consistent(const ImportState& later) const {
   for (const FlowLane& lane : f.lanes) ok = ok && lane.key < f.keys.size() && lane.track < n_tracks;
   for (size_t i = open_base_.flow_points; i < links_.flows_v1.size(); ++i) {
     const FlowPoint& pt = links_.flows_v1.points[i];
-    ok = ok && pt.lane() < f.lanes.size(), id_ok(pt.id);
+    ok = ok && pt.lane() < f.lanes.size(), id_ok(pt.id());
   }
+  const PodBuffer<FlowPoint>& pts = links_.flows_v1.points;
+  ok = ok && f.times.fits(pts.data() + open_base_.flow_points, pts.size() - open_base_.flow_points);
+  // In input order across the cut too, as FlowTimes::code() takes them at the absorb.
+  const size_t cut = open_base_.flow_points;
+  ok = ok && (cut == 0 || cut == pts.size() || pts[cut - 1].offset() < pts[cut].offset());
   for (const FlowV2Mark& mk : later.links_.flows_v2) ok = ok && mk.slice < n_slices && mk.bind_id < n_str;
   auto open_ok = [&](const std::vector<OpenSlice>& stack) {
     for (const OpenSlice& b : stack) strings_ok(b.name), strings_ok(b.cat), strings_ok(b.bind_id);

@@ -1,6 +1,7 @@
 #include "core/model/flows.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/base/partition_from.h"
 #include "core/base/run_sort.h"
@@ -73,7 +74,34 @@ bool FlowPoints::add(uint64_t id, StringId cat, StringId name, uint32_t track, i
   if (offset >= FlowPoint::kOffsetLimit) return false;
   const uint32_t lane = lane_of(key_of(cat, name), track);
   if (lane == FlowPoint::kLaneLimit) return false;
-  points.push_back(FlowPoint{id, ts, FlowPoint::bits_of(offset, lane, order, enclosing)});
+  points.push_back(FlowPoint::make(id, FlowPoint::bits_of(offset, lane, order, enclosing), times.code(offset, ts)));
+  return true;
+}
+
+uint32_t FlowTimes::code(uint64_t offset, int64_t ts) {
+  const uint64_t mib = offset >> kMiBBits;
+  if (mib >= bases.size()) bases.resize(static_cast<size_t>(mib) + 1, TimeColumn::base_around(ts));
+  const uint32_t c = TimeColumn::code_under(bases[static_cast<size_t>(mib)], ts);
+  if (c == kEscaped) escaped_offsets.push_back(offset), escaped_ts.push_back(ts);
+  return c;
+}
+
+int64_t FlowTimes::escaped_at(uint64_t offset) const {
+  const auto it = std::lower_bound(escaped_offsets.begin(), escaped_offsets.end(), offset);
+  return it != escaped_offsets.end() && *it == offset ? escaped_ts[static_cast<size_t>(it - escaped_offsets.begin())]
+                                                      : 0;  // 0: only for a table fits() refuses
+}
+
+bool FlowTimes::fits(const FlowPoint* points, size_t n) const {
+  if (escaped_ts.size() != escaped_offsets.size() ||
+      !std::is_sorted(escaped_offsets.begin(), escaped_offsets.end(), std::less_equal<uint64_t>()))
+    return false;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t offset = points[i].offset();
+    if ((offset >> kMiBBits) >= bases.size() || (i && offset <= points[i - 1].offset())) return false;
+    if (points[i].ts_code == kEscaped && !std::binary_search(escaped_offsets.begin(), escaped_offsets.end(), offset))
+      return false;
+  }
   return true;
 }
 
@@ -97,18 +125,22 @@ PendingFlows pair_flows_v1(FlowPoints& v1, ImportStats& stats) {
   // and neighbours out of place, which sort_runs settles and merges.
   std::vector<uint64_t> lane_keys(v1.lanes.size());
   for (size_t l = 0; l < lane_keys.size(); ++l) lane_keys[l] = v1.keys[v1.lanes[l].key];
-  sort_runs(pts.data(), pts.size(), FlowPointLess{lane_keys.data()});
+  sort_runs(pts.data(), pts.size(), FlowPointLess{lane_keys.data(), &v1.times});
   Tally without_end, without_start;
   PendingFlows out;
-  // The points in a flow are written over the front of the block as they pair: `kept` never
-  // passes the point being read (a chain's head is written when its first flow closes, after the
-  // points before it), and the open point is held by value, its slot possibly written over.
+  // The endpoints of the points in a flow are written over the front of the block as they pair, as
+  // bytes (12 a point, where each point read is 20): `kept` never passes the point being read (a
+  // chain's head is written when its first flow closes, after the points before it), and the open
+  // point is held by value, its slot possibly written over.
   size_t kept = 0;
+  char* const front = reinterpret_cast<char*>(pts.data());
+  const auto keep = [&](const FlowEndpoint& e) { std::memcpy(front + kept++ * sizeof e, &e, sizeof e); };
   FlowPoint open{};
   bool has_open = false, open_kept = false;
   for (size_t i = 0; i < pts.size(); ++i) {
-    const FlowPoint p = pts[i];
-    if (has_open && (open.id != p.id || v1.lanes[open.lane()].key != v1.lanes[p.lane()].key)) {
+    FlowPoint p;
+    std::memcpy(&p, front + i * sizeof p, sizeof p);
+    if (has_open && (open.id() != p.id() || v1.lanes[open.lane()].key != v1.lanes[p.lane()].key)) {
       without_end.add(open.offset());
       has_open = false;
     }
@@ -121,8 +153,8 @@ PendingFlows pair_flows_v1(FlowPoints& v1, ImportStats& stats) {
       without_start.add(p.offset());
       continue;
     }
-    if (!open_kept) pts[kept++] = open;
-    pts[kept++] = p;
+    if (!open_kept) keep(open);
+    keep(p);
     ++out.flows;
     has_open = p.order() == 1;
     open = p, open_kept = true;
@@ -130,8 +162,8 @@ PendingFlows pair_flows_v1(FlowPoints& v1, ImportStats& stats) {
   if (has_open) without_end.add(open.offset());
   stats.problem("flow_without_end", without_end.count, without_end.first);
   stats.problem("flow_without_start", without_start.count, without_start.first);
-  pts.shrink_to(kept);  // in place: the tail goes back to the heap for the slices' sort
-  out.points = std::move(pts);
+  out.points = std::move(pts).reuse_as<FlowEndpoint>(kept);  // the tail goes back to the heap for the slices' sort
+  out.times = std::move(v1.times);
   out.keys = std::move(v1.keys);
   out.lanes = std::move(v1.lanes);
   v1 = FlowPoints();
@@ -144,13 +176,13 @@ void bind_flows_v1(TraceModel& m, PendingFlows& v1, size_t v2_marks, ImportStats
   // slices per endpoint.
   std::vector<FlowCursor> cursors = flow_cursors(m);
   Tally unbound;
-  const PodBuffer<FlowPoint>& pts = v1.points;
+  const PodBuffer<FlowEndpoint>& pts = v1.points;
   for (size_t i = 1; i < pts.size(); ++i) {
     if (pts[i].order() == 0) continue;  // a chain's head: no flow ends here
-    const FlowPoint &a = pts[i - 1], &b = pts[i];
+    const FlowEndpoint &a = pts[i - 1], &b = pts[i];
     const FlowLane &la = v1.lanes[a.lane()], &lb = v1.lanes[b.lane()];
-    const uint32_t from = bind_flow_point(m, cursors, la.track, a.ts_ns, a.enclosing());
-    const uint32_t to = bind_flow_point(m, cursors, lb.track, b.ts_ns, b.enclosing());
+    const uint32_t from = bind_flow_point(m, cursors, la.track, v1.times.at(a), a.enclosing());
+    const uint32_t to = bind_flow_point(m, cursors, lb.track, v1.times.at(b), b.enclosing());
     if (from == UINT32_MAX || to == UINT32_MAX) unbound.add((from == UINT32_MAX ? a : b).offset());
     const uint64_t key = v1.keys[lb.key];
     m.flows.push_back(Flow{from, to, static_cast<StringId>(key >> 32), static_cast<StringId>(key & 0xffffffffu)});

@@ -99,16 +99,17 @@ struct TimeColumn {
 
   static size_t blocks(size_t rows) { return (rows + kBlockRows - 1) >> kBlockBits; }
 
- private:
-  // Row `row`'s code under its block's base, or kEscaped when the time does not fit it.
+  // A time's code under a base, or kEscaped when it does not fit (also FlowTimes').
   static uint32_t code_under(int64_t base, int64_t t) {
     const uint64_t d = uint64_t(t) - uint64_t(base);
     return t >= base && d < kEscaped ? static_cast<uint32_t>(d) : kEscaped;
   }
-  // The base of a block whose first row is t: half the code range below it.
+  // The base of a block whose first time is t: half the code range below it.
   static int64_t base_around(int64_t t) {
     return t < INT64_MIN + (int64_t(1) << 31) ? INT64_MIN : t - (int64_t(1) << 31);
   }
+
+ private:
   // Row `row` (the next one, or one rewritten in place in row order) coded as t: a block's first
   // row sets its base, and a block that ends with escapes is re-based (rebase).
   void put(size_t row, int64_t t);

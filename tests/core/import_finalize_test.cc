@@ -15,6 +15,7 @@
 #include "core/model/flows.h"
 #include "core/model/permute.h"
 #include "core/model/trace_model.h"
+#include "tests/core/import_parts_check.h"
 #include "tests/core/import_test_util.h"
 
 using namespace tw;
@@ -107,28 +108,29 @@ TEST_CASE("v1 flows: keys first seen out of string-id order pair per (id, cat, n
 namespace {
 
 // 20 launches ("sK" on thread 1) and their kernels ("dK" on thread 2), flow K from sK to dK, the
-// flow events listed out of time order. `id_of(k)` gives flow k's id.
-std::string twenty_flows(uint64_t (*id_of)(int)) {
+// flow events listed out of time order. `id_of(k)` gives flow k's id, `us_of(k)` when sK starts.
+int64_t hundred_us_apart(int k) { return k * 100; }
+std::string twenty_flows(uint64_t (*id_of)(int), int64_t (*us_of)(int)) {
   std::string t = "[";
   for (int k = 0; k < 20; ++k) {
-    t += R"({"ph":"X","name":"s)" + std::to_string(k) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(k * 100) +
+    t += R"({"ph":"X","name":"s)" + std::to_string(k) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(us_of(k)) +
          R"(,"dur":10},)";
-    t += R"({"ph":"X","name":"d)" + std::to_string(k) + R"(","pid":1,"tid":2,"ts":)" + std::to_string(k * 100 + 50) +
+    t += R"({"ph":"X","name":"d)" + std::to_string(k) + R"(","pid":1,"tid":2,"ts":)" + std::to_string(us_of(k) + 50) +
          R"(,"dur":10},)";
   }
   for (int j = 0; j < 20; ++j) {
     const int k = (j * 7) % 20, f = 19 - j;  // both orders differ from time order
     t += R"({"ph":"s","cat":"c","name":"n","id":)" + std::to_string(id_of(k)) + R"(,"pid":1,"tid":1,"ts":)" +
-         std::to_string(k * 100 + 5) + "},";
+         std::to_string(us_of(k) + 5) + "},";
     t += R"({"ph":"f","bp":"e","cat":"c","name":"n","id":)" + std::to_string(id_of(f)) + R"(,"pid":1,"tid":2,"ts":)" +
-         std::to_string(f * 100 + 55) + "}";
+         std::to_string(us_of(f) + 55) + "}";
     t += j + 1 < 20 ? "," : "]";
   }
   return t;
 }
 
-void check_twenty_flows(uint64_t (*id_of)(int)) {
-  auto imp = import_all_ways(twenty_flows(id_of));
+void check_twenty_flows(uint64_t (*id_of)(int), int64_t (*us_of)(int) = hundred_us_apart) {
+  auto imp = import_all_ways(twenty_flows(id_of, us_of));
   TraceModel& m = imp->model();
   std::vector<std::string> got, want;
   for (const Flow& f : m.flows) got.push_back(name_of_slice(m, f.from_slice) + ">" + name_of_slice(m, f.to_slice));
@@ -154,6 +156,34 @@ TEST_CASE("v1 flows: ids far apart (no counting by id) pair per id") {
 
 TEST_CASE("v1 flows: dense ids pair per id") {
   check_twenty_flows([](int k) -> uint64_t { return 1000 + uint64_t(k); });
+}
+
+// An endpoint's time is 4 bytes against its MiB of input (FlowTimes): times seconds to centuries
+// apart in one MiB, and near both ends of int64 in ns, are kept beside it and read back exactly,
+// whole and with the file cut anywhere (a part's times recoded at the absorb).
+TEST_CASE("v1 flows: endpoint times far apart in one MiB of input pair and bind exactly, whole and in parts") {
+  const auto far = [](int k) -> int64_t {
+    if (k == 3) return -9'000'000'000'000'000;  // -9e18 ns
+    if (k == 11) return 9'000'000'000'000'000;
+    return int64_t(k % 7) * 3'000'000 + int64_t(k / 7) * 5'000'000'000;  // 3 s to ~3 h apart
+  };
+  check_twenty_flows([](int k) -> uint64_t { return 1000 + uint64_t(k); }, far);
+  check_twenty_flows([](int) -> uint64_t { return 5; }, far);  // paired by time alone
+  const std::string text = twenty_flows([](int) -> uint64_t { return 5; }, far);
+  CHECK(check_every_cut(text) > 0);
+  FlowPoints f;
+  for (int k = 0; k < 20; ++k) CHECK(f.add(uint64_t(k), 1, 2, 3, far(k) * 1000, 0, false, uint64_t(k) * 64));
+  CHECK(f.times.bases.size() == 1);
+  CHECK(f.times.escaped_offsets.size() >= 10);
+  CHECK(f.times.fits(f.points.data(), f.points.size()));
+  for (int k = 0; k < 20; ++k) CHECK(f.times.at(f.points[size_t(k)]) == far(k) * 1000);
+  // A point coded as escaped without its side row, or past the MiBs that have a base, does not fit.
+  FlowPoints bad = f;
+  bad.times.escaped_offsets.pop_back(), bad.times.escaped_ts.pop_back();
+  CHECK_FALSE(bad.times.fits(bad.points.data(), bad.points.size()));
+  bad = f;
+  bad.points[0] = FlowPoint::make(0, FlowEndpoint::bits_of(uint64_t(1) << 20, 0, 0, false), 0);
+  CHECK_FALSE(bad.times.fits(bad.points.data(), 1));
 }
 
 TEST_CASE("after finish() a slice's track is read from where each track's rows start") {
@@ -204,8 +234,8 @@ TEST_CASE("v1 flow endpoints: fields read back, and the lane and offset limits r
   CHECK(f.add(uint64_t(1) << 63 | 5, 3, 4, 77, -123456789, 2, false, FlowPoint::kOffsetLimit - 1));
   REQUIRE(f.points.size() == 1);
   const FlowPoint p = f.points[0];
-  CHECK(p.id == (uint64_t(1) << 63 | 5));
-  CHECK(p.ts_ns == -123456789);
+  CHECK(p.id() == (uint64_t(1) << 63 | 5));
+  CHECK(f.times.at(p) == -123456789);
   CHECK(p.offset() == FlowPoint::kOffsetLimit - 1);
   CHECK(p.order() == 2);
   CHECK_FALSE(p.enclosing());

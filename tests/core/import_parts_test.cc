@@ -386,6 +386,13 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
         p.set_lane(FlowPoint::kLaneLimit - 1);
         std::memcpy(c[column_of(points)].data(), &p, sizeof p);
       },
+      // A v1 flow point whose time is coded as kept beside it (FlowTimes) with none kept for it.
+      [&](Bytes&, Columns& c) {
+        FlowPoint p;
+        std::memcpy(&p, c[column_of(points)].data(), sizeof p);
+        p.ts_code = FlowTimes::kEscaped;
+        std::memcpy(c[column_of(points)].data(), &p, sizeof p);
+      },
       // A GPU op's config past the part's own configs (gpu_config_table.h), or its bytes keyed by an
       // op the part does not have.
       [&](Bytes&, Columns& c) { std::memset(c[column_of(ops.config)].data() + 4 * (ops.size() - 1), 0x7f, 4); },
