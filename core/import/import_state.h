@@ -122,6 +122,7 @@ class ImportState : public EventSplitterSink {
   EventSplitter splitter;
   // The v1 flow endpoints until finish() pairs them (a part's travel with its table rows).
   const PodBuffer<FlowPoint>& flow_points() const { return links_.flows_v1.points; }
+  const FlowTimes& flow_times() const { return links_.flows_v1.times; }
 
  private:
   // Rows of the tables a later part's rows are appended to in place (open_part): the four of the
