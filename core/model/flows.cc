@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "core/base/partition_from.h"
 #include "core/base/run_sort.h"
