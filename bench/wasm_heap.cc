@@ -1,6 +1,6 @@
 // The page's wasm heap, emulated natively: Emscripten's own allocator (dlmalloc, from the emscripten
 // package's source, configured as emcc builds it: no mmap, never trimmed) over a break that only
-// grows, and the wasm memory grown as our link flags grow it (CMakeLists.txt: by 5% a step, at most
+// grows, and the wasm memory grown as our link flags grow it (wasm_heap.h: by 1% a step, at most
 // 32 MB past the request, in 64 KiB pages; Emscripten's emscripten_resize_heap). glibc's heap
 // reuses freed blocks differently, so it could not show when a temporary fits in no hole: this does.
 // Not exact: native pointers and size_t are 8 bytes where wasm32's are 4 (small objects are larger
@@ -28,10 +28,9 @@ static void* tw_wasm_sbrk(ptrdiff_t increment);
 namespace {
 
 constexpr size_t kPage = 64 * 1024;
-constexpr size_t kInitialMemory = 16 << 20;            // Emscripten's INITIAL_MEMORY default
-constexpr size_t kHeapBase = (5 << 20) + (1 << 20);    // its 5 MiB stack and our static data
-constexpr size_t kStepPermille = 50, kCap = 32 << 20;  // -sMEMORY_GROWTH_GEOMETRIC_STEP / _CAP
-constexpr size_t kReserve = size_t(64) << 30;          // address space for the break
+constexpr size_t kInitialMemory = 16 << 20;          // Emscripten's INITIAL_MEMORY default
+constexpr size_t kHeapBase = (5 << 20) + (1 << 20);  // its 5 MiB stack and our static data
+constexpr size_t kReserve = size_t(64) << 30;        // address space for the break
 
 char* g_base = nullptr;
 size_t g_brk = kHeapBase, g_memory = kInitialMemory;
@@ -50,7 +49,8 @@ static void* tw_wasm_sbrk(ptrdiff_t increment) {
   if (increment < 0 || old + size_t(increment) > kReserve) return reinterpret_cast<void*>(-1);
   const size_t requested = old + size_t(increment);
   if (requested > g_memory) {  // emscripten_resize_heap, its first try (cutDown = 1)
-    const size_t over = std::min(g_memory + g_memory * kStepPermille / 1000, requested + kCap);
+    using tw::wasm_heap::kStepCapBytes, tw::wasm_heap::kStepPermille;
+    const size_t over = std::min(g_memory + g_memory * kStepPermille / 1000, requested + kStepCapBytes);
     g_memory = align_up(std::max(requested, over));
   }
   g_brk = requested;

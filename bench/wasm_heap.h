@@ -4,6 +4,12 @@
 
 namespace tw::wasm_heap {
 
+// The growth the page's link flags ask for (CMakeLists.txt: -sMEMORY_GROWTH_GEOMETRIC_STEP=0.01,
+// -sMEMORY_GROWTH_GEOMETRIC_CAP=32MB), which the emulation follows; a test reads the flags back, so
+// the two cannot drift apart.
+constexpr size_t kStepPermille = 10;
+constexpr size_t kStepCapBytes = size_t(32) << 20;
+
 // Always available; without Emscripten's dlmalloc source at build time, the C library's own
 // allocator stands in (its __libc_ entry points: tw_heap_phases replaces malloc itself) and
 // memory_bytes() is 0 (nothing emulated).
