@@ -51,7 +51,7 @@ std::vector<uint32_t> sort_slices(TraceModel& m) {
     if (s.dur_at(a) != s.dur_at(b)) return s.dur_at(a) > s.dur_at(b);
     return a < b;
   });
-  permute_columns(order, s.dur.codes, s.name.codes, s.cat.codes, s.flags, s.ids.codes, s.src.codes);
+  permute_columns(order, s.dur.codes, s.name.codes, s.cat.codes, s.flags, s.ids.codes, s.src.lo, s.src.hi);
   s.ts_ns.permute(order);  // re-based on the new rows' blocks (its codes are relative to them)
   s.dur.renumber(order), s.name.renumber(order), s.cat.renumber(order), s.ids.renumber(order), s.src.renumber(order);
   return order;  // now the new index of each old row
@@ -97,28 +97,29 @@ void assign_depths(TraceModel& m, ImportStats& stats) {
 
 // CPU runtime call (cudaLaunchKernel, cudaMemcpyAsync, ...) -> GPU op, by Kineto correlation id;
 // for a correlation two launches share, the first slice in model order wins. The GPU ops'
-// correlations are the ones sorted (16 bytes per op), not every launch's: a trace has several
+// correlations are the ones sorted (12 bytes per op), not every launch's: a trace has several
 // runtime calls per GPU op (DeepSeek: 1.3M calls, 0.36M ops), and that list and its sort's scratch
 // were finish()'s largest temporary, which in wasm, where the heap never shrinks, fit in no hole
-// the freed flow endpoints left and grew the heap.
+// the freed flow endpoints left and grew the heap. 12 bytes, not the 16 an int64 member pads an op
+// to: with most flows kept (kineto_1024mb.json), the list and its scratch fit the hole only so.
 void link_launches(TraceModel& m) {
   const SliceTable& s = m.slices;
   const GpuOpTable& o = m.gpu_ops;
   struct Op {
-    int64_t correlation;
-    uint32_t row;
+    uint32_t hi, lo, row;  // the correlation's halves
+    int64_t correlation() const { return static_cast<int64_t>(uint64_t(hi) << 32 | lo); }
   };
   std::vector<Op> ops;
   size_t n_ops = 0;
   for (uint32_t row = 0; row < o.size(); ++row) n_ops += s.correlation_at(o.slice[row]) != kNoId;
   ops.reserve(n_ops);
   for (uint32_t row = 0; row < o.size(); ++row) {
-    const int64_t corr = s.correlation_at(o.slice[row]);
-    if (corr != kNoId) ops.push_back({corr, row});
+    const uint64_t corr = static_cast<uint64_t>(s.correlation_at(o.slice[row]));
+    if (corr != static_cast<uint64_t>(kNoId)) ops.push_back({uint32_t(corr >> 32), uint32_t(corr), row});
   }
   // Per stream the ops are in time order, so their correlations mostly rise: a few runs.
   sort_runs(ops, [](const Op& a, const Op& b) {
-    return a.correlation != b.correlation ? a.correlation < b.correlation : a.row < b.row;
+    return a.correlation() != b.correlation() ? a.correlation() < b.correlation() : a.row < b.row;
   });
   std::vector<uint32_t> launch(o.size(), UINT32_MAX);
   // Per thread the launches are in correlation order: each search starts from the previous answer
@@ -133,10 +134,10 @@ void link_launches(TraceModel& m) {
     if (k != EventKind::kCudaRuntime && k != EventKind::kCudaDriver) continue;
     const int64_t corr = s.correlation_at(i);
     if (corr == kNoId) continue;
-    const Op* it = partition_from(begin, end, prev, [corr](const Op& x) { return x.correlation < corr; });
+    const Op* it = partition_from(begin, end, prev, [corr](const Op& x) { return x.correlation() < corr; });
     prev = it;
-    if (it == end || it->correlation != corr || launch[it->row] != UINT32_MAX) continue;
-    for (; it != end && it->correlation == corr; ++it) launch[it->row] = i, ++linked;
+    if (it == end || it->correlation() != corr || launch[it->row] != UINT32_MAX) continue;
+    for (; it != end && it->correlation() == corr; ++it) launch[it->row] = i, ++linked;
   }
   m.launches.reserve(linked);
   for (uint32_t row = 0; row < o.size(); ++row)
@@ -163,10 +164,12 @@ void finalize_model(TraceModel& m, PendingLinks& links, ImportStats& stats) {
   // scratch are allocated, and only the flows wait for the sorted slices.
   PendingFlows flows_v1 = pair_flows_v1(links.flows_v1, stats);
   std::vector<uint32_t> new_index = sort_slices(m);
-  assign_depths(m, stats);
   sort_gpu_ops(m.gpu_ops, m.slices, m.tracks.size(), new_index);
   for (FlowV2Mark& mk : links.flows_v2) mk.slice = new_index[mk.slice];
-  std::vector<uint32_t>().swap(new_index);  // freed before the flows are bound
+  // Freed before the depths are assigned: the parents' column (4 bytes a slice, as this) takes its
+  // block, where it would otherwise grow the heap.
+  std::vector<uint32_t>().swap(new_index);
+  assign_depths(m, stats);
   bind_flows_v1(m, flows_v1, links.flows_v2.size(), stats);
   resolve_flows_v2(m, links.flows_v2, stats);
   link_launches(m);

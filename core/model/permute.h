@@ -1,7 +1,10 @@
 // Applying a sort order to table columns with little extra memory: one 4-byte-per-row scratch
-// buffer serves every column (8-byte columns are moved as two 32-bit halves), so finalisation
-// needs the order and the scratch (8 bytes per row) on top of the model, instead of a whole new
-// column per column (12 bytes per row; in wasm the heap never shrinks, so such a peak stays).
+// serves every column (8-byte columns are moved as two 32-bit halves), so finalisation needs the
+// order and the scratch (8 bytes per row) on top of the model, instead of a whole new column per
+// column (12 bytes per row; in wasm the heap never shrinks, so such a peak stays). The scratch is
+// held in chunks (RowScratch), not one block: blocks the import freed just before (its flow points'
+// tail, a released column) are holes smaller than 4 bytes a row, which chunks fill and one block
+// would pass by, growing the heap for good.
 // Each value is scattered to its new row, reading the column in sequence: the sort is by track and
 // a file interleaves its tracks, so writes go to one sequential stream per track, while gathering
 // (reading from them) came back to each cache line once per track in it. Following the
@@ -10,10 +13,27 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
 namespace tw {
+
+// n 32-bit values, uninitialised, in chunks of 1 MiB (the last one shorter).
+class RowScratch {
+ public:
+  explicit RowScratch(size_t n) {
+    chunks_.reserve((n + kChunk - 1) / kChunk);
+    for (size_t at = 0; at < n; at += kChunk)
+      chunks_.emplace_back(new uint32_t[n - at < kChunk ? n - at : kChunk]);  // not zeroed: every row is written first
+  }
+  uint32_t& operator[](size_t i) { return chunks_[i >> kBits][i & (kChunk - 1)]; }
+
+ private:
+  static constexpr unsigned kBits = 18;
+  static constexpr size_t kChunk = size_t(1) << kBits;
+  std::vector<std::unique_ptr<uint32_t[]>> chunks_;
+};
 
 namespace detail {
 
@@ -35,7 +55,7 @@ T from_bits(Bits<T> b) {
 // Afterwards v[where[i]] holds what v[i] held (where: the inverse of the sort order). T is an
 // integer or enum type of up to 8 bytes.
 template <typename T>
-void scatter(const std::vector<uint32_t>& where, std::vector<T>& v, std::vector<uint32_t>& scratch) {
+void scatter(const std::vector<uint32_t>& where, std::vector<T>& v, RowScratch& scratch) {
   static_assert(std::is_integral_v<T> || std::is_enum_v<T>, "integer columns only");
   static_assert(sizeof(T) <= 8, "at most 8 bytes per value");
   const size_t n = where.size();
@@ -58,9 +78,10 @@ void scatter(const std::vector<uint32_t>& where, std::vector<T>& v, std::vector<
 // has order.size() rows.
 template <typename... Col>
 void permute_columns(std::vector<uint32_t>& order, Col&... cols) {
-  std::vector<uint32_t> scratch(order.size());
-  for (uint32_t i = 0; i < order.size(); ++i) scratch[order[i]] = i;
-  order.swap(scratch);
+  const size_t n = order.size();
+  RowScratch scratch(n);
+  for (uint32_t i = 0; i < n; ++i) scratch[order[i]] = i;
+  for (size_t i = 0; i < n; ++i) order[i] = scratch[i];  // copied back: the order keeps its block
   (detail::scatter(order, cols, scratch), ...);
 }
 

@@ -4,20 +4,29 @@
 
 namespace tw {
 
+void SourceColumn::put(size_t row, uint64_t offset, uint32_t length) {
+  if (!fits(offset, length)) {
+    hi[row] = kEscapedHi, lo[row] = 0;
+    return;
+  }
+  const uint64_t code = offset << kLengthBits | length;
+  lo[row] = static_cast<uint32_t>(code), hi[row] = static_cast<uint16_t>(code >> 32);
+}
+
 void SourceColumn::push_back(uint64_t offset, uint32_t length) {
-  const uint64_t code = code_of(offset, length);
-  if (code == kEscaped) {
-    escaped_rows.push_back(static_cast<uint32_t>(codes.size()));
+  lo.push_back(0), hi.push_back(0);
+  put(lo.size() - 1, offset, length);
+  if (hi.back() == kEscapedHi) {
+    escaped_rows.push_back(static_cast<uint32_t>(lo.size() - 1));
     escaped_offsets.push_back(offset), escaped_lengths.push_back(length);
   }
-  codes.push_back(code);
 }
 
 void SourceColumn::set_rows(const std::vector<uint32_t>& rows, const std::vector<uint64_t>& offsets,
                             const std::vector<uint32_t>& lengths) {
-  for (size_t i = 0; i < rows.size(); ++i) codes[rows[i]] = code_of(offsets[i], lengths[i]);
+  for (size_t i = 0; i < rows.size(); ++i) put(rows[i], offsets[i], lengths[i]);
   set_side_rows(
-      escaped_rows, rows, [&](size_t i) { return codes[rows[i]] == kEscaped; },
+      escaped_rows, rows, [&](size_t i) { return hi[rows[i]] == kEscapedHi; },
       [&](size_t i) {
         return std::tuple{offsets[i], lengths[i]};
       },
@@ -31,7 +40,7 @@ void SourceColumn::renumber(const std::vector<uint32_t>& new_index) {
 bool SourceColumn::escapes_fit(const SourceColumn& side, size_t first) const {
   const size_t n = side.escaped_rows.size();
   return side.escaped_offsets.size() == n && side.escaped_lengths.size() == n &&
-         side_rows_fit(codes, kEscaped, side.escaped_rows, first);
+         side_rows_fit(hi, kEscapedHi, side.escaped_rows, first);
 }
 
 // 0 for a row with no side row: only in a table escapes_fit refuses.

@@ -4,6 +4,7 @@
 #include <tuple>
 #include <utility>
 
+#include "core/model/permute.h"
 #include "core/model/side_rows.h"
 
 namespace tw {
@@ -104,7 +105,7 @@ void TimeColumn::permute(const std::vector<uint32_t>& where) {
   });
   // A block whose times span more than the code range (two tracks meet in it, or a sparse track)
   // escapes its latest ones here; rebase() then moves such a block's base to where most fit.
-  std::vector<uint32_t> scratch(n);
+  RowScratch scratch(n);
   std::vector<std::pair<uint32_t, int64_t>> escaped;
   for_each_time([&](size_t i, int64_t t) {
     const uint32_t row = where[i], code = code_under(new_bases[row >> kBlockBits], t);
@@ -114,7 +115,7 @@ void TimeColumn::permute(const std::vector<uint32_t>& where) {
   std::sort(escaped.begin(), escaped.end());
   // Copied back rather than swapped: the codes keep their block (and its room), as the other
   // columns do under permute_columns.
-  std::copy(scratch.begin(), scratch.end(), codes.begin());
+  for (size_t i = 0; i < n; ++i) codes[i] = scratch[i];
   bases = std::move(new_bases);
   escaped_rows.resize(escaped.size()), escaped_values.resize(escaped.size());
   for (size_t k = 0; k < escaped.size(); ++k) escaped_rows[k] = escaped[k].first, escaped_values[k] = escaped[k].second;

@@ -41,7 +41,8 @@ struct TimeColumn {
   void reserve(size_t rows) { codes.reserve(rows), bases.reserve(blocks(rows)); }
 
   // Rows reordered: afterwards row where[i] holds what row i held (permute_columns' inverse order),
-  // each block re-based on its earliest time. One 4-byte scratch per row, as permute_columns.
+  // each block re-based on its earliest time. One 4-byte scratch per row in chunks (RowScratch), as
+  // permute_columns.
   void permute(const std::vector<uint32_t>& where);
   // True when `part`'s side tables fit the rows from `first` on here, which hold its codes: a base
   // per block of its rows and its escaped rows exactly the ones coded kEscaped (a damaged part may

@@ -142,7 +142,7 @@ struct SliceTable {
   template <class Table, class F>
   static void import_columns(Table& t, F& f) {
     f(t.ts_ns.codes), f(t.dur.codes), f(t.track.codes), f(t.name.codes), f(t.cat.codes), f(t.flags), f(t.ids.codes),
-        f(t.src.codes);
+        f(t.src.lo), f(t.src.hi);
   }
   template <class Table, class F>
   static void side_columns(Table& t, F& f) {

@@ -392,39 +392,46 @@ TEST_CASE("durations: 4 bytes a row, any length read back after sorting, whole a
   check_side_tables_all_ways(kDurTrace, check_durs);
 }
 
-TEST_CASE("sources: offset and length in 8 bytes; a 16 MiB event and any offset kept exactly") {
+TEST_CASE("sources: offset and length in 6 bytes; a 4 KiB event and any offset kept exactly") {
   SourceColumn c;
-  const uint64_t tib = SourceColumn::kOffsetLimit;  // 1 TiB: the first offset that does not fit
+  const uint64_t lim = SourceColumn::kOffsetLimit;  // just under 64 GiB: the first offset that does not fit
+  const uint32_t len = SourceColumn::kLengthLimit;  // 4 KiB: the first length that does not fit
   c.push_back(0, 0);
-  c.push_back(tib - 1, (1u << 24) - 2);  // the largest that fit
-  c.push_back(tib, 10);                  // offset too large
-  c.push_back(5, (1u << 24) - 1);        // the length that would read as the escape code
+  c.push_back(lim - 1, len - 1);  // the largest that fit
+  c.push_back(lim, 10);           // offset too large
+  c.push_back(5, len);            // length too large
   c.push_back(7, UINT32_MAX);
+  c.push_back(uint64_t(10) << 30 | 12345, 777);  // past 4 GiB, fitting
   CHECK(c.escaped_rows == std::vector<uint32_t>{2, 3, 4});
-  const uint64_t offsets[] = {0, tib - 1, tib, 5, 7};
-  const uint32_t lengths[] = {0, (1u << 24) - 2, 10, (1u << 24) - 1, UINT32_MAX};
-  for (size_t row = 0; row < 5; ++row) {
+  CHECK(c.hi[1] != SourceColumn::kEscapedHi);  // no fitting row reads as escaped
+  const uint64_t offsets[] = {0, lim - 1, lim, 5, 7, uint64_t(10) << 30 | 12345};
+  const uint32_t lengths[] = {0, len - 1, 10, len, UINT32_MAX, 777};
+  for (size_t row = 0; row < 6; ++row) {
     CHECK(c.offset_at(row) == offsets[row]);
     CHECK(c.length_at(row) == lengths[row]);
   }
   c.set(0, UINT64_MAX, 1);  // fitting -> escaped, before the other side rows
   c.set(2, 3, 4);           // escaped -> fitting
   c.set(3, 9, 1u << 30);    // escaped -> escaped
+  c.set(5, 11, len - 2);    // fitting -> fitting
   CHECK(c.escaped_rows == std::vector<uint32_t>{0, 3, 4});
   CHECK(c.escapes_fit(c, 0));
-  const std::vector<uint32_t> new_index = {4, 2, 3, 1, 0};
-  std::vector<uint32_t> order = {4, 3, 1, 2, 0};
-  permute_columns(order, c.codes);
+  const std::vector<uint32_t> new_index = {4, 2, 3, 1, 0, 5};
+  std::vector<uint32_t> order = {4, 3, 1, 2, 0, 5};
+  permute_columns(order, c.lo, c.hi);
   c.renumber(new_index);
   CHECK(c.escaped_rows == std::vector<uint32_t>{0, 1, 4});
   CHECK(c.offset_at(4) == UINT64_MAX);
   CHECK(c.length_at(1) == 1u << 30);
-  CHECK(c.offset_at(2) == tib - 1);
+  CHECK(c.offset_at(2) == lim - 1);
+  CHECK(c.length_at(2) == len - 1);
   CHECK(c.offset_at(0) == 7);
   CHECK(c.length_at(0) == UINT32_MAX);
   CHECK(c.length_at(3) == 4);
+  CHECK(c.offset_at(5) == 11);
+  CHECK(c.length_at(5) == len - 2);
   SourceColumn bad = c;
-  bad.codes[2] = SourceColumn::kEscaped;
+  bad.hi[2] = SourceColumn::kEscapedHi;
   CHECK_FALSE(bad.escapes_fit(bad, 0));
   bad = c;
   bad.escaped_lengths.pop_back();

@@ -82,6 +82,18 @@ TEST_CASE("start times: any int64 reads back through appends, sets and reorderin
     for (size_t i = 0; i < n; ++i) moved[where[i]] = want[i];
     check_column(c, moved);
   }
+  // Reordered past one chunk of the scratch (RowScratch: 2^18 rows), without escapes.
+  const size_t n = 600001;
+  TimeColumn c;
+  std::vector<int64_t> want(n);
+  for (size_t i = 0; i < n; ++i) c.push_back(want[i] = int64_t(1) << 40 | int64_t(rng() % 1000000));
+  std::vector<uint32_t> where(n);
+  std::iota(where.begin(), where.end(), 0u);
+  std::shuffle(where.begin(), where.end(), rng);
+  c.permute(where);
+  std::vector<int64_t> moved(n);
+  for (size_t i = 0; i < n; ++i) moved[where[i]] = want[i];
+  check_column(c, moved);
 }
 
 TEST_CASE("start times: sorted per track, each block re-based on its earliest time, escapes only where tracks meet") {
