@@ -1,8 +1,9 @@
 // A growable array of trivially copyable values over malloc / realloc: what std::vector cannot do,
 // it gives memory back in place. shrink_to(n) keeps the block and frees its tail (dlmalloc, the wasm
 // heap's allocator, and glibc both split a shrunk block), where vector's shrink_to_fit copies into
-// a new block while the old one is still held. For a large temporary whose size drops in place
-// (the v1 flow endpoints, compacted into their pairs: core/model/flows.cc).
+// a new block while the old one is still held; reuse_as<U>(n) does the same for values of another
+// type written over the block's front. For a large temporary whose size drops in place (the v1 flow
+// points, rewritten as their flows' smaller endpoints: core/model/flows.cc).
 #pragma once
 #include <algorithm>
 #include <cstddef>

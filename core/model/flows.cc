@@ -6,6 +6,7 @@
 
 #include "core/base/partition_from.h"
 #include "core/base/run_sort.h"
+#include "core/model/side_rows.h"
 
 namespace tw {
 
@@ -88,9 +89,8 @@ uint32_t FlowTimes::code(uint64_t offset, int64_t ts) {
 }
 
 int64_t FlowTimes::escaped_at(uint64_t offset) const {
-  const auto it = std::lower_bound(escaped_offsets.begin(), escaped_offsets.end(), offset);
-  return it != escaped_offsets.end() && *it == offset ? escaped_ts[static_cast<size_t>(it - escaped_offsets.begin())]
-                                                      : 0;  // 0: only for a table fits() refuses
+  const size_t k = find_side_row(escaped_offsets, offset);
+  return k < escaped_ts.size() ? escaped_ts[k] : 0;  // 0: only for a table fits() refuses
 }
 
 bool FlowTimes::fits(const FlowPoint* points, size_t n) const {
@@ -100,8 +100,7 @@ bool FlowTimes::fits(const FlowPoint* points, size_t n) const {
   for (size_t i = 0; i < n; ++i) {
     const uint64_t offset = points[i].offset();
     if ((offset >> kMiBBits) >= bases.size() || (i && offset <= points[i - 1].offset())) return false;
-    if (points[i].ts_code == kEscaped && !std::binary_search(escaped_offsets.begin(), escaped_offsets.end(), offset))
-      return false;
+    if (points[i].ts_code == kEscaped && find_side_row(escaped_offsets, offset) == escaped_offsets.size()) return false;
   }
   return true;
 }

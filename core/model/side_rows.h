@@ -6,14 +6,17 @@
 #include <cstdint>
 #include <numeric>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "core/model/permute.h"
 
 namespace tw {
 
-// The index of `row` in `rows` (ascending), or rows.size() when it has no side row.
-inline size_t find_side_row(const std::vector<uint32_t>& rows, uint32_t row) {
+// The index of `row` in `rows` (ascending), or rows.size() when it has no side row. Keys are
+// rows, or any other unique ascending key (a flow endpoint's input offset: FlowTimes).
+template <typename Key>
+size_t find_side_row(const std::vector<Key>& rows, std::type_identity_t<Key> row) {
   auto it = std::lower_bound(rows.begin(), rows.end(), row);
   return it != rows.end() && *it == row ? static_cast<size_t>(it - rows.begin()) : rows.size();
 }
