@@ -11,8 +11,10 @@
 // permutation's cycles in place would be a chain of dependent random loads. Scattering measured
 // faster than gathering in finish() (docs/performance.md, "finish() and the summary").
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -22,16 +24,22 @@ namespace tw {
 // n 32-bit values, uninitialised, in chunks of 1 MiB (the last one shorter).
 class RowScratch {
  public:
-  explicit RowScratch(size_t n) {
+  explicit RowScratch(size_t n) : n_(n) {
     chunks_.reserve((n + kChunk - 1) / kChunk);
     for (size_t at = 0; at < n; at += kChunk)
-      chunks_.emplace_back(new uint32_t[n - at < kChunk ? n - at : kChunk]);  // not zeroed: every row is written first
+      chunks_.emplace_back(new uint32_t[std::min(kChunk, n - at)]);  // not zeroed: every row is written first
   }
   uint32_t& operator[](size_t i) { return chunks_[i >> kBits][i & (kChunk - 1)]; }
+  // All n values to out[0, n), a chunk at a time (a column that keeps its block takes them back).
+  void copy_to(uint32_t* out) const {
+    for (size_t k = 0, at = 0; at < n_; ++k, at += kChunk)
+      std::memcpy(out + at, chunks_[k].get(), std::min(kChunk, n_ - at) * sizeof(uint32_t));
+  }
 
  private:
   static constexpr unsigned kBits = 18;
   static constexpr size_t kChunk = size_t(1) << kBits;
+  size_t n_;
   std::vector<std::unique_ptr<uint32_t[]>> chunks_;
 };
 
@@ -81,7 +89,7 @@ void permute_columns(std::vector<uint32_t>& order, Col&... cols) {
   const size_t n = order.size();
   RowScratch scratch(n);
   for (uint32_t i = 0; i < n; ++i) scratch[order[i]] = i;
-  for (size_t i = 0; i < n; ++i) order[i] = scratch[i];  // copied back: the order keeps its block
+  scratch.copy_to(order.data());  // copied back: the order keeps its block
   (detail::scatter(order, cols, scratch), ...);
 }
 

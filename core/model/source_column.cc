@@ -4,27 +4,21 @@
 
 namespace tw {
 
-void SourceColumn::put(size_t row, uint64_t offset, uint32_t length) {
-  if (!fits(offset, length)) {
-    hi[row] = kEscapedHi, lo[row] = 0;
-    return;
-  }
-  const uint64_t code = offset << kLengthBits | length;
-  lo[row] = static_cast<uint32_t>(code), hi[row] = static_cast<uint16_t>(code >> 32);
-}
-
 void SourceColumn::push_back(uint64_t offset, uint32_t length) {
-  lo.push_back(0), hi.push_back(0);
-  put(lo.size() - 1, offset, length);
-  if (hi.back() == kEscapedHi) {
-    escaped_rows.push_back(static_cast<uint32_t>(lo.size() - 1));
+  const uint64_t code = code_of(offset, length);
+  if (code >> 32 == kEscapedHi) {
+    escaped_rows.push_back(static_cast<uint32_t>(lo.size()));
     escaped_offsets.push_back(offset), escaped_lengths.push_back(length);
   }
+  lo.push_back(static_cast<uint32_t>(code)), hi.push_back(static_cast<uint16_t>(code >> 32));
 }
 
 void SourceColumn::set_rows(const std::vector<uint32_t>& rows, const std::vector<uint64_t>& offsets,
                             const std::vector<uint32_t>& lengths) {
-  for (size_t i = 0; i < rows.size(); ++i) put(rows[i], offsets[i], lengths[i]);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const uint64_t code = code_of(offsets[i], lengths[i]);
+    lo[rows[i]] = static_cast<uint32_t>(code), hi[rows[i]] = static_cast<uint16_t>(code >> 32);
+  }
   set_side_rows(
       escaped_rows, rows, [&](size_t i) { return hi[rows[i]] == kEscapedHi; },
       [&](size_t i) {

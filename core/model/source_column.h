@@ -46,6 +46,10 @@ struct SourceColumn {
   bool escapes_fit(const SourceColumn& side, size_t first) const;
 
   static bool fits(uint64_t offset, uint32_t length) { return offset < kOffsetLimit && length < kLengthLimit; }
+  // The 48-bit code of a range: `hi` (its top 16 bits) kEscapedHi and `lo` 0 for one that does not fit.
+  static uint64_t code_of(uint64_t offset, uint32_t length) {
+    return fits(offset, length) ? offset << kLengthBits | length : uint64_t(kEscapedHi) << 32;
+  }
 
   template <class F>
   void for_each_side_column(F&& f) {
@@ -58,8 +62,6 @@ struct SourceColumn {
 
  private:
   uint64_t code_at(size_t row) const { return uint64_t(hi[row]) << 32 | lo[row]; }
-  // Codes one row; an escaped one is only marked (`hi`), its side row is the caller's to set.
-  void put(size_t row, uint64_t offset, uint32_t length);
   uint64_t escaped_offset(size_t row) const;
   uint32_t escaped_length(size_t row) const;
 };

@@ -115,7 +115,7 @@ void TimeColumn::permute(const std::vector<uint32_t>& where) {
   std::sort(escaped.begin(), escaped.end());
   // Copied back rather than swapped: the codes keep their block (and its room), as the other
   // columns do under permute_columns.
-  for (size_t i = 0; i < n; ++i) codes[i] = scratch[i];
+  scratch.copy_to(codes.data());
   bases = std::move(new_bases);
   escaped_rows.resize(escaped.size()), escaped_values.resize(escaped.size());
   for (size_t k = 0; k < escaped.size(); ++k) escaped_rows[k] = escaped[k].first, escaped_values[k] = escaped[k].second;

@@ -50,6 +50,18 @@ void check_column(const TimeColumn& c, const std::vector<int64_t>& want) {
   CHECK(wrong == 0);
 }
 
+// Reordered by a random permutation: row where[i] afterwards holds what row i held.
+void check_permuted(TimeColumn& c, const std::vector<int64_t>& want, std::mt19937_64& rng) {
+  const size_t n = want.size();
+  std::vector<uint32_t> where(n);
+  std::iota(where.begin(), where.end(), 0u);
+  std::shuffle(where.begin(), where.end(), rng);
+  c.permute(where);
+  std::vector<int64_t> moved(n);
+  for (size_t i = 0; i < n; ++i) moved[where[i]] = want[i];
+  check_column(c, moved);
+}
+
 }  // namespace
 
 TEST_CASE("start times: any int64 reads back through appends, sets and reordering") {
@@ -73,27 +85,14 @@ TEST_CASE("start times: any int64 reads back through appends, sets and reorderin
       c.set(row, want[row]);
     }
     check_column(c, want);
-    // Reordered: row where[i] afterwards holds what row i held.
-    std::vector<uint32_t> where(n);
-    std::iota(where.begin(), where.end(), 0u);
-    std::shuffle(where.begin(), where.end(), rng);
-    c.permute(where);
-    std::vector<int64_t> moved(n);
-    for (size_t i = 0; i < n; ++i) moved[where[i]] = want[i];
-    check_column(c, moved);
+    check_permuted(c, want, rng);
   }
   // Reordered past one chunk of the scratch (RowScratch: 2^18 rows), without escapes.
   const size_t n = 600001;
   TimeColumn c;
   std::vector<int64_t> want(n);
   for (size_t i = 0; i < n; ++i) c.push_back(want[i] = int64_t(1) << 40 | int64_t(rng() % 1000000));
-  std::vector<uint32_t> where(n);
-  std::iota(where.begin(), where.end(), 0u);
-  std::shuffle(where.begin(), where.end(), rng);
-  c.permute(where);
-  std::vector<int64_t> moved(n);
-  for (size_t i = 0; i < n; ++i) moved[where[i]] = want[i];
-  check_column(c, moved);
+  check_permuted(c, want, rng);
 }
 
 TEST_CASE("start times: sorted per track, each block re-based on its earliest time, escapes only where tracks meet") {
