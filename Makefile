@@ -75,7 +75,7 @@ test-corpus: build
 	TW_TEST_DATA="$(abspath $(TRACES))" node --test tests/wasm/summary_parity.test.mjs
 
 bench: native wasm
-	@ninja -C build/native --quiet tw_heap_phases
+	@ninja -C build/native --quiet tw_heap_phases tw_timeline_query
 	@bash bench/run.sh
 
 # The libFuzzer harness of the importer (bench/fuzz/README.md): its own clang build in build/fuzz,

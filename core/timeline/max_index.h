@@ -3,6 +3,7 @@
 // slice of a pixel column without visiting every slice in it, which keeps a zoomed-out window of a
 // 10-million-slice track cheap. The raw values are not copied: callers pass an accessor.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -55,16 +56,30 @@ class MaxIndex {
       }
     };
     // Level L covers kFanout^L raw positions per element (level 0 = the raw values). Scan the ragged
-    // edges at each level and hand the aligned middle to the level above.
-    uint64_t a = lo, b = hi;
-    for (size_t level = 0;; ++level) {
+    // edges at each level and hand the aligned middle to the level above. An edge lies in one
+    // element of the level above, whose entry is its whole range's maximum at its lowest position:
+    // when that position falls inside the edge it is the edge's answer too, and the edge is not
+    // scanned (at level 0 each value read is a random access through the caller's row).
+    auto edge = [&](size_t level, uint64_t a, uint64_t b, uint64_t unit) {
+      if (a >= b) return;
+      if (level < levels_.size()) {
+        const Entry& e = levels_[level][a / kFanout];
+        if (e.pos >= a * unit && e.pos < b * unit) return take(e.value, e.pos);
+      }
+      scan(level, a, b);
+    };
+    uint64_t a = lo, b = hi, unit = 1;
+    for (size_t level = 0;; ++level, unit *= kFanout) {
       uint64_t a_up = (a + kFanout - 1) / kFanout, b_up = b / kFanout;
       if (level >= levels_.size() || a_up >= b_up) {
-        scan(level, a, b);
+        // [a, b) within one element of the level above, or across the boundary of two.
+        const uint64_t cut = std::clamp(a_up * kFanout, a, b);
+        edge(level, a, cut, unit);
+        edge(level, cut, b, unit);
         break;
       }
-      scan(level, a, a_up * kFanout);
-      scan(level, b_up * kFanout, b);
+      edge(level, a, a_up * kFanout, unit);
+      edge(level, b_up * kFanout, b, unit);
       a = a_up;
       b = b_up;
     }
