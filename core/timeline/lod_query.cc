@@ -7,10 +7,32 @@ namespace tw {
 
 namespace {
 
+// First k in [from, n) with ts(k) >= boundary (n when none), ts non-decreasing and ts(from - 1) <
+// boundary: a gallop from `from` (the answer is usually close, and nearby spans are nearby in
+// memory), then a binary search of the last step.
+template <typename Ts>
+uint32_t gallop_to(uint32_t from, uint32_t n, int64_t boundary, Ts ts) {
+  uint32_t step = 1, lo = from, hi = from;
+  while (hi < n && ts(hi) < boundary) {
+    lo = hi + 1;
+    hi = step >= n - hi ? n : hi + step;
+    step *= 2;
+  }
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (ts(mid) < boundary) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 // Walks one row of disjoint, time-ordered spans. `ts(k)`, `end(k)`, `dur(k)` give span k;
-// `emit(first, last, rep, n)` receives a run of spans [first, last] represented by span rep.
-template <typename Ts, typename End, typename Dur, typename Emit>
-void scan_row(uint32_t n, const MaxIndex& longest, int64_t a, int64_t b, double w, Ts ts, End end, Dur dur, Emit emit) {
+// `next(from, boundary)` the first span from `from` on that starts at or after boundary (gallop_to,
+// or a search that knows more about the row); `emit(first, last, rep, n)` receives a run of spans
+// [first, last] represented by span rep.
+template <typename Ts, typename End, typename Dur, typename Next, typename Emit>
+void scan_row(uint32_t n, const MaxIndex& longest, int64_t a, int64_t b, double w, Ts ts, End end, Dur dur, Next next,
+              Emit emit) {
   uint32_t lo = 0, hi = n;
   while (lo < hi) {  // first span ending after a (ends are sorted within a row)
     uint32_t mid = lo + (hi - lo) / 2;
@@ -28,24 +50,38 @@ void scan_row(uint32_t n, const MaxIndex& longest, int64_t a, int64_t b, double 
     double col = std::floor(static_cast<double>(std::max(ts(k), a) - a) / w);
     int64_t boundary = a + static_cast<int64_t>(std::ceil((col + 1) * w));
     if (boundary <= ts(k)) boundary = ts(k) + 1;
-    // First span starting at or after the boundary: gallop from k (the answer is usually close,
-    // and nearby spans are nearby in memory), then binary search the last step.
-    uint32_t step = 1, j_lo = k + 1, j_hi = k + 1;
-    while (j_hi < n && ts(j_hi) < boundary) {
-      j_lo = j_hi + 1;
-      j_hi = step >= n - j_hi ? n : j_hi + step;
-      step *= 2;
-    }
-    while (j_lo < j_hi) {
-      uint32_t mid = j_lo + (j_hi - j_lo) / 2;
-      if (ts(mid) < boundary) j_lo = mid + 1;
-      else j_hi = mid;
-    }
-    uint32_t j = j_lo;
+    uint32_t j = next(k + 1, boundary);
     uint32_t rep = j == k + 1 ? k : longest.argmax(k, j, dur);
     emit(k, j - 1, rep, j - k);
     k = j;
   }
+}
+
+// gallop_to over a slice row, where every read goes through the row's ids: a few steps near
+// `from` (a pixel column of a zoomed-in view holds a few slices), then the row's sampled starts
+// (TimelineIndex::Row::starts, contiguous) bracket the answer to kStartEvery slices, searched last.
+template <typename Ts, typename Probe>
+uint32_t row_next(const TimelineIndex::Row& row, uint32_t from, int64_t boundary, Ts ts, Probe probe) {
+  constexpr uint32_t kEvery = TimelineIndex::kStartEvery;
+  const uint32_t n = row.size;
+  uint32_t below = from;  // the first index not known to start before boundary
+  for (uint32_t step = 1; step <= 4; step *= 2) {
+    const uint32_t at = below + step - 1;
+    if (at >= n) return gallop_to(below, n, boundary, ts);
+    if (ts(at) >= boundary) return gallop_to(below, at, boundary, ts);
+    below = at + 1;
+  }
+  // ts(below - 1) < boundary. Samples at or before below - 1 start before boundary too.
+  const uint32_t samples = (n + kEvery - 1) / kEvery;
+  const uint32_t s_from = (below - 1) / kEvery + 1;
+  const uint32_t s = gallop_to(s_from, samples, boundary, [&](uint32_t i) {
+    probe();
+    return row.starts[i];
+  });
+  // The answer lies in [max(below, (s - 1) * kEvery + 1), min(n, s * kEvery)].
+  const uint32_t lo = s == s_from ? below : std::max(below, (s - 1) * kEvery + 1);
+  const uint32_t hi = s == samples ? n : s * kEvery;
+  return gallop_to(lo, hi, boundary, ts);
 }
 
 }  // namespace
@@ -97,6 +133,15 @@ void slice_lane(const TimelineIndex& index, uint32_t model_track, int64_t a, int
           ++out.probes;
           return s.dur_at(ids[k]);
         },
+        [&](uint32_t from, int64_t boundary) {
+          return row_next(
+              row, from, boundary,
+              [&](uint32_t k) {
+                ++out.probes;
+                return s.ts_ns[ids[k]];
+              },
+              [&] { ++out.probes; });
+        },
         [&](uint32_t first, uint32_t last, uint32_t rep, uint32_t n) {
           uint32_t sid = ids[rep];
           int64_t t = s.ts_ns[ids[first]];
@@ -122,6 +167,9 @@ void overlap_lane(const TimelineIndex& index, const OverlapLane& lane, int64_t a
     scan_row(
         static_cast<uint32_t>(iv.size()), lane.longest[r], a, b, w, [&](uint32_t k) { return iv[k].begin; },
         [&](uint32_t k) { return iv[k].end; }, [&](uint32_t k) { return iv[k].length(); },
+        [&](uint32_t from, int64_t boundary) {
+          return gallop_to(from, static_cast<uint32_t>(iv.size()), boundary, [&](uint32_t k) { return iv[k].begin; });
+        },
         [&](uint32_t first, uint32_t last, uint32_t, uint32_t n) {
           out.start_ns.push_back(static_cast<double>(iv[first].begin - index.origin_ns()));
           out.dur_ns.push_back(static_cast<double>(iv[last].end - iv[first].begin));

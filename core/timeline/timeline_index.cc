@@ -41,9 +41,16 @@ void TimelineIndex::build_rows() {
   std::vector<uint32_t> fill(row_offset_.begin(), row_offset_.end() - 1);
   each_slice([&](uint32_t row, uint32_t i) { row_ids_[fill[row]++] = i; });
   row_longest_.resize(rows);
+  row_start_offset_.assign(rows + 1, 0);
+  for (uint32_t r = 0; r < rows; ++r)
+    row_start_offset_[r + 1] =
+        row_start_offset_[r] + (row_offset_[r + 1] - row_offset_[r] + kStartEvery - 1) / kStartEvery;
+  row_starts_.resize(row_start_offset_[rows]);
   for (uint32_t r = 0; r < rows; ++r) {
     const uint32_t* ids = row_ids_.data() + row_offset_[r];
-    row_longest_[r].build(row_offset_[r + 1] - row_offset_[r], [&](uint32_t k) { return s.dur_at(ids[k]); });
+    const uint32_t n = row_offset_[r + 1] - row_offset_[r];
+    row_longest_[r].build(n, [&](uint32_t k) { return s.dur_at(ids[k]); });
+    for (uint32_t k = 0; k < n; k += kStartEvery) row_starts_[row_start_offset_[r] + k / kStartEvery] = s.ts_ns[ids[k]];
   }
 }
 
@@ -54,6 +61,7 @@ TimelineIndex::Row TimelineIndex::row(uint32_t model_track, uint32_t depth) cons
   out.ids = row_ids_.data() + row_offset_[r];
   out.size = row_offset_[r + 1] - row_offset_[r];
   out.longest = &row_longest_[r];
+  out.starts = row_starts_.data() + row_start_offset_[r];
   return out;
 }
 
@@ -175,7 +183,8 @@ void TimelineIndex::build_overlap() {
 }
 
 size_t TimelineIndex::memory_bytes() const {
-  size_t n = row_ids_.capacity() * 4 + row_offset_.capacity() * 4 + gpu_class_.capacity();
+  size_t n = row_ids_.capacity() * 4 + row_offset_.capacity() * 4 + gpu_class_.capacity() + row_starts_.capacity() * 8 +
+             row_start_offset_.capacity() * 4;
   for (const MaxIndex& mi : row_longest_) n += mi.memory_bytes() + sizeof(MaxIndex);
   for (const SeriesData& d : series_) n += d.ts_ns.capacity() * 16;
   for (const OverlapLane& l : overlap_)

@@ -78,10 +78,15 @@ class TimelineIndex {
   uint32_t lane_of_model_track(uint32_t model_track) const { return lane_of_track_[model_track]; }
 
   // Slice ids of one row (model track, depth) in time order.
+  // Every kStartEvery-th slice's start time of a row, in a column of their own: a window's search
+  // for a pixel column's end runs over these (contiguous) before it reads slices through their ids
+  // (each read a random access into the model's columns). 8 bytes per kStartEvery slices.
+  static constexpr uint32_t kStartEvery = 32;
   struct Row {
     const uint32_t* ids = nullptr;
     uint32_t size = 0;
     const MaxIndex* longest = nullptr;
+    const int64_t* starts = nullptr;  // starts[i]: the start time of ids[i * kStartEvery]
   };
   Row row(uint32_t model_track, uint32_t depth) const;
   // Rows of a model track: its max_depth, capped at 65536 (the depth column is 16-bit; deeper
@@ -119,8 +124,10 @@ class TimelineIndex {
   std::vector<uint32_t> row_offset_;  // per row: begin in row_ids_ (size rows + 1)
   std::vector<uint32_t> first_row_;   // per model track: its first row (rows = max_depth)
   std::vector<MaxIndex> row_longest_;
-  std::vector<uint8_t> gpu_class_;  // KernelClass per gpu_ops row
-  std::vector<SeriesData> series_;  // counters first (model order), then memory series
+  std::vector<int64_t> row_starts_;         // per row: its Row::starts, rows one after another
+  std::vector<uint32_t> row_start_offset_;  // per row: begin in row_starts_ (size rows + 1)
+  std::vector<uint8_t> gpu_class_;          // KernelClass per gpu_ops row
+  std::vector<SeriesData> series_;          // counters first (model order), then memory series
   std::vector<uint32_t> memory_series_device_;
   std::vector<OverlapLane> overlap_;
   InstantIndex instants_;

@@ -2,6 +2,10 @@
 // = longest, bounded output, and cost that does not grow with the number of slices in the window.
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cmath>
+#include <random>
+
 #include "core/timeline/lod_query.h"
 #include "tests/core/timeline_test_util.h"
 
@@ -111,6 +115,89 @@ TEST_CASE("timeline LOD: cost does not grow with the slices in the window (compl
   INFO("probes for 20k slices: ", small, ", for 640k: ", large);
   CHECK(large < 2 * small);    // ~logarithmic in n
   CHECK(large < 640000 / 10);  // far from a scan
+}
+
+namespace {
+
+// The LOD walk of one row written plainly (every span read in turn), as the oracle of the query's
+// searches (the sampled starts, the gallops, MaxIndex): items {start - origin, dur, id, count}.
+std::vector<std::array<int64_t, 4>> plain_row_lod(const TraceModel& m, const std::vector<uint32_t>& row, int64_t origin,
+                                                  int64_t a, int64_t b, double w) {
+  const SliceTable& s = m.slices;
+  auto ts = [&](size_t k) { return s.ts_ns[row[k]]; };
+  auto dur = [&](size_t k) { return s.dur_at(row[k]); };
+  std::vector<std::array<int64_t, 4>> out;
+  size_t k = 0, n = row.size();
+  while (k < n && ts(k) + dur(k) <= a) ++k;
+  while (k < n && ts(k) < b) {
+    size_t j = k + 1, rep = k;
+    if (static_cast<double>(dur(k)) < w) {
+      double col = std::floor(static_cast<double>(std::max(ts(k), a) - a) / w);
+      int64_t boundary = a + static_cast<int64_t>(std::ceil((col + 1) * w));
+      if (boundary <= ts(k)) boundary = ts(k) + 1;
+      while (j < n && ts(j) < boundary) ++j;
+      for (size_t i = k + 1; i < j; ++i)
+        if (dur(i) > dur(rep)) rep = i;
+    }
+    out.push_back({ts(k) - origin, ts(j - 1) + dur(j - 1) - ts(k), int64_t(row[rep]), int64_t(j - k)});
+    k = j;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("timeline LOD: a row's items equal a plain walk of it, at every zoom (the searches are exact)") {
+  std::mt19937_64 rng(4301);
+  for (int round = 0; round < 6; ++round) {
+    test::ModelBuilder bld;
+    uint32_t t = bld.track(bld.process(1, "p"), 1);
+    // One row of 20000 spans: runs of short ones (many per pixel column when zoomed out, so the
+    // sampled starts and MaxIndex's levels are used), long ones, zero-length ones and equal starts.
+    int64_t at = 1000;
+    for (int i = 0; i < 20000; ++i) {
+      const uint64_t r = rng();
+      const int64_t d = r % 50 == 0 ? int64_t(r % 100000) : int64_t(r % (round % 2 ? 3 : 40));
+      bld.slice(t, at, d, "s" + std::to_string(r % 7));
+      at += d + int64_t((r >> 20) % (r % 9 == 0 ? 2000 : 5));
+    }
+    TraceModel& m = bld.finish();
+    TimelineIndex idx(m);
+    // (two zero-length spans at one time nest: a second row)
+    std::vector<std::vector<uint32_t>> rows;
+    for (uint32_t d = 0; d < idx.depth_rows(0); ++d) {
+      const TimelineIndex::Row row = idx.row(0, d);
+      rows.emplace_back(row.ids, row.ids + row.size);
+    }
+    REQUIRE(rows[0].size() > 19000);
+    const int64_t origin = idx.origin_ns(), span = at - origin;
+    for (int q = 0; q < 40; ++q) {
+      int64_t t0 = int64_t(rng() % uint64_t(span)), t1 = t0 + 1 + int64_t(rng() % uint64_t(span - t0 + 10));
+      if (q % 8 == 0) t0 = -50, t1 = span + 50;
+      const uint32_t px = std::array<uint32_t, 5>{3, 40, 700, 3000, 60000}[q % 5];
+      CAPTURE(round);
+      CAPTURE(t0);
+      CAPTURE(t1);
+      CAPTURE(px);
+      const WindowResult r = query(idx, {0}, double(t0), double(t1), px);
+      const int64_t a = origin + t0, b = origin + t1;
+      std::vector<std::array<int64_t, 4>> want;
+      std::vector<uint16_t> depth;
+      for (uint16_t d = 0; d < rows.size(); ++d) {
+        const auto items = plain_row_lod(m, rows[d], origin, a, b, std::max(1.0, double(b - a) / px));
+        want.insert(want.end(), items.begin(), items.end());
+        depth.insert(depth.end(), items.size(), d);
+      }
+      REQUIRE(r.items() == want.size());
+      CHECK(r.depth == depth);
+      for (size_t i = 0; i < want.size(); ++i) {
+        CHECK(r.start_ns[i] == double(want[i][0]));
+        CHECK(r.dur_ns[i] == double(want[i][1]));
+        CHECK(r.id[i] == uint32_t(want[i][2]));
+        CHECK(r.count[i] == uint32_t(want[i][3]));
+      }
+    }
+  }
 }
 
 TEST_CASE("timeline LOD: windows outside the trace, degenerate and hostile arguments") {
