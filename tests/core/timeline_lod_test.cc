@@ -151,26 +151,35 @@ TEST_CASE("timeline LOD: a row's items equal a plain walk of it, at every zoom (
   std::mt19937_64 rng(4301);
   for (int round = 0; round < 6; ++round) {
     test::ModelBuilder bld;
-    uint32_t t = bld.track(bld.process(1, "p"), 1);
+    // Odd rounds a GPU stream of kernels (compute and communication by name, so each item's class
+    // comes from its GPU op's row), even rounds a CPU thread.
+    const bool gpu = round % 2 == 1;
+    const uint32_t p = bld.process(1, "p");
+    bld.track(p, 2, TrackKind::kGpuStream);  // GPU ops of another stream before this one's
+    uint32_t t = bld.track(p, 1, gpu ? TrackKind::kGpuStream : TrackKind::kThread);
+    for (int i = 0; i < 300; ++i) bld.slice(0, 10 * i, 5, "gemm other", EventKind::kKernel);
     // One row of 20000 spans: runs of short ones (many per pixel column when zoomed out, so the
     // sampled starts and MaxIndex's levels are used), long ones, zero-length ones and equal starts.
     int64_t at = 1000;
     for (int i = 0; i < 20000; ++i) {
       const uint64_t r = rng();
       const int64_t d = r % 50 == 0 ? int64_t(r % 100000) : int64_t(r % (round % 2 ? 3 : 40));
-      bld.slice(t, at, d, "s" + std::to_string(r % 7));
+      bld.slice(t, at, d, (r % 3 ? "gemm " : "ncclKernel ") + std::to_string(r % 7),
+                gpu ? EventKind::kKernel : EventKind::kOther);
       at += d + int64_t((r >> 20) % (r % 9 == 0 ? 2000 : 5));
     }
     TraceModel& m = bld.finish();
     TimelineIndex idx(m);
     // (two zero-length spans at one time nest: a second row)
     std::vector<std::vector<uint32_t>> rows;
-    for (uint32_t d = 0; d < idx.depth_rows(0); ++d) {
-      const TimelineIndex::Row row = idx.row(0, d);
+    const uint32_t track = 1;
+    for (uint32_t d = 0; d < idx.depth_rows(track); ++d) {
+      const TimelineIndex::Row row = idx.row(track, d);
       rows.emplace_back(row.ids, row.ids + row.size);
     }
     REQUIRE(rows[0].size() > 19000);
     const int64_t origin = idx.origin_ns(), span = at - origin;
+    size_t comm = 0;  // items classed communication: the classes were read
     for (int q = 0; q < 40; ++q) {
       int64_t t0 = int64_t(rng() % uint64_t(span)), t1 = t0 + 1 + int64_t(rng() % uint64_t(span - t0 + 10));
       if (q % 8 == 0) t0 = -50, t1 = span + 50;
@@ -179,7 +188,7 @@ TEST_CASE("timeline LOD: a row's items equal a plain walk of it, at every zoom (
       CAPTURE(t0);
       CAPTURE(t1);
       CAPTURE(px);
-      const WindowResult r = query(idx, {0}, double(t0), double(t1), px);
+      const WindowResult r = query(idx, {idx.lane_of_model_track(track)}, double(t0), double(t1), px);
       const int64_t a = origin + t0, b = origin + t1;
       std::vector<std::array<int64_t, 4>> want;
       std::vector<uint16_t> depth;
@@ -195,8 +204,11 @@ TEST_CASE("timeline LOD: a row's items equal a plain walk of it, at every zoom (
         CHECK(r.dur_ns[i] == double(want[i][1]));
         CHECK(r.id[i] == uint32_t(want[i][2]));
         CHECK(r.count[i] == uint32_t(want[i][3]));
+        CHECK(r.cls[i] == uint8_t(idx.slice_class(r.id[i])));
       }
+      comm += std::count(r.cls.begin(), r.cls.end(), uint8_t(SliceClass::kCommunication));
     }
+    CHECK((comm > 0) == gpu);
   }
 }
 
