@@ -77,11 +77,11 @@ class TimelineIndex {
   // Timeline track of a model track (slice lane), UINT32_MAX if none.
   uint32_t lane_of_model_track(uint32_t model_track) const { return lane_of_track_[model_track]; }
 
-  // Slice ids of one row (model track, depth) in time order.
   // Every kStartEvery-th slice's start time of a row, in a column of their own: a window's search
   // for a pixel column's end runs over these (contiguous) before it reads slices through their ids
   // (each read a random access into the model's columns). 8 bytes per kStartEvery slices.
   static constexpr uint32_t kStartEvery = 32;
+  // Slice ids of one row (model track, depth) in time order.
   struct Row {
     const uint32_t* ids = nullptr;
     uint32_t size = 0;
