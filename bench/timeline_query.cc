@@ -3,19 +3,14 @@
 // ns, as web/timeline/window_cache.ts sends them). Prints the index build and each request's time
 // (the fastest of ROUNDS replays), for profiling the LOD query (core/timeline/lod_query.cc) on a
 // large trace without a browser.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/file_reader.h"
 #include "core/session.h"
 #include "core/timeline_session.h"
 
@@ -48,22 +43,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tw_timeline_query: %s is not a JSON array\n", argv[2]);
     return 1;
   }
-  const int fd = open(argv[1], O_RDONLY);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    std::fprintf(stderr, "tw_timeline_query: cannot open %s\n", argv[1]);
+  tw::Session s("trace");
+  double t = now_s();
+  // The CLI's reader (plain or gzip), as `tracewise summarize` loads a file.
+  const tw::ReadResult read = tw::stream_file(argv[1], [&s](const char* d, size_t n) { s.push(d, n); });
+  if (!read.ok) {
+    std::fprintf(stderr, "tw_timeline_query: %s\n", read.error.c_str());
     return 1;
   }
-  const size_t size = static_cast<size_t>(st.st_size);
-  const char* data = static_cast<const char*>(mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0));
-  close(fd);
-  if (data == MAP_FAILED) return 1;
-  tw::Session s("trace", size);
-  s.set_size_hint(size);
-  double t = now_s();
-  for (size_t at = 0; at < size; at += size_t(8) << 20) s.push(data + at, std::min(size - at, size_t(8) << 20));
   s.finish();
-  munmap(const_cast<char*>(data), size);
   if (s.failed()) {
     std::fprintf(stderr, "tw_timeline_query: %s\n", s.error().c_str());
     return 1;
