@@ -6,12 +6,12 @@
 
 #include "core/analysis/intervals.h"
 #include "core/analysis/steps.h"
+#include "core/calltree/annotation_overlaps.h"
 
 namespace tw {
 namespace {
 
 constexpr std::string_view kModulePrefix = "nn.Module: ";
-constexpr size_t kOverlapNames = 64;  // pairs are compared among the names with most GPU time
 
 struct OpenSpan {
   int64_t begin, end;
@@ -26,17 +26,6 @@ void add_stream(std::vector<StreamTime>& v, int32_t device, int64_t stream, int6
       return;
     }
   v.push_back({device, stream, ns});
-}
-
-// True when the two ascending lists have an element in common (nested annotations share their ops).
-bool share_any(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (a[i] == b[j]) return true;
-    if (a[i] < b[j]) ++i;
-    else ++j;
-  }
-  return false;
 }
 
 }  // namespace
@@ -177,46 +166,7 @@ AnnotationsResult annotation_stats(const TraceModel& m) {
                  std::max<int64_t>(0, busy_before[2 * k + 1] - busy_before[2 * k]));
   }
 
-  // Which annotation's GPU work runs under which: among the names with most GPU time, the pairs that
-  // share no op (nested annotations share theirs and would overlap trivially).
-  std::vector<uint32_t> order(r.rows.size());
-  for (uint32_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    if (r.rows[a].gpu_ns != r.rows[b].gpu_ns) return r.rows[a].gpu_ns > r.rows[b].gpu_ns;
-    return a < b;
-  });
-  std::vector<uint32_t> top;
-  for (uint32_t k : order)
-    if (r.rows[k].gpu_ops > 0 && !r.rows[k].module && top.size() < kOverlapNames) top.push_back(k);
-  // The pairs that share no op first, then the GPU spans of only the names in one: a name nested in
-  // every other one needs none. Each name's launches are dropped once its spans are united.
-  for (uint32_t k : top) std::sort(op_ids[k].begin(), op_ids[k].end());
-  std::vector<std::pair<uint32_t, uint32_t>> pairs;
-  std::vector<uint8_t> in_pair(r.rows.size(), 0);
-  for (size_t x = 0; x < top.size(); ++x)
-    for (size_t y = x + 1; y < top.size(); ++y)
-      if (!share_any(op_ids[top[x]], op_ids[top[y]])) {
-        pairs.emplace_back(top[x], top[y]);
-        in_pair[top[x]] = in_pair[top[y]] = 1;
-      }
-  std::vector<IntervalSet> unions(r.rows.size());
-  for (uint32_t k = 0; k < r.rows.size(); ++k) {
-    if (in_pair[k]) {
-      IntervalUnion spans(op_ids[k].size());  // launches in GPU-op order: a few ascending runs (intervals.h)
-      for (uint32_t li : op_ids[k]) spans.add({s.ts_ns[m.launches[li].gpu_slice], s.end_ns(m.launches[li].gpu_slice)});
-      unions[k] = spans.take();
-    }
-    std::vector<uint32_t>().swap(op_ids[k]);
-  }
-  for (const auto& [a, b] : pairs) {
-    const int64_t ov = unions[a].intersect_total(unions[b]);
-    if (ov > 0) r.overlaps.push_back({r.rows[a].name, r.rows[b].name, ov, unions[a].total(), unions[b].total()});
-  }
-  std::sort(r.overlaps.begin(), r.overlaps.end(), [](const AnnotationOverlap& a, const AnnotationOverlap& b) {
-    if (a.overlap_ns != b.overlap_ns) return a.overlap_ns > b.overlap_ns;
-    return a.a != b.a ? a.a < b.a : a.b < b.b;
-  });
-  if (r.overlaps.size() > kMaxAnnotationOverlaps) r.overlaps.resize(kMaxAnnotationOverlaps);
+  r.overlaps = annotation_overlaps(m, r.rows, op_ids);
 
   std::sort(r.rows.begin(), r.rows.end(), [&](const AnnotationStat& a, const AnnotationStat& b) {
     if (a.gpu_ns != b.gpu_ns) return a.gpu_ns > b.gpu_ns;
