@@ -30,10 +30,12 @@ Interval gpu_span(const TraceModel& m, uint32_t launch) {
 }
 
 // The ascending runs by start of the ops' GPU spans, as [begin, end) positions in `launches`
-// (in GPU-op order: a run per stream, in the model's traces).
-std::vector<std::pair<size_t, size_t>> start_runs(const TraceModel& m, const std::vector<uint32_t>& launches) {
+// (in GPU-op order: a run per stream, in the model's traces); none when there are more than `limit`.
+std::vector<std::pair<size_t, size_t>> start_runs(const TraceModel& m, const std::vector<uint32_t>& launches,
+                                                  size_t limit) {
   std::vector<std::pair<size_t, size_t>> runs;
   for (size_t i = 0; i < launches.size();) {
+    if (runs.size() == limit) return {};
     size_t j = i + 1;
     while (j < launches.size() && gpu_span(m, launches[j]).begin >= gpu_span(m, launches[j - 1]).begin) ++j;
     runs.emplace_back(i, j);
@@ -129,8 +131,8 @@ std::vector<AnnotationOverlap> annotation_overlaps(const TraceModel& m, const st
   for (uint32_t k = 0; k < rows.size(); ++k)
     if (in_pair[k] && (big == UINT32_MAX || op_ids[k].size() > op_ids[big].size())) big = k;
   if (big != UINT32_MAX) {
-    big_runs = start_runs(m, op_ids[big]);
-    if (big_runs.size() > kMaxStreamedRuns) big = UINT32_MAX, big_runs = {};
+    big_runs = start_runs(m, op_ids[big], kMaxStreamedRuns);
+    if (big_runs.empty()) big = UINT32_MAX;
   }
   // Each name's launches are dropped once its spans are united.
   std::vector<IntervalSet> unions(rows.size());

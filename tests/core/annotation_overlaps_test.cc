@@ -143,7 +143,7 @@ TEST_CASE("annotation overlaps: the largest row's union streamed past its partne
   }
 }
 
-TEST_CASE("annotation overlaps: a row in more runs than are streamed is united like the others") {
+TEST_CASE("annotation overlaps: a row in more runs than are streamed, united like the others, gives the same pairs") {
   auto imp = detail_test::import_text(many_streams_trace(80, 40));
   const TraceModel& m = imp->model();
   REQUIRE(m.launches.size() == 80 * 40);
