@@ -8,20 +8,6 @@ namespace tw {
 
 namespace {
 
-// One interval given in start order, into the open one `cur` (SortedUnion's and UnionLengthBefore's
-// walk): it extends `cur` when it starts at or before its end; else `cur` is closed and it opens
-// the next. Empty intervals are dropped.
-template <class Close>
-void add_in_start_order(const Interval& iv, bool& open, Interval& cur, Close close) {
-  if (iv.end <= iv.begin) return;
-  if (open && iv.begin <= cur.end) {
-    cur.end = std::max(cur.end, iv.end);
-    return;
-  }
-  if (open) close();
-  cur = iv, open = true;
-}
-
 // Fitted to its size unless that wastes little: a fit is a copy, briefly beside the original.
 void fit_room(std::vector<Interval>& v) {
   if (v.capacity() - v.size() > v.capacity() / 8) v.shrink_to_fit();

@@ -15,6 +15,20 @@ struct Interval {
   bool operator==(const Interval& o) const { return begin == o.begin && end == o.end; }
 };
 
+// One interval given in start order, into the open one `cur` (SortedUnion's, UnionLengthBefore's
+// and any walk that unites as it goes): it extends `cur` when it starts at or before its end; else `cur` is closed and it opens
+// the next. Empty intervals are dropped.
+template <class Close>
+void add_in_start_order(const Interval& iv, bool& open, Interval& cur, Close close) {
+  if (iv.end <= iv.begin) return;
+  if (open && iv.begin <= cur.end) {
+    cur.end = std::max(cur.end, iv.end);
+    return;
+  }
+  if (open) close();
+  cur = iv, open = true;
+}
+
 class IntervalSet {
  public:
   IntervalSet() = default;

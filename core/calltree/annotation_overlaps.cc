@@ -37,7 +37,11 @@ std::vector<std::pair<size_t, size_t>> start_runs(const TraceModel& m, const std
   for (size_t i = 0; i < launches.size();) {
     if (runs.size() == limit) return {};
     size_t j = i + 1;
-    while (j < launches.size() && gpu_span(m, launches[j]).begin >= gpu_span(m, launches[j - 1]).begin) ++j;
+    for (int64_t last = gpu_span(m, launches[i]).begin; j < launches.size(); ++j) {
+      const int64_t begin = gpu_span(m, launches[j]).begin;
+      if (begin < last) break;
+      last = begin;
+    }
     runs.emplace_back(i, j);
     i = j;
   }
@@ -45,7 +49,7 @@ std::vector<std::pair<size_t, size_t>> start_runs(const TraceModel& m, const std
 }
 
 // Calls f(interval) for each interval of the union of the ops' GPU spans, in time order, merging
-// the runs by start as it goes: the union is never held.
+// the runs by start and uniting as it goes (add_in_start_order): the union is never held.
 template <class F>
 void each_union_interval(const TraceModel& m, const std::vector<uint32_t>& launches,
                          const std::vector<std::pair<size_t, size_t>>& runs, F f) {
@@ -62,15 +66,7 @@ void each_union_interval(const TraceModel& m, const std::vector<uint32_t>& launc
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), later);
     Cursor& c = heap.back();
-    const Interval iv = gpu_span(m, launches[c.at]);
-    if (iv.end > iv.begin) {
-      if (open && iv.begin <= cur.end) {
-        cur.end = std::max(cur.end, iv.end);
-      } else {
-        if (open) f(cur);
-        cur = iv, open = true;
-      }
-    }
+    add_in_start_order(gpu_span(m, launches[c.at]), open, cur, [&] { f(cur); });
     if (++c.at < c.end) {
       c.begin = gpu_span(m, launches[c.at]).begin;
       std::push_heap(heap.begin(), heap.end(), later);
