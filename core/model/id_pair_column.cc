@@ -1,6 +1,7 @@
 #include "core/model/id_pair_column.h"
 
 #include <algorithm>
+#include <bit>
 #include <tuple>
 
 #include "core/model/side_rows.h"
@@ -59,23 +60,23 @@ void IdPairColumn::set_rows(const std::vector<uint32_t>& rows, const std::vector
 
 // The kDiffer rows may be a large share (a trace whose runtime calls and kernels have two ids), so
 // their side table is not sorted anew: each id goes to its row's rank among the kDiffer codes, which
-// are permuted already (the count of them before it: a prefix count per 64 rows and a short scan).
+// are permuted already (the count of them before it: a prefix count per 64 rows, and the rows of
+// its 64 that are kDiffer as bits, counted below it in one step).
 void IdPairColumn::renumber(const std::vector<uint32_t>& new_index) {
   renumber_side_rows(new_index, escaped_rows, escaped_correlations, escaped_external_ids);
   for (uint32_t& r : second_rows) r = new_index[r];
   if (std::is_sorted(second_rows.begin(), second_rows.end())) return;
-  std::vector<uint32_t> before((codes.size() >> 6) + 1, 0);
-  for (size_t b = 0, count = 0; b < before.size(); ++b) {
-    before[b] = static_cast<uint32_t>(count);
-    const size_t end = std::min(codes.size(), (b + 1) << 6);
-    for (size_t i = b << 6; i < end; ++i) count += is_differ(codes[i]);
-  }
+  const size_t blocks = (codes.size() >> 6) + 1;
+  std::vector<uint64_t> differ(blocks, 0);
+  for (size_t i = 0; i < codes.size(); ++i) differ[i >> 6] |= uint64_t(is_differ(codes[i])) << (i & 63);
+  std::vector<uint32_t> before(blocks, 0);
+  for (size_t b = 0, count = 0; b < blocks; ++b)
+    before[b] = static_cast<uint32_t>(count), count += std::popcount(differ[b]);
   std::vector<uint32_t> ids(second_ids.size());
   for (size_t k = 0; k < second_rows.size(); ++k) {
     const uint32_t r = second_rows[k];
-    size_t rank = before[r >> 6];
-    for (size_t i = r & ~uint32_t(63); i < r; ++i) rank += is_differ(codes[i]);
-    ids[rank] = second_ids[k];
+    const uint64_t below = (uint64_t(1) << (r & 63)) - 1;
+    ids[before[r >> 6] + std::popcount(differ[r >> 6] & below)] = second_ids[k];
   }
   second_ids.swap(ids);
   size_t k = 0;

@@ -3,6 +3,7 @@
 // do not fit 8 bytes (source_column.h), read back per row after sorting and after a parts import. (The collective args' parts imports: import_parts_test.cc.)
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -325,6 +326,33 @@ TEST_CASE("id pairs: each shape reads back, and set and renumber keep both side 
     CHECK(big.external_id_at(199 - i) == (i % 3 ? i + 1 : i));
   }
   CHECK(big.escapes_fit(big, 0));
+
+  // A random permutation of 5,000 rows of every shape: each kDiffer id goes to its row's rank,
+  // whichever of its 64-row block's bits the row is.
+  C mixed;
+  std::vector<Pair> mixed_pairs;
+  std::mt19937_64 rng(11);
+  for (int64_t i = 0; i < 5000; ++i) {
+    const int shape = int(rng() % 4);
+    const Pair p = shape == 0   ? Pair{i, i}
+                   : shape == 1 ? Pair{i, i + 7}
+                   : shape == 2 ? Pair{kNoId, i}
+                                : Pair{-i - 1, i};
+    mixed.push_back(p.correlation, p.external_id), mixed_pairs.push_back(p);
+  }
+  std::vector<uint32_t> shuffled_order(5000), shuffled_index(5000);  // new row -> old row, and back
+  for (uint32_t i = 0; i < 5000; ++i) shuffled_order[i] = i;
+  std::shuffle(shuffled_order.begin(), shuffled_order.end(), rng);
+  for (uint32_t i = 0; i < 5000; ++i) shuffled_index[shuffled_order[i]] = i;
+  permute_columns(shuffled_order, mixed.codes);
+  mixed.renumber(shuffled_index);
+  size_t wrong = 0;
+  for (uint32_t old = 0; old < 5000; ++old)
+    wrong += mixed.correlation_at(shuffled_index[old]) != mixed_pairs[old].correlation ||
+             mixed.external_id_at(shuffled_index[old]) != mixed_pairs[old].external_id;
+  CHECK(wrong == 0);
+  CHECK(mixed.second_rows.size() > 1000);
+  CHECK(mixed.escapes_fit(mixed, 0));
 
   // A kDiffer code without its side row, or a side row on another code, does not fit.
   C bad = c;
