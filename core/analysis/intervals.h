@@ -16,8 +16,8 @@ struct Interval {
 };
 
 // One interval given in start order, into the open one `cur` (SortedUnion's, UnionLengthBefore's
-// and any walk that unites as it goes): it extends `cur` when it starts at or before its end; else `cur` is closed and it opens
-// the next. Empty intervals are dropped.
+// and any walk that unites as it goes): it extends `cur` when it starts at or before its end; else
+// `cur` is closed and it opens the next. Empty intervals are dropped.
 template <class Close>
 void add_in_start_order(const Interval& iv, bool& open, Interval& cur, Close close) {
   if (iv.end <= iv.begin) return;

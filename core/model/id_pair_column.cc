@@ -79,9 +79,10 @@ void IdPairColumn::renumber(const std::vector<uint32_t>& new_index) {
     ids[before[r >> 6] + std::popcount(differ[r >> 6] & below)] = second_ids[k];
   }
   second_ids.swap(ids);
-  size_t k = 0;
-  for (size_t i = 0; i < codes.size(); ++i)
-    if (is_differ(codes[i])) second_rows[k++] = static_cast<uint32_t>(i);
+  size_t k = 0;  // the kDiffer rows again, in order, from their bits
+  for (size_t b = 0; b < blocks; ++b)
+    for (uint64_t bits = differ[b]; bits; bits &= bits - 1)
+      second_rows[k++] = static_cast<uint32_t>(b << 6 | std::countr_zero(bits));
 }
 
 bool IdPairColumn::escapes_fit(const IdPairColumn& side, size_t first) const {

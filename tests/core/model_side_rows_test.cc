@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <string>
 
@@ -327,8 +328,9 @@ TEST_CASE("id pairs: each shape reads back, and set and renumber keep both side 
   }
   CHECK(big.escapes_fit(big, 0));
 
-  // A random permutation of 5,000 rows of every shape: each kDiffer id goes to its row's rank,
-  // whichever of its 64-row block's bits the row is.
+  // A random permutation of 5,000 rows, each of four shapes (both equal, both differ, External id
+  // only, escaped): each kDiffer id goes to its row's rank, whichever of its 64-row block's bits
+  // the row is.
   C mixed;
   std::vector<Pair> mixed_pairs;
   std::mt19937_64 rng(11);
@@ -341,7 +343,7 @@ TEST_CASE("id pairs: each shape reads back, and set and renumber keep both side 
     mixed.push_back(p.correlation, p.external_id), mixed_pairs.push_back(p);
   }
   std::vector<uint32_t> shuffled_order(5000), shuffled_index(5000);  // new row -> old row, and back
-  for (uint32_t i = 0; i < 5000; ++i) shuffled_order[i] = i;
+  std::iota(shuffled_order.begin(), shuffled_order.end(), 0u);
   std::shuffle(shuffled_order.begin(), shuffled_order.end(), rng);
   for (uint32_t i = 0; i < 5000; ++i) shuffled_index[shuffled_order[i]] = i;
   permute_columns(shuffled_order, mixed.codes);
