@@ -349,6 +349,14 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
   while (one_id_row < ids.size() && ids.codes[one_id_row] >> IdPairColumn::kShapeShift != IdPairColumn::kExternal)
     ++one_id_row;
   REQUIRE(one_id_row < ids.size());
+  // A row whose ids do not differ, after the last but one differing pair's: the side table's keys
+  // still ascend with it last.
+  const size_t n_second = ids.second_rows.size();
+  REQUIRE(n_second > 1);
+  uint32_t same_ids_row = ids.second_rows[n_second - 2] + 1;
+  while (same_ids_row < ids.size() && ids.codes[same_ids_row] >> IdPairColumn::kShapeShift == IdPairColumn::kDiffer)
+    ++same_ids_row;
+  REQUIRE(same_ids_row < ids.size());
   auto column_of = [&part](const auto& column) {  // its index in part_columns()
     const auto all = part.state().part_columns();
     size_t i = 0;
@@ -377,6 +385,10 @@ TEST_CASE("parts: a later part's bytes that are short, of another format or out 
         std::memcpy(c[column_of(ids.codes)].data() + 4 * one_id_row, &code, 4);
       },
       [&](Bytes&, Columns& c) { std::memset(c[column_of(ids.second_rows)].data(), 0x7f, 4); },
+      // A second id keyed by a row whose ids do not differ, the keys still ascending.
+      [&](Bytes&, Columns& c) {
+        std::memcpy(c[column_of(ids.second_rows)].data() + 4 * (n_second - 1), &same_ids_row, 4);
+      },
       // A category code past the part's own categories (category_column.h).
       [&](Bytes&, Columns& c) { std::memset(c[column_of(cats.codes)].data() + 3, 200, 1); },
       // A v1 flow point on a lane the part does not have (the points go straight to the tables' end).
