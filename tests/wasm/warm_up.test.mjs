@@ -1,14 +1,15 @@
 // node:test: the spare worker's warm-up (web/load/warm/warm_up.ts, bundled here with esbuild) through
 // the wasm build: it imports the synthetic trace in two parts and absorbs the later one, as a large
-// plain file is opened (parts.ts), then finishes and makes the summary (its sections sent ahead, as
-// a file's are), so that V8 has optimised every function the first file's load runs (the absorb
-// among them) before that file comes.
+// plain file is opened (parts.ts), then finishes, makes the summary (its sections sent ahead, as
+// a file's are) and asks the timeline for a zoom's windows, so that V8 has optimised every function
+// the first file's load and first zooms run (the absorb among them) before that file comes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadModule } from './wasm_node.mjs';
 import { loadTs } from '../web/load_ts.mjs';
 
-// The module with every Session call recorded (name and result), in order.
+// The module with every Session call recorded (name and result, a window's items counted as it
+// comes: its views into the heap do not outlive the next call), in order.
 async function recordedModule(calls) {
   const mod = await loadModule();
   const Real = mod.Session;
@@ -20,7 +21,7 @@ async function recordedModule(calls) {
         if (typeof v !== 'function') return v;
         return (...args) => {
           const out = v.apply(target, args);
-          calls.push({ session: name, call: String(key), out });
+          calls.push({ session: name, call: String(key), args, out, items: out?.start?.length });
           return out;
         };
       },
@@ -29,7 +30,7 @@ async function recordedModule(calls) {
   return mod;
 }
 
-test('the warm-up imports in two parts, absorbs the later one, finishes and summarises, three rounds', async () => {
+test('the warm-up imports in two parts, absorbs the later one, finishes, summarises and zooms, three rounds', async () => {
   const calls = [];
   const mod = await recordedModule(calls);
   const { warmUp, warmedUp } = await loadTs('web/load/warm/warm_up.ts');
@@ -48,11 +49,18 @@ test('the warm-up imports in two parts, absorbs the later one, finishes and summ
   const order = calls
     .filter((c) => c.session === 'warm-up')
     .map((c) => c.call)
-    .filter((c) => ['absorbPart', 'finish', 'summaryJson', 'delete'].includes(c));
+    .filter((c) => ['absorbPart', 'finish', 'summaryJson', 'timelineWindow', 'delete'].includes(c));
+  const round = ['absorbPart', 'finish', 'summaryJson', ...Array(4).fill('timelineWindow'), 'delete'];
   assert.deepEqual(
     order,
-    Array(3).fill(['absorbPart', 'finish', 'summaryJson', 'delete']).flat(),
-    'each round absorbed, then finished, then summarised, then freed'
+    Array(3).fill(round).flat(),
+    'each round absorbed, then finished, summarised, four windows asked for, then freed'
   );
+  const windows = of('timelineWindow');
+  assert.ok(
+    windows.every((c) => c.items > 0),
+    `every window holds slices: ${windows.map((c) => c.items)}`
+  );
+  assert.ok(windows[0].args[0].length > 1, 'over every lane');
   assert.equal(of('delete').length, 6, 'both sessions freed each round');
 });

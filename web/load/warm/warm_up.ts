@@ -1,13 +1,13 @@
 // The warm-up of a spare trace worker (started by the page while it is idle, web/load/page/spare.ts):
-// a synthetic trace (warm_trace.ts) goes through import, finish() and the summary once, so V8 has
-// optimised code ready for the file that comes next. V8 starts every wasm function in its baseline
-// tier and swaps in optimised code only between calls, so work done in one long call - finish()
-// and each analysis of the summary, once per file - would otherwise run entirely in baseline code
-// (docs/performance.md, "Spare worker and warm-up").
+// a synthetic trace (warm_trace.ts) goes through import, finish(), the summary and the timeline's
+// first windows, so V8 has optimised code ready for the file that comes next. V8 starts every wasm
+// function in its baseline tier and swaps in optimised code only between calls, so work done in one
+// long call - finish(), each analysis of the summary, a window query, once per file - would
+// otherwise run entirely in baseline code (docs/performance.md, "Spare worker and warm-up").
 //
 // An `open` arriving meanwhile stops the warm-up at its next step (a piece of the synthetic trace,
-// a chunk of it pushed, finish, the summary) and waits for it, so a file is never delayed by more
-// than one step (the longest is the summary in baseline code); the trace worker runs
+// a chunk of it pushed, finish, the summary, the timeline) and waits for it, so a file is never
+// delayed by more than one step (the longest is the summary in baseline code); the trace worker runs
 // kTraceWorkerRounds rounds.
 import { HeapPusher } from '../input/heap_pusher';
 import { warmTracePieces } from './warm_trace';
@@ -15,7 +15,7 @@ import { absorbPart, eventStartIn, exportPart, kCutWindowBytes, objectFormOf } f
 import type { CoreModule, CoreSession } from '../../core/bindings';
 
 const kChunkBytes = 1 << 20;
-// How many times the synthetic trace goes through import, finish() and the summary. Chromium's V8
+// How many times the synthetic trace goes through the warm-up's steps. Chromium's V8
 // tiers a wasm function up only after it has run a while: after one round, more of finish()'s and
 // the summary's sorts were still being optimised during the first load (so they ran in baseline code
 // there) than after three, and that optimising took CPU from the load. Later rounds run optimised
@@ -86,12 +86,33 @@ async function run(mod: CoreModule, rounds: number): Promise<void> {
       await nextTask();
       if (stop) return;
       session.summaryJson(false); // as a file's summary is made (web/worker/worker.ts)
+      await nextTask();
+      if (stop) return;
+      warmTimeline(session);
       done = true;
     } finally {
       later?.delete();
       session.delete();
     }
   }
+}
+
+// The timeline's index and the windows of a zoom in and out over every lane, as the timeline tab
+// asks for them (web/worker/timeline_handlers.ts): the first window queries of a large file run
+// long enough per call that, in baseline code, the first zooms wait for them.
+function warmTimeline(session: CoreSession): void {
+  const head = JSON.parse(session.timelineTrackHead()) as { endNs?: unknown };
+  const lanes = session.timelineTrackColumns().trackGroup?.length ?? 0;
+  const end = Number(head.endNs);
+  if (!lanes || !(end > 0)) return;
+  const all = Array.from({ length: lanes }, (_, i) => i);
+  for (const [from, to] of [
+    [0, end],
+    [end / 4, end / 2],
+    [end / 3, end / 3 + end / 64],
+    [0, end],
+  ])
+    session.timelineWindow(all, from, to, 1600, false);
 }
 
 // Starts the warm-up once; resolves when it has finished or stopped.
