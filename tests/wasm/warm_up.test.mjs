@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { loadModule } from './wasm_node.mjs';
 import { loadTs } from '../web/load_ts.mjs';
 
-// The module with every Session call recorded (name and result, a window's items counted as it
-// comes: its views into the heap do not outlive the next call), in order.
+// The module with every Session call recorded (name, arguments and result; a window's items and the
+// track columns' lanes counted as they come: views into the heap do not outlive the next call), in
+// order.
 async function recordedModule(calls) {
   const mod = await loadModule();
   const Real = mod.Session;
@@ -21,7 +22,9 @@ async function recordedModule(calls) {
         if (typeof v !== 'function') return v;
         return (...args) => {
           const out = v.apply(target, args);
-          calls.push({ session: name, call: String(key), args, out, items: out?.start?.length });
+          const items = out?.start?.length,
+            lanes = out?.trackGroup?.length;
+          calls.push({ session: name, call: String(key), args, out, items, lanes });
           return out;
         };
       },
@@ -61,6 +64,11 @@ test('the warm-up imports in two parts, absorbs the later one, finishes, summari
     windows.every((c) => c.items > 0),
     `every window holds slices: ${windows.map((c) => c.items)}`
   );
-  assert.ok(windows[0].args[0].length > 1, 'over every lane');
+  const lanes = of('timelineTrackColumns').map((c) => c.lanes);
+  assert.ok(lanes.length === 3 && lanes.every((n) => n > 1), `the track columns each round: ${lanes}`);
+  assert.ok(
+    windows.every((c, i) => c.args[0].length === lanes[Math.floor(i / 4)]),
+    'each window over every lane'
+  );
   assert.equal(of('delete').length, 6, 'both sessions freed each round');
 });
