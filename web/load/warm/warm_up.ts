@@ -15,11 +15,11 @@ import { absorbPart, eventStartIn, exportPart, kCutWindowBytes, objectFormOf } f
 import type { CoreModule, CoreSession } from '../../core/bindings';
 
 const kChunkBytes = 1 << 20;
-// How many times the synthetic trace goes through the warm-up's steps. Chromium's V8
-// tiers a wasm function up only after it has run a while: after one round, more of finish()'s and
-// the summary's sorts were still being optimised during the first load (so they ran in baseline code
-// there) than after three, and that optimising took CPU from the load. Later rounds run optimised
-// code, so they cost less than the first.
+// How many times the synthetic trace goes through the warm-up's steps. Chromium's V8 tiers a wasm
+// function up only after it has run a while: after one round, more of finish()'s and the summary's
+// sorts were still being optimised during the first load (so they ran in baseline code there) than
+// after three, and that optimising took CPU from the load. Later rounds run optimised code, so they
+// cost less than the first.
 // The rounds are the spare trace worker's: every worker of the page shares one compiled module (one
 // module address in --trace-wasm-compilation-times for all of them), so optimised code made in one
 // serves all, and a part worker's single round is for its own JavaScript and heap.
