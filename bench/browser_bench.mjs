@@ -6,7 +6,10 @@
 //            the faster of two such reads;
 //            also the default reader's floor (`stream`), for comparison;
 //   load   : setInputFiles on the app's #file-input .. window.__tracewise.ready === true;
-//   paint  : click on the Timeline tab .. timeline hook ready && idle() with frames > 0;
+//   paint  : click on the Timeline tab .. timeline hook ready && idle() with frames > 0 (the click
+//            BENCH_READ_WAIT ms after ready, default 0: a user reading the dashboard first);
+//            `timeline heaps / data` as `heaps / data` below but with the trace worker's heap after
+//            the timeline was drawn (and zoomed: frames), its index and windows included;
 //   worker : the trace worker's open (its `seconds`), of which `wait` awaited input (the reader was
 //            behind the parser) and `finish` was finish();
 //   heap   : the wasm heaps (HEAPU8.length; a heap never shrinks, so each is its worker's peak), as
@@ -48,6 +51,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SITE = resolve(ROOT, process.env.TW_SITE || 'build/site');
 const LOAD_TIMEOUT = 15 * 60_000;
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 1);
+const READ_WAIT_MS = Math.max(0, Number(process.env.BENCH_READ_WAIT ?? 0) || 0);
 
 const files = process.argv.slice(2).length
   ? process.argv.slice(2).map((f) => resolve(f))
@@ -276,6 +280,8 @@ async function benchOne(context, url, path, pan, traced) {
     row.ratio = row.loadS / row.floorS;
     row.streamRatio = row.loadS / row.streamFloorS;
 
+    // A user reads the dashboard before opening the timeline (what the worker does meanwhile counts).
+    if (READ_WAIT_MS > 0) await page.waitForTimeout(READ_WAIT_MS);
     const t1 = Date.now();
     await page.click('[data-tab="timeline"]');
     await page.waitForFunction(
@@ -288,6 +294,13 @@ async function benchOne(context, url, path, pan, traced) {
     );
     row.paintS = (Date.now() - t1) / 1000;
     if (pan) row.pan = await zoomPan(page);
+    // The trace worker's heap with the timeline in use too (its index, the windows asked so far).
+    const timelineHeap = await page.evaluate(() =>
+      Math.max(0, ...window.__workerHeaps.filter((w) => w.summaries > 0).map((w) => w.maxHeapBytes))
+    );
+    row.timelineHeapMB = timelineHeap / 2 ** 20;
+    row.timelineHeapsPerData =
+      ((row.timelineHeapMB + (row.partHeapsMB ?? 0) + (row.feedHeapMB ?? 0)) * 2 ** 20) / (row.dataMB * 1e6);
     await page.close();
     if (traced) row.taskCpuMaxMs = await tracedLoadTasks(context, url, path);
   } catch (e) {
@@ -363,6 +376,7 @@ function combineRuns(rs) {
     'partHeapsMB',
     'feedHeapMB',
     'heapsPerData',
+    'timelineHeapsPerData',
   ];
   for (const k of timed) row[k] = median(ok.map((r) => r[k]));
   row.longtasks = Math.max(...ok.map((r) => r.longtasks ?? 0));
@@ -444,6 +458,7 @@ async function main() {
     'open heap MB',
     'part heaps MB',
     'heaps / data',
+    'timeline heaps / data',
     'longtasks',
     'max lt ms',
     'max task cpu ms',
@@ -478,6 +493,7 @@ async function main() {
           fmt(r.heapMB, 0),
           fmt(r.partHeapsMB, 0),
           fmt(r.heapsPerData, 3),
+          fmt(r.timelineHeapsPerData, 3),
           String(r.longtasks ?? '-'),
           fmt(r.longtaskMax, 0),
           fmt(r.taskCpuMaxMs, 0),

@@ -105,21 +105,32 @@ export const trace = dataPath;
 // window.__opens, their progress messages in window.__progress, the arrival of each summary reply in
 // window.__summaryReplies (the page's performance.now(), `at`, the document's text as the core
 // wrote it, `json`, and the worker's wasm heap after it, `heapBytes`), error replies in window.__errors,
-// and window.__warmed counts the spare
+// each worker's largest heap any of its replies reported in window.__workerHeaps ({ maxHeapBytes,
+// summaries: its summary replies }), window.__timelinePrepared counts the workers' replies to
+// `prepareTimeline` that built an index, and window.__warmed counts the spare
 // workers that finished their warm-up (web/load/page/spare.ts: a spare answers its `warm` request
-// with {warmed: true}): a wrapper around window.Worker installed before any page script runs.
+// with {warmed: true}): a wrapper around window.Worker installed before any page script runs (once
+// per page, however often this is called).
 export async function recordOpenReplies(page) {
   await page.addInitScript(() => {
+    if (window.__opens) return;
     window.__opens = [];
     window.__progress = [];
     window.__warmed = 0;
     window.__summaryReplies = [];
     window.__errors = [];
+    window.__workerHeaps = [];
+    window.__timelinePrepared = 0;
     const W = window.Worker;
     window.Worker = class extends W {
       constructor(...a) {
         super(...a);
+        const heaps = { maxHeapBytes: 0, summaries: 0 };
+        window.__workerHeaps.push(heaps);
         this.addEventListener('message', (ev) => {
+          if (ev.data?.kind === 'ok' && ev.data.heapBytes > heaps.maxHeapBytes) heaps.maxHeapBytes = ev.data.heapBytes;
+          if (ev.data?.kind === 'ok' && typeof ev.data?.json === 'string') heaps.summaries++;
+          if (ev.data?.indexed === true) window.__timelinePrepared++;
           if (ev.data?.result?.reader) window.__opens.push({ ...ev.data.result, at: performance.now() });
           if (ev.data?.kind === 'ok' && typeof ev.data?.json === 'string')
             window.__summaryReplies.push({ at: performance.now(), json: ev.data.json, heapBytes: ev.data.heapBytes });

@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, openViaInput, openViaDrop, waitSettled, cliSummary, trace, recordOpenReplies } from './helpers.mjs';
+import { idle } from './timeline_helpers.mjs';
 
 const NCCL = trace('hta/tests/data/nccl_parser_config/nccl_data.json.gz');
 const DEEPSEEK = trace('deepseek_profile_data/train.json');
@@ -241,4 +242,27 @@ test("the summary's reply reports the trace worker's heap after it, at least the
     heapBytes % 65536 === 0 && heapBytes >= opens[0].heapBytes,
     `open ${opens[0].heapBytes}, summary ${heapBytes}`
   );
+});
+
+test("a lone trace's timeline index is built once its summary is in; several traces' are not", async () => {
+  await recordOpenReplies(s.page); // from the next navigation on
+  await s.page.goto(s.url);
+  assert.equal((await openViaInput(s.page, [DEEPSEEK])).error, null);
+  // Before the Timeline tab is clicked: the worker's reply to the page's prepareTimeline.
+  await s.page.waitForFunction(() => window.__timelinePrepared === 1, null, { timeout: 20_000 });
+  await s.page.click('[data-tab="timeline"]');
+  await idle(s.page);
+
+  await s.page.goto(s.url);
+  assert.equal((await openViaInput(s.page, [RANK0, RANK1])).error, null);
+  // A prepareTimeline is sent from an idle callback asked for at ready, so before this one's end;
+  // both ranks' workers then answer the timeline's requests, after any such request of theirs.
+  await s.page.evaluate(() => new Promise((done) => requestIdleCallback(done)));
+  await s.page.click('[data-tab="timeline"]');
+  await idle(s.page);
+  const seen = await s.page.evaluate(() => ({
+    prepared: window.__timelinePrepared,
+    traceWorkers: window.__workerHeaps.filter((w) => w.summaries > 0).length,
+  }));
+  assert.deepEqual(seen, { prepared: 0, traceWorkers: 2 });
 });

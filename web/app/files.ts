@@ -395,6 +395,9 @@ export class FileSet {
           if (recovered) file.warnings.push(recoveredWarning(recovered));
           file.status = 'ready';
           this.readyChanged();
+          // A lone trace's timeline is the next thing asked of it; with several, the budget keeps
+          // models small and the cores go to the loads still running.
+          if (this.traceCount === 1) load.prepareTimeline();
         })
         .catch((e) => this.fail(file, e));
     // open() pumps once the new set is in place.

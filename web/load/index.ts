@@ -90,6 +90,19 @@ export class TraceLoad {
     return this.call('summary', { htaCompat });
   }
 
+  // Asks the worker to build the timeline's index once the page is idle after the summary (its
+  // dashboard drawn: on 2 cores the build would take a core from that frame's raster), while the
+  // user reads it (web/worker/protocol.ts, PrepareTimelineRequest). Only while the model is held: a
+  // released one is not opened again for it. A failure is left to the timeline's own requests.
+  prepareTimeline(): void {
+    const ask = () => {
+      if (this.released || this.closed) return;
+      this.call('prepareTimeline', {}).catch(() => {});
+    };
+    if ('requestIdleCallback' in window) requestIdleCallback(ask, { timeout: 2000 });
+    else setTimeout(ask, 200);
+  }
+
   // This file's rank record, for a job of several files.
   async rank(htaCompat: boolean): Promise<SummaryReply> {
     const known = this.ranks.get(htaCompat);

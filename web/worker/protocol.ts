@@ -139,6 +139,15 @@ export interface WarmRequest {
 export interface WarmReply {
   warmed: boolean;
 }
+// Sent by the page once a lone file's summary is shown (web/app/files.ts): the worker builds the
+// timeline's index while the user reads the dashboard, so the Timeline tab opens without it.
+export interface PrepareTimelineRequest {
+  id: number;
+  kind: 'prepareTimeline';
+}
+export interface PrepareTimelineReply {
+  indexed: boolean; // false: the trace has no timeline (its requests say why)
+}
 // The timeline's requests (web/worker/timeline_handlers.ts answers them; its header lists the
 // replies). Times are float64 ns relative to the trace origin; lanes are timeline track ids.
 export type SearchOp =
@@ -181,6 +190,7 @@ export type Request =
   | DiffMarkdownRequest
   | CancelRequest
   | WarmRequest
+  | PrepareTimelineRequest
   | TimelineRequest;
 export type TraceKind = Request['kind'];
 // A request's fields but its id and kind, by kind (what a client passes).
@@ -196,6 +206,7 @@ export interface TraceReplies {
   diffMarkdown: SummaryReply;
   cancel: Record<string, never>;
   warm: WarmReply;
+  prepareTimeline: PrepareTimelineReply;
   tracks: TimelineReply;
   trackNames: TimelineReply;
   window: TimelineReply;

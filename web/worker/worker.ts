@@ -41,6 +41,11 @@ async function dispatch(req: Request): Promise<Handled<TraceKind>> {
       return { payload: await warmSpare(req, loadCore) };
     case 'summary':
       return { payload: summaryReply(!!req.htaCompat) };
+    case 'prepareTimeline': {
+      // The index is the core's (built once, on its first use); its track head is the cheapest use.
+      const head = JSON.parse(String(openedTrace().session.timelineTrackHead())) as { error?: unknown };
+      return { payload: { indexed: head.error === undefined } };
+    }
     case 'rank':
       return { payload: { json: String(openedTrace().session.rankJson(!!req.htaCompat)) } };
     case 'job':
