@@ -129,11 +129,12 @@ export async function recordOpenReplies(page) {
         window.__workerHeaps.push(heaps);
         this.addEventListener('message', (ev) => {
           if (ev.data?.kind === 'ok' && ev.data.heapBytes > heaps.maxHeapBytes) heaps.maxHeapBytes = ev.data.heapBytes;
-          if (ev.data?.kind === 'ok' && typeof ev.data?.json === 'string') heaps.summaries++;
           if (ev.data?.indexed === true) window.__timelinePrepared++;
           if (ev.data?.result?.reader) window.__opens.push({ ...ev.data.result, at: performance.now() });
-          if (ev.data?.kind === 'ok' && typeof ev.data?.json === 'string')
+          if (ev.data?.kind === 'ok' && typeof ev.data?.json === 'string') {
+            heaps.summaries++;
             window.__summaryReplies.push({ at: performance.now(), json: ev.data.json, heapBytes: ev.data.heapBytes });
+          }
           if (ev.data?.kind === 'progress') window.__progress.push(ev.data);
           if (ev.data?.warmed === true) window.__warmed++;
           if (ev.data?.kind === 'error') window.__errors.push(ev.data);

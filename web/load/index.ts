@@ -17,6 +17,7 @@ import type {
 import { kWorkersModes, type WorkersMode } from './trace/open_plan';
 import { WorkerClient, WorkerError } from './page/trace_client';
 import { prepareSpareWorker, takeWorker } from './page/spare';
+import { whenIdle } from './page/user_quiet';
 import type { CallTree } from '../flame/call_tree';
 
 export { WorkerError };
@@ -95,12 +96,10 @@ export class TraceLoad {
   // user reads it (web/worker/protocol.ts, PrepareTimelineRequest). Only while the model is held: a
   // released one is not opened again for it. A failure is left to the timeline's own requests.
   prepareTimeline(): void {
-    const ask = () => {
+    whenIdle(() => {
       if (this.released || this.closed) return;
       this.call('prepareTimeline', {}).catch(() => {});
-    };
-    if ('requestIdleCallback' in window) requestIdleCallback(ask, { timeout: 2000 });
-    else setTimeout(ask, 200);
+    });
   }
 
   // This file's rank record, for a job of several files.

@@ -10,7 +10,7 @@
 // nothing on screen yet there is nothing to take it from, and the first file should find its spare
 // warm.
 import { WorkerClient } from './trace_client';
-import { afterQuiet } from './user_quiet';
+import { afterQuiet, whenIdle } from './user_quiet';
 import type { WorkersMode } from '../trace/open_plan';
 import { without } from '../switches';
 
@@ -44,10 +44,6 @@ export function prepareSpareWorker(idle: () => boolean, workers: WorkersMode, yi
       client.terminate();
     });
   };
-  const whenIdle = () => {
-    if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 2000 });
-    else setTimeout(start, 200);
-  };
-  if (yieldToUser) afterQuiet(kQuietMs, whenIdle);
-  else whenIdle();
+  if (yieldToUser) afterQuiet(kQuietMs, () => whenIdle(start));
+  else whenIdle(start);
 }

@@ -1,6 +1,7 @@
-// When the user last interacted with the page (pointer, wheel, keys, touch, scrolling), for work
-// that only prepares for later and should not take a core from the page while the user is busy
-// with it (spare.ts). Listeners are passive and installed on first use.
+// When the user last interacted with the page (pointer, wheel, keys, touch, scrolling), and when
+// the page is idle, for work that only prepares for later and should not take a core from the page
+// while the user is busy with it or a frame is drawn (spare.ts, ../index.ts prepareTimeline).
+// Listeners are passive and installed on first use.
 const kInputs = ['pointerdown', 'pointermove', 'wheel', 'keydown', 'touchstart', 'scroll'] as const;
 
 let lastInput = -Infinity;
@@ -26,4 +27,10 @@ export function afterQuiet(ms: number, run: () => void): void {
     else setTimeout(check, left);
   };
   setTimeout(check, ms);
+}
+
+// Runs `run` once the main thread is idle (its pending frame drawn), within 2 s.
+export function whenIdle(run: () => void): void {
+  if ('requestIdleCallback' in window) requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 200);
 }
